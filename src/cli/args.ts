@@ -1,0 +1,102 @@
+/**
+ * Shared command-line plumbing: option parsing with one-line errors and exit code 2 for bad input,
+ * never a stack trace.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync } from 'node:fs';
+
+/** Bad input from the user: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, with its errors turned into UsageError. */
+export function parse<O extends Options>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+}
+
+export interface NumberRule {
+  /** Smallest allowed value (inclusive unless `minExclusive`). */
+  min?: number;
+  minExclusive?: boolean;
+  /** Largest allowed value; anything above is "absurd". */
+  max?: number;
+  integer?: boolean;
+}
+
+/**
+ * Parses a numeric option strictly: the whole string must be a finite decimal number ("abc", "1e308"
+ * beyond max, "Infinity", "", "0x10" are refused with the rule they broke).
+ */
+export function parseNumber(name: string, raw: string | undefined, rule: NumberRule = {}): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    throw new UsageError(`--${name}: "${raw}" is not a number`);
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new UsageError(`--${name}: "${raw}" is not a finite number`);
+  if (rule.integer && !Number.isInteger(value)) throw new UsageError(`--${name}: "${raw}" must be a whole number`);
+  if (rule.min !== undefined) {
+    if (rule.minExclusive ? value <= rule.min : value < rule.min) {
+      throw new UsageError(`--${name}: ${raw} must be ${rule.minExclusive ? 'greater than' : 'at least'} ${rule.min}`);
+    }
+  }
+  if (rule.max !== undefined && value > rule.max) {
+    throw new UsageError(`--${name}: ${raw} is too large (at most ${rule.max.toLocaleString('en-US')})`);
+  }
+  return value;
+}
+
+/** One of a fixed set of words. */
+export function parseChoice<T extends string>(name: string, raw: string | undefined, choices: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if ((choices as readonly string[]).includes(raw)) return raw as T;
+  throw new UsageError(`--${name}: "${raw}" must be one of ${choices.join(', ')}`);
+}
+
+/** A seed line with its 1-based line number (1 for command-line arguments, counted in order). */
+export interface SeedLine {
+  text: string;
+  line: number;
+  source: string;
+}
+
+/**
+ * Seeds from the command line and from `--seeds-file` (one URL per line; blank lines and `#` comments
+ * are skipped). A missing file is a UsageError.
+ */
+export function readSeedLines(positionals: string[], seedsFile: string | undefined): SeedLine[] {
+  const lines: SeedLine[] = positionals.map((text, i) => ({ text, line: i + 1, source: 'argument' }));
+  if (seedsFile !== undefined) {
+    let content: string;
+    try {
+      content = readFileSync(seedsFile, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--seeds-file: cannot read ${seedsFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
+      const text = raw.replace(/(^|\s)#.*$/, '').trim();
+      if (text !== '') lines.push({ text, line: i + 1, source: seedsFile });
+    });
+  }
+  return lines;
+}
+
+/** A writer for stdout/stderr, injected so commands can be run in-process by tests. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stdout is a colour terminal. */
+  color: boolean;
+}

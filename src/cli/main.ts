@@ -1,0 +1,65 @@
+/**
+ * `crawl-planner`: the command-line tool on the same engine as the extension.
+ */
+import { EXIT_USAGE, UsageError, type Io } from './args';
+import { runEstimate } from './estimate';
+
+type Command = (argv: string[], io: Io) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  estimate: { run: runEstimate, summary: 'how long a crawl takes, per host and in total, and what limits it' },
+};
+
+function usage(): string {
+  const lines = ['Usage: crawl-planner <command> [options]', '', 'Commands:'];
+  for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${c.summary}`);
+  lines.push('', 'Run "crawl-planner <command> --help" for its options.');
+  return lines.join('\n');
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage() + '\n');
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  if (name === '--version') {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`crawl-planner: unknown command "${name}"\n${usage()}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`crawl-planner ${name}: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.err(`crawl-planner ${name}: ${(err as Error).message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+declare const __VERSION__: string | undefined;
+const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+if (require.main === module) {
+  const io: Io = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`crawl-planner: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

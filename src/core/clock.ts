@@ -1,0 +1,16 @@
+/**
+ * Time, injected. The core never reads the wall clock or starts timers of its own (DESIGN.md §1):
+ * adapters pass a real clock, tests pass a virtual one.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch (or since any fixed origin, for a virtual clock). */
+  now(): number;
+  /**
+   * Resolves after `ms` milliseconds of this clock's time, or rejects with an AbortError when
+   * `signal` aborts first. `ms <= 0` resolves on the next turn.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A source of uniformly distributed numbers in [0, 1), injected so that jitter is testable. */
+export type Random = () => number;

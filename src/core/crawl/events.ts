@@ -1,0 +1,191 @@
+/**
+ * The typed event stream of a crawl. The engine emits these; the terminal formatter (CLI and VS Code
+ * task), the NDJSON log, the report and the status bar all read them. Times are epoch milliseconds
+ * from the injected Clock. String-literal `type` tags, no numeric enums.
+ */
+import type { IntervalSource } from '../politeness/interval';
+
+/** Where a host's current interval came from while crawling. `retry-after` and `backoff` are raised
+ * intervals after 429/5xx that decay back towards the planned one. */
+export type LiveIntervalSource = IntervalSource | 'retry-after' | 'backoff';
+
+export type ErrorKind =
+  | 'dns'
+  | 'connect'
+  | 'connect-timeout'
+  | 'headers-timeout'
+  | 'body-timeout'
+  | 'timeout'
+  | 'reset'
+  | 'tls'
+  | 'too-large'
+  | 'bad-response'
+  | 'aborted'
+  | 'other';
+
+export interface QueuedEvent {
+  type: 'queued';
+  at: number;
+  url: string;
+  host: string;
+  depth: number;
+  /** The URL it was found on, or undefined for a seed. */
+  from?: string;
+}
+
+export interface RequestStartEvent {
+  type: 'request-start';
+  at: number;
+  url: string;
+  host: string;
+  method: 'GET';
+  /** 1 for the first try. */
+  attempt: number;
+  /** The interval the host is kept to right now, in seconds, and why. */
+  intervalSeconds: number;
+  intervalSource: LiveIntervalSource;
+  /** Seconds since the previous start to this host, or undefined for the first. */
+  sinceLastStartSeconds?: number;
+}
+
+export interface ResponseEvent {
+  type: 'response';
+  at: number;
+  url: string;
+  host: string;
+  status: number;
+  attempt: number;
+  startedAt: number;
+  latencyMs: number;
+  bytes: number;
+  truncated: boolean;
+  /** For 3xx: the resolved Location that was queued (or skipped). */
+  location?: string;
+  /** Links found in the page and newly queued. */
+  linksQueued: number;
+  intervalSeconds: number;
+  intervalSource: LiveIntervalSource;
+}
+
+export interface RetryScheduledEvent {
+  type: 'retry-scheduled';
+  at: number;
+  url: string;
+  host: string;
+  /** The attempt that will run next. */
+  attempt: number;
+  /** Not before this time (epoch ms). */
+  notBefore: number;
+  reason: string;
+}
+
+export interface HostPausedEvent {
+  type: 'host-paused';
+  at: number;
+  host: string;
+  until: number;
+  /** The raw Retry-After value when one decided the pause. */
+  retryAfter?: string;
+  status?: number;
+}
+
+export interface HostDroppedEvent {
+  type: 'host-dropped';
+  at: number;
+  host: string;
+  reason: 'retry-after-above-cap' | 'consecutive-failures' | 'robots-unreachable' | 'crawl-delay-above-cap';
+  detail: string;
+  /** URLs of this host that will not be fetched in this run. */
+  urlsLeft: number;
+}
+
+export interface RobotsSkipEvent {
+  type: 'robots-skip';
+  at: number;
+  url: string;
+  host: string;
+  /** The deciding line, when robots.txt gave one. */
+  line?: number;
+  rule?: string;
+  reason: 'disallowed' | 'unreachable';
+}
+
+export interface ErrorEvent {
+  type: 'error';
+  at: number;
+  url: string;
+  host: string;
+  attempt: number;
+  kind: ErrorKind;
+  message: string;
+  startedAt: number;
+  /** Whether the engine will retry it. */
+  willRetry: boolean;
+}
+
+export interface ProgressEvent {
+  type: 'progress';
+  at: number;
+  done: number;
+  planned: number;
+  queued: number;
+  inFlight: number;
+  /** Pages per second over the recent window. */
+  ratePerSecond: number;
+  /** Seconds left at the current rate, or undefined when unknown. */
+  etaSeconds?: number;
+}
+
+export interface HostSummary {
+  host: string;
+  requests: number;
+  pages: number;
+  /** Shortest and mean gap between consecutive request starts, in seconds (undefined with < 2 starts). */
+  minIntervalSeconds?: number;
+  meanIntervalSeconds?: number;
+  plannedIntervalSeconds: number;
+  intervalSource: LiveIntervalSource;
+  retryAfterSeen: string[];
+  retries: number;
+  robotsSkips: number;
+  errors: number;
+  dropped?: string;
+}
+
+export interface CrawlSummary {
+  startedAt: number;
+  endedAt: number;
+  elapsedSeconds: number;
+  /** The plan's duration for this crawl, when one was made. */
+  plannedSeconds?: number;
+  pages: number;
+  requests: number;
+  statusCounts: Record<string, number>;
+  retries: number;
+  robotsSkips: number;
+  errors: number;
+  retryAfterSeen: string[];
+  hosts: HostSummary[];
+  /** Why the crawl ended: all work done, the page limit, a stop request, or every host dropped. */
+  endReason: 'complete' | 'max-pages' | 'stopped' | 'hosts-dropped';
+}
+
+export interface DoneEvent {
+  type: 'done';
+  at: number;
+  summary: CrawlSummary;
+}
+
+export type CrawlEvent =
+  | QueuedEvent
+  | RequestStartEvent
+  | ResponseEvent
+  | RetryScheduledEvent
+  | HostPausedEvent
+  | HostDroppedEvent
+  | RobotsSkipEvent
+  | ErrorEvent
+  | ProgressEvent
+  | DoneEvent;
+
+export type CrawlEventType = CrawlEvent['type'];
