@@ -15,13 +15,16 @@ export function formatDuration(seconds: number, maxParts = 3): string {
   if (!Number.isFinite(seconds)) return seconds > 0 ? '∞' : '—';
   if (seconds < 0) return `-${formatDuration(-seconds, maxParts)}`;
   if (seconds === 0) return '0 s';
-  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
-  if (seconds < 60) return `${trim(seconds.toFixed(1))} s`;
-  // Round to the smallest unit that will be shown, then split.
-  const first = UNITS.findIndex(([, size]) => seconds >= size);
-  const last = Math.min(UNITS.length - 1, first + maxParts - 1);
-  const lastSize = UNITS[last]![1];
-  let rest = Math.round(seconds / lastSize) * lastSize;
+  // Each branch checks the value after its own rounding, so 0.9996 s is "1 s", not "1000 ms", and
+  // 59.96 s is "1 m", not "60 s".
+  if (Math.round(seconds * 1000) < 1000) return `${Math.round(seconds * 1000)} ms`;
+  if (Math.round(seconds * 10) < 600) return `${trim((Math.round(seconds * 10) / 10).toFixed(1))} s`;
+  // Round to the smallest unit that will be shown, then split. Rounding can carry into a larger unit
+  // (3599.9 s → 3600 s), so the units are chosen again from the rounded value.
+  let rest = roundToShown(seconds, firstUnit(seconds), maxParts);
+  const first = firstUnit(rest);
+  rest = roundToShown(seconds, first, maxParts);
+  const last = lastUnit(first, maxParts);
   const parts: string[] = [];
   for (let i = first; i <= last; i++) {
     const [name, size] = UNITS[i]!;
@@ -32,6 +35,20 @@ export function formatDuration(seconds: number, maxParts = 3): string {
   return parts.join(' ');
 }
 
+function firstUnit(seconds: number): number {
+  const i = UNITS.findIndex(([, size]) => seconds >= size);
+  return i < 0 ? UNITS.length - 1 : i;
+}
+
+function lastUnit(first: number, maxParts: number): number {
+  return Math.min(UNITS.length - 1, first + Math.max(1, maxParts) - 1);
+}
+
+function roundToShown(seconds: number, first: number, maxParts: number): number {
+  const lastSize = UNITS[lastUnit(first, maxParts)]![1];
+  return Math.round(seconds / lastSize) * lastSize;
+}
+
 function trim(s: string): string {
   return s.replace(/\.0$/, '');
 }
@@ -39,7 +56,9 @@ function trim(s: string): string {
 /** 1234567.8 → "1,234,568"; keeps up to `digits` decimals for small numbers. */
 export function formatNumber(n: number, digits = 0): string {
   if (!Number.isFinite(n)) return n > 0 ? '∞' : '—';
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  const text = n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  // -0 and small negatives that round to zero ("-0") read as 0.
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
 /** Seconds as a short interval: "1 s", "0.5 s", "2.25 s". */

@@ -1,0 +1,16 @@
+/** The crawl plan engine: `plan()` and its data. See docs/estimate.md for the conventions. */
+export {
+  plan,
+  planHost,
+  resolvePlanInput,
+  validatePlanInput,
+  tidy,
+  HOST_DOMINATES_RATIO,
+  HOST_DOMINATES_SHARE,
+  SHARD_IMBALANCE_THRESHOLD,
+} from './plan';
+export { spreadPages } from './pages';
+export { fnv1a32, machineForHost } from './hash';
+export { parseDurationText } from './duration-text';
+export { estimateDocument, ESTIMATE_SCHEMA_VERSION, type EstimateDocument } from './document';
+export * from './types';

@@ -1,0 +1,242 @@
+/**
+ * The crawl plan's data: what goes in (targets and per-host facts) and what comes out (per-host
+ * intervals and durations, the makespan, the binding constraint, warnings, sharding). Plain data with
+ * string-literal codes so that the CLI, the webview and the JSON document all read the same thing.
+ */
+import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
+
+export type { CrawlDelayPolicy, DelayFrom, IntervalSource };
+
+/** How many pages: a total spread evenly over the hosts, or the same number for every host. */
+export type PagesTarget = { total: number } | { perHost: number };
+
+export interface PlanInput {
+  /** The seeds (e.g. `validateSeeds(...).seeds`); only `host` is read. Hosts keep first-seen order. */
+  seeds: ReadonlyArray<{ host: string }>;
+  pages: PagesTarget;
+  /** Target request rate in requests per second, per machine. Undefined: no global rate limit. */
+  rate?: number;
+  /** Global slots (requests in flight at once), per machine. Default {@link PLAN_DEFAULTS}.workers. */
+  workers?: number;
+  /** The configured per-host delay in seconds. Default 1. */
+  delaySeconds?: number;
+  /** How the delay is measured: `start` (start to start, default) or `end` (end of response to next start). */
+  delayFrom?: DelayFrom;
+  /** Expected response time in seconds for every host. Default 0.5. */
+  latencySeconds?: number;
+  /** Per-host response time overrides, keyed by host (lower-case, with a non-default port). */
+  latencyByHost?: Readonly<Record<string, number>>;
+  /**
+   * Known Crawl-delay per host in seconds (from robots.txt or given by hand). Any finite value ≥ 0 is
+   * accepted; values above {@link CRAWL_DELAY_CEILING_SECONDS} are read as that ceiling.
+   */
+  crawlDelayByHost?: Readonly<Record<string, number>>;
+  /** What to do with a Crawl-delay above `maxCrawlDelaySeconds`. Default `cap`. */
+  crawlDelayPolicy?: CrawlDelayPolicy;
+  /** The Crawl-delay cap for the `cap` and `skip` policies. Default 30 s. */
+  maxCrawlDelaySeconds?: number;
+  /** Apply the adaptive rule max(1 s, 10 × latency) as a floor on each host's interval. Default false. */
+  adaptive?: boolean;
+  /** Requests in flight per host. Default 1; more is allowed and warned about (`per-host-burst`). */
+  perHostConcurrency?: number;
+  /** Shard the hosts over this many machines by FNV-1a of the host. Undefined: no sharding section. */
+  machines?: number;
+  /** A deadline for the whole crawl in seconds; a plan over it warns `deadline-unreachable`. */
+  deadlineSeconds?: number;
+}
+
+/** The input with every default filled in, as the plan used it. */
+export interface ResolvedPlanInput {
+  pages: PagesTarget;
+  rate: number | null;
+  workers: number;
+  delaySeconds: number;
+  delayFrom: DelayFrom;
+  latencySeconds: number;
+  latencyByHost: Record<string, number>;
+  crawlDelayByHost: Record<string, number>;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  maxCrawlDelaySeconds: number;
+  adaptive: boolean;
+  perHostConcurrency: number;
+  machines: number | null;
+  deadlineSeconds: number | null;
+}
+
+export const PLAN_DEFAULTS = {
+  workers: 8,
+  delaySeconds: 1,
+  delayFrom: 'start' as DelayFrom,
+  latencySeconds: 0.5,
+  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
+  maxCrawlDelaySeconds: 30,
+  adaptive: false,
+  perHostConcurrency: 1,
+} as const;
+
+/** A numeric rule; the same shape as the CLI's `NumberRule`, so one table serves both. */
+export interface NumberLimit {
+  min: number;
+  minExclusive?: boolean;
+  max: number;
+  integer?: boolean;
+}
+
+/** The sane range of every number the plan takes. Outside it the input is refused. */
+export const PLAN_LIMITS = {
+  pages: { min: 1, max: 1e12, integer: true },
+  rate: { min: 0, minExclusive: true, max: 1e6 },
+  workers: { min: 1, max: 1e6, integer: true },
+  delaySeconds: { min: 0, max: 86_400 },
+  latencySeconds: { min: 0, minExclusive: true, max: 3_600 },
+  crawlDelaySeconds: { min: 0, max: 1e7 },
+  maxCrawlDelaySeconds: { min: 0, max: 86_400 },
+  perHostConcurrency: { min: 1, max: 1_000, integer: true },
+  machines: { min: 1, max: 100_000, integer: true },
+  deadlineSeconds: { min: 0, minExclusive: true, max: 1e10 },
+} as const satisfies Record<string, NumberLimit>;
+
+/** Crawl-delay values above this (about 116 days) are read as this. */
+export const CRAWL_DELAY_CEILING_SECONDS = PLAN_LIMITS.crawlDelaySeconds.max;
+
+export interface HostPlan {
+  host: string;
+  /** How many seed URLs named this host. */
+  seeds: number;
+  pages: number;
+  latencySeconds: number;
+  /** The Crawl-delay known for this host (after the ceiling), or null. */
+  crawlDelaySeconds: number | null;
+  /** The politeness interval: max(configured delay, Crawl-delay under the policy, adaptive). */
+  intervalSeconds: number;
+  /** What sets the period: where the interval came from, or `latency` when the response time is longer. */
+  intervalSource: IntervalSource;
+  /** Where the interval number itself came from (never `latency`). */
+  politenessSource: Exclude<IntervalSource, 'latency'>;
+  /** Seconds between request starts on one lane: max(interval, latency) for `start`, latency + interval for `end`. */
+  periodSeconds: number;
+  /** The host's ceiling: 1 / period × per-host concurrency. */
+  pagesPerSecond: number;
+  pagesPerHour: number;
+  pagesPerDay: number;
+  /** Time for this host's pages alone: (⌈pages / concurrency⌉ − 1) × period + latency; 0 for no pages. */
+  seconds: number;
+  /**
+   * True when the host's Crawl-delay is above the cap under the `skip` policy. Its numbers then show
+   * what obeying the Crawl-delay would cost; it is left out of every total.
+   */
+  skipped: boolean;
+  /** The machine this host is sharded to (only when sharding). */
+  machine?: number;
+}
+
+/** What limits the crawl. Host-level constraints name the host that sets the makespan. */
+export type BindingConstraint =
+  | 'host-interval'
+  | 'crawl-delay'
+  | 'adaptive'
+  | 'latency'
+  | 'global-rate'
+  | 'workers'
+  | 'none';
+
+/** Stable warning codes. */
+export type PlanWarningCode =
+  | 'rate-exceeds-host-ceilings'
+  | 'per-host-burst'
+  | 'crawl-delay-capped'
+  | 'crawl-delay-host-skipped'
+  | 'host-dominates'
+  | 'zero-delay'
+  | 'deadline-unreachable'
+  | 'latency-exceeds-interval'
+  | 'workers-exceed-hosts'
+  | 'hosts-without-pages'
+  | 'all-hosts-skipped'
+  | 'shard-imbalance'
+  | 'override-for-unknown-host';
+
+export interface PlanWarning {
+  code: PlanWarningCode;
+  message: string;
+  /** The host it is about, when it is about one. */
+  host?: string;
+}
+
+/** The three lower bounds on one machine's makespan; the makespan is their maximum. */
+export interface Bounds {
+  /** The slowest host alone. */
+  hostSeconds: number;
+  /** (N − 1) / rate + the shortest latency, or null without a rate. */
+  globalRateSeconds: number | null;
+  /** Σ pages × latency / workers: every request holds a slot for its latency. */
+  workersSeconds: number;
+}
+
+export interface MachinePlan {
+  /** fnv1a32(host) mod machines; 0-based. */
+  machine: number;
+  hosts: string[];
+  /** Pages planned on this machine (skipped hosts not counted). */
+  pages: number;
+  seconds: number;
+  bindingConstraint: BindingConstraint;
+  bindingHost: string | null;
+  bounds: Bounds;
+}
+
+export interface Sharding {
+  machines: number;
+  /** The hash that assigns hosts: always `fnv1a-32` (of the host's UTF-8 bytes) mod machines. */
+  hash: 'fnv1a-32';
+  perMachine: MachinePlan[];
+  /** Slowest machine's makespan / mean makespan over all machines (1 when perfectly even, or nothing to do). */
+  imbalance: number;
+  /** Most pages on one machine / mean pages per machine. */
+  pagesImbalance: number;
+}
+
+export interface DeadlineCheck {
+  seconds: number;
+  met: boolean;
+  /** deadline − total: negative when the deadline is missed. */
+  marginSeconds: number;
+}
+
+export interface Plan {
+  input: ResolvedPlanInput;
+  /** The makespan: first request at t = 0, done when the last response has arrived. */
+  totalSeconds: number;
+  /** Pages planned (skipped hosts not counted). */
+  totalPages: number;
+  /** Pages of skipped hosts. */
+  skippedPages: number;
+  bindingConstraint: BindingConstraint;
+  bindingHost: string | null;
+  /** The slowest machine when sharding, else null. */
+  bindingMachine: number | null;
+  /** One or two sentences saying what limits the crawl. */
+  bindingDescription: string;
+  /** workers / rate: the pause each worker keeps between its own requests to hold the global rate; null without a rate. */
+  perWorkerDelaySeconds: number | null;
+  /** The bounds of the machine that sets the total (the only machine without sharding). */
+  bounds: Bounds;
+  hosts: HostPlan[];
+  warnings: PlanWarning[];
+  deadline: DeadlineCheck | null;
+  sharding: Sharding | null;
+}
+
+/** A field of the input that is out of range; `field` names the PlanInput property. */
+export interface PlanProblem {
+  field: string;
+  message: string;
+}
+
+/** Thrown by `plan()` for input outside {@link PLAN_LIMITS}; `validatePlanInput` returns the same problems. */
+export class PlanInputError extends Error {
+  override readonly name = 'PlanInputError';
+  constructor(readonly problems: PlanProblem[]) {
+    super(problems.map((p) => p.message).join('; '));
+  }
+}

@@ -1,0 +1,202 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { plan, type PlanInput, type PlanWarning, type PlanWarningCode } from '../../src/core/plan';
+
+const A = [{ host: 'a.example' }];
+const hosts = (n: number) => Array.from({ length: n }, (_, i) => ({ host: `h${i}.example` }));
+
+interface WarningCase {
+  /** Input that raises the warning. */
+  raise: PlanInput;
+  /** The warning exactly as expected. */
+  expected: PlanWarning;
+  /** A near miss that must not raise it. */
+  nearMiss: PlanInput;
+}
+
+/** A Record so that a new warning code without a test is a type error. */
+const CASES: Record<PlanWarningCode, WarningCase> = {
+  'rate-exceeds-host-ceilings': {
+    raise: { seeds: A, pages: { total: 100 }, rate: 2 },
+    expected: {
+      code: 'rate-exceeds-host-ceilings',
+      message: 'The target rate of 2 req/s is above the sum of the per-host ceilings (1 req/s over 1 host); the crawl can never reach it.',
+    },
+    nearMiss: { seeds: A, pages: { total: 100 }, rate: 1 },
+  },
+  'per-host-burst': {
+    raise: { seeds: A, pages: { total: 100 }, perHostConcurrency: 4 },
+    expected: {
+      code: 'per-host-burst',
+      message:
+        '4 requests in flight per host: each host can see 4 requests at the same instant, a burst of 4× its configured rate. Keep 1 unless the server is known to absorb more.',
+    },
+    nearMiss: { seeds: A, pages: { total: 100 }, perHostConcurrency: 1 },
+  },
+  'crawl-delay-capped': {
+    raise: { seeds: A, pages: { total: 100 }, crawlDelayByHost: { 'a.example': 60 } },
+    expected: {
+      code: 'crawl-delay-capped',
+      message: 'Crawl-delay of 60 s is above the 30 s cap; planned at 30 s (policy cap).',
+      host: 'a.example',
+    },
+    nearMiss: { seeds: A, pages: { total: 100 }, crawlDelayByHost: { 'a.example': 30 } },
+  },
+  'crawl-delay-host-skipped': {
+    raise: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h1.example': 60 }, crawlDelayPolicy: 'skip' },
+    expected: {
+      code: 'crawl-delay-host-skipped',
+      message: 'Crawl-delay of 60 s is above the 30 s cap; the host is skipped (policy skip) and its 50 pages are not planned.',
+      host: 'h1.example',
+    },
+    nearMiss: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h1.example': 60 }, crawlDelayPolicy: 'obey' },
+  },
+  'host-dominates': {
+    // h1: 99 × 10 + 0.5 = 990.5 s against h0's 99.5 s: 91% of the time and 10× the next host.
+    raise: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 } },
+    expected: {
+      code: 'host-dominates',
+      message:
+        "h1.example takes 91% of all hosts' crawl time and 10× as long as the next host (h0.example); the crawl ends when it does. More hosts or fewer pages from this one shorten the crawl.",
+      host: 'h1.example',
+    },
+    // 149 s against 99.5 s: 60% of the time but under 2× the next host.
+    nearMiss: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 1.5 } },
+  },
+  'zero-delay': {
+    raise: { seeds: A, pages: { total: 100 }, delaySeconds: 0 },
+    expected: {
+      code: 'zero-delay',
+      message:
+        'A delay of 0 s imposes no wait between requests to a host; it is not a licence for unbounded concurrency (1 host will be paced only by response time).',
+    },
+    nearMiss: { seeds: A, pages: { total: 100 }, delaySeconds: 0.1 },
+  },
+  'deadline-unreachable': {
+    raise: { seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 },
+    expected: {
+      code: 'deadline-unreachable',
+      message: 'The crawl takes 11 d 13 h 47 m, longer than the 2 d deadline by 9 d 13 h 47 m.',
+    },
+    nearMiss: { seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 999_999.5 },
+  },
+  'latency-exceeds-interval': {
+    raise: { seeds: A, pages: { total: 100 }, latencySeconds: 2 },
+    expected: {
+      code: 'latency-exceeds-interval',
+      message:
+        'Responses take 2 s, longer than the 1 s interval: with requests measured start to start and 1 request in flight, the host gets one page every 2 s per lane, 50% of the configured rate.',
+      host: 'a.example',
+    },
+    // Measured from the end of a response, latency always adds to the interval: that is the reading, not a surprise.
+    nearMiss: { seeds: A, pages: { total: 100 }, latencySeconds: 2, delayFrom: 'end' },
+  },
+  'workers-exceed-hosts': {
+    raise: { seeds: A, pages: { total: 100 }, workers: 4 },
+    expected: {
+      code: 'workers-exceed-hosts',
+      message: '4 workers, more than can ever be busy (at most 1 in flight with 1 host × 1 per host, 3 idle).',
+    },
+    // The default worker count is no claim about the user's set-up, so it is not warned about.
+    nearMiss: { seeds: A, pages: { total: 100 } },
+  },
+  'hosts-without-pages': {
+    raise: { seeds: hosts(3), pages: { total: 2 } },
+    expected: {
+      code: 'hosts-without-pages',
+      message: '1 of 3 hosts gets no pages: the page total is smaller than the number of hosts.',
+    },
+    nearMiss: { seeds: hosts(3), pages: { total: 3 } },
+  },
+  'all-hosts-skipped': {
+    raise: { seeds: A, pages: { total: 100 }, crawlDelayByHost: { 'a.example': 60 }, crawlDelayPolicy: 'skip' },
+    expected: {
+      code: 'all-hosts-skipped',
+      message: 'Every host is skipped for its Crawl-delay: nothing is planned. Raise the cap or use the cap policy.',
+    },
+    nearMiss: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h0.example': 60 }, crawlDelayPolicy: 'skip' },
+  },
+  'shard-imbalance': {
+    raise: { seeds: A, pages: { total: 100 }, machines: 2 },
+    expected: {
+      code: 'shard-imbalance',
+      message:
+        'The slowest of 2 machines takes 2× the mean machine time (hosts are assigned by hash, not by size); 1 machine has nothing to crawl.',
+    },
+    // h0 and h1 hash to different machines of 2 (fnv1a32 mod 2).
+    nearMiss: { seeds: [{ host: 'a.example' }, { host: 'b.example' }], pages: { perHost: 100 }, machines: 2 },
+  },
+  'override-for-unknown-host': {
+    raise: { seeds: A, pages: { total: 100 }, latencyByHost: { 'b.example': 1 } },
+    expected: {
+      code: 'override-for-unknown-host',
+      message: 'A latency was given for b.example, which is not the host of any seed.',
+      host: 'b.example',
+    },
+    nearMiss: { seeds: A, pages: { total: 100 }, latencyByHost: { 'A.Example': 1 } },
+  },
+};
+
+for (const [code, c] of Object.entries(CASES) as Array<[PlanWarningCode, WarningCase]>) {
+  test(`warning ${code} is raised with its message and host`, () => {
+    const found = plan(c.raise).warnings.filter((w) => w.code === code);
+    assert.deepEqual(found, [c.expected]);
+  });
+  test(`warning ${code} is not raised by a near miss`, () => {
+    assert.deepEqual(plan(c.nearMiss).warnings.filter((w) => w.code === code), []);
+  });
+}
+
+test('warning codes are kebab-case', () => {
+  for (const code of Object.keys(CASES)) assert.match(code, /^[a-z]+(-[a-z]+)*$/);
+});
+
+test('a skipped host raises no latency warning and a zero delay no latency warning', () => {
+  const skipped = plan({ seeds: A, pages: { total: 10 }, latencySeconds: 100, crawlDelayByHost: { 'a.example': 60 }, crawlDelayPolicy: 'skip' });
+  assert.deepEqual(skipped.warnings.map((w) => w.code), ['crawl-delay-host-skipped', 'all-hosts-skipped']);
+  const zero = plan({ seeds: A, pages: { total: 10 }, delaySeconds: 0 });
+  assert.deepEqual(zero.warnings.map((w) => w.code), ['zero-delay']);
+  assert.equal(zero.hosts[0]!.intervalSource, 'latency');
+});
+
+test('host-dominates only names the host that sets the makespan', () => {
+  // h1 would dominate the hosts' time, but a global rate of 0.1 req/s sets the makespan.
+  const p = plan({ seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 }, rate: 0.1 });
+  assert.equal(p.bindingConstraint, 'global-rate');
+  assert.deepEqual(p.warnings.filter((w) => w.code === 'host-dominates'), []);
+});
+
+test('sharded ceiling and idle-worker warnings name the machines', () => {
+  const p = plan({ seeds: [{ host: 'a.example' }, { host: 'b.example' }], pages: { perHost: 10 }, machines: 2, rate: 5, workers: 3 });
+  const byCode = new Map(p.warnings.map((w) => [w.code, w.message]));
+  assert.equal(
+    byCode.get('rate-exceeds-host-ceilings'),
+    'The target rate of 5 req/s per machine is above the sum of the per-host ceilings on 2 of 2 machines (machine 0: 1 req/s over 1 host; machine 1: 1 req/s over 1 host); the crawl can never reach it.',
+  );
+  assert.equal(
+    byCode.get('workers-exceed-hosts'),
+    '3 workers per machine, more than can ever be busy on 2 of 2 machines (machine 0: at most 1 in flight with 1 host × 1 per host, 2 idle; machine 1: at most 1 in flight with 1 host × 1 per host, 2 idle).',
+  );
+});
+
+test('warnings come in a stable order: overrides, per host in host order, then the whole crawl', () => {
+  const p = plan({
+    seeds: hosts(3),
+    pages: { perHost: 100 },
+    latencyByHost: { 'x.example': 1, 'h2.example': 3 },
+    crawlDelayByHost: { 'h0.example': 60 },
+    perHostConcurrency: 2,
+    deadlineSeconds: 60,
+  });
+  assert.deepEqual(
+    p.warnings.map((w) => [w.code, w.host ?? null]),
+    [
+      ['override-for-unknown-host', 'x.example'],
+      ['crawl-delay-capped', 'h0.example'],
+      ['latency-exceeds-interval', 'h2.example'],
+      ['per-host-burst', null],
+      ['host-dominates', 'h0.example'],
+      ['deadline-unreachable', null],
+    ],
+  );
+});

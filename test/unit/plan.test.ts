@@ -1,0 +1,501 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  estimateDocument,
+  ESTIMATE_SCHEMA_VERSION,
+  fnv1a32,
+  machineForHost,
+  parseDurationText,
+  plan,
+  PlanInputError,
+  spreadPages,
+  tidy,
+  validatePlanInput,
+  type HostPlan,
+  type Plan,
+  type PlanInput,
+} from '../../src/core/plan';
+
+const A = [{ host: 'a.example' }];
+const hosts = (n: number) => Array.from({ length: n }, (_, i) => ({ host: `h${i}.example` }));
+const only = (p: Plan): HostPlan => {
+  assert.equal(p.hosts.length, 1);
+  return p.hosts[0]!;
+};
+
+// ---- The numbers from the seed documents, each in its own test. ----
+
+test('seed: 1,000,000 pages at a 1 s interval take about 1,000,000 s = 277.8 h = 11.6 days', () => {
+  const p = plan({ seeds: A, pages: { total: 1_000_000 }, delaySeconds: 1 });
+  // Convention: first request at t = 0, done when the last response (0.5 s default latency) arrives.
+  assert.equal(p.totalSeconds, 999_999.5);
+  assert.ok(p.totalSeconds >= 999_999 && p.totalSeconds <= 1_000_001);
+  assert.equal((p.totalSeconds / 3600).toFixed(1), '277.8');
+  assert.equal((p.totalSeconds / 86_400).toFixed(1), '11.6');
+  assert.equal(only(p).pagesPerHour, 3600);
+  assert.equal(p.bindingConstraint, 'host-interval');
+  assert.equal(p.bindingHost, 'a.example');
+});
+
+test('seed: a 1 s interval caps one host at 3,600 pages per hour', () => {
+  assert.equal(only(plan({ seeds: A, pages: { total: 10 }, delaySeconds: 1 })).pagesPerHour, 3600);
+});
+
+test('seed: Crawl-delay 10 s gives 360 pages/hour and 8,640 pages/day', () => {
+  const h = only(plan({ seeds: A, pages: { total: 1000 }, crawlDelayByHost: { 'a.example': 10 } }));
+  assert.equal(h.intervalSeconds, 10);
+  assert.equal(h.intervalSource, 'crawl-delay');
+  assert.equal(h.pagesPerHour, 360);
+  assert.equal(h.pagesPerDay, 8640);
+});
+
+test('seed: 4 workers at 2 req/s give a per-worker delay of 2 s', () => {
+  const p = plan({ seeds: A, pages: { total: 100 }, workers: 4, rate: 2 });
+  assert.equal(p.perWorkerDelaySeconds, 2);
+});
+
+test('seed: without a target rate there is no per-worker delay', () => {
+  assert.equal(plan({ seeds: A, pages: { total: 100 }, workers: 4 }).perWorkerDelaySeconds, null);
+});
+
+test('seed: a host interval is at least the politeness interval whatever the worker count and rate', () => {
+  for (const [workers, rate] of [[1, undefined], [4, 2], [100, 1000], [1_000_000, 1e6]] as const) {
+    const h = only(plan({ seeds: A, pages: { total: 100 }, delaySeconds: 5, workers, ...(rate ? { rate } : {}) }));
+    assert.equal(h.intervalSeconds, 5, `workers ${workers}`);
+    assert.equal(h.periodSeconds, 5, `workers ${workers}`);
+  }
+});
+
+const adaptive: Array<[number, number, string]> = [
+  [0.3, 3, 'adaptive'], // the seed's worked example: max(1, 10 × 0.3) = 3
+  [0.05, 1, 'configured'], // floored at 1 s, which ties with the 1 s configured delay
+  [2, 20, 'adaptive'],
+];
+for (const [latency, interval, source] of adaptive) {
+  test(`seed: adaptive delay with latency ${latency} s is ${interval} s`, () => {
+    const h = only(plan({ seeds: A, pages: { total: 10 }, adaptive: true, latencySeconds: latency }));
+    assert.equal(h.intervalSeconds, interval);
+    assert.equal(h.intervalSource, source);
+  });
+}
+
+test('seed: the adaptive floor of 1 s applies even with a zero configured delay', () => {
+  const h = only(plan({ seeds: A, pages: { total: 10 }, adaptive: true, latencySeconds: 0.05, delaySeconds: 0 }));
+  assert.equal(h.intervalSeconds, 1);
+  assert.equal(h.intervalSource, 'adaptive');
+});
+
+test('seed: 2 s latency with a 1 s interval read start-to-start gives a 2 s period, half the configured rate', () => {
+  const h = only(plan({ seeds: A, pages: { total: 10 }, delaySeconds: 1, latencySeconds: 2, delayFrom: 'start' }));
+  assert.equal(h.intervalSeconds, 1);
+  assert.equal(h.intervalSource, 'latency');
+  assert.equal(h.politenessSource, 'configured');
+  assert.equal(h.periodSeconds, 2);
+  assert.equal(h.pagesPerSecond, 0.5);
+  assert.equal(h.pagesPerSecond / (1 / h.intervalSeconds), 0.5);
+});
+
+test('seed: 2 s latency with a 1 s interval read end-to-start gives a 3 s period', () => {
+  const h = only(plan({ seeds: A, pages: { total: 10 }, delaySeconds: 1, latencySeconds: 2, delayFrom: 'end' }));
+  assert.equal(h.periodSeconds, 3);
+  assert.equal(h.intervalSource, 'configured');
+  assert.equal(h.pagesPerHour, 1200);
+});
+
+// ---- The timing convention. ----
+
+const hostSeconds: Array<{ name: string; input: Partial<PlanInput>; pages: number; seconds: number; period: number }> = [
+  { name: 'one page takes one latency', input: { latencySeconds: 0.5 }, pages: 1, seconds: 0.5, period: 1 },
+  { name: 'n pages: (n − 1) × period + latency', input: { latencySeconds: 0.5 }, pages: 10, seconds: 9.5, period: 1 },
+  { name: 'latency above the interval: n × latency', input: { latencySeconds: 2 }, pages: 10, seconds: 20, period: 2 },
+  { name: 'end reading: (n − 1) × (latency + interval) + latency', input: { latencySeconds: 2, delayFrom: 'end' }, pages: 10, seconds: 29, period: 3 },
+  { name: 'two lanes: ⌈n / 2⌉ pages each', input: { latencySeconds: 0.5, perHostConcurrency: 2 }, pages: 11, seconds: 5.5, period: 1 },
+  { name: 'zero delay: paced by latency only', input: { latencySeconds: 0.25, delaySeconds: 0 }, pages: 4, seconds: 1, period: 0.25 },
+];
+for (const c of hostSeconds) {
+  test(`convention: ${c.name}`, () => {
+    const h = only(plan({ seeds: A, pages: { total: c.pages }, delaySeconds: 1, ...c.input }));
+    assert.equal(h.seconds, c.seconds);
+    assert.equal(h.periodSeconds, c.period);
+  });
+}
+
+test('convention: the global rate bound is (N − 1) / rate + the shortest latency', () => {
+  const p = plan({ seeds: hosts(10), pages: { total: 1000 }, rate: 2, latencyByHost: { 'h3.example': 0.1 } });
+  assert.equal(p.bounds.globalRateSeconds, 999 / 2 + 0.1);
+});
+
+test('convention: the workers bound is Σ pages × latency / workers', () => {
+  const p = plan({ seeds: hosts(2), pages: { perHost: 100 }, workers: 2, latencySeconds: 0.5, latencyByHost: { 'h1.example': 1.5 } });
+  assert.equal(p.bounds.workersSeconds, (100 * 0.5 + 100 * 1.5) / 2);
+});
+
+test('convention: with one host the rate and workers bounds agree with the host bound when they describe the same pacing', () => {
+  // 1 req/s globally for one host at a 1 s interval: (N − 1) / 1 + latency = the host's own time.
+  const p = plan({ seeds: A, pages: { total: 100 }, rate: 1, latencySeconds: 0.5 });
+  assert.equal(p.bounds.globalRateSeconds, p.bounds.hostSeconds);
+  assert.equal(p.bindingConstraint, 'host-interval'); // a tie names the host
+  // One worker and latency above the interval: each page holds the worker for 2 s, as the host's own period.
+  const q = plan({ seeds: A, pages: { total: 100 }, workers: 1, latencySeconds: 2 });
+  assert.equal(q.bounds.workersSeconds, q.bounds.hostSeconds);
+  assert.equal(q.bindingConstraint, 'latency');
+});
+
+// ---- The binding constraint. ----
+
+const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindingConstraint']; host: string | null; seconds: number; words: RegExp }> = [
+  {
+    name: 'host-interval',
+    input: { seeds: A, pages: { total: 100 }, delaySeconds: 2 },
+    constraint: 'host-interval',
+    host: 'a.example',
+    seconds: 99 * 2 + 0.5,
+    words: /^a\.example limits the crawl: the configured delay of 2 s, measured from start to start, gives one request every 2 s \(1,800 pages\/h\), so its 100 pages take 3 m 19 s\.$/,
+  },
+  {
+    name: 'crawl-delay',
+    input: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 } },
+    constraint: 'crawl-delay',
+    host: 'h1.example',
+    seconds: 99 * 10 + 0.5,
+    words: /^h1\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\)/,
+  },
+  {
+    name: 'adaptive',
+    input: { seeds: A, pages: { total: 100 }, adaptive: true, latencySeconds: 0.3 },
+    constraint: 'adaptive',
+    host: 'a.example',
+    seconds: 99 * 3 + 0.3,
+    words: /the adaptive delay max\(1 s, 10 × 0\.3 s latency\) = 3 s/,
+  },
+  {
+    name: 'latency',
+    input: { seeds: A, pages: { total: 100 }, latencySeconds: 2 },
+    constraint: 'latency',
+    host: 'a.example',
+    seconds: 200,
+    words: /its 2 s response time, longer than its 1 s interval, with 1 request in flight per host \(50% of the configured rate\)/,
+  },
+  {
+    name: 'global-rate',
+    input: { seeds: hosts(10), pages: { perHost: 100 }, rate: 1 },
+    constraint: 'global-rate',
+    host: null,
+    seconds: 999 + 0.5,
+    words: /^The global rate of 1 req\/s limits the crawl: 1,000 pages take 16 m 40 s at that rate/,
+  },
+  {
+    name: 'workers',
+    input: { seeds: hosts(10), pages: { perHost: 100 }, workers: 1, latencySeconds: 0.5 },
+    constraint: 'workers',
+    host: null,
+    seconds: 500,
+    words: /^The 1 worker limits the crawl: each request holds a worker for its response time \(0\.5 s on average\), so 1,000 pages take 8 m 20 s\.$/,
+  },
+  {
+    name: 'none (every host skipped)',
+    input: { seeds: A, pages: { total: 100 }, crawlDelayByHost: { 'a.example': 60 }, crawlDelayPolicy: 'skip' },
+    constraint: 'none',
+    host: null,
+    seconds: 0,
+    words: /^Nothing to crawl/,
+  },
+];
+for (const b of bindings) {
+  test(`binding constraint: ${b.name}`, () => {
+    const p = plan(b.input);
+    assert.equal(p.bindingConstraint, b.constraint);
+    assert.equal(p.bindingHost, b.host);
+    assert.equal(p.totalSeconds, b.seconds);
+    assert.match(p.bindingDescription, b.words);
+  });
+}
+
+test('binding constraint: the end reading is named in words', () => {
+  const p = plan({ seeds: A, pages: { total: 10 }, delayFrom: 'end', latencySeconds: 0.5 });
+  assert.equal(p.bindingConstraint, 'host-interval');
+  assert.match(p.bindingDescription, /measured from the end of each 0\.5 s response, gives one request every 1\.5 s/);
+});
+
+// ---- Crawl-delay policies. ----
+
+const policies: Array<{ policy: 'cap' | 'skip' | 'obey'; interval: number; skipped: boolean; total: number; counted: number }> = [
+  { policy: 'cap', interval: 30, skipped: false, total: 9 * 30 + 0.5, counted: 20 },
+  { policy: 'skip', interval: 60, skipped: true, total: 9 * 1 + 0.5, counted: 10 },
+  { policy: 'obey', interval: 60, skipped: false, total: 9 * 60 + 0.5, counted: 20 },
+];
+for (const c of policies) {
+  test(`Crawl-delay 60 s above a 30 s cap under ${c.policy}`, () => {
+    const p = plan({
+      seeds: [{ host: 'a.example' }, { host: 'slow.example' }],
+      pages: { perHost: 10 },
+      crawlDelayByHost: { 'slow.example': 60 },
+      crawlDelayPolicy: c.policy,
+      maxCrawlDelaySeconds: 30,
+    });
+    const slow = p.hosts[1]!;
+    assert.equal(slow.crawlDelaySeconds, 60);
+    assert.equal(slow.intervalSeconds, c.interval);
+    assert.equal(slow.skipped, c.skipped);
+    assert.equal(p.totalSeconds, c.total);
+    assert.equal(p.totalPages, c.counted);
+    assert.equal(p.skippedPages, 20 - c.counted);
+  });
+}
+
+test('the default Crawl-delay cap is 30 s under the cap policy', () => {
+  const p = plan({ seeds: A, pages: { total: 10 }, crawlDelayByHost: { 'a.example': 45 } });
+  assert.equal(p.input.maxCrawlDelaySeconds, 30);
+  assert.equal(p.input.crawlDelayPolicy, 'cap');
+  assert.equal(only(p).intervalSeconds, 30);
+});
+
+test('a Crawl-delay below the configured delay leaves the configured delay in charge', () => {
+  const h = only(plan({ seeds: A, pages: { total: 10 }, delaySeconds: 5, crawlDelayByHost: { 'a.example': 2 } }));
+  assert.equal(h.intervalSeconds, 5);
+  assert.equal(h.intervalSource, 'configured');
+});
+
+test('an absurd Crawl-delay is read as the ceiling, not refused', () => {
+  const h = only(plan({ seeds: A, pages: { total: 2 }, crawlDelayByHost: { 'a.example': 1e300 }, crawlDelayPolicy: 'obey' }));
+  assert.equal(h.crawlDelaySeconds, 1e7);
+  assert.equal(h.intervalSeconds, 1e7);
+});
+
+// ---- Hosts, pages and per-host settings. ----
+
+const spreads: Array<[number, number, number[]]> = [
+  [10, 3, [4, 3, 3]],
+  [11, 3, [4, 4, 3]],
+  [12, 3, [4, 4, 4]],
+  [2, 3, [1, 1, 0]],
+  [1_000_000, 1, [1_000_000]],
+];
+for (const [total, n, expected] of spreads) {
+  test(`spreadPages: ${total} pages over ${n} hosts → ${expected.join(', ')}`, () => {
+    assert.deepEqual(spreadPages({ total }, n), expected);
+  });
+}
+
+test('spreadPages per host gives every host the same number', () => {
+  assert.deepEqual(spreadPages({ perHost: 7 }, 3), [7, 7, 7]);
+});
+
+test('hosts are grouped from seeds in first-seen order, counting seeds, case-insensitively', () => {
+  const p = plan({
+    seeds: [{ host: 'b.example' }, { host: 'a.example' }, { host: 'B.example' }, { host: 'a.example:8080' }],
+    pages: { total: 10 },
+  });
+  assert.deepEqual(
+    p.hosts.map((h) => [h.host, h.seeds, h.pages]),
+    [
+      ['b.example', 2, 4],
+      ['a.example', 1, 3],
+      ['a.example:8080', 1, 3],
+    ],
+  );
+});
+
+test('per-host latency overrides the default; keys are case-insensitive', () => {
+  const p = plan({ seeds: hosts(2), pages: { perHost: 10 }, latencySeconds: 0.5, latencyByHost: { 'H1.EXAMPLE': 0.2 } });
+  assert.deepEqual(p.hosts.map((h) => h.latencySeconds), [0.5, 0.2]);
+});
+
+test('per-host concurrency multiplies the ceiling', () => {
+  const h = only(plan({ seeds: A, pages: { total: 10 }, perHostConcurrency: 3 }));
+  assert.equal(h.pagesPerHour, 10_800);
+  assert.equal(h.periodSeconds, 1);
+});
+
+test('defaults are filled in and reported', () => {
+  const p = plan({ seeds: A, pages: { total: 1 } });
+  assert.deepEqual(p.input, {
+    pages: { total: 1 },
+    rate: null,
+    workers: 8,
+    delaySeconds: 1,
+    delayFrom: 'start',
+    latencySeconds: 0.5,
+    latencyByHost: {},
+    crawlDelayByHost: {},
+    crawlDelayPolicy: 'cap',
+    maxCrawlDelaySeconds: 30,
+    adaptive: false,
+    perHostConcurrency: 1,
+    machines: null,
+    deadlineSeconds: null,
+  });
+  assert.equal(p.sharding, null);
+  assert.equal(p.deadline, null);
+  assert.equal(p.bindingMachine, null);
+});
+
+// ---- Deadline. ----
+
+test('a deadline that is met has a positive margin', () => {
+  const p = plan({ seeds: A, pages: { total: 100 }, deadlineSeconds: 3600 });
+  assert.deepEqual(p.deadline, { seconds: 3600, met: true, marginSeconds: 3600 - 99.5 });
+});
+
+test('a deadline that is missed has a negative margin', () => {
+  const p = plan({ seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 });
+  assert.deepEqual(p.deadline, { seconds: 172_800, met: false, marginSeconds: 172_800 - 999_999.5 });
+});
+
+// ---- Sharding. ----
+
+const fnv: Array<[string, number]> = [
+  ['', 0x811c9dc5],
+  ['a', 0xe40c292c],
+  ['foobar', 0xbf9cf968],
+  ['a.example', 0xf1625ee8],
+];
+for (const [text, hash] of fnv) {
+  test(`fnv1a32(${JSON.stringify(text)}) = 0x${hash.toString(16)}`, () => {
+    assert.equal(fnv1a32(text), hash);
+  });
+}
+
+test('machineForHost is fnv1a32 mod machines', () => {
+  assert.equal(machineForHost('a.example', 3), 0xf1625ee8 % 3);
+  assert.equal(machineForHost('a.example', 1), 0);
+});
+
+test('sharding: each host on exactly one machine; total is the slowest machine; imbalance is max / mean', () => {
+  const seeds = ['a.example', 'b.example', 'c.example', 'd.example'].map((host) => ({ host }));
+  const p = plan({ seeds, pages: { perHost: 100 }, machines: 3 });
+  const s = p.sharding!;
+  assert.equal(s.machines, 3);
+  assert.equal(s.hash, 'fnv1a-32');
+  // fnv1a32 mod 3: a → 2, b → 2, c → 1, d → 0.
+  assert.deepEqual(s.perMachine.map((m) => m.hosts), [['d.example'], ['c.example'], ['a.example', 'b.example']]);
+  assert.deepEqual(p.hosts.map((h) => h.machine), [2, 2, 1, 0]);
+  assert.deepEqual(s.perMachine.map((m) => m.pages), [100, 100, 200]);
+  // Each machine has 8 workers: every machine is limited by its slowest host, 99.5 s.
+  assert.deepEqual(s.perMachine.map((m) => m.seconds), [99.5, 99.5, 99.5]);
+  assert.equal(p.totalSeconds, 99.5);
+  assert.equal(s.imbalance, 1);
+  assert.equal(s.pagesImbalance, 1.5);
+});
+
+test('sharding: rate and workers are per machine', () => {
+  const seeds = ['a.example', 'b.example', 'c.example', 'd.example'].map((host) => ({ host }));
+  const one = plan({ seeds, pages: { perHost: 100 }, rate: 1 });
+  const three = plan({ seeds, pages: { perHost: 100 }, rate: 1, machines: 3 });
+  assert.equal(one.totalSeconds, 399.5); // 400 pages at 1 req/s on one machine
+  assert.equal(three.totalSeconds, 199.5); // machine 2 holds a and b: 200 pages at 1 req/s
+  assert.equal(three.bindingConstraint, 'global-rate');
+  assert.equal(three.bindingMachine, 2);
+  assert.match(three.bindingDescription, /^On machine 2 \(the slowest of 3\), the global rate of 1 req\/s/);
+  assert.equal(three.sharding!.imbalance, tidy(199.5 / ((99.5 + 99.5 + 199.5) / 3)));
+});
+
+test('sharding with one machine is the same plan plus a sharding section', () => {
+  const input: PlanInput = { seeds: hosts(5), pages: { total: 1234 }, rate: 3, workers: 2 };
+  const plain = plan(input);
+  const sharded = plan({ ...input, machines: 1 });
+  assert.equal(sharded.totalSeconds, plain.totalSeconds);
+  assert.equal(sharded.bindingConstraint, plain.bindingConstraint);
+  assert.equal(sharded.sharding!.perMachine.length, 1);
+  assert.equal(sharded.sharding!.imbalance, 1);
+});
+
+// ---- Input validation. ----
+
+const problems: Array<[string, Partial<PlanInput>, string]> = [
+  ['pages.total NaN', { pages: { total: Number.NaN } }, 'pages.total: NaN is not a finite number'],
+  ['pages.total 0', { pages: { total: 0 } }, 'pages.total: 0 must be at least 1'],
+  ['pages.total fraction', { pages: { total: 1.5 } }, 'pages.total: 1.5 must be a whole number'],
+  ['pages.total 1e308', { pages: { total: 1e308 } }, 'pages.total: 1e+308 is too large (at most 1,000,000,000,000)'],
+  ['pages.perHost × hosts', { pages: { perHost: 1e12 }, seeds: hosts(2) }, 'pages.perHost: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
+  ['rate 0', { rate: 0 }, 'rate: 0 must be greater than 0'],
+  ['rate Infinity', { rate: Number.POSITIVE_INFINITY }, 'rate: Infinity is not a finite number'],
+  ['workers 0', { workers: 0 }, 'workers: 0 must be at least 1'],
+  ['delay negative', { delaySeconds: -1 }, 'delaySeconds: -1 must be at least 0'],
+  ['delay above a day', { delaySeconds: 86_401 }, 'delaySeconds: 86401 is too large (at most 86,400)'],
+  ['latency 0', { latencySeconds: 0 }, 'latencySeconds: 0 must be greater than 0'],
+  ['latency override negative', { latencyByHost: { 'a.example': -1 } }, 'latencyByHost[a.example]: -1 must be greater than 0'],
+  ['crawl-delay NaN', { crawlDelayByHost: { 'a.example': Number.NaN } }, 'crawlDelayByHost[a.example]: NaN is not a finite number'],
+  ['concurrency 0', { perHostConcurrency: 0 }, 'perHostConcurrency: 0 must be at least 1'],
+  ['machines fraction', { machines: 2.5 }, 'machines: 2.5 must be a whole number'],
+  ['deadline 0', { deadlineSeconds: 0 }, 'deadlineSeconds: 0 must be greater than 0'],
+  ['no seeds', { seeds: [] }, 'seeds: no seed host to plan'],
+  ['bad delayFrom', { delayFrom: 'middle' as never }, 'delayFrom: "middle" must be start or end'],
+  ['bad policy', { crawlDelayPolicy: 'ignore' as never }, 'crawlDelayPolicy: "ignore" must be cap, skip or obey'],
+];
+for (const [name, patch, message] of problems) {
+  test(`validatePlanInput: ${name}`, () => {
+    const input: PlanInput = { seeds: A, pages: { total: 10 }, ...patch };
+    assert.deepEqual(validatePlanInput(input).map((p) => p.message), [message]);
+    assert.throws(() => plan(input), (err: unknown) => err instanceof PlanInputError && err.message === message);
+  });
+}
+
+test('validatePlanInput accepts a full, valid input', () => {
+  const input: PlanInput = {
+    seeds: A,
+    pages: { perHost: 10 },
+    rate: 2,
+    workers: 4,
+    delaySeconds: 0,
+    delayFrom: 'end',
+    latencySeconds: 3600,
+    latencyByHost: { 'a.example': 0.001 },
+    crawlDelayByHost: { 'a.example': 0 },
+    crawlDelayPolicy: 'obey',
+    maxCrawlDelaySeconds: 86_400,
+    adaptive: true,
+    perHostConcurrency: 1000,
+    machines: 100_000,
+    deadlineSeconds: 1e10,
+  };
+  assert.deepEqual(validatePlanInput(input), []);
+});
+
+// ---- Durations as typed. ----
+
+const durationTexts: Array<[string, number | undefined]> = [
+  ['90', 90],
+  ['1.5', 1.5],
+  ['90s', 90],
+  ['45m', 2700],
+  ['36h', 129_600],
+  ['2d', 172_800],
+  ['1w', 604_800],
+  ['1d12h', 129_600],
+  ['1d 12h 30m', 131_400],
+  ['1.5 h', 5400],
+  ['2 days', 172_800],
+  ['36H', 129_600],
+  ['', undefined],
+  ['h', undefined],
+  ['36x', undefined],
+  ['1d12', undefined],
+  ['-1h', undefined],
+  ['1e5', undefined],
+  ['constructor', undefined],
+  ['1 constructor', undefined],
+];
+for (const [text, seconds] of durationTexts) {
+  test(`parseDurationText(${JSON.stringify(text)}) = ${seconds}`, () => {
+    assert.equal(parseDurationText(text), seconds);
+  });
+}
+
+// ---- The JSON document. ----
+
+test('estimateDocument has a schema version, a human total, invalid seeds and every host field', () => {
+  const p = plan({ seeds: A, pages: { total: 1_000_000 } });
+  const doc = estimateDocument(p, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  assert.equal(doc.schemaVersion, ESTIMATE_SCHEMA_VERSION);
+  assert.equal(doc.schemaVersion, 1);
+  assert.equal(doc.totalSeconds, 999_999.5);
+  assert.equal(doc.totalHuman, '11 d 13 h 47 m');
+  assert.deepEqual(doc.invalidSeeds, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  assert.deepEqual(Object.keys(doc.hosts[0]!), [
+    'host', 'seeds', 'pages', 'latencySeconds', 'crawlDelaySeconds', 'intervalSeconds', 'intervalSource',
+    'politenessSource', 'periodSeconds', 'pagesPerSecond', 'pagesPerHour', 'pagesPerDay', 'seconds', 'skipped',
+  ]);
+  // Plain data: survives a JSON round trip unchanged.
+  assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
+});
