@@ -1,0 +1,573 @@
+/**
+ * The HTTP layer: a single-hop GET on undici `request()` with bounded timeouts and a cap on decoded body
+ * bytes. It never follows redirects (the caller decides: robots.txt follows up to five, the crawl queues the
+ * Location as a new URL under its own politeness budget).
+ *
+ * Failures are values, not exceptions: `get()` resolves to `HttpResponse | HttpError` (tell them apart by
+ * `ok`). The only rejection is `UnsupportedUrlError`, thrown before any I/O for a URL that is not http(s):
+ * that is a caller bug, not a network condition.
+ *
+ * Bounds, all per request:
+ *  - connectTimeoutMs  TCP + TLS handshake                         → kind 'connect-timeout'
+ *  - headersTimeoutMs  from the request being sent to the full headers → 'headers-timeout'
+ *  - bodyTimeoutMs     idle time between two body chunks            → 'body-timeout'
+ *  - totalTimeoutMs    wall time for the whole exchange, so a server trickling a byte a second cannot hold
+ *                      us past it                                   → 'timeout'
+ *  - maxBytes          decoded bytes kept; reading stops at the cap, the stream is destroyed and the
+ *                      response is a success with `truncated: true`. A body cut by the SERVER (reset,
+ *                      short Content-Length, unterminated chunked body) is an error, never a truncation.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import * as zlib from 'node:zlib';
+import type { ErrorKind } from '../core/crawl/events';
+
+export type { ErrorKind };
+
+export const HTTP_DEFAULTS = {
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 20_000,
+  bodyTimeoutMs: 20_000,
+  totalTimeoutMs: 60_000,
+  maxBytes: 10 * 1024 * 1024,
+  accept: '*/*',
+  decompress: true,
+} as const;
+
+/** A successful exchange: the server sent a complete status line and headers, and the body was read to its
+ * end or to `maxBytes`. Any status counts as success here; the caller interprets 3xx/4xx/5xx. */
+export interface HttpResponse {
+  ok: true;
+  status: number;
+  /** Lower-case names; repeated fields joined with ', ' (set-cookie too). */
+  headers: Record<string, string>;
+  /** Decoded body bytes (after Content-Encoding), at most maxBytes. Empty when the body was skipped. */
+  body: Uint8Array;
+  /** Decoded bytes kept (= body.byteLength). */
+  bytes: number;
+  /** Bytes read off the wire after de-chunking, before decoding. */
+  wireBytes: number;
+  /** True when reading stopped at maxBytes (the body may have been longer). */
+  truncated: boolean;
+  /** False when `readBody` declined the body for this status; the connection was closed unread. */
+  bodyRead: boolean;
+  /** The URL requested (normalised href). */
+  url: string;
+  startedAt: number;
+  headersAt: number;
+  endedAt: number;
+  /** For 3xx with a parseable Location: the absolute URL, resolved against `url`. */
+  location?: string;
+}
+
+export interface HttpError {
+  ok: false;
+  kind: ErrorKind;
+  message: string;
+  url: string;
+  startedAt: number;
+  endedAt: number;
+  /** Set when the failure came after the headers (a body cut mid-way, a body timeout, a bad encoding). */
+  status?: number;
+  headersAt?: number;
+  headers?: Record<string, string>;
+  /** The underlying error's code, when it had one (ECONNREFUSED, UND_ERR_SOCKET, Z_DATA_ERROR, …). */
+  code?: string;
+}
+
+export type HttpResult = HttpResponse | HttpError;
+
+/** Thrown (the promise rejects) for a URL that is not absolute http: or https:, before any I/O. */
+export class UnsupportedUrlError extends TypeError {
+  override readonly name = 'UnsupportedUrlError';
+  constructor(readonly input: string, detail: string) {
+    super(`Cannot fetch ${JSON.stringify(input)}: ${detail}. Only absolute http: and https: URLs are supported.`);
+  }
+}
+
+/** Parses and checks a URL; throws UnsupportedUrlError for anything but absolute http(s). */
+export function parseHttpUrl(input: string | URL): URL {
+  const text = typeof input === 'string' ? input : input.href;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UnsupportedUrlError(text, 'not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UnsupportedUrlError(text, `the scheme is "${url.protocol}"`);
+  }
+  if (url.hostname === '') throw new UnsupportedUrlError(text, 'there is no host');
+  return url;
+}
+
+export function isFetchableUrl(input: string | URL): boolean {
+  try {
+    parseHttpUrl(input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface HttpClientOptions {
+  /** The full User-Agent header (it should contain the robots.txt product token). */
+  userAgent: string;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBytes?: number;
+  accept?: string;
+  decompress?: boolean;
+  /** Clock for startedAt/headersAt/endedAt (default Date.now). Timeouts always run on real timers. */
+  now?: () => number;
+  /** DNS override, e.g. to map demo host names to 127.0.0.N. Passed to net.connect. */
+  lookup?: LookupFunction;
+  /** Extra trusted CA certificates for https (tests, corporate roots). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Connections per origin in the owned Agent (default unlimited; politeness is the scheduler's job). */
+  connectionsPerOrigin?: number;
+  /** Use this dispatcher instead of owning an Agent. connectTimeoutMs/lookup/ca are then ignored and
+   * close() leaves it open. */
+  dispatcher?: Dispatcher;
+}
+
+export interface GetOptions {
+  signal?: AbortSignal;
+  /** Extra request headers (lower-case names). user-agent/accept/accept-encoding come from the options. */
+  headers?: Record<string, string>;
+  accept?: string;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBytes?: number;
+  decompress?: boolean;
+  /** Decide from the status whether the body is worth reading (default: always). When false the body is
+   * discarded unread and the connection closed, so a slow error page cannot turn a status into a timeout. */
+  readBody?: (status: number) => boolean;
+}
+
+export interface HttpClient {
+  get(url: string | URL, options?: GetOptions): Promise<HttpResult>;
+  /** Destroys the owned Agent and its sockets; in-flight requests end with an error. Idempotent. */
+  close(): Promise<void>;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const owned = options.dispatcher === undefined;
+  const connect: Record<string, unknown> = {
+    timeout: options.connectTimeoutMs ?? HTTP_DEFAULTS.connectTimeoutMs,
+  };
+  if (options.lookup) connect.lookup = options.lookup;
+  if (options.ca) connect.ca = options.ca;
+  const dispatcher: Dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connect,
+      headersTimeout: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
+      ...(options.connectionsPerOrigin ? { connections: options.connectionsPerOrigin } : {}),
+    });
+  let closed = false;
+  return {
+    get: (url, getOptions) => {
+      if (closed) return Promise.reject(new Error('HttpClient is closed'));
+      return httpGetWith(dispatcher, options, url, getOptions ?? {});
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (owned) await dispatcher.destroy();
+    },
+  };
+}
+
+/** One GET on a client made for it and closed afterwards. Prefer a shared client for many requests. */
+export async function httpGet(url: string | URL, options: HttpClientOptions & GetOptions): Promise<HttpResult> {
+  parseHttpUrl(url);
+  const client = createHttpClient(options);
+  try {
+    return await client.get(url, options);
+  } finally {
+    await client.close();
+  }
+}
+
+async function httpGetWith(
+  dispatcher: Dispatcher,
+  clientOptions: HttpClientOptions,
+  input: string | URL,
+  options: GetOptions,
+): Promise<HttpResult> {
+  const url = parseHttpUrl(input); // throws before any I/O
+  url.hash = ''; // fragments are never sent
+  const now = clientOptions.now ?? Date.now;
+  const href = url.href;
+  const startedAt = now();
+  const totalMs = options.totalTimeoutMs ?? clientOptions.totalTimeoutMs ?? HTTP_DEFAULTS.totalTimeoutMs;
+  const maxBytes = Math.max(0, options.maxBytes ?? clientOptions.maxBytes ?? HTTP_DEFAULTS.maxBytes);
+  const decompress = options.decompress ?? clientOptions.decompress ?? HTTP_DEFAULTS.decompress;
+
+  const fail = (kind: ErrorKind, message: string, extra: Partial<HttpError> = {}): HttpError => ({
+    ok: false,
+    kind,
+    message,
+    url: href,
+    startedAt,
+    endedAt: now(),
+    ...extra,
+  });
+
+  const userSignal = options.signal;
+  if (userSignal?.aborted) return fail('aborted', 'aborted before the request was sent');
+
+  const controller = new AbortController();
+  let deadlineHit = false;
+  let userAborted = false;
+  let liveBody: Readable | undefined;
+  const deadline = setTimeout(() => {
+    deadlineHit = true;
+    const reason = new Error(`total deadline of ${totalMs} ms exceeded`);
+    controller.abort(reason);
+    liveBody?.destroy(reason);
+  }, totalMs);
+  const onUserAbort = (): void => {
+    userAborted = true;
+    const reason = new Error('aborted by the caller');
+    controller.abort(reason);
+    liveBody?.destroy(reason);
+  };
+  userSignal?.addEventListener('abort', onUserAbort, { once: true });
+
+  const failFrom = (err: unknown, extra: Partial<HttpError> = {}): HttpError => {
+    if (deadlineHit) return fail('timeout', `no complete response within the total deadline of ${totalMs} ms`, extra);
+    if (userAborted) return fail('aborted', 'aborted by the caller', extra);
+    const kind = classifyError(err);
+    const code = errorCode(err);
+    return fail(kind, describeError(kind, err), { ...extra, ...(code ? { code } : {}) });
+  };
+
+  try {
+    const headers: Record<string, string> = {
+      'user-agent': clientOptions.userAgent,
+      accept: options.accept ?? clientOptions.accept ?? HTTP_DEFAULTS.accept,
+      'accept-encoding': decompress ? 'gzip, deflate, br' : 'identity',
+      ...options.headers,
+    };
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(href, {
+        method: 'GET',
+        dispatcher,
+        headers,
+        signal: controller.signal,
+        headersTimeout: options.headersTimeoutMs ?? clientOptions.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
+        bodyTimeout: options.bodyTimeoutMs ?? clientOptions.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
+      });
+    } catch (err) {
+      return failFrom(err);
+    }
+    const headersAt = now();
+    const status = res.statusCode;
+    const flat = flattenHeaders(res.headers);
+    const body = res.body;
+    liveBody = body;
+    body.on('error', () => {}); // errors are read through the iterator below; never let one go unhandled
+    if (deadlineHit || userAborted) {
+      body.destroy();
+      return failFrom(undefined, { status, headersAt, headers: flat });
+    }
+
+    let location: string | undefined;
+    if (status >= 300 && status < 400 && flat.location !== undefined) {
+      try {
+        location = new URL(flat.location, href).href;
+      } catch {
+        location = undefined;
+      }
+    }
+    const base = { ok: true as const, status, headers: flat, url: href, startedAt, headersAt, ...(location ? { location } : {}) };
+
+    if (options.readBody && !options.readBody(status)) {
+      body.destroy();
+      return { ...base, body: new Uint8Array(0), bytes: 0, wireBytes: 0, truncated: false, bodyRead: false, endedAt: now() };
+    }
+
+    let decoders: Transform[];
+    try {
+      decoders = decompress ? decodersFor(flat['content-encoding']) : [];
+    } catch (err) {
+      body.destroy();
+      return fail('bad-response', (err as Error).message, { status, headersAt, headers: flat });
+    }
+    const identityLength = decoders.length === 0 ? parseContentLength(flat['content-length']) : undefined;
+
+    try {
+      const read = await readCapped(body, decoders, maxBytes, identityLength);
+      return { ...base, ...read, bodyRead: true, endedAt: now() };
+    } catch (err) {
+      const extra = { status, headersAt, headers: flat };
+      if (!deadlineHit && !userAborted && err instanceof DecodeError) {
+        return fail('bad-response', `cannot decode Content-Encoding "${flat['content-encoding']}": ${err.message}`, extra);
+      }
+      return failFrom(err, extra);
+    }
+  } finally {
+    clearTimeout(deadline);
+    userSignal?.removeEventListener('abort', onUserAbort);
+  }
+}
+
+class DecodeError extends Error {
+  override readonly name = 'DecodeError';
+}
+
+interface ReadResult {
+  body: Uint8Array;
+  bytes: number;
+  wireBytes: number;
+  truncated: boolean;
+}
+
+/**
+ * Reads decoded chunks until the end or `maxBytes`. At the cap the pipeline is destroyed, so a gzip bomb
+ * never inflates more than about one zlib chunk past it. A body of exactly maxBytes counts as truncated
+ * unless an identity Content-Length says it is complete (we stop as soon as the cap is reached rather than
+ * wait to see whether more comes).
+ */
+async function readCapped(
+  body: Readable,
+  decoders: Transform[],
+  maxBytes: number,
+  identityLength: number | undefined,
+): Promise<ReadResult> {
+  let wireBytes = 0;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let truncated = false;
+
+  let source: AsyncIterable<Buffer>;
+  let stop: () => void;
+  if (decoders.length === 0) {
+    source = body as AsyncIterable<Buffer>;
+    stop = () => body.destroy();
+  } else {
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb: TransformCallback) {
+        wireBytes += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    let decodeError: Error | undefined;
+    for (const d of decoders) d.once('error', (e) => (decodeError ??= e));
+    const last = decoders[decoders.length - 1] as Transform;
+    pipeline([body, counter, ...decoders], () => {});
+    source = (async function* () {
+      try {
+        for await (const chunk of last) yield chunk as Buffer;
+      } catch (err) {
+        // A decoder error only counts when the wire itself was fine (the body error wins otherwise).
+        if (decodeError && !body.errored) throw new DecodeError(decodeError.message);
+        throw body.errored ?? err;
+      }
+    })();
+    stop = () => {
+      last.destroy();
+      body.destroy();
+    };
+  }
+
+  if (maxBytes === 0) {
+    truncated = identityLength !== 0;
+    stop();
+    return { body: new Uint8Array(0), bytes: 0, wireBytes, truncated };
+  }
+
+  for await (const chunk of source) {
+    if (decoders.length === 0) wireBytes += chunk.length;
+    const room = maxBytes - bytes;
+    if (chunk.length >= room) {
+      chunks.push(chunk.length === room ? chunk : chunk.subarray(0, room));
+      bytes += room;
+      const complete = chunk.length === room && identityLength === bytes;
+      if (!complete) {
+        truncated = true;
+        stop();
+        break;
+      }
+      continue;
+    }
+    chunks.push(chunk);
+    bytes += chunk.length;
+  }
+  const buf = Buffer.concat(chunks, bytes);
+  return { body: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), bytes, wireBytes, truncated };
+}
+
+/** Decoders for a Content-Encoding list, outermost last on the wire, so applied in reverse order. */
+function decodersFor(contentEncoding: string | undefined): Transform[] {
+  if (!contentEncoding) return [];
+  const codings = contentEncoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  return codings.reverse().map((coding) => {
+    switch (coding) {
+      case 'gzip':
+      case 'x-gzip':
+        // Lenient like browsers: tolerate a missing trailer at the end of the stream.
+        return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      case 'deflate':
+        return new AutoInflate();
+      case 'br':
+        return zlib.createBrotliDecompress();
+      default:
+        throw new Error(`unsupported Content-Encoding "${coding}"`);
+    }
+  });
+}
+
+/**
+ * "deflate" is meant to be zlib-wrapped (RFC 9110 §8.4.1.2) but some servers send raw deflate. Look at the
+ * first byte (a zlib header has compression method 8 in its low nibble) and pick the decoder.
+ */
+class AutoInflate extends Transform {
+  private inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    if (!this.inner) {
+      const first = chunk[0];
+      const opts = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+      const inner = first !== undefined && (first & 0x0f) === 8 ? zlib.createInflate(opts) : zlib.createInflateRaw(opts);
+      inner.on('data', (d: Buffer) => this.push(d));
+      inner.on('error', (e) => this.destroy(e));
+      this.inner = inner;
+    }
+    this.inner.write(chunk, () => cb());
+  }
+  override _flush(cb: TransformCallback): void {
+    if (!this.inner) return cb();
+    this.inner.once('end', () => cb());
+    this.inner.end();
+  }
+  override _destroy(err: Error | null, cb: (error?: Error | null) => void): void {
+    this.inner?.destroy();
+    cb(err);
+  }
+}
+
+function parseContentLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/** Lower-case names; arrays joined with ', '. */
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'EAI_SERVICE', 'EAI_ADDRFAMILY']);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
+const TLS_CODES = new Set([
+  'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
+    return (err as { code: string }).code;
+  }
+  return undefined;
+}
+
+/** Maps an error from undici, node:net, node:tls, node:dns or node:zlib to an ErrorKind. Looks through
+ * `cause` and AggregateError members (happy-eyeballs connects) for a code it knows. */
+export function classifyError(err: unknown): ErrorKind {
+  return classifyInner(err, 0) ?? 'other';
+}
+
+function classifyInner(err: unknown, depth: number): ErrorKind | undefined {
+  if (!err || typeof err !== 'object' || depth > 4) return undefined;
+  const e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const name = typeof e.name === 'string' ? e.name : '';
+  const message = typeof e.message === 'string' ? e.message : '';
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'connect-timeout';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'headers-timeout';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'body-timeout';
+    case 'UND_ERR_HEADERS_OVERFLOW':
+    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
+      return 'too-large';
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+    case 'UND_ERR_INFO':
+      return 'bad-response';
+    case 'UND_ERR_ABORTED':
+    case 'ABORT_ERR':
+      return 'aborted';
+  }
+  if (code === 'UND_ERR_SOCKET' && /^bad (response|upgrade)/.test(message)) return 'bad-response';
+  if (DNS_CODES.has(code)) return 'dns';
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || /^ERR_OSSL/.test(code)) return 'tls';
+  if (CONNECT_CODES.has(code)) return 'connect';
+  if (RESET_CODES.has(code)) return 'reset';
+  if (name === 'HTTPParserError' || code.startsWith('HPE_')) return 'bad-response';
+  if (code.startsWith('Z_') || code.startsWith('ERR__ERROR_')) return 'bad-response';
+  if (name === 'AbortError') return 'aborted';
+  if (Array.isArray(e.errors)) {
+    for (const inner of e.errors) {
+      const k = classifyInner(inner, depth + 1);
+      if (k) return k;
+    }
+  }
+  return classifyInner(e.cause, depth + 1);
+}
+
+function describeError(kind: ErrorKind, err: unknown): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  const code = errorCode(err);
+  const detail = code && !raw.includes(code) ? `${raw} (${code})` : raw;
+  switch (kind) {
+    case 'dns':
+      return `DNS lookup failed: ${detail}`;
+    case 'connect':
+      return `cannot connect: ${detail}`;
+    case 'connect-timeout':
+      return `connect timed out: ${detail}`;
+    case 'headers-timeout':
+      return `no response headers in time: ${detail}`;
+    case 'body-timeout':
+      return `the body stalled: ${detail}`;
+    case 'reset':
+      return `the connection was closed mid-response: ${detail}`;
+    case 'tls':
+      return `TLS failed: ${detail}`;
+    case 'bad-response':
+      return `malformed response: ${detail}`;
+    case 'too-large':
+      return `response too large: ${detail}`;
+    default:
+      return detail;
+  }
+}
