@@ -16,13 +16,36 @@ export const EXIT_USAGE = 2;
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** node:util parseArgs, with its errors turned into UsageError. */
+/**
+ * node:util parseArgs, with its errors turned into one-line UsageErrors. "--rate -1" is read as
+ * "--rate=-1" (parseArgs refuses a dash-led value as ambiguous), so a negative number gets the same
+ * range message either way.
+ */
 export function parse<O extends Options>(argv: string[], options: O) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
   }
+}
+
+function joinNegativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return out.concat(argv.slice(i));
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : '';
+    const next = argv[i + 1];
+    const takesValue = Object.hasOwn(options, name) && options[name]!.type === 'string';
+    if (takesValue && next !== undefined && /^-(\d|\.\d|inf|nan)/i.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 export interface NumberRule {

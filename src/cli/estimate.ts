@@ -135,7 +135,7 @@ function parseDeadline(raw: string | undefined): number | undefined {
   return seconds;
 }
 
-type Values = ReturnType<typeof parseOptions>['values'];
+type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
 
 /** The options as a PlanInput without seeds. Throws UsageError with a one-line message. */
 export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
@@ -270,40 +270,8 @@ function humanReport(p: Plan, invalidCount: number, color: boolean): string {
   return lines.join('\n') + '\n';
 }
 
-/**
- * "--rate -1" → "--rate=-1": node's parseArgs refuses a value that starts with a dash as ambiguous,
- * but a negative number deserves the same range message as "--rate=-1".
- */
-function joinNegativeValues(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') return out.concat(argv.slice(i));
-    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : '';
-    const next = argv[i + 1];
-    const takesValue = Object.hasOwn(OPTIONS, name) && OPTIONS[name as keyof typeof OPTIONS].type === 'string';
-    if (takesValue && next !== undefined && /^-(\d|\.\d|inf|nan)/i.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else {
-      out.push(arg);
-    }
-  }
-  return out;
-}
-
-function parseOptions(argv: string[]) {
-  try {
-    return parse(joinNegativeValues(argv), OPTIONS);
-  } catch (err) {
-    // parseArgs messages can span lines; a usage error is one line.
-    if (err instanceof UsageError) throw new UsageError(err.message.replace(/\s*\n\s*/g, ' '));
-    throw err;
-  }
-}
-
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseOptions(argv);
+  const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) {
     io.out(ESTIMATE_HELP);
     return EXIT_OK;
