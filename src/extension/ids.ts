@@ -1,0 +1,50 @@
+/**
+ * The one registry of ids the extension contributes (DESIGN.md §4). package.json must agree with it;
+ * test/unit/ids.test.ts checks both directions. Everything lives in the `crawlPlanner` namespace.
+ */
+
+export const EXTENSION_ID = 'crawl-planner.crawl-planner';
+export const CATEGORY = 'Crawl Planner';
+
+export const COMMANDS = {
+  estimate: 'crawlPlanner.estimate',
+  inspectRobots: 'crawlPlanner.inspectRobots',
+  runTestCrawl: 'crawlPlanner.runTestCrawl',
+  stopTestCrawl: 'crawlPlanner.stopTestCrawl',
+  openPlanner: 'crawlPlanner.openPlanner',
+  startDemoHosts: 'crawlPlanner.startDemoHosts',
+  stopDemoHosts: 'crawlPlanner.stopDemoHosts',
+  copyPlanJson: 'crawlPlanner.copyPlanJson',
+  openRobotsTxt: 'crawlPlanner.openRobotsTxt',
+} as const;
+
+export const VIEWS = {
+  /** The activity bar container. */
+  container: 'crawlPlanner',
+  /** The sidebar webview view. */
+  planner: 'crawlPlanner.planner',
+} as const;
+
+export const CONTEXT_KEYS = {
+  crawlRunning: 'crawlPlanner.crawlRunning',
+  demoHostsRunning: 'crawlPlanner.demoHostsRunning',
+} as const;
+
+export const TASK_TYPE = 'crawlPlanner';
+
+/** A read-only document scheme for fetched robots.txt files. */
+export const ROBOTS_SCHEME = 'crawl-planner-robots';
+
+export const SETTINGS = {
+  section: 'crawlPlanner',
+  userAgent: 'crawlPlanner.userAgent',
+  contactUrl: 'crawlPlanner.contactUrl',
+  defaultDelay: 'crawlPlanner.defaultDelay',
+  delayFrom: 'crawlPlanner.delayFrom',
+  maxCrawlDelay: 'crawlPlanner.maxCrawlDelay',
+  crawlDelayPolicy: 'crawlPlanner.crawlDelayPolicy',
+  connectTimeout: 'crawlPlanner.timeouts.connect',
+  requestTimeout: 'crawlPlanner.timeouts.request',
+  maxPages: 'crawlPlanner.maxPages',
+  reportFolder: 'crawlPlanner.reportFolder',
+} as const;
