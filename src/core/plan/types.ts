@@ -3,7 +3,7 @@
  * intervals and durations, the makespan, the binding constraint, warnings, sharding). Plain data with
  * string-literal codes so that the CLI, the webview and the JSON document all read the same thing.
  */
-import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
+import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom, type IntervalSource } from '../politeness/interval';
 
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource };
 
@@ -69,7 +69,7 @@ export const PLAN_DEFAULTS = {
   delayFrom: 'start' as DelayFrom,
   latencySeconds: 0.5,
   crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
-  maxCrawlDelaySeconds: 30,
+  maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
   adaptive: false,
   perHostConcurrency: 1,
 } as const;

@@ -144,7 +144,8 @@ export interface ParseOptions {
   maxCrawlDelaySeconds?: number;
 }
 
-export const DEFAULT_MAX_CRAWL_DELAY_SECONDS = 60;
+export { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
+import { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
 
 /** Google's per-line limit (8 × 2083 bytes). We do not cut lines (see docs/robots-core.md); we report them. */
 export const GOOGLE_MAX_LINE_BYTES = 16_664;

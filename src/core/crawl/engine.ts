@@ -1,0 +1,901 @@
+/**
+ * The crawl engine: a Mercator-style scheduler on an injected Clock. One loop starts requests from the
+ * frontier (per-host back queues + a heap of next-allowed times) while global slots are free, then
+ * sleeps until the next host is ready or something changes (a response, a robots.txt answer, a stop).
+ *
+ * Politeness is counted in request STARTS: every request to a host, first tries, retries and redirect
+ * hops alike, goes through that host's queue and waits for its next-allowed time, so no rule (interval,
+ * Retry-After pause, token bucket, per-host concurrency) can be bypassed. The model, the retry table
+ * and the defaults are written up in docs/crawl-engine.md.
+ */
+import type { Clock } from '../clock';
+import { backoffDelayMs } from '../politeness/backoff';
+import { HostRate } from '../politeness/hostRate';
+import { MAX_TIMER_MS, parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
+import {
+  isRedirectStatus,
+  isRetryableError,
+  isRetryableStatus,
+  isThrottleError,
+  isThrottleStatus,
+  readsRetryAfter,
+} from '../politeness/retryPolicy';
+import { TokenBucket } from '../politeness/tokenBucket';
+import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
+import { Frontier, type HostSlot } from './frontier';
+import {
+  CRAWL_DEFAULTS,
+  type CrawlOptions,
+  type CrawlResult,
+  type PageFailure,
+  type PageResult,
+  type PageSuccess,
+  type ResolvedCrawlOptions,
+  type RobotsDecision,
+  type UrlOutcome,
+  type UrlReport,
+} from './types';
+
+/** The window for the progress event's rate. */
+const PROGRESS_WINDOW_MS = 30_000;
+
+/**
+ * Runs a crawl to its end (all work done, the page limit, a stop, or every host dropped) and returns the
+ * summary and one outcome per URL met. Rejects only on a bad option (RangeError, before anything starts)
+ * or when `emit` or an injected function throws unexpectedly.
+ */
+export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
+  let resolved: ResolvedCrawlOptions;
+  try {
+    resolved = resolveCrawlOptions(options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return new CrawlRun(resolved).run();
+}
+
+/** Fills in defaults and checks every number; throws RangeError naming the option. */
+export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions {
+  const o = { ...CRAWL_DEFAULTS, ...stripUndefined(options) } as ResolvedCrawlOptions;
+  const int = (name: keyof ResolvedCrawlOptions, min: number, allowInfinity = false): void => {
+    const v = o[name] as unknown as number;
+    const ok = typeof v === 'number' && v >= min && (Number.isInteger(v) || (allowInfinity && v === Infinity));
+    if (!ok) throw new RangeError(`crawl option ${name} must be a whole number ≥ ${min}, got ${String(v)}`);
+  };
+  const num = (name: keyof ResolvedCrawlOptions, min: number, max = Infinity, minExclusive = false): void => {
+    const v = o[name] as unknown as number;
+    const ok = typeof v === 'number' && Number.isFinite(v) && (minExclusive ? v > min : v >= min) && v <= max;
+    if (!ok) throw new RangeError(`crawl option ${name} must be a number ${minExclusive ? '>' : '≥'} ${min}${max < Infinity ? ` and ≤ ${max}` : ''}, got ${String(v)}`);
+  };
+  int('concurrency', 1);
+  int('perHostConcurrency', 1);
+  num('delaySeconds', 0);
+  num('maxCrawlDelaySeconds', 0);
+  int('maxPages', 0, true);
+  int('maxDepth', 0);
+  int('maxRedirects', 0);
+  int('maxRetries', 0);
+  num('backoffBaseMs', 0);
+  num('backoffCapMs', 0);
+  num('retryAfterCapSeconds', 0);
+  int('maxConsecutiveFailures', 1);
+  num('rateIncreaseFactor', 1);
+  num('rateRecoveryFactor', 0, 1, true);
+  num('maxRaisedIntervalSeconds', 0);
+  num('graceMs', 0);
+  num('progressIntervalMs', 0);
+  if (o.delayFrom !== 'start' && o.delayFrom !== 'end') throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
+  if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy)) throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
+  if (o.tokenBucket) {
+    const { ratePerSecond, burst } = o.tokenBucket;
+    if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new RangeError(`crawl option tokenBucket.ratePerSecond must be > 0, got ${ratePerSecond}`);
+    if (!(burst >= 1) || !Number.isFinite(burst)) throw new RangeError(`crawl option tokenBucket.burst must be ≥ 1, got ${burst}`);
+  }
+  if (typeof o.fetch !== 'function') throw new RangeError('crawl option fetch must be a function');
+  return o;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+interface UrlRecord {
+  url: string;
+  host: string;
+  origin: string;
+  depth: number;
+  from: string | undefined;
+  /** Redirect hops from the start of its chain. */
+  hops: number;
+  attempts: number;
+  /** Retry backoff or Retry-After: not before this time. */
+  notBefore: number;
+  /** A redirect target: it continues a chain that has already started, so the page budget does not hold it back. */
+  continuation: boolean;
+  /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
+  inChain: boolean;
+  state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done';
+  outcome?: UrlOutcome;
+  status?: number;
+  detail?: string;
+}
+
+interface HostStats {
+  starts: number[];
+  requests: number;
+  pages: number;
+  retries: number;
+  robotsSkips: number;
+  errors: number;
+  retryAfterSeen: string[];
+  consecutiveFailures: number;
+  dropReason?: HostDroppedEvent['reason'];
+  dropped?: string;
+}
+
+interface AdmitContext {
+  depth: number;
+  from?: string;
+  hops: number;
+  continuation: boolean;
+  seed: boolean;
+}
+
+class CrawlRun {
+  private readonly clock: Clock;
+  private readonly frontier: Frontier<UrlRecord>;
+  private readonly records = new Map<string, UrlRecord>();
+  private readonly order: UrlRecord[] = [];
+  private readonly stats = new Map<string, HostStats>();
+  private readonly seedHosts = new Set<string>();
+  private readonly checking = new Set<UrlRecord>();
+  private readonly originChains = new Map<string, Promise<void>>();
+  private readonly inFlight = new Map<UrlRecord, AbortController>();
+  private readonly robotsAbort = new AbortController();
+  private graceAbort: AbortController | undefined;
+
+  private pages = 0;
+  private activeChains = 0;
+  private gateOpen = true;
+  private maxPagesReached = false;
+  private notStartedByMaxPages = 0;
+  private requests = 0;
+  private retries = 0;
+  private errors = 0;
+  private robotsSkips = 0;
+  private readonly statusCounts: Record<string, number> = {};
+  private readonly retryAfterSeen: string[] = [];
+
+  private stopping = false;
+  private fatal: { error: unknown } | undefined;
+  private wakeResolve: (() => void) | undefined;
+  private wakePending = false;
+  private eventBuffer: CrawlEvent[] | undefined;
+  private lastProgressAt: number | undefined;
+  private readonly pageTimes: number[] = [];
+  private readonly startedAt: number;
+
+  constructor(private readonly o: ResolvedCrawlOptions) {
+    this.clock = o.clock;
+    this.startedAt = this.clock.now();
+    this.frontier = new Frontier<UrlRecord>({
+      delayFrom: o.delayFrom,
+      perHostConcurrency: o.perHostConcurrency,
+      exempt: (r) => r.attempts > 0 || r.continuation,
+      mayStartNew: () => this.gateOpen,
+    });
+  }
+
+  async run(): Promise<CrawlResult> {
+    const stop = this.o.stop;
+    const onStop = (): void => this.requestStop();
+    for (const seed of this.o.seeds) {
+      try {
+        const u = new URL(seed.trim());
+        if (u.protocol === 'http:' || u.protocol === 'https:') this.seedHosts.add(u.host);
+      } catch {
+        // reported by admit() below
+      }
+    }
+    if (stop?.aborted) this.stopping = true;
+    for (const seed of this.o.seeds) this.admit(seed, undefined, { depth: 0, hops: 0, continuation: false, seed: true });
+    stop?.addEventListener('abort', onStop);
+    this.updateGate();
+    try {
+      for (;;) {
+        if (this.fatal) {
+          if (this.inFlight.size === 0) break;
+          await this.idle(undefined);
+          continue;
+        }
+        this.dispatch();
+        if (this.finished()) break;
+        await this.idle(this.wakeDelay());
+      }
+    } finally {
+      stop?.removeEventListener('abort', onStop);
+      this.graceAbort?.abort();
+      this.robotsAbort.abort();
+    }
+    if (this.fatal) throw this.fatal.error;
+    return this.finish();
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // The loop
+  // -------------------------------------------------------------------------------------------------
+
+  private dispatch(): void {
+    if (this.stopping || this.fatal) return;
+    const now = this.clock.now();
+    while (this.inFlight.size < this.o.concurrency) {
+      const taken = this.frontier.takeReady(now);
+      if (!taken) break;
+      this.start(taken.slot, taken.item, taken.previousStartAt, now);
+    }
+  }
+
+  private finished(): boolean {
+    if (this.inFlight.size > 0) return false;
+    if (this.stopping) return true;
+    if (this.checking.size > 0) return false;
+    return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
+  }
+
+  /** Ms until the next host is ready, or undefined to wait only for a wake-up (slots full, nothing ready). */
+  private wakeDelay(): number | undefined {
+    if (this.stopping || this.inFlight.size >= this.o.concurrency) return undefined;
+    const at = this.frontier.nextReadyAt();
+    if (at === undefined) return undefined;
+    return Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
+  }
+
+  private idle(ms: number | undefined): Promise<void> {
+    if (this.wakePending) {
+      this.wakePending = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = new AbortController();
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        this.wakeResolve = undefined;
+        timer.abort();
+        resolve();
+      };
+      this.wakeResolve = finish;
+      if (ms !== undefined) this.clock.sleep(ms, timer.signal).then(finish, () => undefined);
+    });
+  }
+
+  private wake(): void {
+    if (this.wakeResolve) this.wakeResolve();
+    else this.wakePending = true;
+  }
+
+  private requestStop(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.robotsAbort.abort();
+    if (this.inFlight.size > 0) {
+      const grace = new AbortController();
+      this.graceAbort = grace;
+      this.clock.sleep(this.o.graceMs, grace.signal).then(
+        () => {
+          for (const controller of this.inFlight.values()) controller.abort();
+        },
+        () => undefined,
+      );
+    }
+    this.wake();
+  }
+
+  private failCrawl(error: unknown): void {
+    if (this.fatal) return;
+    this.fatal = { error };
+    this.eventBuffer = undefined;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.robotsAbort.abort();
+    this.wake();
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Meeting URLs
+  // -------------------------------------------------------------------------------------------------
+
+  /**
+   * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
+   * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
+   */
+  private admit(raw: string, base: string | undefined, ctx: AdmitContext): { queued: boolean; url?: string; why?: string } {
+    const text = raw.trim();
+    let u: URL;
+    try {
+      u = base === undefined ? new URL(text) : new URL(text, base);
+    } catch {
+      return this.refuse(text, '', '', ctx, 'out-of-scope', 'invalid-url');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      u.hash = '';
+      return this.refuse(u.href, '', '', ctx, 'out-of-scope', 'scheme');
+    }
+    u.hash = '';
+    const url = u.href;
+    const host = u.host;
+    if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
+    if (!ctx.seed && !this.o.allowOtherHosts && !this.seedHosts.has(host)) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+    if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
+    if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
+    if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
+    if (!ctx.continuation && this.pages >= this.o.maxPages) {
+      this.notStartedByMaxPages++;
+      return this.refuse(url, host, u.origin, ctx, 'not-started', 'max-pages');
+    }
+    const rec = this.record(url, host, u.origin, ctx);
+    rec.inChain = ctx.continuation;
+    this.emit({ type: 'queued', at: this.clock.now(), url, host, depth: rec.depth, ...(rec.from === undefined ? {} : { from: rec.from }) });
+    const slot = this.ensureHost(host);
+    if (slot.dropped) this.finalizeForDroppedHost(slot, rec);
+    else this.checkRobots(rec);
+    return { queued: true, url };
+  }
+
+  private refuse(url: string, host: string, origin: string, ctx: AdmitContext, outcome: UrlOutcome, why: string): { queued: false; url: string; why: string } {
+    if (!this.records.has(url)) {
+      const rec = this.record(url, host, origin, ctx);
+      this.finalize(rec, outcome, why);
+    }
+    return { queued: false, url, why };
+  }
+
+  private record(url: string, host: string, origin: string, ctx: AdmitContext): UrlRecord {
+    const rec: UrlRecord = {
+      url,
+      host,
+      origin,
+      depth: ctx.depth,
+      from: ctx.from,
+      hops: ctx.hops,
+      attempts: 0,
+      notBefore: 0,
+      continuation: ctx.continuation,
+      inChain: false,
+      state: 'new',
+    };
+    this.records.set(url, rec);
+    this.order.push(rec);
+    return rec;
+  }
+
+  private ensureHost(host: string): HostSlot<UrlRecord> {
+    const existing = this.frontier.get(host);
+    if (existing) return existing;
+    const rate = new HostRate({
+      configuredSeconds: this.o.delaySeconds,
+      crawlDelayPolicy: this.o.crawlDelayPolicy,
+      maxCrawlDelaySeconds: this.o.maxCrawlDelaySeconds,
+      adaptive: this.o.adaptive,
+      increaseFactor: this.o.rateIncreaseFactor,
+      recoveryFactor: this.o.rateRecoveryFactor,
+      maxIntervalSeconds: this.o.maxRaisedIntervalSeconds,
+      minRaisedSeconds: 1,
+    });
+    const bucket = this.o.tokenBucket
+      ? new TokenBucket({ ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst }, this.clock.now())
+      : undefined;
+    this.stats.set(host, { starts: [], requests: 0, pages: 0, retries: 0, robotsSkips: 0, errors: 0, retryAfterSeen: [], consecutiveFailures: 0 });
+    return this.frontier.add(host, rate, bucket);
+  }
+
+  private hostStats(host: string): HostStats {
+    return this.stats.get(host)!;
+  }
+
+  /** Asks robots.txt about the URL, serially per origin, then queues it (or records the skip). */
+  private checkRobots(rec: UrlRecord): void {
+    rec.state = 'checking';
+    this.checking.add(rec);
+    const gate = this.o.robots;
+    if (!gate) {
+      this.robotsDecided(rec, { verdict: 'allowed' });
+      return;
+    }
+    const previous = this.originChains.get(rec.origin) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (rec.state !== 'checking' || this.fatal) return;
+      let decision: RobotsDecision;
+      try {
+        decision = await gate(rec.url, this.robotsAbort.signal);
+      } catch (err) {
+        decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+      }
+      if (rec.state !== 'checking' || this.fatal) return;
+      this.robotsDecided(rec, decision);
+      this.updateGate();
+      this.wake();
+    });
+    this.originChains.set(
+      rec.origin,
+      next.catch((err: unknown) => this.failCrawl(err)),
+    );
+  }
+
+  private robotsDecided(rec: UrlRecord, decision: RobotsDecision): void {
+    this.checking.delete(rec);
+    const slot = this.frontier.get(rec.host)!;
+    if (slot.dropped) {
+      this.finalizeForDroppedHost(slot, rec);
+      return;
+    }
+    if (decision.outcome === 'unreachable') {
+      this.dropHost(slot, 'robots-unreachable', decision.detail ?? `robots.txt of ${rec.origin} is unreachable`, rec);
+      return;
+    }
+    if (decision.crawlDelaySeconds !== undefined) {
+      const plan = slot.rate.mergeCrawlDelay(decision.crawlDelaySeconds);
+      if (plan.skipped) {
+        const above = plan.crawlDelayAboveCap;
+        this.dropHost(slot, 'crawl-delay-above-cap', `Crawl-delay ${above?.declaredSeconds ?? decision.crawlDelaySeconds} s is above the cap of ${above?.capSeconds ?? this.o.maxCrawlDelaySeconds} s`, rec);
+        return;
+      }
+      this.frontier.refresh(slot);
+    }
+    if (decision.verdict === 'disallowed') {
+      const st = this.hostStats(rec.host);
+      st.robotsSkips++;
+      this.robotsSkips++;
+      this.emit({
+        type: 'robots-skip',
+        at: this.clock.now(),
+        url: rec.url,
+        host: rec.host,
+        ...(decision.line === undefined ? {} : { line: decision.line }),
+        ...(decision.rule === undefined ? {} : { rule: decision.rule }),
+        reason: 'disallowed',
+      });
+      const where = decision.line === undefined ? undefined : `robots.txt line ${decision.line}${decision.rule ? `: ${decision.rule}` : ''}`;
+      this.finalize(rec, 'robots-disallowed', where);
+      return;
+    }
+    rec.state = 'queued';
+    this.frontier.enqueue(slot, rec, rec.continuation ? 'front' : 'back');
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Requests
+  // -------------------------------------------------------------------------------------------------
+
+  private start(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
+    rec.attempts++;
+    rec.state = 'in-flight';
+    rec.notBefore = 0;
+    if (!rec.inChain) {
+      rec.inChain = true;
+      this.activeChains++;
+    }
+    const st = this.hostStats(slot.name);
+    st.requests++;
+    st.starts.push(now);
+    this.requests++;
+    const controller = new AbortController();
+    this.inFlight.set(rec, controller);
+    this.emit({
+      type: 'request-start',
+      at: now,
+      url: rec.url,
+      host: rec.host,
+      method: 'GET',
+      attempt: rec.attempts,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+      ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
+    });
+    this.updateGate();
+    let pending: Promise<PageResult>;
+    try {
+      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    pending
+      .then(
+        (result) => normaliseResult(result, now, this.clock.now()),
+        (err: unknown): PageFailure => ({
+          error: { kind: controller.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) },
+          startedAt: now,
+          endedAt: this.clock.now(),
+        }),
+      )
+      .then((result) => {
+        this.inFlight.delete(rec);
+        try {
+          this.complete(slot, rec, result);
+        } catch (err) {
+          this.failCrawl(err);
+        }
+        this.wake();
+      });
+  }
+
+  private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
+    const now = this.clock.now();
+    this.frontier.end(slot, now);
+    if (this.fatal) {
+      this.finalize(rec, 'failed', 'crawl failed');
+      return;
+    }
+    if ('error' in result) this.onError(slot, rec, result, now);
+    else this.onResponse(slot, rec, result, now);
+    if (!slot.dropped) this.frontier.refresh(slot);
+    this.updateGate();
+    this.maybeProgress(now, false);
+  }
+
+  private onError(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageFailure, now: number): void {
+    const { kind, message } = result.error;
+    const st = this.hostStats(slot.name);
+    st.errors++;
+    this.errors++;
+    if (isThrottleError(kind) && !slot.dropped) slot.rate.onThrottle('backoff');
+    // Our own stop aborting a request says nothing about the host.
+    const giveUp = !slot.dropped && !this.stopping && this.countFailure(st);
+    const wouldRetry = isRetryableError(kind) && rec.attempts <= this.o.maxRetries && !this.stopping;
+    const willRetry = wouldRetry && !giveUp && !slot.dropped;
+    this.emit({
+      type: 'error',
+      at: now,
+      url: rec.url,
+      host: rec.host,
+      attempt: rec.attempts,
+      kind,
+      message,
+      startedAt: result.startedAt,
+      willRetry,
+    });
+    const detail = `${kind}: ${message}`;
+    if (willRetry) {
+      rec.detail = detail;
+      this.scheduleRetry(slot, rec, now + this.backoff(rec), kind);
+      return;
+    }
+    if (wouldRetry && (giveUp || slot.dropped)) {
+      rec.detail = detail;
+      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
+      else this.finalizeForDroppedHost(slot, rec);
+      return;
+    }
+    this.finalize(rec, 'failed', this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail);
+    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+  }
+
+  private onResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number): void {
+    const status = result.status;
+    rec.status = status;
+    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+    const latencyMs = Math.max(0, result.endedAt - result.startedAt);
+    slot.rate.recordLatency(latencyMs / 1000);
+    const base = {
+      type: 'response' as const,
+      url: rec.url,
+      host: rec.host,
+      status,
+      attempt: rec.attempts,
+      startedAt: result.startedAt,
+      latencyMs,
+      bytes: result.bytes,
+      truncated: result.truncated,
+    };
+    const responseEvent = (linksQueued: number, location?: string): CrawlEvent => ({
+      ...base,
+      at: now,
+      ...(location === undefined ? {} : { location }),
+      linksQueued,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+    });
+
+    if (isThrottleStatus(status)) {
+      this.onThrottleResponse(slot, rec, result, now, () => responseEvent(0));
+      return;
+    }
+    const st = this.hostStats(slot.name);
+    st.consecutiveFailures = 0;
+    slot.rate.onSuccess();
+
+    const locationRaw = result.location ?? result.headers['location'];
+    if (isRedirectStatus(status) && locationRaw !== undefined && locationRaw.trim() !== '') {
+      this.eventBuffer = [];
+      const target = this.admit(locationRaw, rec.url, { depth: rec.depth, from: rec.url, hops: rec.hops + 1, continuation: true, seed: false });
+      this.finalize(rec, 'redirected', target.queued ? undefined : `not followed: ${target.why}`, target.queued);
+      this.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
+      return;
+    }
+
+    this.finalize(rec, 'fetched', undefined);
+    this.eventBuffer = [];
+    let linksQueued = 0;
+    const extract = this.o.extractLinks;
+    if (extract && status >= 200 && status < 300 && result.body !== undefined && isHtml(result.contentType ?? result.headers['content-type']) && rec.depth < this.o.maxDepth) {
+      let links: string[] = [];
+      try {
+        links = extract(result.body, rec.url);
+      } catch {
+        links = [];
+      }
+      for (const link of links) {
+        if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+      }
+    }
+    this.flushWith(responseEvent(linksQueued));
+  }
+
+  /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
+  private onThrottleResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number, responseEvent: () => CrawlEvent): void {
+    const status = result.status;
+    const st = this.hostStats(slot.name);
+    let retryAfter: RetryAfter | undefined;
+    const raw = readsRetryAfter(status) ? result.headers['retry-after'] : undefined;
+    if (raw !== undefined) {
+      retryAfter = parseRetryAfter(raw, now, { capSeconds: this.o.retryAfterCapSeconds, ...(result.headers['date'] === undefined ? {} : { dateHeader: result.headers['date'] }) });
+      st.retryAfterSeen.push(raw);
+      this.retryAfterSeen.push(raw);
+    }
+    const valid = retryAfter !== undefined && retryAfter.kind !== 'invalid';
+    if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff');
+
+    if (valid && retryAfter!.capped && !slot.dropped) {
+      this.emit(responseEvent());
+      const asked = Math.round(retryAfter!.requestedMs / 1000);
+      this.dropHost(slot, 'retry-after-above-cap', `Retry-After: ${raw!.trim()} (${asked} s) is above the cap of ${this.o.retryAfterCapSeconds} s`, rec);
+      return;
+    }
+
+    const giveUp = !slot.dropped && this.countFailure(st);
+    const wouldRetry = isRetryableStatus(status) && rec.attempts <= this.o.maxRetries && !this.stopping;
+    const willRetry = wouldRetry && !giveUp && !slot.dropped;
+    this.emit(responseEvent());
+
+    let pausedUntil: number | undefined;
+    if (valid && !slot.dropped) {
+      pausedUntil = now + retryAfter!.delayMs;
+      this.frontier.pause(slot, pausedUntil);
+      this.emit({ type: 'host-paused', at: now, host: slot.name, until: pausedUntil, retryAfter: raw!, status });
+    }
+    const detail = `status ${status}`;
+    if (willRetry) {
+      const notBefore = pausedUntil ?? now + this.backoff(rec);
+      this.scheduleRetry(slot, rec, notBefore, pausedUntil !== undefined ? `status ${status}, Retry-After: ${raw!.trim()}` : detail);
+      return;
+    }
+    if (wouldRetry && (giveUp || slot.dropped)) {
+      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
+      else this.finalizeForDroppedHost(slot, rec);
+      return;
+    }
+    this.finalize(rec, 'failed', isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail);
+    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+  }
+
+  private countFailure(st: HostStats): boolean {
+    st.consecutiveFailures++;
+    return st.consecutiveFailures >= this.o.maxConsecutiveFailures;
+  }
+
+  private backoff(rec: UrlRecord): number {
+    return backoffDelayMs(rec.attempts - 1, { baseMs: this.o.backoffBaseMs, capMs: this.o.backoffCapMs }, this.o.random);
+  }
+
+  /** A retry goes to the BACK of the same host's queue: it waits for the host like any other request. */
+  private scheduleRetry(slot: HostSlot<UrlRecord>, rec: UrlRecord, notBefore: number, reason: string): void {
+    rec.notBefore = notBefore;
+    rec.state = 'queued';
+    const st = this.hostStats(slot.name);
+    st.retries++;
+    this.retries++;
+    this.emit({ type: 'retry-scheduled', at: this.clock.now(), url: rec.url, host: rec.host, attempt: rec.attempts + 1, notBefore, reason });
+    this.frontier.enqueue(slot, rec, 'back');
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Outcomes
+  // -------------------------------------------------------------------------------------------------
+
+  /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */
+  private dropHost(slot: HostSlot<UrlRecord>, reason: HostDroppedEvent['reason'], detail: string, current?: UrlRecord): void {
+    const st = this.hostStats(slot.name);
+    if (slot.dropped) {
+      if (current) this.finalizeForDroppedHost(slot, current);
+      return;
+    }
+    const left = this.frontier.drop(slot);
+    const checking = [...this.checking].filter((r) => r.host === slot.name && r !== current);
+    const all = [...(current ? [current] : []), ...left, ...checking];
+    st.dropReason = reason;
+    st.dropped = `${reason}: ${detail}`;
+    this.emit({ type: 'host-dropped', at: this.clock.now(), host: slot.name, reason, detail, urlsLeft: all.length });
+    for (const rec of all) this.finalizeForDroppedHost(slot, rec);
+  }
+
+  private finalizeForDroppedHost(slot: HostSlot<UrlRecord>, rec: UrlRecord): void {
+    this.checking.delete(rec);
+    const st = this.hostStats(slot.name);
+    if (st.dropReason === 'robots-unreachable') {
+      st.robotsSkips++;
+      this.robotsSkips++;
+      this.emit({ type: 'robots-skip', at: this.clock.now(), url: rec.url, host: rec.host, reason: 'unreachable' });
+      this.finalize(rec, 'robots-unreachable', st.dropped);
+    } else {
+      this.finalize(rec, 'host-dropped', st.dropped);
+    }
+  }
+
+  private finalize(rec: UrlRecord, outcome: UrlOutcome, detail: string | undefined, continued = false): void {
+    if (rec.state === 'done') return;
+    this.checking.delete(rec);
+    rec.state = 'done';
+    rec.outcome = outcome;
+    if (detail !== undefined) rec.detail = detail;
+    else if (outcome === 'fetched' || outcome === 'redirected') delete rec.detail;
+    if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
+    rec.inChain = false;
+    if (outcome === 'fetched') {
+      this.pages++;
+      this.hostStats(rec.host).pages++;
+      this.pageTimes.push(this.clock.now());
+    }
+  }
+
+  /** The page budget: new URLs start only while pages + chains in progress < maxPages. */
+  private updateGate(): void {
+    if (!this.maxPagesReached && this.pages >= this.o.maxPages) {
+      this.maxPagesReached = true;
+      const cut = (r: UrlRecord): boolean => r.attempts === 0 && !r.continuation;
+      const left = [...this.frontier.removeWhere(cut), ...[...this.checking].filter(cut)];
+      for (const rec of left) {
+        this.notStartedByMaxPages++;
+        this.finalize(rec, 'not-started', 'max-pages');
+      }
+    }
+    const open = this.pages + this.activeChains < this.o.maxPages;
+    if (open !== this.gateOpen) {
+      this.gateOpen = open;
+      this.frontier.refreshAll();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Events and the end
+  // -------------------------------------------------------------------------------------------------
+
+  private emit(event: CrawlEvent): void {
+    if (this.eventBuffer) {
+      this.eventBuffer.push(event);
+      return;
+    }
+    try {
+      this.o.emit?.(event);
+    } catch (err) {
+      this.failCrawl(err);
+    }
+  }
+
+  /** Emits `first`, then what was buffered while it was being worked out (its `queued` events). */
+  private flushWith(first: CrawlEvent): void {
+    const buffered = this.eventBuffer ?? [];
+    this.eventBuffer = undefined;
+    this.emit(first);
+    for (const event of buffered) this.emit(event);
+  }
+
+  private maybeProgress(now: number, force: boolean): void {
+    if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
+    this.lastProgressAt = now;
+    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
+    const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
+    const ratePerSecond = span > 0 ? this.pageTimes.length / span : 0;
+    let pending = 0;
+    for (const rec of this.order) if (rec.state !== 'done') pending++;
+    const planned = Math.min(this.o.maxPages, this.pages + pending);
+    const remaining = Math.max(0, planned - this.pages);
+    const etaSeconds = remaining === 0 ? 0 : ratePerSecond > 0 ? remaining / ratePerSecond : undefined;
+    this.emit({
+      type: 'progress',
+      at: now,
+      done: this.pages,
+      planned,
+      queued: this.frontier.queued + this.checking.size,
+      inFlight: this.inFlight.size,
+      ratePerSecond,
+      ...(etaSeconds === undefined ? {} : { etaSeconds }),
+    });
+  }
+
+  private finish(): CrawlResult {
+    const now = this.clock.now();
+    const why = this.stopping ? 'stopped' : 'not scheduled';
+    for (const rec of this.frontier.removeWhere(() => true)) this.finalize(rec, 'not-started', why);
+    for (const rec of this.order) if (rec.state !== 'done') this.finalize(rec, 'not-started', why);
+    this.maybeProgress(now, true);
+    const summary = this.summary(now);
+    this.emit({ type: 'done', at: now, summary });
+    if (this.fatal) throw this.fatal.error;
+    return { summary, urls: this.order.map(toReport) };
+  }
+
+  private summary(now: number): CrawlSummary {
+    const hosts: HostSummary[] = [];
+    for (const slot of this.frontier.hosts()) {
+      const st = this.hostStats(slot.name);
+      const gaps: number[] = [];
+      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
+      const planned = slot.rate.planned();
+      hosts.push({
+        host: slot.name,
+        requests: st.requests,
+        pages: st.pages,
+        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
+        plannedIntervalSeconds: planned.seconds,
+        intervalSource: planned.source,
+        retryAfterSeen: [...st.retryAfterSeen],
+        retries: st.retries,
+        robotsSkips: st.robotsSkips,
+        errors: st.errors,
+        ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
+      });
+    }
+    let endReason: CrawlSummary['endReason'] = 'complete';
+    if (this.stopping) endReason = 'stopped';
+    else if (this.notStartedByMaxPages > 0) endReason = 'max-pages';
+    else if (hosts.length > 0 && hosts.every((h) => h.dropped !== undefined)) endReason = 'hosts-dropped';
+    return {
+      startedAt: this.startedAt,
+      endedAt: now,
+      elapsedSeconds: (now - this.startedAt) / 1000,
+      ...(this.o.plannedSeconds === undefined ? {} : { plannedSeconds: this.o.plannedSeconds }),
+      pages: this.pages,
+      requests: this.requests,
+      statusCounts: { ...this.statusCounts },
+      retries: this.retries,
+      robotsSkips: this.robotsSkips,
+      errors: this.errors,
+      retryAfterSeen: [...this.retryAfterSeen],
+      hosts,
+      endReason,
+    };
+  }
+}
+
+function toReport(rec: UrlRecord): UrlReport {
+  return {
+    url: rec.url,
+    host: rec.host,
+    outcome: rec.outcome ?? 'not-started',
+    ...(rec.status === undefined ? {} : { status: rec.status }),
+    attempts: rec.attempts,
+    depth: rec.depth,
+    ...(rec.from === undefined ? {} : { from: rec.from }),
+    ...(rec.detail === undefined ? {} : { detail: rec.detail }),
+  };
+}
+
+/** Guards against a fetcher that resolves with something that is not a PageResult. */
+function normaliseResult(result: PageResult, startedAt: number, now: number): PageResult {
+  if (result && typeof result === 'object') {
+    if ('error' in result && result.error && typeof result.error === 'object') return result;
+    if ('status' in result && typeof result.status === 'number') {
+      return { ...result, headers: result.headers ?? {}, bytes: result.bytes ?? 0, truncated: result.truncated ?? false };
+    }
+  }
+  return { error: { kind: 'other', message: 'the fetcher returned no result' }, startedAt, endedAt: now };
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return contentType === undefined || /html/i.test(contentType);
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

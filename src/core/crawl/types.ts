@@ -1,0 +1,230 @@
+/**
+ * The crawl engine's contract with its adapters: what it is given (a clock, randomness, a page fetcher, a
+ * robots.txt gate, a link extractor, an event sink, a stop signal, options) and what it returns (the
+ * summary and one outcome per URL met). See docs/crawl-engine.md.
+ */
+import type { Clock, Random } from '../clock';
+import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
+import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
+
+// ---------------------------------------------------------------------------------------------------
+// Injected dependencies
+// ---------------------------------------------------------------------------------------------------
+
+export interface PageRequest {
+  /** Absolute http(s) URL without a fragment. */
+  url: string;
+  /** `URL.host` (host name plus a non-default port), the politeness key. */
+  host: string;
+  /** 1 for the first try. */
+  attempt: number;
+  /** Aborted when the crawl stops (after the grace period) or fails; the fetcher must then settle soon. */
+  signal: AbortSignal;
+}
+
+/** A complete HTTP exchange, any status. The engine reads 3xx, 429 and 5xx itself. */
+export interface PageSuccess {
+  status: number;
+  /** Lower-case header names; repeated fields joined with ", ". */
+  headers: Readonly<Record<string, string>>;
+  /** The decoded body as text, given for HTML (the engine only extracts links from it). */
+  body?: string;
+  contentType?: string;
+  bytes: number;
+  truncated: boolean;
+  /** For 3xx: the Location, absolute or relative (resolved against the request URL). Falls back to headers.location. */
+  location?: string;
+  /** When the request started and ended, by the fetcher's clock (the same Clock), for latency. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** A transport failure: no complete response. */
+export interface PageFailure {
+  error: { kind: ErrorKind; message: string };
+  startedAt: number;
+  endedAt: number;
+}
+
+export type PageResult = PageSuccess | PageFailure;
+
+/** Fetches one page. Should resolve (not reject) with a PageFailure on transport errors; a rejection is
+ * read as kind `other` (or `aborted` when the signal was aborted). Must honour `signal`. No redirects:
+ * the engine follows them itself, one request per hop. */
+export type PageFetcher = (request: PageRequest) => Promise<PageResult>;
+
+/** robots.txt's answer for one URL (RFC 9309). */
+export interface RobotsDecision {
+  /** `not-applicable` (no rules apply) is read as allowed. */
+  verdict: 'allowed' | 'disallowed' | 'not-applicable';
+  /** The deciding line (1-based) and rule text, for the robots-skip event. */
+  line?: number;
+  rule?: string;
+  /** How robots.txt was fetched: `unreachable` (5xx, 429, network error) means complete disallow, and the
+   * engine leaves the whole host out of the run. */
+  outcome?: 'ok' | 'unavailable' | 'unreachable';
+  /** The Crawl-delay of the group that applies, validated (finite, ≥ 0). Merged into the host's interval by max. */
+  crawlDelaySeconds?: number;
+  /** Why, for `unreachable` (shown in the host-dropped event). */
+  detail?: string;
+}
+
+/**
+ * robots.txt gate. The engine calls it once per URL before the URL enters its host's queue, serially per
+ * origin (the first call of an origin completes before the next starts), so an implementation that
+ * fetches robots.txt on the first call of an origin and caches it does one fetch per origin. robots.txt
+ * fetches are not page requests: the engine does not count or space them. A rejection is read as
+ * `unreachable`. `signal` aborts when the crawl ends or stops.
+ */
+export type RobotsGate = (url: string, signal: AbortSignal) => Promise<RobotsDecision>;
+
+/** Absolute or relative link targets found in an HTML page (the engine resolves, filters and dedupes). */
+export type LinkExtractor = (html: string, baseUrl: string) => string[];
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------------
+
+export interface TokenBucketSetting {
+  ratePerSecond: number;
+  /** Burst size (≥ 1). */
+  burst: number;
+}
+
+export interface CrawlOptions {
+  /** Seed URLs (depth 0). Their hosts are the crawl's hosts unless `allowOtherHosts`. */
+  seeds: readonly string[];
+  clock: Clock;
+  random: Random;
+  fetch: PageFetcher;
+  /** Default: everything allowed. */
+  robots?: RobotsGate;
+  /** Default: no links (only the seeds are fetched). */
+  extractLinks?: LinkExtractor;
+  /** Receives every CrawlEvent in order. Must not throw (a throw fails the crawl). */
+  emit?: (event: CrawlEvent) => void;
+  /** Abort to stop: no new requests; in-flight ones get `graceMs` to finish, then are aborted. */
+  stop?: AbortSignal;
+
+  /** Global request slots (requests in flight over all hosts). Default 8. */
+  concurrency?: number;
+  /** Requests in flight per host. Default 1. */
+  perHostConcurrency?: number;
+  /** The configured per-host delay in seconds. Default 1. */
+  delaySeconds?: number;
+  /** How the delay is measured. Default 'start'. */
+  delayFrom?: DelayFrom;
+  /** Default 'cap'. */
+  crawlDelayPolicy?: CrawlDelayPolicy;
+  /** Default 30. */
+  maxCrawlDelaySeconds?: number;
+  /** The adaptive rule max(1 s, 10 × latency). Default false. */
+  adaptive?: boolean;
+  /** Optional per-host token bucket on top of the interval. Default none. */
+  tokenBucket?: TokenBucketSetting;
+
+  /** Completed pages (final responses) after which no new URL starts. Default 100. */
+  maxPages?: number;
+  /** Link depth from the seeds (seeds are 0). Links are not extracted from pages at this depth. Default 2. */
+  maxDepth?: number;
+  /** Follow links and redirects to hosts that are not seed hosts. Default false. */
+  allowOtherHosts?: boolean;
+  /** Redirect hops followed per chain. Default 5. */
+  maxRedirects?: number;
+
+  /** Retries per URL after the first attempt. Default 3. */
+  maxRetries?: number;
+  /** Full-jitter backoff: first retry's ceiling. Default 1000 ms. */
+  backoffBaseMs?: number;
+  /** Full-jitter backoff: largest ceiling. Default 60 000 ms. */
+  backoffCapMs?: number;
+  /** A Retry-After above this drops the host for the run. Default 300 s. */
+  retryAfterCapSeconds?: number;
+  /** Consecutive failed attempts (errors, 429, 5xx) on one host after which it is dropped. Default 5. */
+  maxConsecutiveFailures?: number;
+  /** Host rate control: throttle multiplier (default 2), per-success recovery (default 0.9), bound on the
+   * raised interval (default 60 s). */
+  rateIncreaseFactor?: number;
+  rateRecoveryFactor?: number;
+  maxRaisedIntervalSeconds?: number;
+
+  /** After a stop, how long in-flight requests may run before they are aborted. Default 5000 ms. */
+  graceMs?: number;
+  /** At most one progress event per this many ms of clock time (plus one at the end). Default 1000. */
+  progressIntervalMs?: number;
+  /** The plan's duration, copied into the summary. */
+  plannedSeconds?: number;
+}
+
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>> &
+  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>;
+
+export const CRAWL_DEFAULTS = {
+  concurrency: 8,
+  perHostConcurrency: 1,
+  delaySeconds: 1,
+  delayFrom: 'start' as DelayFrom,
+  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
+  maxCrawlDelaySeconds: 30,
+  adaptive: false,
+  maxPages: 100,
+  maxDepth: 2,
+  allowOtherHosts: false,
+  maxRedirects: 5,
+  maxRetries: 3,
+  backoffBaseMs: 1000,
+  backoffCapMs: 60_000,
+  retryAfterCapSeconds: 300,
+  maxConsecutiveFailures: 5,
+  rateIncreaseFactor: 2,
+  rateRecoveryFactor: 0.9,
+  maxRaisedIntervalSeconds: 60,
+  graceMs: 5000,
+  progressIntervalMs: 1000,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Result
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * How each URL the crawl met ended. Stable codes:
+ * - `fetched`: a final response (any status that is neither followed as a redirect nor retried-and-failed);
+ * - `redirected`: a 3xx whose Location was taken as the next hop (or refused: see `detail`);
+ * - `robots-disallowed`, `robots-unreachable`: left out by robots.txt;
+ * - `host-dropped`: its host was dropped (Retry-After above the cap, consecutive failures, Crawl-delay above the cap);
+ * - `failed`: retries used up, a final transport error, or aborted by a stop;
+ * - `out-of-scope`: not http(s), invalid, another host, too deep, or past the redirect limit;
+ * - `not-started`: never requested because of max-pages or a stop.
+ */
+export type UrlOutcome =
+  | 'fetched'
+  | 'redirected'
+  | 'robots-disallowed'
+  | 'robots-unreachable'
+  | 'host-dropped'
+  | 'failed'
+  | 'out-of-scope'
+  | 'not-started';
+
+export interface UrlReport {
+  url: string;
+  /** '' for a URL that did not parse. */
+  host: string;
+  outcome: UrlOutcome;
+  /** The last HTTP status received for it, if any. */
+  status?: number;
+  /** Requests made for it (retries included). */
+  attempts: number;
+  depth: number;
+  /** The page it was found on, or the URL that redirected to it; undefined for a seed. */
+  from?: string;
+  /** A short reason: "other-host", "depth", "max-pages", "stopped", "connect: ECONNREFUSED", … */
+  detail?: string;
+}
+
+export interface CrawlResult {
+  summary: CrawlSummary;
+  /** One entry per distinct URL met, in the order met. */
+  urls: UrlReport[];
+}

@@ -1,0 +1,108 @@
+/**
+ * The live interval of one host while crawling: the planned effective interval (configured delay,
+ * Crawl-delay merged by max, the adaptive latency rule) as a floor, raised at once on 429/5xx and
+ * transport failures, and let back down only slowly on successes (seed: "let the inferred signal push
+ * the rate down faster than it allows it to recover"). After a Retry-After pause the host resumes at the
+ * raised interval, not at its old rate (no snap-back).
+ *
+ *   throttle:  raised = min(bound, max(current × increaseFactor, minRaisedSeconds))
+ *   success:   raised = raised × recoveryFactor; once raised ≤ floor the host is back on its plan
+ *   bound      = max(maxIntervalSeconds, floor)
+ *
+ * With `adaptive` the floor includes max(1 s, 10 × latency), where latency rises at once with a slower
+ * response and falls back by `recoveryFactor` per response (never below the last one measured).
+ */
+import type { LiveIntervalSource } from '../crawl/events';
+import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from './interval';
+
+export interface HostRateOptions {
+  /** The configured per-host delay in seconds. */
+  configuredSeconds: number;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  maxCrawlDelaySeconds: number;
+  /** Apply the adaptive rule max(1 s, 10 × latency). */
+  adaptive: boolean;
+  /** Multiplier on a throttle signal (> 1). */
+  increaseFactor: number;
+  /** Multiplier per success on the raised part (0 < f < 1). */
+  recoveryFactor: number;
+  /** The highest raised interval, in seconds (the floor wins when it is higher). */
+  maxIntervalSeconds: number;
+  /** A throttle on a host with a 0 s floor raises it to at least this. */
+  minRaisedSeconds: number;
+}
+
+export const HOST_RATE_DEFAULTS = {
+  increaseFactor: 2,
+  recoveryFactor: 0.9,
+  maxIntervalSeconds: 60,
+  minRaisedSeconds: 1,
+} as const;
+
+export type ThrottleCause = 'backoff' | 'retry-after';
+
+export class HostRate {
+  private crawlDelaySeconds: number | undefined;
+  private latencySeconds: number | undefined;
+  private raisedSeconds = 0;
+  private raisedSource: ThrottleCause = 'backoff';
+
+  constructor(private readonly options: HostRateOptions) {}
+
+  /** The floor: the planned effective interval for this host as things stand. */
+  planned(): IntervalDecision {
+    return effectiveInterval({
+      configuredSeconds: this.options.configuredSeconds,
+      crawlDelayPolicy: this.options.crawlDelayPolicy,
+      maxCrawlDelaySeconds: this.options.maxCrawlDelaySeconds,
+      ...(this.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: this.crawlDelaySeconds }),
+      ...(this.options.adaptive ? { adaptiveLatencySeconds: this.latencySeconds ?? 0 } : {}),
+    });
+  }
+
+  /** The interval to keep between request starts (or end-to-start) right now, in seconds. */
+  get intervalSeconds(): number {
+    return Math.max(this.planned().seconds, this.raisedSeconds);
+  }
+
+  get source(): LiveIntervalSource {
+    const planned = this.planned();
+    return this.raisedSeconds > planned.seconds ? this.raisedSource : planned.source;
+  }
+
+  /** True while the interval is above the plan because of a throttle signal. */
+  get raised(): boolean {
+    return this.raisedSeconds > this.planned().seconds;
+  }
+
+  /** Merges a Crawl-delay (from any of the host's origins) by max, and returns the new plan. */
+  mergeCrawlDelay(seconds: number | undefined): IntervalDecision {
+    if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) {
+      this.crawlDelaySeconds = Math.max(this.crawlDelaySeconds ?? 0, seconds);
+    }
+    return this.planned();
+  }
+
+  /** A response's latency, for the adaptive rule. */
+  recordLatency(seconds: number): void {
+    if (!this.options.adaptive || !Number.isFinite(seconds) || seconds < 0) return;
+    const previous = this.latencySeconds;
+    this.latencySeconds = previous === undefined ? seconds : Math.max(seconds, previous * this.options.recoveryFactor);
+  }
+
+  /** A response that says nothing about overload (2xx, 3xx, 4xx other than 429). */
+  onSuccess(): void {
+    if (this.raisedSeconds === 0) return;
+    this.raisedSeconds *= this.options.recoveryFactor;
+    if (this.raisedSeconds <= this.planned().seconds) this.raisedSeconds = 0;
+  }
+
+  /** 429, 5xx, a timeout or a refused/reset connection: raise the interval at once. */
+  onThrottle(cause: ThrottleCause): void {
+    const floor = this.planned().seconds;
+    const bound = Math.max(this.options.maxIntervalSeconds, floor);
+    const next = Math.min(bound, Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds));
+    this.raisedSeconds = Math.max(this.raisedSeconds, next);
+    this.raisedSource = cause;
+  }
+}

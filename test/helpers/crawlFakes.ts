@@ -1,0 +1,157 @@
+/**
+ * Fakes for crawl engine tests: a scripted site whose responses take virtual time (so latency and
+ * timeouts are deterministic), an event recorder, and helpers to read request starts per host.
+ * Not a network mock for integration tests (those use real loopback servers): unit tests only.
+ */
+import type { CrawlEvent, ErrorKind, RequestStartEvent } from '../../src/core/crawl/events';
+import type { PageFetcher, PageResult, RobotsDecision, RobotsGate } from '../../src/core/crawl/types';
+import type { VirtualClock } from './virtualClock';
+
+export interface FakeResponse {
+  status?: number;
+  latencyMs?: number;
+  /** Links in the page body (one per line; `fakeExtractLinks` reads them back). */
+  links?: string[];
+  headers?: Record<string, string>;
+  location?: string;
+  /** A transport failure instead of a response. */
+  error?: ErrorKind;
+  /** Reject the fetch promise instead of resolving. */
+  reject?: boolean;
+}
+
+/** Per URL: one response for every attempt, a list by attempt (the last repeats), or a function. */
+export type FakeScript = FakeResponse | FakeResponse[] | ((attempt: number) => FakeResponse);
+
+export interface FetchLogEntry {
+  url: string;
+  host: string;
+  attempt: number;
+  startedAt: number;
+  endedAt?: number;
+  aborted?: boolean;
+}
+
+export interface FakeSite {
+  fetch: PageFetcher;
+  log: FetchLogEntry[];
+  /** Highest number of requests in flight at once, overall and per host. */
+  maxInFlight: number;
+  maxInFlightPerHost: Map<string, number>;
+}
+
+export function fakeSite(clock: VirtualClock, pages: Record<string, FakeScript>, defaults: { latencyMs?: number } = {}): FakeSite {
+  const log: FetchLogEntry[] = [];
+  const perHost = new Map<string, number>();
+  const site: FakeSite = { fetch: undefined as unknown as PageFetcher, log, maxInFlight: 0, maxInFlightPerHost: new Map() };
+  let inFlight = 0;
+  site.fetch = async (req): Promise<PageResult> => {
+    const startedAt = clock.now();
+    const entry: FetchLogEntry = { url: req.url, host: req.host, attempt: req.attempt, startedAt };
+    log.push(entry);
+    inFlight++;
+    site.maxInFlight = Math.max(site.maxInFlight, inFlight);
+    perHost.set(req.host, (perHost.get(req.host) ?? 0) + 1);
+    site.maxInFlightPerHost.set(req.host, Math.max(site.maxInFlightPerHost.get(req.host) ?? 0, perHost.get(req.host)!));
+    const script = pages[req.url];
+    const r: FakeResponse =
+      script === undefined ? { status: 404 } : typeof script === 'function' ? script(req.attempt) : Array.isArray(script) ? (script[Math.min(req.attempt - 1, script.length - 1)] ?? {}) : script;
+    const done = (): void => {
+      inFlight--;
+      perHost.set(req.host, perHost.get(req.host)! - 1);
+      entry.endedAt = clock.now();
+    };
+    try {
+      await clock.sleep(r.latencyMs ?? defaults.latencyMs ?? 100, req.signal);
+    } catch {
+      done();
+      entry.aborted = true;
+      return { error: { kind: 'aborted', message: 'aborted' }, startedAt, endedAt: clock.now() };
+    }
+    done();
+    if (r.reject) throw new Error('fetcher blew up');
+    if (r.error) return { error: { kind: r.error, message: `fake ${r.error}` }, startedAt, endedAt: clock.now() };
+    const body = (r.links ?? []).join('\n');
+    return {
+      status: r.status ?? 200,
+      headers: { 'content-type': 'text/html', ...(r.headers ?? {}) },
+      body,
+      contentType: 'text/html',
+      bytes: body.length,
+      truncated: false,
+      ...(r.location === undefined ? {} : { location: r.location }),
+      startedAt,
+      endedAt: clock.now(),
+    };
+  };
+  return site;
+}
+
+/** The link extractor for fake pages: one link per line. */
+export function fakeExtractLinks(html: string): string[] {
+  return html.split('\n').filter((l) => l !== '');
+}
+
+/** A robots gate from a table of origin → decision (or a function of the URL); records calls and overlap. */
+export function fakeRobots(
+  clock: VirtualClock,
+  decide: (url: string) => RobotsDecision,
+  latencyMs = 0,
+): { gate: RobotsGate; calls: string[]; maxConcurrentPerOrigin: number } {
+  const active = new Map<string, number>();
+  const out = { gate: undefined as unknown as RobotsGate, calls: [] as string[], maxConcurrentPerOrigin: 0 };
+  out.gate = async (url) => {
+    const origin = new URL(url).origin;
+    out.calls.push(url);
+    active.set(origin, (active.get(origin) ?? 0) + 1);
+    out.maxConcurrentPerOrigin = Math.max(out.maxConcurrentPerOrigin, active.get(origin)!);
+    if (latencyMs > 0) await clock.sleep(latencyMs);
+    active.set(origin, active.get(origin)! - 1);
+    return decide(url);
+  };
+  return out;
+}
+
+export function recorder(): { events: CrawlEvent[]; emit: (e: CrawlEvent) => void; of: <T extends CrawlEvent['type']>(type: T) => Extract<CrawlEvent, { type: T }>[] } {
+  const events: CrawlEvent[] = [];
+  return {
+    events,
+    emit: (e) => events.push(e),
+    of: <T extends CrawlEvent['type']>(type: T) => events.filter((e): e is Extract<CrawlEvent, { type: T }> => e.type === type),
+  };
+}
+
+/** Request-start events grouped by host, in order. */
+export function startsByHost(events: CrawlEvent[]): Map<string, RequestStartEvent[]> {
+  const map = new Map<string, RequestStartEvent[]>();
+  for (const e of events) {
+    if (e.type !== 'request-start') continue;
+    const list = map.get(e.host) ?? [];
+    list.push(e);
+    map.set(e.host, list);
+  }
+  return map;
+}
+
+/** Gaps (ms) between consecutive starts to each host. */
+export function startGaps(events: CrawlEvent[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [host, starts] of startsByHost(events)) {
+    const gaps: number[] = [];
+    for (let i = 1; i < starts.length; i++) gaps.push(starts[i]!.at - starts[i - 1]!.at);
+    out.set(host, gaps);
+  }
+  return out;
+}
+
+/** A seeded pseudo-random source (mulberry32) for deterministic jitter. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
