@@ -12,6 +12,7 @@
  * A result always applies to the ORIGINAL origin, wherever redirects led (§2.3.1.2).
  */
 import type { ErrorKind } from '../core/crawl/events';
+import { parseRetryAfter, RETRY_AFTER_MAX_SECONDS } from '../core/politeness/retryAfter';
 import { createHttpClient, parseHttpUrl, UnsupportedUrlError, type HttpClient, type HttpClientOptions } from './http';
 
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
@@ -523,19 +524,12 @@ export function cacheControlMaxAge(value: string | undefined): number | undefine
   return Math.min(Number(m[1]), 2 ** 31);
 }
 
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
- * A deliberately strict Retry-After reader (RFC 9110 §10.2.3): delay-seconds (`^\d+$`) or an IMF-fixdate;
- * anything else is ignored (undefined). The core's politeness parser can be injected into RobotsCache
- * instead; this one only has to pick a robots.txt retry time.
+ * Milliseconds to wait for a Retry-After value (seconds or any HTTP-date form), read by the core's
+ * politeness parser; undefined when the value is invalid.
  */
 export function defaultRetryAfterMs(value: string, now: number): number | undefined {
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Math.min(Number(v), 2 ** 31) * 1000;
-  if (IMF_FIXDATE.test(v)) {
-    const at = Date.parse(v);
-    return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
-  }
-  return undefined;
+  const read = parseRetryAfter(value, now, { capSeconds: RETRY_AFTER_MAX_SECONDS });
+  return read.kind === 'invalid' ? undefined : read.delayMs;
 }
