@@ -2,8 +2,9 @@
  * `crawl-planner estimate`: how long a crawl takes, per host and in total, and what limits it. A thin
  * adapter: options → PlanInput → plan() → a table or the JSON document (docs/estimate.md).
  */
-import { formatDuration, formatNumber, formatSeconds } from '../core/format/duration';
-import { renderTable, sanitizeText } from '../core/format/table';
+import { formatNumber } from '../core/format/duration';
+import { formatPlanText } from '../core/format/planText';
+import { sanitizeText } from '../core/format/table';
 import {
   estimateDocument,
   parseDurationText,
@@ -11,7 +12,6 @@ import {
   PLAN_DEFAULTS,
   PLAN_LIMITS,
   PlanInputError,
-  type BindingConstraint,
   type NumberLimit,
   type Plan,
   type PlanInput,
@@ -168,108 +168,6 @@ function where(seed: InvalidSeed): string {
   return seed.source === undefined || seed.source === 'argument' ? `argument ${seed.line}` : `${seed.source} line ${seed.line}`;
 }
 
-const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
-  'host-interval': 'per-host interval',
-  'crawl-delay': 'Crawl-delay',
-  adaptive: 'adaptive delay',
-  latency: 'response time (latency)',
-  'global-rate': 'global rate',
-  workers: 'worker slots',
-  none: 'nothing to crawl',
-};
-
-function humanReport(p: Plan, invalidCount: number, color: boolean): string {
-  const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[22m` : s);
-  const yellow = (s: string) => (color ? `\x1b[33m${s}\x1b[39m` : s);
-  const sharded = p.sharding !== null;
-  const lines: string[] = [];
-  const columns = [
-    { header: 'Host', truncate: 'middle' as const, maxWidth: 48 },
-    { header: 'Pages', align: 'right' as const },
-    { header: 'Interval' },
-    { header: 'Period', align: 'right' as const },
-    { header: 'Pages/h', align: 'right' as const },
-    { header: 'Duration', align: 'right' as const },
-    ...(sharded ? [{ header: 'Machine', align: 'right' as const }] : []),
-  ];
-  const rows = p.hosts.map((h) => [
-    sanitizeText(h.host),
-    formatNumber(h.pages),
-    `${formatSeconds(h.intervalSeconds)} (${h.intervalSource})`,
-    formatSeconds(h.periodSeconds),
-    formatNumber(h.pagesPerHour, 1),
-    h.skipped ? 'skipped' : formatDuration(h.seconds),
-    ...(sharded ? [String(h.machine)] : []),
-  ]);
-  lines.push(...renderTable(columns, rows, { styleHeader: bold }), '');
-
-  const t = p.totalSeconds;
-  const hostCount = p.hosts.filter((h) => !h.skipped).length;
-  lines.push(
-    `${bold('Total:')} ${formatDuration(t)} (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days) ` +
-      `for ${formatNumber(p.totalPages)} ${p.totalPages === 1 ? 'page' : 'pages'} on ${formatNumber(hostCount)} ${hostCount === 1 ? 'host' : 'hosts'}` +
-      (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : ''),
-  );
-  const who = p.bindingHost !== null ? ` at ${sanitizeText(p.bindingHost)}` : '';
-  lines.push(`${bold('Limited by:')} ${CONSTRAINT_WORDS[p.bindingConstraint]}${who}`);
-  lines.push(`  ${sanitizeText(p.bindingDescription)}`);
-  const b = p.bounds;
-  lines.push(
-    `${bold('Lower bounds:')} slowest host ${formatDuration(b.hostSeconds)}, ` +
-      `global rate ${b.globalRateSeconds === null ? 'none (no --rate)' : formatDuration(b.globalRateSeconds)}, ` +
-      `workers ${formatDuration(b.workersSeconds)}`,
-  );
-  const r = p.input;
-  lines.push(
-    `${bold('Per-worker delay:')} ` +
-      (p.perWorkerDelaySeconds === null
-        ? 'none (no --rate: workers are not paced globally)'
-        : `${formatSeconds(p.perWorkerDelaySeconds)} (${formatNumber(r.workers)} workers / ${formatNumber(r.rate ?? 0, 3)} req/s)`),
-  );
-  lines.push(`${bold('Delay:')} ${formatSeconds(r.delaySeconds)} measured ${r.delayFrom === 'start' ? 'start to start' : 'from the end of each response'}`);
-  if (p.deadline) {
-    const d = p.deadline;
-    lines.push(
-      `${bold('Deadline:')} ${formatDuration(d.seconds)}, ` +
-        (d.met ? `met with ${formatDuration(d.marginSeconds)} to spare` : `missed by ${formatDuration(-d.marginSeconds)}`),
-    );
-  }
-  if (p.sharding) {
-    const s = p.sharding;
-    lines.push('', bold(`Machines (${s.machines}, hosts assigned by FNV-1a-32 of the host mod ${s.machines}):`));
-    lines.push(
-      ...renderTable(
-        [
-          { header: 'Machine', align: 'right' },
-          { header: 'Hosts', align: 'right' },
-          { header: 'Pages', align: 'right' },
-          { header: 'Duration', align: 'right' },
-          { header: 'Limited by' },
-        ],
-        s.perMachine.map((m) => [
-          String(m.machine),
-          formatNumber(m.hosts.length),
-          formatNumber(m.pages),
-          formatDuration(m.seconds),
-          CONSTRAINT_WORDS[m.bindingConstraint] + (m.bindingHost !== null ? ` at ${sanitizeText(m.bindingHost)}` : ''),
-        ]),
-        { indent: '  ', styleHeader: bold },
-      ),
-    );
-    lines.push(`  Imbalance: ${formatNumber(s.imbalance, 2)}× (slowest machine / mean), pages ${formatNumber(s.pagesImbalance, 2)}×`);
-  }
-  if (p.warnings.length > 0) {
-    lines.push('', bold(`Warnings (${p.warnings.length}):`));
-    for (const w of p.warnings) {
-      lines.push(`  ${yellow(w.code)}${w.host !== undefined ? ` ${sanitizeText(w.host)}` : ''}: ${sanitizeText(w.message)}`);
-    }
-  }
-  if (invalidCount > 0) {
-    lines.push('', `${formatNumber(invalidCount)} invalid seed ${invalidCount === 1 ? 'line was' : 'lines were'} left out (listed on stderr).`);
-  }
-  return lines.join('\n') + '\n';
-}
-
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) {
@@ -300,7 +198,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   if (values.json) {
     io.out(JSON.stringify(estimateDocument(result, invalid), null, 2) + '\n');
   } else {
-    io.out(humanReport(result, invalid.length, io.color));
+    io.out(formatPlanText(result, invalid.length, io.color));
   }
   return EXIT_OK;
 }

@@ -253,9 +253,9 @@ describe('report: the rest of the document', () => {
     ];
     const r = build(events, {
       urls: [
-        { url: 'http://a.example/', host: 'a.example', outcome: 'fetched', status: 200, attempts: 1 },
-        { url: 'http://a.example/c', host: 'a.example', outcome: 'dropped', detail: 'host dropped' },
-        { url: 'http://a.example/d', host: 'a.example', outcome: 'dropped' },
+        { url: 'http://a.example/', host: 'a.example', outcome: 'fetched', status: 200, attempts: 1, depth: 0 },
+        { url: 'http://a.example/c', host: 'a.example', outcome: 'host-dropped', attempts: 0, depth: 1, detail: 'host dropped' },
+        { url: 'http://a.example/d', host: 'a.example', outcome: 'host-dropped', attempts: 0, depth: 1 },
       ],
     });
     assert.deepEqual(r.robotsSkips, [

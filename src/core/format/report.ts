@@ -19,6 +19,7 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from '../crawl/events';
+import type { UrlReport } from '../crawl/types';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -90,19 +91,8 @@ export interface DroppedHostRecord {
   urlsLeft: number;
 }
 
-/**
- * One URL's final outcome as the engine knows it, passed to `build({ urls })`. The engine owns the set
- * of outcomes; `dropped` ones are also listed in `droppedUrls`.
- */
-export interface UrlOutcome {
-  url: string;
-  host?: string;
-  outcome: 'fetched' | 'failed' | 'robots-skip' | 'dropped' | 'not-fetched' | (string & {});
-  status?: number | null;
-  attempts?: number;
-  depth?: number;
-  detail?: string;
-}
+/** One URL's final outcome, as the engine reports it (`CrawlResult.urls`). */
+export type UrlOutcome = UrlReport;
 
 /** Start-to-start intervals measured from the request records, per host. */
 export interface MeasuredHost {
@@ -399,7 +389,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
         pauses: pauses.map((p) => ({ ...p })),
         robotsSkips: robotsSkips.map((r) => ({ ...r })),
         droppedHosts: droppedHosts.map((d) => ({ ...d })),
-        droppedUrls: (extra.urls ?? []).filter((u) => u.outcome === 'dropped').map((u) => u.url),
+        droppedUrls: (extra.urls ?? []).filter((u) => u.outcome === 'host-dropped').map((u) => u.url),
         urls,
       };
     },

@@ -1,0 +1,155 @@
+/**
+ * The user-facing options of a test crawl (CLI flags, the VS Code task definition, the sidebar button),
+ * their limits and defaults, and one validator that names the field it refused. Pure.
+ */
+import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom } from '../politeness/interval';
+import { validateProductToken } from '../robots/token';
+
+export interface TestCrawlOptions {
+  seeds: string[];
+  /** Pages (final responses) after which no new URL starts. */
+  maxPages: number;
+  /** Link depth from the seeds (seeds are 0). */
+  maxDepth: number;
+  /** The configured per-host delay in seconds. */
+  delaySeconds: number;
+  delayFrom: DelayFrom;
+  /** Global slots: requests in flight over all hosts. */
+  concurrency: number;
+  /** Requests in flight per host (more than 1 is an instantaneous burst; the CLI warns). */
+  perHostConcurrency: number;
+  /** The bound on one request, from connect to the end of the body, in seconds. */
+  timeoutSeconds: number;
+  /** Retries per URL after the first attempt. */
+  maxRetries: number;
+  /** The robots.txt product token ([a-zA-Z_-]+), sent in the User-Agent header. */
+  userAgent: string;
+  /** A URL for site operators, sent in the User-Agent header. */
+  contactUrl?: string;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  maxCrawlDelaySeconds: number;
+  /** Obey robots.txt (default true). */
+  respectRobots: boolean;
+  /** The adaptive rule max(1 s, 10 × latency). */
+  adaptive: boolean;
+  /** Follow links to hosts other than the seeds'. */
+  allowOtherHosts: boolean;
+}
+
+export interface Limit {
+  min: number;
+  max: number;
+  integer?: boolean;
+  minExclusive?: boolean;
+}
+
+export const TEST_CRAWL_LIMITS = {
+  maxPages: { min: 1, max: 100_000, integer: true },
+  maxDepth: { min: 0, max: 100, integer: true },
+  delaySeconds: { min: 0, max: 86_400 },
+  concurrency: { min: 1, max: 512, integer: true },
+  perHostConcurrency: { min: 1, max: 64, integer: true },
+  timeoutSeconds: { min: 0, max: 3_600, minExclusive: true },
+  maxRetries: { min: 0, max: 20, integer: true },
+  maxCrawlDelaySeconds: { min: 0, max: 86_400 },
+} as const satisfies Record<string, Limit>;
+
+export const TEST_CRAWL_DEFAULTS = {
+  maxPages: 50,
+  maxDepth: 3,
+  delaySeconds: 1,
+  delayFrom: 'start' as DelayFrom,
+  concurrency: 8,
+  perHostConcurrency: 1,
+  timeoutSeconds: 15,
+  maxRetries: 2,
+  userAgent: 'CrawlPlanner',
+  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
+  maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
+  respectRobots: true,
+  adaptive: false,
+  allowOtherHosts: false,
+};
+
+/** A refused option; `field` is the option's name as the caller knows it. */
+export class CrawlOptionsError extends Error {
+  override readonly name = 'CrawlOptionsError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+export const MAX_SEEDS = 10_000;
+
+function num(field: keyof typeof TEST_CRAWL_LIMITS, value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new CrawlOptionsError(field, `${JSON.stringify(value)} is not a finite number`);
+  const l: Limit = TEST_CRAWL_LIMITS[field];
+  if (l.integer && !Number.isInteger(n)) throw new CrawlOptionsError(field, `${n} must be a whole number`);
+  if (l.minExclusive ? n <= l.min : n < l.min) throw new CrawlOptionsError(field, `${n} must be ${l.minExclusive ? 'greater than' : 'at least'} ${l.min}`);
+  if (n > l.max) throw new CrawlOptionsError(field, `${n} is too large (at most ${l.max.toLocaleString('en-US')})`);
+  return n;
+}
+
+function choice<T extends string>(field: string, value: unknown, choices: readonly T[], fallback: T): T {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+  throw new CrawlOptionsError(field, `${JSON.stringify(value)} must be one of ${choices.join(', ')}`);
+}
+
+function bool(field: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw new CrawlOptionsError(field, `${JSON.stringify(value)} must be true or false`);
+}
+
+/**
+ * Validates untrusted options (a tasks.json entry, a webview message, parsed flags) into TestCrawlOptions.
+ * Seeds must be absolute http(s) URLs; the first bad one is named with its position.
+ */
+export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
+  if (typeof raw !== 'object' || raw === null) throw new CrawlOptionsError('options', 'must be an object');
+  const o = raw as Record<string, unknown>;
+  if (!Array.isArray(o.seeds) || o.seeds.length === 0) throw new CrawlOptionsError('seeds', 'give at least one seed URL');
+  if (o.seeds.length > MAX_SEEDS) throw new CrawlOptionsError('seeds', `at most ${MAX_SEEDS} seeds`);
+  const seeds = o.seeds.map((s, i) => {
+    if (typeof s !== 'string') throw new CrawlOptionsError('seeds', `item ${i + 1} is not a string`);
+    let u: URL;
+    try {
+      u = new URL(s.trim());
+    } catch {
+      throw new CrawlOptionsError('seeds', `item ${i + 1} is not a URL: ${JSON.stringify(s.slice(0, 200))}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CrawlOptionsError('seeds', `item ${i + 1} is not http or https: ${u.protocol}`);
+    u.hash = '';
+    return u.href;
+  });
+  const d = TEST_CRAWL_DEFAULTS;
+  const userAgent = o.userAgent === undefined || o.userAgent === null ? d.userAgent : o.userAgent;
+  if (typeof userAgent !== 'string') throw new CrawlOptionsError('userAgent', 'must be a string');
+  const tokenProblem = validateProductToken(userAgent);
+  if (tokenProblem !== undefined) throw new CrawlOptionsError('userAgent', tokenProblem);
+  if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string') throw new CrawlOptionsError('contactUrl', 'must be a string');
+  return {
+    seeds,
+    maxPages: num('maxPages', o.maxPages, d.maxPages),
+    maxDepth: num('maxDepth', o.maxDepth, d.maxDepth),
+    delaySeconds: num('delaySeconds', o.delaySeconds, d.delaySeconds),
+    delayFrom: choice('delayFrom', o.delayFrom, ['start', 'end'] as const, d.delayFrom),
+    concurrency: num('concurrency', o.concurrency, d.concurrency),
+    perHostConcurrency: num('perHostConcurrency', o.perHostConcurrency, d.perHostConcurrency),
+    timeoutSeconds: num('timeoutSeconds', o.timeoutSeconds, d.timeoutSeconds),
+    maxRetries: num('maxRetries', o.maxRetries, d.maxRetries),
+    userAgent,
+    ...(typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? { contactUrl: o.contactUrl.trim() } : {}),
+    crawlDelayPolicy: choice('crawlDelayPolicy', o.crawlDelayPolicy, ['cap', 'skip', 'obey'] as const, d.crawlDelayPolicy),
+    maxCrawlDelaySeconds: num('maxCrawlDelaySeconds', o.maxCrawlDelaySeconds, d.maxCrawlDelaySeconds),
+    respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
+    adaptive: bool('adaptive', o.adaptive, d.adaptive),
+    allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
+  };
+}

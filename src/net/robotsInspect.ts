@@ -1,0 +1,182 @@
+/**
+ * robots.txt for a set of URLs: fetch each origin's file (RFC 9309, concurrently under a limit, through
+ * the per-origin cache), then report per origin and per URL. Shared by `crawl-planner robots`,
+ * `estimate --robots`, the sidebar and the crawl's robots gate.
+ */
+import type { RobotsGate } from '../core/crawl/types';
+import {
+  groupFor,
+  loadRobotsFile,
+  originReport,
+  robotsUrlFor,
+  urlResult,
+  type RobotsFile,
+  type RobotsOriginReport,
+  type RobotsSettings,
+  type RobotsSource,
+  type RobotsUrlResult,
+} from '../core/robots';
+import { parseHttpUrl } from './http';
+import { RobotsCache, fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
+
+export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
+
+/** The per-origin report, with the decoded robots.txt text when it was fetched (for display). */
+export type InspectedOrigin = RobotsOriginReport & { text?: string };
+
+export interface RobotsInspection {
+  productToken: string;
+  origins: InspectedOrigin[];
+  results: RobotsUrlResult[];
+  /** Inputs that are not http(s) URLs, with the reason; the other URLs still ran. */
+  invalid: Array<{ input: string; reason: string }>;
+}
+
+/** One origin's fetch result, parsed once. */
+export interface LoadedRobots {
+  source: RobotsSource;
+  file: RobotsFile | undefined;
+  /** The decoded text (for display), when the outcome is ok. */
+  text: string | undefined;
+}
+
+export function sourceFromFetch(result: RobotsFetchResult): RobotsSource {
+  return {
+    origin: result.origin,
+    robotsUrl: result.robotsUrl,
+    outcome: result.outcome,
+    from: 'network',
+    ...(result.status !== undefined ? { status: result.status } : {}),
+    redirects: result.redirects,
+    bytes: result.bytes,
+    truncated: result.truncated,
+    fetchedAt: result.fetchedAt,
+    reason: result.reason,
+    ...(result.error ? { errorKind: result.error.kind } : {}),
+  };
+}
+
+export function loadFetched(result: RobotsFetchResult, maxCrawlDelaySeconds: number): LoadedRobots {
+  const source = sourceFromFetch(result);
+  if (result.outcome !== 'ok') return { source, file: undefined, text: undefined };
+  const file = loadRobotsFile(result.body ?? new Uint8Array(), { robotsUrl: result.robotsUrl, maxCrawlDelaySeconds });
+  return { source, file, text: file.lines.map((l) => l.raw).join('\n') };
+}
+
+/** Splits inputs into valid http(s) URLs (with their origin) and invalid ones with a reason. */
+export function sortUrls(inputs: readonly string[]): { urls: Array<{ url: string; origin: string }>; invalid: RobotsInspection['invalid'] } {
+  const urls: Array<{ url: string; origin: string }> = [];
+  const invalid: RobotsInspection['invalid'] = [];
+  for (const input of inputs) {
+    try {
+      const u = parseHttpUrl(input);
+      urls.push({ url: u.href, origin: u.origin });
+    } catch (err) {
+      invalid.push({ input, reason: (err as Error).message });
+    }
+  }
+  return { urls, invalid };
+}
+
+function assemble(
+  loaded: ReadonlyMap<string, LoadedRobots>,
+  urls: ReadonlyArray<{ url: string; origin: string }>,
+  invalid: RobotsInspection['invalid'],
+  settings: RobotsSettings,
+): RobotsInspection {
+  return {
+    productToken: settings.productToken,
+    origins: [...loaded.values()].map((l) => ({ ...originReport(l.source, l.file, settings), ...(l.text !== undefined ? { text: l.text } : {}) })),
+    results: urls.map(({ url, origin }) => {
+      const l = loaded.get(origin);
+      return urlResult(url, l?.source, l?.file, settings.productToken);
+    }),
+    invalid,
+  };
+}
+
+export interface InspectOptions extends RobotsSettings {
+  /** The full User-Agent header for the fetches (see userAgentHeader). */
+  userAgentHeader: string;
+  /** Shared cache (the extension keeps one); a fresh one is made when absent. */
+  cache?: RobotsCache;
+  /** Origins fetched at once. Default 4. */
+  concurrency?: number;
+  timeouts?: FetchRobotsOptions['timeouts'];
+  http?: FetchRobotsOptions['http'];
+  signal?: AbortSignal;
+}
+
+/** A cache whose fetches use these options. */
+export function createRobotsCache(options: Pick<InspectOptions, 'userAgentHeader' | 'timeouts' | 'http'> & { now?: () => number }): RobotsCache {
+  return new RobotsCache({
+    ...(options.now ? { now: options.now } : {}),
+    fetch: (origin) =>
+      fetchRobots(origin, {
+        userAgent: options.userAgentHeader,
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+        ...(options.http ? { http: options.http } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      }),
+  });
+}
+
+/** Fetches robots.txt for every origin of `inputs` (once each) and explains every URL. */
+export async function inspectRobots(inputs: readonly string[], options: InspectOptions): Promise<RobotsInspection> {
+  const { urls, invalid } = sortUrls(inputs);
+  const cache = options.cache ?? createRobotsCache(options);
+  const origins = [...new Set(urls.map((u) => u.origin))];
+  const loaded = new Map<string, LoadedRobots>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < origins.length) {
+      const origin = origins[next++]!;
+      const entry = await cache.get(origin, options.signal ? { signal: options.signal } : {});
+      loaded.set(origin, loadFetched(entry.result, options.maxCrawlDelaySeconds));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(origins.length, Math.max(1, options.concurrency ?? 4)) }, worker));
+  // Keep the inputs' origin order, whatever order the fetches finished in.
+  const ordered = new Map(origins.map((o) => [o, loaded.get(o)!] as const));
+  return assemble(ordered, urls, invalid, options);
+}
+
+/**
+ * `--file` mode and the editor: URLs tested against a local robots.txt, no network. The file stands for
+ * the origin of `origin` when given, else of the first valid URL; URLs of other origins are not-applicable.
+ */
+export function inspectRobotsText(body: Uint8Array | string, inputs: readonly string[], settings: RobotsSettings & { origin?: string }): RobotsInspection {
+  const { urls, invalid } = sortUrls(inputs);
+  const base = settings.origin ?? urls[0]?.url ?? 'http://example.com/';
+  const robotsUrl = robotsUrlFor(base);
+  if (robotsUrl === undefined) throw new TypeError(`not an http(s) URL: ${base}`);
+  const file = loadRobotsFile(body, { robotsUrl, maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds });
+  const source: RobotsSource = { origin: file.origin, robotsUrl: file.robotsUrl, outcome: 'ok', from: 'file', ...(file.body ? { bytes: file.body.bytes, truncated: file.body.truncated } : {}) };
+  return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings);
+}
+
+/**
+ * The crawl's robots gate on the same cache: one fetch per origin, the verdict per URL, the group's
+ * Crawl-delay, and `unreachable` passed through so the engine leaves the host out.
+ */
+export function createRobotsGate(cache: RobotsCache, settings: Pick<RobotsSettings, 'productToken' | 'maxCrawlDelaySeconds'>): RobotsGate {
+  const parsed = new Map<RobotsFetchResult, LoadedRobots>();
+  return async (url, signal) => {
+    const entry = await cache.get(url, { signal });
+    let l = parsed.get(entry.result);
+    if (!l) {
+      l = loadFetched(entry.result, settings.maxCrawlDelaySeconds);
+      parsed.set(entry.result, l);
+    }
+    const r = urlResult(url, l.source, l.file, settings.productToken);
+    const crawlDelay = l.file ? groupFor(l.file, settings.productToken).crawlDelay?.seconds : undefined;
+    return {
+      verdict: r.verdict,
+      outcome: l.source.outcome,
+      ...(r.line !== null ? { line: r.line } : {}),
+      ...(r.rule !== null ? { rule: r.rule } : {}),
+      ...(crawlDelay !== undefined ? { crawlDelaySeconds: crawlDelay } : {}),
+      ...(l.source.outcome === 'unreachable' ? { detail: l.source.reason ?? 'robots.txt unreachable' } : {}),
+    };
+  };
+}
