@@ -2,12 +2,18 @@
  * `crawl-planner`: the command-line tool on the same engine as the extension.
  */
 import { EXIT_USAGE, UsageError, type Io } from './args';
+import { runCrawlCommand } from './crawl';
+import { runDemo } from './demo';
 import { runEstimate } from './estimate';
+import { runRobots } from './robots';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   estimate: { run: runEstimate, summary: 'how long a crawl takes, per host and in total, and what limits it' },
+  robots: { run: runRobots, summary: 'what robots.txt says about URLs: outcome, Crawl-delay, verdict and deciding line' },
+  crawl: { run: runCrawlCommand, summary: 'a small, polite test crawl with live output and a report' },
+  demo: { run: runDemo, summary: 'plan and crawl the built-in loopback demo hosts (no network)' },
 };
 
 function usage(): string {

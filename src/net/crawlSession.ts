@@ -64,7 +64,8 @@ export function createPageFetcher(client: HttpClient): PageFetcher {
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
       readBody: (status) => status >= 200 && status < 300,
     });
-    if (!r.ok) return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, endedAt: r.endedAt };
+    const sent = r.sentAt !== undefined ? { sentAt: r.sentAt } : {};
+    if (!r.ok) return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, ...sent, endedAt: r.endedAt };
     const contentType = r.headers['content-type'];
     const html = contentType !== undefined && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
     return {
@@ -76,6 +77,7 @@ export function createPageFetcher(client: HttpClient): PageFetcher {
       truncated: r.truncated,
       ...(r.location !== undefined ? { location: r.location } : {}),
       startedAt: r.startedAt,
+      ...sent,
       endedAt: r.endedAt,
     };
   };

@@ -55,6 +55,9 @@ export interface HttpResponse {
   /** The URL requested (normalised href). */
   url: string;
   startedAt: number;
+  /** When the request headers were written to the connection (after any connect): the moment the server
+   * can see the request. Undefined if it never got that far. */
+  sentAt?: number;
   headersAt: number;
   endedAt: number;
   /** For 3xx with a parseable Location: the absolute URL, resolved against `url`. */
@@ -67,6 +70,8 @@ export interface HttpError {
   message: string;
   url: string;
   startedAt: number;
+  /** As in HttpResponse: when the request went onto the connection, if it did. */
+  sentAt?: number;
   endedAt: number;
   /** Set when the failure came after the headers (a body cut mid-way, a body timeout, a bad encoding). */
   status?: number;
@@ -155,6 +160,37 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+/** Request-option key carrying a callback for the moment the request is written to its connection. */
+const ON_SENT = Symbol('crawlPlanner.onSent');
+
+/**
+ * An interceptor that calls `opts[ON_SENT]` when undici hands the request to a connected socket (the
+ * handler's onConnect / onRequestStart, just before the headers are written). Politeness is measured
+ * from that moment, so connection set-up can never make a server see two starts closer than the interval.
+ */
+const sentAtInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+  const onSent = (opts as unknown as Record<symbol, unknown>)[ON_SENT];
+  if (typeof onSent !== 'function') return dispatch(opts, handler);
+  let fired = false;
+  const wrapped = new Proxy(handler, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (prop === 'onConnect' || prop === 'onRequestStart') {
+        return (...args: unknown[]) => {
+          if (!fired) {
+            fired = true;
+            (onSent as () => void)();
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return dispatch(opts, wrapped);
+};
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const owned = options.dispatcher === undefined;
   const connect: Record<string, unknown> = {
@@ -170,11 +206,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       bodyTimeout: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
       ...(options.connectionsPerOrigin ? { connections: options.connectionsPerOrigin } : {}),
     });
+  const composed = dispatcher.compose(sentAtInterceptor);
   let closed = false;
   return {
     get: (url, getOptions) => {
       if (closed) return Promise.reject(new Error('HttpClient is closed'));
-      return httpGetWith(dispatcher, options, url, getOptions ?? {});
+      return httpGetWith(composed, options, url, getOptions ?? {});
     },
     close: async () => {
       if (closed) return;
@@ -206,6 +243,8 @@ async function httpGetWith(
   const now = clientOptions.now ?? Date.now;
   const href = url.href;
   const startedAt = now();
+  let sentAt: number | undefined;
+  const sent = () => (sentAt !== undefined ? { sentAt } : {});
   const totalMs = options.totalTimeoutMs ?? clientOptions.totalTimeoutMs ?? HTTP_DEFAULTS.totalTimeoutMs;
   const maxBytes = Math.max(0, options.maxBytes ?? clientOptions.maxBytes ?? HTTP_DEFAULTS.maxBytes);
   const decompress = options.decompress ?? clientOptions.decompress ?? HTTP_DEFAULTS.decompress;
@@ -216,6 +255,7 @@ async function httpGetWith(
     message,
     url: href,
     startedAt,
+    ...sent(),
     endedAt: now(),
     ...extra,
   });
@@ -258,14 +298,17 @@ async function httpGetWith(
     };
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(href, {
+      const requestOptions: Parameters<typeof request>[1] = {
         method: 'GET',
         dispatcher,
         headers,
         signal: controller.signal,
         headersTimeout: options.headersTimeoutMs ?? clientOptions.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
         bodyTimeout: options.bodyTimeoutMs ?? clientOptions.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
-      });
+      };
+      // Read by sentAtInterceptor; undici passes unknown option keys through untouched.
+      Object.assign(requestOptions as object, { [ON_SENT]: () => (sentAt = now()) });
+      res = (await request(href, requestOptions)) as Dispatcher.ResponseData;
     } catch (err) {
       return failFrom(err);
     }
@@ -288,7 +331,7 @@ async function httpGetWith(
         location = undefined;
       }
     }
-    const base = { ok: true as const, status, headers: flat, url: href, startedAt, headersAt, ...(location ? { location } : {}) };
+    const base = { ok: true as const, status, headers: flat, url: href, startedAt, ...sent(), headersAt, ...(location ? { location } : {}) };
 
     if (options.readBody && !options.readBody(status)) {
       body.destroy();

@@ -672,3 +672,28 @@ describe('crawl engine: stop, events, outcomes', () => {
     assert.equal(await make(), await make());
   });
 });
+
+describe('crawl engine: the interval is measured from when a request reached its connection', () => {
+  it('a slow connect (sentAt after the scheduled start) pushes the next start to sentAt + interval', async () => {
+    const clock = new VirtualClock(T0);
+    const connectMs = [300, 0, 0, 0]; // the first request pays for a new connection
+    const sentAts: number[] = [];
+    const startedAts: number[] = [];
+    let n = 0;
+    const fetch: CrawlOptions['fetch'] = async () => {
+      const startedAt = clock.now();
+      startedAts.push(startedAt);
+      await clock.sleep(connectMs[n++] ?? 0);
+      const sentAt = clock.now();
+      sentAts.push(sentAt);
+      await clock.sleep(50);
+      return { status: 200, headers: {}, bytes: 0, truncated: false, startedAt, sentAt, endedAt: clock.now() };
+    };
+    const seeds = urlsOf('a.test', 4);
+    await clock.run(runCrawl({ clock, random: seededRandom(1), fetch, seeds, delaySeconds: 1 }));
+    assert.equal(sentAts.length, 4);
+    // What the server sees: arrivals (sentAt) never closer than the interval.
+    for (let i = 1; i < sentAts.length; i++) assert.ok(sentAts[i]! - sentAts[i - 1]! >= 1000, `arrival gap ${sentAts[i]! - sentAts[i - 1]!} ms`);
+    assert.equal(startedAts[1]! - startedAts[0]!, 1300, 'the second start waits for sentAt + 1 s, not start + 1 s');
+  });
+});

@@ -521,7 +521,7 @@ class CrawlRun {
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
     const now = this.clock.now();
-    this.frontier.end(slot, now);
+    this.frontier.end(slot, now, result.sentAt);
     if (this.fatal) {
       this.finalize(rec, 'failed', 'crawl failed');
       return;

@@ -161,8 +161,13 @@ export class Frontier<T extends FrontierItem> {
     }
   }
 
-  /** A request of this host ended at `now`. Call `refresh` once the host's rate has been updated. */
-  end(slot: HostSlot<T>, now: number): void {
+  /**
+   * A request of this host ended at `now`. `sentAt`, when the fetcher reports it, is when the request
+   * actually went onto the connection: a later start than the one recorded, so the next start-to-start
+   * interval is measured from it. Call `refresh` once the host's rate has been updated.
+   */
+  end(slot: HostSlot<T>, now: number, sentAt?: number): void {
+    if (sentAt !== undefined && slot.lastStartAt !== undefined && sentAt > slot.lastStartAt && sentAt <= now) slot.lastStartAt = sentAt;
     slot.inFlight = Math.max(0, slot.inFlight - 1);
     slot.lastEndAt = slot.lastEndAt === undefined ? now : Math.max(slot.lastEndAt, now);
   }

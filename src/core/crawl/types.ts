@@ -36,6 +36,10 @@ export interface PageSuccess {
   location?: string;
   /** When the request started and ended, by the fetcher's clock (the same Clock), for latency. */
   startedAt: number;
+  /** When the request was written to its connection (after any connect), by the same Clock. The
+   * start-to-start interval is measured from it when it is later than the scheduled start, so
+   * connection set-up cannot bring two arrivals at the server closer than the interval. */
+  sentAt?: number;
   endedAt: number;
 }
 
@@ -43,6 +47,10 @@ export interface PageSuccess {
 export interface PageFailure {
   error: { kind: ErrorKind; message: string };
   startedAt: number;
+  /** When the request was written to its connection (after any connect), by the same Clock. The
+   * start-to-start interval is measured from it when it is later than the scheduled start, so
+   * connection set-up cannot bring two arrivals at the server closer than the interval. */
+  sentAt?: number;
   endedAt: number;
 }
 

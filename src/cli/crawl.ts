@@ -1,0 +1,223 @@
+/**
+ * `crawl-planner crawl`: a small, polite test crawl with live output, a JSON report and an NDJSON log.
+ * Exit code 0 when the crawl ran to its end, 1 when it ended early or hosts were dropped, 2 for bad input.
+ */
+import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { CrawlEvent } from '../core/crawl/events';
+import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/options';
+import { createCrawlFormatter } from '../core/format/crawlLines';
+import { formatPlanText } from '../core/format/planText';
+import { eventToJsonLine, reportToJson } from '../core/format/report';
+import { sanitizeText } from '../core/format/table';
+import type { Plan } from '../core/plan';
+import { validateSeeds } from '../core/seeds';
+import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
+import type { RobotsCache } from '../net/robotsFetch';
+import { parse, parseChoice, parseNumber, readSeedLines, UsageError, type Io } from './args';
+
+export const CRAWL_OPTIONS = {
+  'seeds-file': { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-depth': { type: 'string' },
+  delay: { type: 'string' },
+  'delay-from': { type: 'string' },
+  concurrency: { type: 'string' },
+  'per-host-concurrency': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-retries': { type: 'string' },
+  'user-agent': { type: 'string' },
+  contact: { type: 'string' },
+  'crawl-delay-policy': { type: 'string' },
+  'max-crawl-delay': { type: 'string' },
+  'ignore-robots': { type: 'boolean' },
+  'allow-other-hosts': { type: 'boolean' },
+  adaptive: { type: 'boolean' },
+  report: { type: 'string' },
+  log: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const D = TEST_CRAWL_DEFAULTS;
+
+export const CRAWL_HELP = `Usage: crawl-planner crawl [options] <seed-url>...
+
+Runs a small, polite test crawl with live output: one line per request, a progress line, and a summary
+with each host's achieved intervals against the plan. robots.txt is obeyed (RFC 9309).
+
+Options:
+  --seeds-file FILE          seed URLs, one per line (# comments)
+  --max-pages N              pages (final responses) to fetch (default ${D.maxPages})
+  --max-depth N              link depth from the seeds (default ${D.maxDepth})
+  --delay SECONDS            per-host interval (default ${D.delaySeconds}); Crawl-delay raises it
+  --delay-from start|end     start-to-start (default) or end-of-response-to-start
+  --concurrency N            global slots: requests in flight over all hosts (default ${D.concurrency})
+  --per-host-concurrency N   requests in flight per host (default 1; more is a burst)
+  --timeout SECONDS          bound on one request, connect to end of body (default ${D.timeoutSeconds})
+  --max-retries N            retries per URL for errors, 429 and 5xx (default ${D.maxRetries})
+  --user-agent TOKEN         robots.txt product token, [a-zA-Z_-]+ (default ${D.userAgent})
+  --contact URL              contact URL sent in the User-Agent header
+  --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
+  --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
+  --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
+  --allow-other-hosts        follow links to hosts other than the seeds'
+  --adaptive                 interval at least max(1 s, 10 × latency)
+  --report FILE.json         write the report (summary, per-host figures, one record per request)
+  --log FILE.ndjson          write each event as it happens
+  --json                     events as JSON lines on stdout instead of the live view
+  -h, --help                 this help
+
+Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2 bad input.
+`;
+
+type Values = ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values'];
+
+/** Flags → TestCrawlOptions, with the CLI's option names in every error. */
+export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCrawlOptions {
+  const L = TEST_CRAWL_LIMITS;
+  const raw = {
+    seeds,
+    maxPages: parseNumber('max-pages', values['max-pages'], L.maxPages),
+    maxDepth: parseNumber('max-depth', values['max-depth'], L.maxDepth),
+    delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
+    delayFrom: parseChoice('delay-from', values['delay-from'], ['start', 'end'] as const),
+    concurrency: parseNumber('concurrency', values.concurrency, L.concurrency),
+    perHostConcurrency: parseNumber('per-host-concurrency', values['per-host-concurrency'], L.perHostConcurrency),
+    timeoutSeconds: parseNumber('timeout', values.timeout, L.timeoutSeconds),
+    maxRetries: parseNumber('max-retries', values['max-retries'], L.maxRetries),
+    userAgent: values['user-agent'],
+    contactUrl: values.contact,
+    crawlDelayPolicy: parseChoice('crawl-delay-policy', values['crawl-delay-policy'], ['cap', 'skip', 'obey'] as const),
+    maxCrawlDelaySeconds: parseNumber('max-crawl-delay', values['max-crawl-delay'], L.maxCrawlDelaySeconds),
+    respectRobots: !values['ignore-robots'],
+    adaptive: Boolean(values.adaptive),
+    allowOtherHosts: Boolean(values['allow-other-hosts']),
+  };
+  try {
+    return validateTestCrawlOptions(raw);
+  } catch (err) {
+    if (err instanceof CrawlOptionsError) {
+      const flag = err.field === 'userAgent' ? 'user-agent' : err.field;
+      throw new UsageError(`--${flag}: ${err.message.slice(err.field.length + 2)}`);
+    }
+    throw err;
+  }
+}
+
+/** Refuses a path that cannot be written before anything runs (the crawl's work is never lost at the end). */
+export function checkWritable(flag: string, path: string): string {
+  const full = resolve(path);
+  try {
+    if (statSync(full, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--${flag}: ${path} is a directory`);
+    accessSync(dirname(full), constants.W_OK);
+    closeSync(openSync(full, 'a'));
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return full;
+}
+
+export interface LiveCrawlSetup {
+  options: TestCrawlOptions;
+  plan?: Plan;
+  robotsCache?: RobotsCache;
+  reportPath?: string;
+  logPath?: string;
+  json: boolean;
+  io: Io;
+  width?: number;
+}
+
+/**
+ * Runs the crawl with the live view (or JSON lines), the NDJSON log and the report; Ctrl+C stops new
+ * requests and still writes the report. Returns the session result.
+ */
+export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionResult> {
+  const { io, options } = setup;
+  const hosts = [...new Set(options.seeds.map((s) => new URL(s).host))];
+  const formatter = createCrawlFormatter({
+    color: io.color,
+    startedAt: Date.now(),
+    hosts,
+    ...(setup.width !== undefined ? { width: setup.width } : {}),
+    ...(setup.plan ? { planned: setup.plan.totalSeconds } : {}),
+  });
+  let log: WriteStream | undefined;
+  if (setup.logPath) log = createWriteStream(setup.logPath, { flags: 'w' });
+  const onEvent = (event: CrawlEvent) => {
+    log?.write(eventToJsonLine(event) + '\n');
+    if (setup.json) {
+      io.out(eventToJsonLine(event) + '\n');
+      return;
+    }
+    for (const line of formatter.format(event)) io.out(line + '\n');
+  };
+  const session = startCrawlSession(options, {
+    onEvent,
+    ...(setup.plan ? { plan: setup.plan } : {}),
+    ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
+  });
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err(`\nStopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s. Ctrl+C again to quit at once.\n`);
+      session.stop();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await session.done;
+    if (setup.reportPath) {
+      writeFileSync(setup.reportPath, reportToJson(result.report) + '\n');
+      if (!setup.json) io.out(`Report: ${setup.reportPath}\n`);
+    }
+    return result;
+  } finally {
+    process.off('SIGINT', onSigint);
+    if (log) await new Promise<void>((r) => log!.end(r));
+  }
+}
+
+export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, CRAWL_OPTIONS);
+  if (values.help) {
+    io.out(CRAWL_HELP);
+    return 0;
+  }
+  const lines = readSeedLines(positionals, values['seeds-file']);
+  if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
+  const { seeds, invalid } = validateSeeds(lines);
+  for (const bad of invalid) {
+    const where = bad.source === undefined || bad.source === 'argument' ? `argument ${bad.line}` : `${bad.source} line ${bad.line}`;
+    io.err(`crawl-planner crawl: ${sanitizeText(where)}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+  }
+  if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`);
+  const options = crawlOptionsFromFlags(values, seeds.map((s) => s.url));
+  const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
+  const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  if (options.perHostConcurrency > 1) {
+    io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
+  }
+
+  const prepared = await planTestCrawl(options);
+  if (!values.json) {
+    io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
+  }
+  const result = await runLiveCrawl({
+    options,
+    plan: prepared.plan,
+    robotsCache: prepared.robotsCache,
+    json: Boolean(values.json),
+    io,
+    ...(reportPath ? { reportPath } : {}),
+    ...(logPath ? { logPath } : {}),
+    ...(process.stdout.columns ? { width: process.stdout.columns } : {}),
+  });
+  return result.exitCode;
+}
+

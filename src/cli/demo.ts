@@ -1,0 +1,181 @@
+/**
+ * `crawl-planner demo`: the whole product on the built-in loopback demo hosts, with no network. It starts
+ * the hosts, prints the plan for them (robots.txt and Crawl-delay included), runs the polite crawl with
+ * live output, then prints planned against actual and checks politeness from the servers' own arrival
+ * logs. `--serve` only starts the hosts and runs until stopped, for the extension and other crawlers.
+ */
+import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
+import type { CrawlSummary } from '../core/crawl/events';
+import { formatDuration, formatSeconds } from '../core/format/duration';
+import { formatPlanText } from '../core/format/planText';
+import { renderTable } from '../core/format/table';
+import { DEMO_SERVE_PORT, defaultDemoConfig, formatDemoHosts, startDemoHosts, type DemoHosts } from '../demo';
+import { planTestCrawl } from '../net/crawlSession';
+import { parse, parseNumber, UsageError, type Io } from './args';
+import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
+
+const OPTIONS = {
+  serve: { type: 'boolean' },
+  port: { type: 'string' },
+  'max-pages': { type: 'string' },
+  delay: { type: 'string' },
+  'delay-from': { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  report: { type: 'string' },
+  log: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const DEMO_DEFAULTS = { maxPages: 60, timeoutSeconds: 5 };
+
+export const DEMO_HELP = `Usage: crawl-planner demo [options]
+
+Starts the built-in demo hosts on loopback (no network), prints the plan for them, runs a polite test
+crawl with live output, and prints planned against actual, with a politeness check from the servers'
+own arrival logs. Finishes in under a minute.
+
+Options:
+  --serve                 only start the demo hosts, print their URLs, and run until Ctrl+C
+  --port N                first port for --serve (default ${DEMO_SERVE_PORT}; 0 picks free ports)
+  --max-pages N           pages to crawl (default ${DEMO_DEFAULTS.maxPages})
+  --delay SECONDS         per-host interval (default ${TEST_CRAWL_DEFAULTS.delaySeconds})
+  --delay-from start|end  how the interval is measured (default start)
+  --concurrency N         global slots (default ${TEST_CRAWL_DEFAULTS.concurrency})
+  --timeout SECONDS       bound on one request (default ${DEMO_DEFAULTS.timeoutSeconds})
+  --report FILE.json      write the crawl report
+  --log FILE.ndjson       write each event as it happens
+  --json                  events as JSON lines instead of the live view
+  -h, --help              this help
+`;
+
+/** Per host: the shortest gap between page-request arrivals at the server, against the interval kept. */
+export interface ServerCheck {
+  host: string;
+  requests: number;
+  minGapSeconds: number | null;
+  intervalSeconds: number;
+  maxInFlight: number;
+  ok: boolean;
+}
+
+/** Loopback timing slack: a gap may look up to 2 ms shorter at the server than at the crawler. */
+export const SERVER_SLACK_MS = 2;
+
+export function serverChecks(demo: DemoHosts, summary: CrawlSummary): ServerCheck[] {
+  return demo.hosts.map((h) => {
+    const host = new URL(h.origin).host;
+    const s = summary.hosts.find((x) => x.host === host);
+    const interval = s?.plannedIntervalSeconds ?? TEST_CRAWL_DEFAULTS.delaySeconds;
+    const starts = demo
+      .arrivals(h.name)
+      .filter((a) => a.path !== '/robots.txt')
+      .map((a) => a.at)
+      .sort((a, b) => a - b);
+    let min: number | null = null;
+    for (let i = 1; i < starts.length; i++) {
+      const gap = (starts[i]! - starts[i - 1]!) / 1000;
+      if (min === null || gap < min) min = gap;
+    }
+    const maxInFlight = demo.inFlightMax(h.name);
+    const ok = (min === null || min * 1000 + SERVER_SLACK_MS >= interval * 1000) && maxInFlight <= 1;
+    return { host, requests: starts.length, minGapSeconds: min, intervalSeconds: interval, maxInFlight, ok };
+  });
+}
+
+export async function runDemo(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, OPTIONS);
+  if (values.help) {
+    io.out(DEMO_HELP);
+    return 0;
+  }
+  const port = parseNumber('port', values.port, { min: 0, max: 65_000, integer: true });
+  if (values.serve) return serve(io, port ?? DEMO_SERVE_PORT);
+  if (port !== undefined) throw new UsageError('--port: only with --serve');
+
+  const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
+  const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  const demo = await startDemoHosts(defaultDemoConfig());
+  try {
+    const seeds = demo.hosts.flatMap((h) => h.seeds);
+    const options = crawlOptionsFromFlags(
+      {
+        'max-pages': values['max-pages'] ?? String(DEMO_DEFAULTS.maxPages),
+        timeout: values.timeout ?? String(DEMO_DEFAULTS.timeoutSeconds),
+        ...(values.delay !== undefined ? { delay: values.delay } : {}),
+        ...(values['delay-from'] !== undefined ? { 'delay-from': values['delay-from'] } : {}),
+        ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
+      },
+      seeds,
+    );
+    const json = Boolean(values.json);
+    if (!json) io.out(formatDemoHosts(demo) + '\n');
+    const prepared = await planTestCrawl(options);
+    if (!json) io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
+    const result = await runLiveCrawl({
+      options,
+      plan: prepared.plan,
+      robotsCache: prepared.robotsCache,
+      json,
+      io,
+      ...(reportPath ? { reportPath } : {}),
+      ...(logPath ? { logPath } : {}),
+      ...(process.stdout.columns ? { width: process.stdout.columns } : {}),
+    });
+    const checks = serverChecks(demo, result.summary);
+    if (json) {
+      io.out(JSON.stringify({ type: 'server-check', hosts: checks }) + '\n');
+    } else {
+      io.out('\n' + planVsActual(prepared.plan.totalSeconds, result.summary) + '\n');
+      io.out(formatServerChecks(checks, io.color) + '\n');
+    }
+    const polite = checks.every((c) => c.ok);
+    return polite ? result.exitCode : 1;
+  } finally {
+    await demo.close();
+  }
+}
+
+function planVsActual(plannedSeconds: number, s: CrawlSummary): string {
+  const diff = plannedSeconds > 0 ? Math.round(((s.elapsedSeconds - plannedSeconds) / plannedSeconds) * 100) : 0;
+  return `Planned ${formatDuration(plannedSeconds)} for ${s.pages} pages; actual ${formatDuration(s.elapsedSeconds)} (${diff >= 0 ? '+' : ''}${diff}%).`;
+}
+
+function formatServerChecks(checks: ServerCheck[], color: boolean): string {
+  const paint = (ok: boolean, s: string) => (color ? `\x1b[${ok ? 32 : 31}m${s}\x1b[39m` : s);
+  const rows = checks.map((c) => [
+    c.host,
+    String(c.requests),
+    c.minGapSeconds === null ? '—' : formatSeconds(c.minGapSeconds),
+    formatSeconds(c.intervalSeconds),
+    String(c.maxInFlight),
+    paint(c.ok, c.ok ? 'ok' : 'TOO FAST'),
+  ]);
+  const table = renderTable(
+    [
+      { header: 'Host' },
+      { header: 'Requests', align: 'right' },
+      { header: 'Min gap', align: 'right' },
+      { header: 'Interval', align: 'right' },
+      { header: 'Max in flight', align: 'right' },
+      { header: 'Politeness' },
+    ],
+    rows,
+    { indent: '  ' },
+  );
+  return ['Seen from the servers (page requests; robots.txt excluded):', ...table].join('\n');
+}
+
+async function serve(io: Io, basePort: number): Promise<number> {
+  const demo = await startDemoHosts({ ...defaultDemoConfig(), basePort });
+  io.out(formatDemoHosts(demo));
+  io.out('\nServing until Ctrl+C.\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await demo.close();
+  io.out('Demo hosts stopped.\n');
+  return 0;
+}
