@@ -1,0 +1,165 @@
+/**
+ * `crawl-planner crawl` and `demo` as a user runs them: the built dist/cli.js against the demo hosts on
+ * loopback, checked from the report and the servers' arrival logs.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist/cli.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], opts: { timeoutMs?: number; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`crawl-planner ${args.join(' ')} did not end within ${opts.timeoutMs ?? 60_000} ms`));
+    }, opts.timeoutMs ?? 60_000);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      opts.onStdout?.(d.toString(), child);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+let demo: DemoHosts;
+let dir: string;
+before(async () => {
+  execFileSync(process.execPath, ['esbuild.js'], { cwd: ROOT, stdio: 'pipe' });
+  demo = await startDemoHosts(defaultDemoConfig());
+  dir = mkdtempSync(join(tmpdir(), 'crawl-planner-cli-'));
+});
+after(async () => {
+  await demo?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fast() {
+  return demo.hosts.find((h) => h.name === 'fast')!;
+}
+
+describe('crawl-planner crawl', { timeout: 120_000 }, () => {
+  it('--max-pages 50 --delay 0.5 --report: no host has two starts closer than 0.5 s, in the report and at the server', async () => {
+    const report = join(dir, 'r.json');
+    const log = join(dir, 'r.ndjson');
+    const before = demo.arrivals('fast').length;
+    const r = await run(['crawl', fast().seeds[0]!, '--max-pages', '50', '--delay', '0.5', '--timeout', '3', '--report', report, '--log', log]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /GET \//);
+    assert.match(r.stdout, /Report: /);
+    const doc = JSON.parse(readFileSync(report, 'utf8'));
+    assert.ok(doc.requests.length > 10);
+    const byHost = new Map<string, number[]>();
+    for (const rec of doc.requests) byHost.set(rec.host, [...(byHost.get(rec.host) ?? []), rec.startedAt]);
+    for (const [host, starts] of byHost) {
+      starts.sort((a, b) => a - b);
+      for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 500, `${host}: starts ${starts[i]! - starts[i - 1]!} ms apart`);
+    }
+    const arrivals = demo.arrivals('fast').slice(before).filter((a) => a.path !== '/robots.txt').map((a) => a.at);
+    for (let i = 1; i < arrivals.length; i++) assert.ok(arrivals[i]! - arrivals[i - 1]! + 2 >= 500, `server saw ${arrivals[i]! - arrivals[i - 1]!} ms`);
+    // The NDJSON log has every event, one JSON object per line, ending with done.
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.at(-1).type, 'done');
+    assert.equal(lines.filter((e) => e.type === 'request-start').length, doc.requests.length);
+  });
+
+  it('--json prints events as JSON lines instead of the live view', async () => {
+    const r = await run(['crawl', fast().seeds[0]!, '--max-pages', '3', '--delay', '0.2', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(events.some((e) => e.type === 'response'));
+    assert.equal(events.at(-1).type, 'done');
+  });
+
+  it('Ctrl+C stops new requests, still writes the report, and exits non-zero', async () => {
+    const report = join(dir, 'stopped.json');
+    let sent = false;
+    const r = await run(['crawl', fast().seeds[0]!, '--max-pages', '30', '--delay', '0.5', '--report', report], {
+      onStdout: (chunk, child) => {
+        if (!sent && /GET \/page/.test(chunk)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /Stopping/);
+    const doc = JSON.parse(readFileSync(report, 'utf8'));
+    assert.equal(doc.summary.endReason, 'stopped');
+    assert.ok(doc.summary.pages < 30);
+  });
+
+  const bad: Array<[string, string[], RegExp]> = [
+    ['an ftp seed', ['ftp://example.com/'], /not http/],
+    ['a negative delay', ['http://127.0.0.1:9/', '--delay', '-1'], /--delay/],
+    ['a non-numeric page count', ['http://127.0.0.1:9/', '--max-pages', 'abc'], /--max-pages/],
+    ['zero concurrency', ['http://127.0.0.1:9/', '--concurrency', '0'], /--concurrency/],
+    ['an invalid product token', ['http://127.0.0.1:9/', '--user-agent', 'My Bot/1.0'], /--user-agent/],
+    ['no seeds', [], /no seed/],
+  ];
+  for (const [what, args, pattern] of bad) {
+    it(`refuses ${what} with one line and exit code 2`, async () => {
+      const r = await run(['crawl', ...args]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, pattern);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    });
+  }
+
+  it('refuses a report path that cannot be written before the crawl starts (the server sees nothing)', async () => {
+    const before = demo.arrivals('fast').length;
+    const blocker = join(dir, 'file');
+    writeFileSync(blocker, 'x');
+    const r = await run(['crawl', fast().seeds[0]!, '--report', join(blocker, 'sub', 'r.json')]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--report: cannot write/);
+    assert.equal(demo.arrivals('fast').length, before);
+  });
+});
+
+describe('crawl-planner demo', { timeout: 120_000 }, () => {
+  it('starts the demo hosts, plans, crawls live, and checks politeness from the servers', async () => {
+    const r = await run(['demo', '--max-pages', '20', '--timeout', '2'], { timeoutMs: 60_000 });
+    assert.equal(r.code, 0, r.stdout.slice(-3000) + r.stderr);
+    assert.match(r.stdout, /Demo hosts \(5/);
+    assert.match(r.stdout, /Limited by:/);
+    assert.match(r.stdout, /GET \//);
+    assert.match(r.stdout, /Planned .* actual /);
+    assert.match(r.stdout, /Seen from the servers/);
+    assert.doesNotMatch(r.stdout, /TOO FAST/);
+  });
+
+  it('--serve prints the hosts and runs until Ctrl+C', async () => {
+    let stopped = false;
+    const r = await run(['demo', '--serve', '--port', '0'], {
+      timeoutMs: 20_000,
+      onStdout: (chunk, child) => {
+        if (!stopped && /Serving until Ctrl\+C/.test(chunk)) {
+          stopped = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /http:\/\/127\.0\.0\.\d+:\d+\//);
+    assert.match(r.stdout, /Demo hosts stopped/);
+  });
+});
