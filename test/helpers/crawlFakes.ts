@@ -6,6 +6,7 @@
 import type { CrawlEvent, ErrorKind, RequestStartEvent } from '../../src/core/crawl/events';
 import type { PageFetcher, PageResult, RobotsDecision, RobotsGate } from '../../src/core/crawl/types';
 import type { VirtualClock } from './virtualClock';
+import { mulberry32 } from '../../src/demo/random';
 
 export interface FakeResponse {
   status?: number;
@@ -144,14 +145,5 @@ export function startGaps(events: CrawlEvent[]): Map<string, number[]> {
   return out;
 }
 
-/** A seeded pseudo-random source (mulberry32) for deterministic jitter. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded pseudo-random source (mulberry32, the demo hosts' PRNG) for deterministic jitter. */
+export const seededRandom = mulberry32;
