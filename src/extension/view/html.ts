@@ -1,0 +1,159 @@
+/**
+ * The planner webview's HTML: a static skeleton with stable element ids (the e2e tests and
+ * docs/sidebar.md name them), one external script by nonce and one external stylesheet. No inline
+ * script, no inline style, no event handler attributes; the only interpolated values are the CSP
+ * source, the nonce and the two resource URIs, all attribute-escaped. Pure (no vscode at run time).
+ */
+import { randomBytes } from 'node:crypto';
+
+/** The parts of `vscode.Webview` the HTML needs. */
+export interface WebviewLike<U> {
+  readonly cspSource: string;
+  asWebviewUri(uri: U): { toString(): string };
+}
+
+/** 128 random bits, base64: a fresh nonce for every HTML document. */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+function escapeAttr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The Content-Security-Policy of the planner: nothing by default, our styles, our nonce'd script. */
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    `default-src 'none'`,
+    `style-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${cspSource} data:`,
+  ].join('; ');
+}
+
+export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('getHtml: the nonce must be base64');
+  const csp = escapeAttr(contentSecurityPolicy(webview.cspSource, nonce));
+  const script = escapeAttr(webview.asWebviewUri(resources.script).toString());
+  const style = escapeAttr(webview.asWebviewUri(resources.style).toString());
+  const n = escapeAttr(nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Crawl Planner</title>
+</head>
+<body>
+<main id="planner" aria-busy="true">
+  <p id="trust-note" class="note" hidden>This workspace is not trusted: the plan works, but robots.txt is not fetched and test crawls do not run.</p>
+
+  <form id="plan-form" novalidate>
+    <div class="field">
+      <label for="seeds">Seed URLs <span class="hint">one per line</span></label>
+      <textarea id="seeds" rows="5" spellcheck="false" autocomplete="off" wrap="soft" aria-describedby="seeds-help seeds-error seed-errors" placeholder="https://example.com/"></textarea>
+      <p id="seeds-help" class="hint">http and https only; blank lines and # comments are skipped.</p>
+      <p id="seeds-error" class="field-error" role="alert"></p>
+      <ul id="seed-errors" class="seed-errors" aria-label="Invalid seed lines"></ul>
+    </div>
+
+    <div class="field">
+      <label for="pages">Pages</label>
+      <div class="inline">
+        <input id="pages" type="text" inputmode="numeric" autocomplete="off" aria-describedby="pages-error">
+        <select id="pages-mode" aria-label="Count pages">
+          <option value="total">in total</option>
+          <option value="perHost">per host</option>
+        </select>
+      </div>
+      <p id="pages-error" class="field-error"></p>
+    </div>
+
+    <div class="grid">
+      <div class="field">
+        <label for="rate">Target rate <span class="hint">req/s, all hosts</span></label>
+        <input id="rate" type="text" inputmode="decimal" autocomplete="off" aria-describedby="rate-error">
+        <p id="rate-error" class="field-error"></p>
+      </div>
+      <div class="field">
+        <label for="workers">Workers</label>
+        <input id="workers" type="text" inputmode="numeric" autocomplete="off" aria-describedby="workers-error">
+        <p id="workers-error" class="field-error"></p>
+      </div>
+      <div class="field">
+        <label for="delay">Delay per host <span class="hint">s</span></label>
+        <input id="delay" type="text" inputmode="decimal" autocomplete="off" aria-describedby="delay-error">
+        <p id="delay-error" class="field-error"></p>
+      </div>
+      <div class="field">
+        <label for="delay-from">Delay measured</label>
+        <select id="delay-from">
+          <option value="start">start to start</option>
+          <option value="end">from end of response</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="latency">Expected latency <span class="hint">s</span></label>
+        <input id="latency" type="text" inputmode="decimal" autocomplete="off" aria-describedby="latency-error">
+        <p id="latency-error" class="field-error"></p>
+      </div>
+    </div>
+
+    <div class="field">
+      <label for="user-agent">User agent</label>
+      <input id="user-agent" type="text" autocomplete="off" spellcheck="false" aria-describedby="user-agent-error">
+      <p id="user-agent-error" class="field-error"></p>
+    </div>
+
+    <div class="field check">
+      <input id="use-robots" type="checkbox" aria-describedby="use-robots-help">
+      <label for="use-robots">Use robots.txt</label>
+      <p id="use-robots-help" class="hint">Off: nothing is fetched. On: each seed origin's robots.txt is fetched; its Crawl-delay feeds the plan.</p>
+    </div>
+  </form>
+
+  <div class="actions">
+    <button id="run-crawl" type="button">Run test crawl</button>
+    <button id="copy-plan" type="button" class="secondary">Copy plan as JSON</button>
+  </div>
+  <p id="status" class="status" role="status" aria-live="polite"></p>
+
+  <section class="results" aria-labelledby="plan-heading">
+    <h2 id="plan-heading">Plan</h2>
+    <p id="stale" class="note" hidden>Showing the plan for the last valid form: fix the fields marked above to update it.</p>
+    <p id="total" class="total"></p>
+    <p id="binding" class="binding"></p>
+    <ul id="problems" class="problems" aria-label="Why there is no plan"></ul>
+    <ul id="warnings" class="warnings" aria-label="Warnings"></ul>
+    <div id="chart" class="chart" role="img" aria-label="No plan yet"></div>
+    <p id="chart-more" class="hint"></p>
+    <div class="table-wrap">
+      <table id="host-table" class="host-table">
+        <caption>Per host</caption>
+        <thead>
+          <tr><th scope="col">Host</th><th scope="col">Interval</th><th scope="col">Pages/h</th><th scope="col">Duration</th></tr>
+        </thead>
+        <tbody></tbody>
+      </table>
+    </div>
+    <p id="table-more" class="hint"></p>
+  </section>
+
+  <section class="robots-section" aria-labelledby="robots-heading">
+    <h2 id="robots-heading">robots.txt</h2>
+    <p id="robots-status" class="status" aria-live="polite"></p>
+    <div class="inline">
+      <select id="robots-origin" aria-label="Origin whose robots.txt to open"></select>
+      <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
+    </div>
+    <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
+    <div id="robots" class="robots"></div>
+  </section>
+</main>
+<script nonce="${n}" src="${script}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,389 @@
+/**
+ * The typed messages between the extension and the planner webview (DESIGN.md §5). String-literal
+ * `type` unions, no numeric enums; both sides switch exhaustively. The extension trusts nothing that
+ * comes from the webview: `parseWebviewMessage` checks every field before any work is done.
+ *
+ * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
+ */
+import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type Plan, type PlanInput, type PlanProblem } from '../core/plan';
+import type { InvalidSeed } from '../core/seeds';
+
+// ---------------------------------------------------------------------------------------------
+// Limits
+
+/** The seeds text area: at most this many UTF-8 bytes (100 KiB)… */
+export const MAX_SEEDS_BYTES = 100 * 1024;
+/** …and this many lines. */
+export const MAX_SEED_LINES = 1000;
+/** A user agent override in the form (the header value; control characters refused). */
+export const MAX_USER_AGENT_CHARS = 256;
+/** An origin posted by `openRobots`. */
+export const MAX_ORIGIN_CHARS = 2048;
+/** A robots.txt line number posted by `openRobots`. */
+export const MAX_ROBOTS_LINE = 1_000_000;
+
+// ---------------------------------------------------------------------------------------------
+// The form
+
+export type PagesMode = 'total' | 'perHost';
+
+/**
+ * The planner form as the extension sees it: every number already parsed and in range. `null` means
+ * "left empty": the setting or the plan's default applies (see docs/sidebar.md). The webview keeps the
+ * raw text of each field itself (getState/setState), so a half-typed value is never lost.
+ */
+export interface PlannerForm {
+  /** The seeds text area as typed: one URL per line; blank lines and `#` comments are skipped. */
+  seeds: string;
+  pagesMode: PagesMode;
+  /** Pages in total or per host (by `pagesMode`); null: none given, nothing is planned. */
+  pages: number | null;
+  /** Target requests per second; null: no global rate. */
+  rate: number | null;
+  /** Global slots; null: PLAN_DEFAULTS.workers. */
+  workers: number | null;
+  /** The per-host delay in seconds; null: the `crawlPlanner.defaultDelay` setting. */
+  delaySeconds: number | null;
+  delayFrom: DelayFrom;
+  /** Expected response time in seconds; null: PLAN_DEFAULTS.latencySeconds. */
+  latencySeconds: number | null;
+  /** The User-Agent for robots.txt and the test crawl; '': the `crawlPlanner.userAgent` setting. */
+  userAgent: string;
+  /** Fetch each seed origin's robots.txt and plan with its Crawl-delay. Off: no network at all. */
+  useRobots: boolean;
+}
+
+/** The numeric fields of the form. */
+export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'delaySeconds', 'latencySeconds'] as const;
+export type FormNumberField = (typeof FORM_NUMBER_FIELDS)[number];
+
+const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
+  'seeds',
+  'pagesMode',
+  'pages',
+  'rate',
+  'workers',
+  'delaySeconds',
+  'delayFrom',
+  'latencySeconds',
+  'userAgent',
+  'useRobots',
+];
+
+/**
+ * Why `value` is not acceptable for `field`, or undefined. The ranges are the plan's own
+ * (`validatePlanInput` over PLAN_LIMITS), so the form, the protocol and the CLI refuse the same values.
+ */
+export function formNumberProblem(field: FormNumberField, value: number, pagesMode: PagesMode = 'total'): string | undefined {
+  const seeds = [{ host: 'placeholder.invalid' }];
+  let input: PlanInput;
+  switch (field) {
+    case 'pages':
+      input = { seeds, pages: pagesMode === 'total' ? { total: value } : { perHost: value } };
+      break;
+    case 'rate':
+      input = { seeds, pages: { total: 1 }, rate: value };
+      break;
+    case 'workers':
+      input = { seeds, pages: { total: 1 }, workers: value };
+      break;
+    case 'delaySeconds':
+      input = { seeds, pages: { total: 1 }, delaySeconds: value };
+      break;
+    case 'latencySeconds':
+      input = { seeds, pages: { total: 1 }, latencySeconds: value };
+      break;
+    default:
+      return assertNever(field);
+  }
+  const problem = validatePlanInput(input)[0];
+  // "workers: 0 must be at least 1" → "0 must be at least 1": the form labels the field itself.
+  return problem === undefined ? undefined : problem.message.replace(/^[^:]*: /, '');
+}
+
+/** UTF-8 length of `text` without allocating for short strings. */
+export function utf8Length(text: string): number {
+  if (text.length * 3 <= MAX_SEEDS_BYTES) {
+    // Cheap exact count for texts that cannot be over the limit anyway.
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        n += 4;
+        i++;
+      } else n += 3;
+    }
+    return n;
+  }
+  return new TextEncoder().encode(text).length;
+}
+
+/** Lines in a text as the seeds area counts them (CRLF, CR and LF all end a line). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  return text.split(/\r\n|\r|\n/).length;
+}
+
+/** Why the seeds text cannot be sent, or undefined. */
+export function seedsTextProblem(text: string): string | undefined {
+  if (text.length > MAX_SEEDS_BYTES || utf8Length(text) > MAX_SEEDS_BYTES) return `at most ${MAX_SEEDS_BYTES / 1024} KB of seeds`;
+  if (countLines(text) > MAX_SEED_LINES) return `at most ${MAX_SEED_LINES} lines of seeds`;
+  return undefined;
+}
+
+/** Why a user agent override cannot be used, or undefined. */
+export function userAgentProblem(text: string): string | undefined {
+  if (text.length > MAX_USER_AGENT_CHARS) return `at most ${MAX_USER_AGENT_CHARS} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(text)) return 'no control characters (line breaks, tabs)';
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the extension sends
+
+/** The settings the planner reads (`crawlPlanner.*`), shown as placeholders and used for empty fields. */
+export interface PlannerSettings {
+  userAgent: string;
+  defaultDelay: number;
+  delayFrom: DelayFrom;
+  maxCrawlDelay: number;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  /** The page cap of a test crawl. */
+  maxPages: number;
+}
+
+/** The plan for the current form, computed by the extension from `src/core/plan`. */
+export interface PlanResultView {
+  /** The plan, or null when there is nothing to plan (no valid seed, no pages, a value out of range). */
+  plan: Plan | null;
+  /** Why there is no plan (field + message), from `validatePlanInput` and the form. */
+  problems: PlanProblem[];
+  /** Usable seed URLs. */
+  validSeeds: number;
+  /** The first invalid seed lines (line, text, reason, message); `invalidSeedCount` has them all. */
+  invalidSeeds: InvalidSeed[];
+  invalidSeedCount: number;
+  /** The distinct origins of the valid seeds, first-seen order (for "Open robots.txt"). */
+  origins: string[];
+  /** Hosts whose interval was fed a Crawl-delay from robots.txt. */
+  crawlDelayHosts: string[];
+}
+
+export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
+export type RobotsVerdict = 'allowed' | 'disallowed' | 'not-applicable';
+
+export interface RobotsOriginView {
+  origin: string;
+  robotsUrl: string;
+  outcome: RobotsOutcome;
+  /** The HTTP status of the last response, when there was one. */
+  status?: number;
+  /** The Crawl-delay that applies to our user agent, as declared. */
+  crawlDelaySeconds?: number;
+  effectiveIntervalSeconds: number;
+  intervalSource: IntervalSource | string;
+  /** The first sitemaps; `sitemapCount` has them all. */
+  sitemaps: string[];
+  sitemapCount: number;
+  /** The group that applies to our user agent: its first line and user agents. */
+  group?: { line: number; userAgents: string[] };
+  findingCount: number;
+  /** One line for people: what happened. */
+  reason: string;
+}
+
+export interface RobotsSeedView {
+  url: string;
+  origin: string;
+  verdict: RobotsVerdict;
+  /** The deciding line (1-based) and its text as written, e.g. 3 and "Disallow: /private". */
+  line?: number;
+  rule?: string;
+  reason: string;
+}
+
+export interface RobotsView {
+  /** The user agent the files were read for. */
+  userAgent: string;
+  origins: RobotsOriginView[];
+  results: RobotsSeedView[];
+  /** Origins left out because there were more than the planner checks at once. */
+  omittedOrigins: number;
+}
+
+/** Where the robots.txt step stands. */
+export type RobotsState =
+  | { state: 'off' }
+  | { state: 'loading'; origins: number }
+  | { state: 'done'; robots: RobotsView }
+  | { state: 'error'; message: string };
+
+export type NoticeLevel = 'info' | 'error';
+
+export type HostToWebview =
+  /** Everything, after `ready` and whenever the view becomes visible again. */
+  | { type: 'state'; form: PlannerForm; settings: PlannerSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
+  /** The plan for the latest form (after `formChanged`, robots results or a settings change). */
+  | { type: 'planResult'; result: PlanResultView }
+  | { type: 'robotsPending'; origins: number }
+  | { type: 'robotsResult'; robots: RobotsView }
+  | { type: 'robotsError'; message: string }
+  | { type: 'settings'; settings: PlannerSettings; trusted: boolean }
+  /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
+  | { type: 'notice'; level: NoticeLevel; message: string };
+
+// ---------------------------------------------------------------------------------------------
+// What the webview sends
+
+export type WebviewToHost =
+  /** The webview is loaded; `form` is its own saved form (getState), if it had a valid one. */
+  | { type: 'ready'; form?: PlannerForm }
+  /** The form changed (debounced ~250 ms in the webview). Sent only when every field is valid. */
+  | { type: 'formChanged'; form: PlannerForm }
+  /** Fetch robots.txt for the current seeds again (the Check button, or leaving the seeds field). */
+  | { type: 'requestRobots' }
+  /** Run a test crawl of the current valid seeds with the current delay and pages. */
+  | { type: 'runTestCrawl' }
+  /** Copy the current plan (the `estimate --json` document) to the clipboard. */
+  | { type: 'copyPlan' }
+  /** Open an origin's robots.txt, optionally at a line. The origin must be one of the current seeds'. */
+  | { type: 'openRobots'; origin: string; line?: number };
+
+export type WebviewMessageType = WebviewToHost['type'];
+export type HostMessageType = HostToWebview['type'];
+
+/** For the `default:` of an exhaustive switch. */
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
+
+type Invalid = { error: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unknownKeys(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+  return Object.keys(record).find((key) => !allowed.includes(key));
+}
+
+/** Checks a form field by field; returns the form (a fresh object with only known keys) or why not. */
+export function parsePlannerForm(raw: unknown): PlannerForm | Invalid {
+  if (!isRecord(raw)) return { error: 'form: not an object' };
+  const extra = unknownKeys(raw, FORM_KEYS);
+  if (extra !== undefined) return { error: `form: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
+
+  const { seeds, pagesMode, delayFrom, userAgent, useRobots } = raw;
+  if (typeof seeds !== 'string') return { error: 'form.seeds: not a string' };
+  const seedsProblem = seedsTextProblem(seeds);
+  if (seedsProblem !== undefined) return { error: `form.seeds: ${seedsProblem}` };
+  if (pagesMode !== 'total' && pagesMode !== 'perHost') return { error: 'form.pagesMode: must be total or perHost' };
+  if (delayFrom !== 'start' && delayFrom !== 'end') return { error: 'form.delayFrom: must be start or end' };
+  if (typeof userAgent !== 'string') return { error: 'form.userAgent: not a string' };
+  const uaProblem = userAgentProblem(userAgent);
+  if (uaProblem !== undefined) return { error: `form.userAgent: ${uaProblem}` };
+  if (typeof useRobots !== 'boolean') return { error: 'form.useRobots: not a boolean' };
+
+  const numbers = {} as Record<FormNumberField, number | null>;
+  for (const field of FORM_NUMBER_FIELDS) {
+    if (!Object.hasOwn(raw, field)) return { error: `form.${field}: missing` };
+    const value = raw[field];
+    if (value === null) {
+      numbers[field] = null;
+      continue;
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) return { error: `form.${field}: not a finite number` };
+    const problem = formNumberProblem(field, value, pagesMode);
+    if (problem !== undefined) return { error: `form.${field}: ${problem}` };
+    numbers[field] = value;
+  }
+  return { seeds, pagesMode, delayFrom, userAgent, useRobots, ...numbers };
+}
+
+/** An origin the webview may ask to open: `http(s)://host[:port]` exactly, nothing else. */
+export function parseOrigin(raw: unknown): string | Invalid {
+  if (typeof raw !== 'string') return { error: 'origin: not a string' };
+  if (raw.length === 0 || raw.length > MAX_ORIGIN_CHARS) return { error: 'origin: empty or too long' };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { error: 'origin: not a URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: 'origin: only http and https' };
+  if (url.origin !== raw) return { error: 'origin: must be scheme://host[:port] only' };
+  return raw;
+}
+
+/**
+ * Validates a message from the webview. Every field is checked (types, sizes, ranges, URL schemes);
+ * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
+ */
+export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
+  if (!isRecord(raw)) return { error: 'message: not an object' };
+  const type = raw.type;
+  if (typeof type !== 'string') return { error: 'message: no type' };
+  const only = (...keys: string[]): string | undefined => {
+    const extra = unknownKeys(raw, ['type', ...keys]);
+    return extra === undefined ? undefined : `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}`;
+  };
+  const known = type as WebviewMessageType;
+  switch (known) {
+    case 'ready': {
+      const extra = only('form');
+      if (extra) return { error: extra };
+      if (raw.form === undefined) return { type: 'ready' };
+      const form = parsePlannerForm(raw.form);
+      return 'error' in form ? { error: `ready: ${form.error}` } : { type: 'ready', form };
+    }
+    case 'formChanged': {
+      const extra = only('form');
+      if (extra) return { error: extra };
+      const form = parsePlannerForm(raw.form);
+      return 'error' in form ? { error: `formChanged: ${form.error}` } : { type: 'formChanged', form };
+    }
+    case 'requestRobots':
+    case 'runTestCrawl':
+    case 'copyPlan': {
+      const extra = only();
+      return extra ? { error: extra } : { type: known };
+    }
+    case 'openRobots': {
+      const extra = only('origin', 'line');
+      if (extra) return { error: extra };
+      const origin = parseOrigin(raw.origin);
+      if (typeof origin !== 'string') return { error: `openRobots: ${origin.error}` };
+      if (raw.line === undefined) return { type: 'openRobots', origin };
+      const line = raw.line;
+      if (typeof line !== 'number' || !Number.isInteger(line) || line < 1 || line > MAX_ROBOTS_LINE) {
+        return { error: `openRobots: line must be a whole number from 1 to ${MAX_ROBOTS_LINE}` };
+      }
+      return { type: 'openRobots', origin, line };
+    }
+    default: {
+      // Compile time: every WebviewMessageType has a case above. Run time: `type` may be any string.
+      const _unhandled: never = known;
+      return { error: `message: unknown type ${JSON.stringify(String(_unhandled).slice(0, 40))}` };
+    }
+  }
+}
+
+const HOST_MESSAGE_TYPE_SET = {
+  state: true,
+  planResult: true,
+  robotsPending: true,
+  robotsResult: true,
+  robotsError: true,
+  settings: true,
+  notice: true,
+} as const satisfies Record<HostMessageType, true>;
+
+/** The message types the webview understands (every one, checked at compile time). */
+export const HOST_MESSAGE_TYPES = Object.keys(HOST_MESSAGE_TYPE_SET) as HostMessageType[];
+
+/** The webview's guard on incoming messages: an object with a known `type`. The host is trusted; this catches bugs. */
+export function isHostMessage(raw: unknown): raw is HostToWebview {
+  return isRecord(raw) && typeof raw.type === 'string' && Object.hasOwn(HOST_MESSAGE_TYPE_SET, raw.type);
+}

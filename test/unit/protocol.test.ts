@@ -1,0 +1,176 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  HOST_MESSAGE_TYPES,
+  isHostMessage,
+  MAX_ROBOTS_LINE,
+  MAX_SEED_LINES,
+  MAX_SEEDS_BYTES,
+  MAX_USER_AGENT_CHARS,
+  countLines,
+  formNumberProblem,
+  parseOrigin,
+  parseWebviewMessage,
+  utf8Length,
+  type PlannerForm,
+  type WebviewToHost,
+} from '../../src/shared/protocol';
+
+const form: PlannerForm = {
+  seeds: 'https://a.example/\nhttps://b.example/x',
+  pagesMode: 'total',
+  pages: 1000,
+  rate: null,
+  workers: 8,
+  delaySeconds: 1,
+  delayFrom: 'start',
+  latencySeconds: 0.5,
+  userAgent: '',
+  useRobots: false,
+};
+
+const withForm = (patch: Record<string, unknown>) => ({ type: 'formChanged', form: { ...form, ...patch } });
+const withoutField = (field: keyof PlannerForm) => {
+  const copy: Record<string, unknown> = { ...form };
+  delete copy[field];
+  return { type: 'formChanged', form: copy };
+};
+
+const valid: Array<[string, unknown, WebviewToHost]> = [
+  ['ready without a form', { type: 'ready' }, { type: 'ready' }],
+  ['ready with a form', { type: 'ready', form }, { type: 'ready', form }],
+  ['formChanged', { type: 'formChanged', form }, { type: 'formChanged', form }],
+  ['formChanged, empty fields', withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }), withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }) as WebviewToHost],
+  ['formChanged, per host, end reading, robots on', withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }), withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }) as WebviewToHost],
+  ['formChanged, limits at their edges', withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }), withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }) as WebviewToHost],
+  ['formChanged, 1000 lines', withForm({ seeds: 'https://a.example/\n'.repeat(MAX_SEED_LINES - 1) + 'https://a.example/' }), withForm({ seeds: 'https://a.example/\n'.repeat(MAX_SEED_LINES - 1) + 'https://a.example/' }) as WebviewToHost],
+  ['requestRobots', { type: 'requestRobots' }, { type: 'requestRobots' }],
+  ['runTestCrawl', { type: 'runTestCrawl' }, { type: 'runTestCrawl' }],
+  ['copyPlan', { type: 'copyPlan' }, { type: 'copyPlan' }],
+  ['openRobots', { type: 'openRobots', origin: 'https://a.example' }, { type: 'openRobots', origin: 'https://a.example' }],
+  ['openRobots with a port and a line', { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }, { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }],
+  ['openRobots, IPv6', { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }, { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }],
+];
+
+for (const [name, raw, expected] of valid) {
+  test(`parseWebviewMessage accepts ${name}`, () => {
+    assert.deepEqual(parseWebviewMessage(raw), expected);
+  });
+}
+
+const invalid: Array<[string, unknown, RegExp]> = [
+  ['undefined', undefined, /not an object/],
+  ['null', null, /not an object/],
+  ['a string', 'ready', /not an object/],
+  ['an array', [{ type: 'ready' }], /not an object/],
+  ['no type', {}, /no type/],
+  ['a numeric type', { type: 1 }, /no type/],
+  ['an unknown type', { type: 'deleteEverything' }, /unknown type/],
+  ['a host message type', { type: 'state' }, /unknown type/],
+  ['__proto__ as type', JSON.parse('{"type":"__proto__"}'), /unknown type/],
+  ['an extra field', { type: 'copyPlan', extra: 1 }, /unknown field "extra"/],
+  ['ready with a bad form', { type: 'ready', form: { ...form, pages: -1 } }, /ready: form.pages/],
+  ['formChanged without a form', { type: 'formChanged' }, /form: not an object/],
+  ['form as an array', { type: 'formChanged', form: [] }, /form: not an object/],
+  ['form with an extra field', withForm({ evil: true }), /unknown field "evil"/],
+  ['seeds missing', withoutField('seeds'), /form.seeds: not a string/],
+  ['seeds a number', withForm({ seeds: 5 }), /form.seeds: not a string/],
+  ['seeds over 100 KB', withForm({ seeds: 'a'.repeat(MAX_SEEDS_BYTES + 1) }), /form.seeds: at most 100 KB/],
+  ['seeds over 100 KB in UTF-8', withForm({ seeds: 'é'.repeat(MAX_SEEDS_BYTES / 2 + 1) }), /form.seeds: at most 100 KB/],
+  ['seeds over 1000 lines', withForm({ seeds: 'x\n'.repeat(MAX_SEED_LINES) }), /form.seeds: at most 1000 lines/],
+  ['pagesMode unknown', withForm({ pagesMode: 'some' }), /pagesMode/],
+  ['delayFrom unknown', withForm({ delayFrom: 'middle' }), /delayFrom/],
+  ['userAgent not a string', withForm({ userAgent: null }), /userAgent: not a string/],
+  ['userAgent with a line break', withForm({ userAgent: 'Bot\r\nX-Evil: 1' }), /userAgent: no control characters/],
+  ['userAgent too long', withForm({ userAgent: 'a'.repeat(MAX_USER_AGENT_CHARS + 1) }), /userAgent: at most/],
+  ['useRobots a string', withForm({ useRobots: 'true' }), /useRobots: not a boolean/],
+  ['pages missing', withoutField('pages'), /form.pages: missing/],
+  ['pages a string', withForm({ pages: '1000' }), /form.pages: not a finite number/],
+  ['pages NaN', withForm({ pages: NaN }), /form.pages: not a finite number/],
+  ['pages Infinity', withForm({ pages: Infinity }), /form.pages: not a finite number/],
+  ['pages 0', withForm({ pages: 0 }), /form.pages: 0 must be at least 1/],
+  ['pages fractional', withForm({ pages: 1.5 }), /form.pages: 1.5 must be a whole number/],
+  ['pages above 10^12', withForm({ pages: 1e12 + 1 }), /form.pages: .* too large/],
+  ['pages per host 0', withForm({ pagesMode: 'perHost', pages: 0 }), /form.pages/],
+  ['rate 0', withForm({ rate: 0 }), /form.rate: 0 must be greater than 0/],
+  ['rate negative', withForm({ rate: -1 }), /form.rate/],
+  ['rate above 10^6', withForm({ rate: 1e6 + 1 }), /form.rate: .* too large/],
+  ['workers 0', withForm({ workers: 0 }), /form.workers/],
+  ['workers fractional', withForm({ workers: 2.5 }), /form.workers/],
+  ['delay negative', withForm({ delaySeconds: -0.1 }), /form.delaySeconds/],
+  ['delay above a day', withForm({ delaySeconds: 86_401 }), /form.delaySeconds/],
+  ['delay -Infinity', withForm({ delaySeconds: -Infinity }), /form.delaySeconds: not a finite number/],
+  ['latency 0', withForm({ latencySeconds: 0 }), /form.latencySeconds: 0 must be greater than 0/],
+  ['latency above an hour', withForm({ latencySeconds: 3601 }), /form.latencySeconds/],
+  ['openRobots without an origin', { type: 'openRobots' }, /origin: not a string/],
+  ['openRobots with javascript:', { type: 'openRobots', origin: 'javascript:alert(1)' }, /origin: (only http and https|must be)/],
+  ['openRobots with JavaScript: in capitals', { type: 'openRobots', origin: 'JAVASCRIPT:alert(1)' }, /origin/],
+  ['openRobots with data:', { type: 'openRobots', origin: 'data:text/html,<script>alert(1)</script>' }, /origin/],
+  ['openRobots with file:', { type: 'openRobots', origin: 'file:///etc/passwd' }, /origin/],
+  ['openRobots with ftp:', { type: 'openRobots', origin: 'ftp://a.example' }, /origin: only http and https/],
+  ['openRobots with a command URI', { type: 'openRobots', origin: 'command:workbench.action.terminal.new' }, /origin/],
+  ['openRobots with a path', { type: 'openRobots', origin: 'https://a.example/robots.txt' }, /scheme:\/\/host\[:port\] only/],
+  ['openRobots with a trailing slash', { type: 'openRobots', origin: 'https://a.example/' }, /scheme:\/\/host\[:port\] only/],
+  ['openRobots with credentials', { type: 'openRobots', origin: 'https://user:pw@a.example' }, /scheme:\/\/host\[:port\] only/],
+  ['openRobots with upper case', { type: 'openRobots', origin: 'https://A.example' }, /scheme:\/\/host\[:port\] only/],
+  ['openRobots not a URL', { type: 'openRobots', origin: 'a.example' }, /origin: not a URL/],
+  ['openRobots empty', { type: 'openRobots', origin: '' }, /origin: empty or too long/],
+  ['openRobots too long', { type: 'openRobots', origin: `https://${'a'.repeat(3000)}.example` }, /origin: empty or too long/],
+  ['openRobots line 0', { type: 'openRobots', origin: 'https://a.example', line: 0 }, /line must be/],
+  ['openRobots line fractional', { type: 'openRobots', origin: 'https://a.example', line: 1.5 }, /line must be/],
+  ['openRobots line NaN', { type: 'openRobots', origin: 'https://a.example', line: NaN }, /line must be/],
+  ['openRobots line a string', { type: 'openRobots', origin: 'https://a.example', line: '3' }, /line must be/],
+  ['openRobots line too large', { type: 'openRobots', origin: 'https://a.example', line: MAX_ROBOTS_LINE + 1 }, /line must be/],
+];
+
+for (const [name, raw, expected] of invalid) {
+  test(`parseWebviewMessage refuses ${name}`, () => {
+    const result = parseWebviewMessage(raw);
+    assert.ok('error' in result, `expected an error, got ${JSON.stringify(result)}`);
+    assert.match(result.error, expected);
+  });
+}
+
+test('a parsed form is a fresh object with only the known fields', () => {
+  const result = parseWebviewMessage({ type: 'formChanged', form });
+  assert.ok(!('error' in result) && result.type === 'formChanged');
+  assert.notEqual(result.form, form);
+  assert.deepEqual(Object.keys(result.form).sort(), Object.keys(form).sort());
+});
+
+test('error messages quote unknown names shortly, never the whole input', () => {
+  const result = parseWebviewMessage({ type: 'x'.repeat(10_000) });
+  assert.ok('error' in result);
+  assert.ok(result.error.length < 100);
+});
+
+test('formNumberProblem uses the plan limits and says nothing of valid values', () => {
+  assert.equal(formNumberProblem('workers', 8), undefined);
+  assert.equal(formNumberProblem('pages', 5, 'perHost'), undefined);
+  assert.equal(formNumberProblem('workers', 0), '0 must be at least 1');
+  assert.equal(formNumberProblem('rate', 0), '0 must be greater than 0');
+});
+
+test('parseOrigin accepts exactly an http(s) origin', () => {
+  assert.equal(parseOrigin('https://a.example:8443'), 'https://a.example:8443');
+  assert.ok(typeof parseOrigin('https://a.example:443') !== 'string', 'a default port is not how origins are written');
+});
+
+test('utf8Length and countLines', () => {
+  assert.equal(utf8Length('abc'), 3);
+  assert.equal(utf8Length('é'), 2);
+  assert.equal(utf8Length('ツ'), 3);
+  assert.equal(utf8Length('😀'), 4);
+  assert.equal(utf8Length('é'.repeat(60_000)), 120_000);
+  assert.equal(countLines(''), 0);
+  assert.equal(countLines('a'), 1);
+  assert.equal(countLines('a\r\nb\rc\nd'), 4);
+});
+
+test('isHostMessage knows every host message type and nothing else', () => {
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['notice', 'planResult', 'robotsError', 'robotsPending', 'robotsResult', 'settings', 'state']);
+  for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
+  for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
+    assert.equal(isHostMessage(raw), false, JSON.stringify(raw));
+  }
+});

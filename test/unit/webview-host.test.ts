@@ -1,0 +1,408 @@
+/**
+ * The planner's host side (PlannerController) with fakes for the webview, the store, the clipboard and
+ * the injected deps: the handshake, validation before work, planning, robots.txt feeding the plan,
+ * stale robots results dropped, and the buttons.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlOptions } from '../../src/extension/view/controller';
+import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
+import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS, type RobotsInspectionLike } from '../../src/extension/view/robots';
+import type { HostToWebview, PlannerForm, PlannerSettings } from '../../src/shared/protocol';
+
+const settings: PlannerSettings = {
+  userAgent: 'CrawlPlanner/0.1 (+https://example.com/bot)',
+  defaultDelay: 1,
+  delayFrom: 'start',
+  maxCrawlDelay: 30,
+  crawlDelayPolicy: 'cap',
+  maxPages: 50,
+};
+
+const form: PlannerForm = {
+  seeds: 'https://a.example/\nhttps://b.example/private/x\n# a comment\n\nnot a url',
+  pagesMode: 'perHost',
+  pages: 100,
+  rate: null,
+  workers: null,
+  delaySeconds: null,
+  delayFrom: 'start',
+  latencySeconds: null,
+  userAgent: '',
+  useRobots: false,
+};
+
+function inspection(urls: string[]): RobotsInspectionLike {
+  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
+  return {
+    origins: origins.map((origin) => ({
+      origin,
+      robotsUrl: `${origin}/robots.txt`,
+      outcome: 'ok' as const,
+      status: 200,
+      fetchedAt: 0,
+      ...(origin === 'https://b.example' ? { crawlDelaySeconds: 10 } : {}),
+      effectiveIntervalSeconds: origin === 'https://b.example' ? 10 : 1,
+      intervalSource: origin === 'https://b.example' ? 'crawl-delay' : 'configured',
+      sitemaps: [`${origin}/sitemap.xml`],
+      group: { line: 1, userAgents: ['*'] },
+      findings: [],
+      reason: 'robots.txt read (HTTP 200).',
+      text: 'User-agent: *\nCrawl-delay: 10\nDisallow: /private',
+    })),
+    results: urls.map((url) => {
+      const origin = new URL(url).origin;
+      return url.includes('/private')
+        ? { url, origin, verdict: 'disallowed' as const, line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' }
+        : { url, origin, verdict: 'allowed' as const, reason: 'No rule matches.' };
+    }),
+  };
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspectionLike> } = {}) {
+  const posted: HostToWebview[] = [];
+  const logs: string[] = [];
+  const saved: PlannerForm[] = [];
+  const clipboard: string[] = [];
+  const crawls: Array<[string[], TestCrawlOptions]> = [];
+  const opened: Array<[string, number | undefined]> = [];
+  const inspections: Array<[string[], InspectRobotsOptions]> = [];
+  let settingsListener: (() => void) | undefined;
+  let trusted = options.trusted ?? true;
+  const deps: PlannerViewDeps = {
+    getSettings: () => settings,
+    isTrusted: () => trusted,
+    inspectRobots: (urls, o) => {
+      inspections.push([urls, o]);
+      return options.inspect ? options.inspect(urls, o) : Promise.resolve(inspection(urls));
+    },
+    runTestCrawl: (seeds, o) => {
+      crawls.push([seeds, o]);
+      return Promise.resolve();
+    },
+    openRobots: (origin, line) => {
+      opened.push([origin, line]);
+    },
+    log: (m) => logs.push(m),
+    onDidChangeSettings: (listener) => {
+      settingsListener = listener;
+      return { dispose: () => (settingsListener = undefined) };
+    },
+  };
+  const controller = new PlannerController(deps, {
+    store: { get: () => options.stored, update: async (f) => void saved.push(f) },
+    writeClipboard: async (text) => void clipboard.push(text),
+  });
+  controller.attach((m) => {
+    posted.push(structuredClone(m));
+    return Promise.resolve(true);
+  });
+  return {
+    controller,
+    posted,
+    logs,
+    saved,
+    clipboard,
+    crawls,
+    opened,
+    inspections,
+    setTrusted: (t: boolean) => (trusted = t),
+    fireSettings: () => settingsListener?.(),
+    types: () => posted.map((m) => m.type),
+    last: <T extends HostToWebview['type']>(type: T) => posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
+  };
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test('nothing is posted before ready; ready gets the whole state', () => {
+  const h = harness();
+  h.controller.visible();
+  assert.deepEqual(h.posted, []);
+  h.controller.receive({ type: 'ready' });
+  const state = h.last('state');
+  assert.ok(state);
+  assert.equal(state.trusted, true);
+  assert.deepEqual(state.settings, settings);
+  assert.equal(state.form.pages, 1000, 'the default form');
+  assert.deepEqual(state.robots, { state: 'off' });
+  assert.deepEqual(state.result.problems.map((p) => p.field), ['seeds']);
+});
+
+test('ready with the webview form plans it and saves it; visible re-posts state', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  const state = h.last('state')!;
+  assert.deepEqual(state.form, form);
+  assert.equal(state.result.plan?.hosts.length, 2);
+  assert.equal(state.result.validSeeds, 2);
+  assert.equal(state.result.invalidSeedCount, 1);
+  assert.deepEqual(state.result.invalidSeeds[0], { line: 5, text: 'not a url', reason: 'not-a-url', message: 'not a URL' });
+  assert.deepEqual(state.result.origins, ['https://a.example', 'https://b.example']);
+  assert.deepEqual(h.saved, [form]);
+  h.controller.visible();
+  assert.deepEqual(h.types(), ['state', 'state']);
+});
+
+test('the stored form is the fallback; a damaged one is replaced by defaults', () => {
+  const h = harness({ stored: form });
+  h.controller.receive({ type: 'ready' });
+  assert.deepEqual(h.last('state')!.form, form);
+  const bad = harness({ stored: { ...form, pages: 'lots' } });
+  bad.controller.receive({ type: 'ready' });
+  assert.equal(bad.last('state')!.form.pages, 1000);
+});
+
+test('invalid messages are logged and ignored before any work', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready' });
+  const before = h.posted.length;
+  for (const raw of [null, { type: 'nope' }, { type: 'formChanged', form: { ...form, workers: NaN } }, { type: 'openRobots', origin: 'javascript:alert(1)' }, { type: 'copyPlan', x: 1 }]) {
+    h.controller.receive(raw);
+  }
+  assert.equal(h.posted.length, before);
+  assert.equal(h.logs.length, 5);
+  assert.ok(h.logs.every((l) => l.startsWith('Planner view: ignored an invalid message')));
+  assert.deepEqual(h.saved, []);
+  assert.deepEqual(h.opened, []);
+});
+
+test('formChanged re-plans with settings for empty fields', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'formChanged', form: { ...form, workers: 4 } });
+  const result = h.last('planResult')!.result;
+  assert.equal(result.plan?.input.workers, 4);
+  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelay);
+  assert.equal(result.plan?.input.crawlDelayPolicy, settings.crawlDelayPolicy);
+  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelay);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pages: null } });
+  assert.equal(h.last('planResult')!.result.plan, null);
+  assert.deepEqual(h.last('planResult')!.result.problems.map((p) => p.field), ['pages']);
+});
+
+test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan as crawl-delay', async () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: true, userAgent: 'ExampleBot/2' } });
+  assert.deepEqual(h.types().slice(-2), ['planResult', 'robotsPending']);
+  assert.equal(h.inspections.length, 1);
+  const [urls, options] = h.inspections[0]!;
+  assert.deepEqual(urls, ['https://a.example/', 'https://b.example/private/x']);
+  assert.equal(options.userAgent, 'ExampleBot/2');
+  assert.equal(options.configuredDelaySeconds, 1);
+  assert.equal(options.crawlDelayPolicy, 'cap');
+  assert.ok(options.signal instanceof AbortSignal);
+  await settle();
+  const robots = h.last('robotsResult')!.robots;
+  assert.equal(robots.userAgent, 'ExampleBot/2');
+  assert.equal(robots.origins.length, 2);
+  assert.ok(!('text' in robots.origins[0]!), 'the robots.txt text is not posted');
+  assert.deepEqual(robots.results[1], { url: 'https://b.example/private/x', origin: 'https://b.example', verdict: 'disallowed', line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' });
+  const planned = h.last('planResult')!.result;
+  const b = planned.plan!.hosts.find((x) => x.host === 'b.example')!;
+  assert.equal(b.intervalSource, 'crawl-delay');
+  assert.equal(b.intervalSeconds, 10);
+  assert.deepEqual(planned.crawlDelayHosts, ['b.example']);
+  assert.equal(planned.plan!.bindingHost, 'b.example');
+  // The JSON copy carries the same Crawl-delay.
+  assert.equal(JSON.parse(h.controller.currentPlanJson()!).settings.crawlDelayByHost['b.example'], 10);
+  // Turning it off drops the Crawl-delays and fetches nothing more.
+  h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: false } });
+  assert.equal(h.last('planResult')!.result.plan!.hosts.find((x) => x.host === 'b.example')!.intervalSource, 'configured');
+  assert.equal(h.inspections.length, 1);
+});
+
+test('a newer robots.txt request aborts the older one, whose result is dropped', async () => {
+  const pending: Array<Deferred<RobotsInspectionLike>> = [];
+  const h = harness({
+    inspect: () => {
+      const d = deferred<RobotsInspectionLike>();
+      pending.push(d);
+      return d.promise;
+    },
+  });
+  h.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  assert.equal(h.inspections.length, 1, 'ready with robots on starts a check');
+  h.controller.receive({ type: 'requestRobots' });
+  assert.equal(h.inspections.length, 2);
+  assert.equal(h.inspections[0]![1].signal.aborted, true);
+  assert.equal(h.inspections[1]![1].signal.aborted, false);
+  pending[0]!.resolve(inspection(['https://stale.example/']));
+  await settle();
+  assert.equal(h.last('robotsResult'), undefined);
+  pending[1]!.resolve(inspection(h.inspections[1]![0]));
+  await settle();
+  assert.deepEqual(h.last('robotsResult')!.robots.origins.map((o) => o.origin), ['https://a.example', 'https://b.example']);
+});
+
+test('robots.txt failures and untrusted workspaces are reported, not thrown', async () => {
+  const failing = harness({ inspect: () => Promise.reject(new Error('network down')) });
+  failing.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  await settle();
+  assert.equal(failing.last('robotsError')!.message, 'robots.txt check failed: network down');
+  assert.ok(failing.logs.some((l) => l.includes('network down')));
+
+  const untrusted = harness({ trusted: false });
+  untrusted.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  assert.equal(untrusted.inspections.length, 0);
+  assert.match(untrusted.last('robotsError')!.message, /trusted workspace/);
+  assert.equal(untrusted.last('state')!.trusted, false);
+
+  const noSeeds = harness();
+  noSeeds.controller.receive({ type: 'ready', form: { ...form, seeds: 'nope', useRobots: true } });
+  assert.match(noSeeds.last('robotsError')!.message, /No valid seed/);
+
+  const off = harness();
+  off.controller.receive({ type: 'ready', form });
+  off.controller.receive({ type: 'requestRobots' });
+  assert.equal(off.inspections.length, 0, 'requestRobots with the toggle off fetches nothing');
+});
+
+test('runTestCrawl passes the valid seeds, the delay and a page cap; refused when untrusted', async () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.deepEqual(h.crawls, [
+    [['https://a.example/', 'https://b.example/private/x'], { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 }],
+  ]);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 3 } });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.equal(h.crawls[1]![1].maxPages, 3);
+
+  h.setTrusted(false);
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.equal(h.crawls.length, 2);
+  assert.equal(h.last('notice')!.level, 'error');
+});
+
+test('copyPlan writes the estimate --json document; without a plan it says why', async () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  h.controller.receive({ type: 'copyPlan' });
+  await settle();
+  const doc = JSON.parse(h.clipboard[0]!);
+  assert.equal(doc.schemaVersion, 1);
+  assert.equal(doc.hosts.length, 2);
+  assert.equal(doc.invalidSeeds.length, 1);
+  assert.equal(h.clipboard[0], h.controller.currentPlanJson());
+  assert.deepEqual(h.last('notice'), { type: 'notice', level: 'info', message: 'Plan copied as JSON (2 hosts).' });
+
+  h.controller.receive({ type: 'formChanged', form: { ...form, seeds: '' } });
+  h.controller.receive({ type: 'copyPlan' });
+  await settle();
+  assert.equal(h.clipboard.length, 1);
+  assert.match(h.last('notice')!.message, /^Nothing to copy: Enter at least one seed URL/);
+  assert.equal(h.controller.currentPlanJson(), undefined);
+});
+
+test('openRobots only for the seeds’ origins', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  h.controller.receive({ type: 'openRobots', origin: 'https://b.example', line: 3 });
+  h.controller.receive({ type: 'openRobots', origin: 'https://a.example' });
+  h.controller.receive({ type: 'openRobots', origin: 'https://evil.example' });
+  assert.deepEqual(h.opened, [
+    ['https://b.example', 3],
+    ['https://a.example', undefined],
+  ]);
+  assert.ok(h.logs.some((l) => l.includes('evil.example')));
+});
+
+test('a settings change re-posts settings and the plan; dispose stops everything', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  h.fireSettings();
+  assert.deepEqual(h.types().slice(-2), ['settings', 'planResult']);
+  h.controller.dispose();
+  const n = h.posted.length;
+  h.controller.receive({ type: 'copyPlan' });
+  h.fireSettings();
+  assert.equal(h.posted.length, n);
+});
+
+test('a detached webview gets nothing until a new one is ready', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form });
+  h.controller.detach();
+  h.controller.receive({ type: 'formChanged', form: { ...form, pages: 5 } });
+  assert.deepEqual(h.types(), ['state']);
+  assert.equal(h.saved.at(-1)!.pages, 5, 'the form is still kept');
+});
+
+test('currentSeeds: valid URLs in order without repeats', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready', form: { ...form, seeds: 'https://a.example/\nhttps://a.example/\nftp://x/\nhttps://b.example/' } });
+  assert.deepEqual(h.controller.currentSeeds(), ['https://a.example/', 'https://b.example/']);
+});
+
+// ---------------------------------------------------------------------------------------------
+// planning.ts and robots.ts
+
+test('seedLinesFromText reads seeds like the CLI reads --seeds-file', () => {
+  assert.deepEqual(seedLinesFromText('\uFEFFhttps://a.example/ # home\n\n  # comment\r\nhttps://b.example/#frag\rx'), [
+    { text: 'https://a.example/', line: 1 },
+    { text: 'https://b.example/#frag', line: 4 },
+    { text: 'x', line: 5 },
+  ]);
+});
+
+test('computePlan narrows robots Crawl-delays to the seed hosts (no override warning)', () => {
+  const c = computePlan(form, settings, { 'b.example': 10, 'gone.example': 99 });
+  assert.deepEqual(c.view.crawlDelayHosts, ['b.example']);
+  assert.ok(!c.plan!.warnings.some((w) => w.code === 'override-for-unknown-host'));
+});
+
+test('computePlan reports settings out of range as problems', () => {
+  const c = computePlan(form, { ...settings, defaultDelay: -1 });
+  assert.equal(c.plan, null);
+  assert.equal(c.view.problems[0]!.field, 'delaySeconds');
+});
+
+test('computePlan cuts long invalid lines and lists at most 100', () => {
+  const text = Array.from({ length: 150 }, () => `bad ${'x'.repeat(500)}`).join('\n');
+  const c = computePlan({ ...form, seeds: text }, settings);
+  assert.equal(c.view.invalidSeedCount, 150);
+  assert.equal(c.view.invalidSeeds.length, 100);
+  assert.ok(c.view.invalidSeeds[0]!.text.length <= 201);
+  assert.equal(c.invalid.length, 150);
+});
+
+test('robotsTargets keeps the first origins; crawlDelaysFrom takes ok files and the larger delay per host', () => {
+  const seeds = Array.from({ length: MAX_ROBOTS_ORIGINS + 5 }, (_, i) => ({ url: `https://h${i}.example/`, origin: `https://h${i}.example` }));
+  const { urls, omittedOrigins } = robotsTargets(seeds);
+  assert.equal(urls.length, MAX_ROBOTS_ORIGINS);
+  assert.equal(omittedOrigins, 5);
+
+  const view = toRobotsView(
+    {
+      origins: [
+        { origin: 'http://a.example', robotsUrl: 'http://a.example/robots.txt', outcome: 'ok', crawlDelaySeconds: 5, effectiveIntervalSeconds: 5, intervalSource: 'crawl-delay', sitemaps: [], findings: [], reason: '' },
+        { origin: 'https://a.example', robotsUrl: 'https://a.example/robots.txt', outcome: 'ok', crawlDelaySeconds: 8, effectiveIntervalSeconds: 8, intervalSource: 'crawl-delay', sitemaps: [], findings: [], reason: '' },
+        { origin: 'https://b.example:8443', robotsUrl: 'https://b.example:8443/robots.txt', outcome: 'ok', crawlDelaySeconds: 2, effectiveIntervalSeconds: 2, intervalSource: 'crawl-delay', sitemaps: Array.from({ length: 30 }, (_, i) => `https://b.example:8443/s${i}.xml`), findings: [1, 2], reason: '' },
+        { origin: 'https://c.example', robotsUrl: 'https://c.example/robots.txt', outcome: 'unreachable', crawlDelaySeconds: 100, effectiveIntervalSeconds: 1, intervalSource: 'configured', sitemaps: [], findings: [], reason: '' },
+      ],
+      results: [],
+    },
+    'Bot',
+  );
+  assert.deepEqual(crawlDelaysFrom(view), { 'a.example': 8, 'b.example:8443': 2 });
+  assert.equal(view.origins[2]!.sitemaps.length, 20);
+  assert.equal(view.origins[2]!.sitemapCount, 30);
+  assert.equal(view.origins[2]!.findingCount, 2);
+});
