@@ -1,10 +1,12 @@
 /**
  * `crawl-planner estimate`: how long a crawl takes, per host and in total, and what limits it. A thin
- * adapter: options → PlanInput → plan() → a table or the JSON document (docs/estimate.md).
+ * adapter: options → PlanInput → plan() → a table or the JSON document (docs/estimate.md). With
+ * `--robots`, each seed origin's robots.txt is fetched first: its Crawl-delay feeds the plan and seeds it
+ * disallows are left out (docs/robots-cli.md).
  */
-import { formatNumber } from '../core/format/duration';
+import { formatNumber, formatSeconds } from '../core/format/duration';
 import { formatPlanText } from '../core/format/planText';
-import { sanitizeText } from '../core/format/table';
+import { renderTable, sanitizeText } from '../core/format/table';
 import {
   estimateDocument,
   parseDurationText,
@@ -16,8 +18,22 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
-import { parseSeedUrl, validateSeeds, type InvalidSeed } from '../core/seeds';
-import { EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, UsageError, type Io } from './args';
+import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed } from '../core/seeds';
+import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
+import { userAgentHeader } from '../net/userAgent';
+import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, UsageError, type Io } from './args';
+import {
+  contactOption,
+  decidingLine,
+  originJson,
+  outcomeHeadline,
+  productTokenOption,
+  ROBOTS_TIMEOUT_DEFAULT_SECONDS,
+  ROBOTS_TIMEOUT_LIMIT,
+  robotsTimeouts,
+  style,
+  type RobotsOriginJson,
+} from './robots';
 
 const OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -36,6 +52,10 @@ const OPTIONS = {
   'per-host-concurrency': { type: 'string' },
   machines: { type: 'string' },
   deadline: { type: 'string' },
+  robots: { type: 'boolean' },
+  'user-agent': { type: 'string' },
+  contact: { type: 'string' },
+  timeout: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -66,6 +86,12 @@ Per host:
 Planning:
   --machines M              shard hosts over M machines by FNV-1a hash of the host
   --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h
+robots.txt:
+  --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
+                            seeds it disallows are left out (unreachable: the whole origin is left out)
+  --user-agent TOKEN        product token matched against robots.txt groups, [a-zA-Z_-]+; default CrawlPlanner
+  --contact URL             contact URL sent in the User-Agent header of the robots.txt fetches
+  --timeout S               bound on each robots.txt fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
 Output:
   --json                    the plan as a JSON document (schemaVersion 1)
   -h, --help                this help
@@ -168,6 +194,181 @@ function where(seed: InvalidSeed): string {
   return seed.source === undefined || seed.source === 'argument' ? `argument ${seed.line}` : `${seed.source} line ${seed.line}`;
 }
 
+/** A seed that robots.txt disallows, left out of the plan. */
+export interface DisallowedSeed {
+  url: string;
+  host: string;
+  origin: string;
+  outcome: InspectedOrigin['outcome'];
+  /** The deciding robots.txt line and its text; null when the outcome (unreachable) decided. */
+  line: number | null;
+  rule: string | null;
+  reason: string;
+  /** Where the seed came from: its line (argument position or file line) and source. */
+  seedLine: number;
+  seedSource: string;
+}
+
+/** A seed host with no allowed seed left: not planned. */
+export interface LeftOutHost {
+  host: string;
+  /** `unreachable`: a robots.txt of this host could not be fetched; `disallowed`: rules disallow every seed. */
+  reason: 'unreachable' | 'disallowed';
+  seeds: number;
+}
+
+/** The `robots` section of the estimate document (null without --robots). */
+export interface EstimateRobotsSection {
+  productToken: string;
+  userAgent: string;
+  origins: RobotsOriginJson[];
+  disallowedSeeds: DisallowedSeed[];
+  leftOutHosts: LeftOutHost[];
+  /** Each planned host's robots.txt Crawl-delay (the largest over its origins), before the cap policy. */
+  crawlDelayByHost: Record<string, number>;
+}
+
+interface RobotsStep {
+  inspection: RobotsInspection;
+  header: string;
+  allowed: Seed[];
+  section: EstimateRobotsSection;
+}
+
+type RobotsOptions = { productToken: string; header: string; timeoutSeconds: number };
+
+/** --robots and its options, checked before anything runs; undefined without --robots. */
+function robotsOptions(values: Values): RobotsOptions | undefined {
+  if (!values.robots) {
+    for (const name of ['user-agent', 'contact', 'timeout'] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots`);
+    }
+    return undefined;
+  }
+  const productToken = productTokenOption(values['user-agent']);
+  const contact = contactOption(values.contact);
+  const timeoutSeconds = parseNumber('timeout', values.timeout, ROBOTS_TIMEOUT_LIMIT) ?? ROBOTS_TIMEOUT_DEFAULT_SECONDS;
+  return { productToken, header: userAgentHeader(productToken, contact), timeoutSeconds };
+}
+
+/**
+ * Fetches robots.txt for every seed origin (concurrently, one fetch per origin) and splits the seeds into
+ * allowed and disallowed. Each remaining host's Crawl-delay is the largest of its origins' (http and https
+ * of one host are two origins but one politeness unit) and of a --crawl-delay given by hand.
+ */
+async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seeds'>, ro: RobotsOptions): Promise<RobotsStep> {
+  const inspection = await inspectRobots(
+    seeds.map((s) => s.url),
+    {
+      productToken: ro.productToken,
+      userAgentHeader: ro.header,
+      configuredDelaySeconds: options.delaySeconds ?? PLAN_DEFAULTS.delaySeconds,
+      crawlDelayPolicy: options.crawlDelayPolicy ?? PLAN_DEFAULTS.crawlDelayPolicy,
+      maxCrawlDelaySeconds: options.maxCrawlDelaySeconds ?? PLAN_DEFAULTS.maxCrawlDelaySeconds,
+      timeouts: robotsTimeouts(ro.timeoutSeconds),
+    },
+  );
+  const byOrigin = new Map(inspection.origins.map((o) => [o.origin, o] as const));
+  const byUrl = new Map(inspection.results.map((r) => [r.url, r] as const));
+  const allowed: Seed[] = [];
+  const disallowedSeeds: DisallowedSeed[] = [];
+  const unreachableHosts = new Set<string>();
+  for (const seed of seeds) {
+    const r = byUrl.get(seed.url);
+    const origin = byOrigin.get(seed.origin);
+    if (r?.verdict === 'disallowed') {
+      const outcome = origin?.outcome ?? 'unreachable';
+      if (outcome === 'unreachable') unreachableHosts.add(seed.host);
+      disallowedSeeds.push({
+        url: seed.url,
+        host: seed.host,
+        origin: seed.origin,
+        outcome,
+        line: r.line,
+        rule: r.rule,
+        reason: r.reason,
+        seedLine: seed.line,
+        seedSource: seed.source ?? 'argument',
+      });
+    } else {
+      allowed.push(seed);
+    }
+  }
+  const kept = new Set(allowed.map((s) => s.host));
+  const leftOutHosts: LeftOutHost[] = [];
+  for (const host of new Set(seeds.map((s) => s.host))) {
+    if (kept.has(host)) continue;
+    leftOutHosts.push({
+      host,
+      reason: unreachableHosts.has(host) ? 'unreachable' : 'disallowed',
+      seeds: seeds.filter((s) => s.host === host).length,
+    });
+  }
+  const crawlDelayByHost: Record<string, number> = {};
+  for (const seed of allowed) {
+    const seconds = byOrigin.get(seed.origin)?.crawlDelaySeconds;
+    if (seconds === null || seconds === undefined) continue;
+    crawlDelayByHost[seed.host] = Math.max(crawlDelayByHost[seed.host] ?? 0, seconds);
+  }
+  return {
+    inspection,
+    header: ro.header,
+    allowed,
+    section: {
+      productToken: inspection.productToken,
+      userAgent: ro.header,
+      origins: inspection.origins.map(originJson),
+      disallowedSeeds,
+      leftOutHosts,
+      crawlDelayByHost,
+    },
+  };
+}
+
+/** The robots.txt section printed before the plan table. */
+function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: boolean): string {
+  const s = style(color);
+  const lines = [`${s.bold('robots.txt')} for ${sanitizeText(step.inspection.productToken)} (User-Agent: ${sanitizeText(step.header)})`];
+  const disallowed = new Set(step.section.disallowedSeeds.map((d) => d.url));
+  const rows = step.inspection.origins.map((o) => {
+    const mine = seeds.filter((seed) => seed.origin === o.origin);
+    const ok = mine.filter((seed) => !disallowed.has(seed.url)).length;
+    const used = o.outcome === 'ok';
+    return [
+      sanitizeText(o.origin),
+      outcomeHeadline(o, s) + (o.status !== null && o.outcome !== 'unreachable' ? ` (${o.status})` : ''),
+      used && o.crawlDelaySeconds !== null ? `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}` : '—',
+      o.outcome === 'unreachable' ? '—' : o.skipped ? 'host skipped' : `${formatSeconds(o.effectiveIntervalSeconds)} (${o.intervalSource})`,
+      `${formatNumber(ok)} of ${formatNumber(mine.length)} allowed`,
+    ];
+  });
+  lines.push(
+    ...renderTable(
+      [
+        { header: 'Origin', truncate: 'middle', maxWidth: 48 },
+        { header: 'robots.txt' },
+        { header: 'Crawl-delay' },
+        { header: 'Interval' },
+        { header: 'Seeds' },
+      ],
+      rows,
+      { indent: '  ', styleHeader: s.bold },
+    ),
+  );
+  for (const o of step.inspection.origins) {
+    if (o.outcome === 'unreachable') lines.push(`  ${s.bold(s.red('UNREACHABLE'))} ${sanitizeText(o.origin)}: ${sanitizeText(o.reason)}`);
+  }
+  for (const h of step.section.leftOutHosts) {
+    const why = h.reason === 'unreachable' ? 'robots.txt unreachable, every URL is disallowed' : 'robots.txt disallows every seed';
+    lines.push(`  ${s.bold(h.reason === 'unreachable' ? s.red('LEFT OUT') : s.yellow('LEFT OUT'))} ${sanitizeText(h.host)}: ${why}; not planned`);
+  }
+  return lines.join('\n') + '\n\n';
+}
+
+function seedWhere(seedLine: number, source: string): string {
+  return source === 'argument' ? `argument ${seedLine}` : `${source} line ${seedLine}`;
+}
+
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) {
@@ -175,6 +376,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
   const options = planInputFromOptions(values);
+  const ro = robotsOptions(values);
   const lines = readSeedLines(positionals, values['seeds-file']);
   if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   const { seeds, invalid } = validateSeeds(lines);
@@ -184,9 +386,49 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
   }
+
+  let planSeeds: readonly Seed[] = seeds;
+  let planOptions = options;
+  let step: RobotsStep | undefined;
+  if (ro) {
+    step = await robotsStep(seeds, options, ro);
+    planSeeds = step.allowed;
+    const leftOut = new Set(step.section.leftOutHosts.map((h) => h.host));
+    // Overrides for hosts robots.txt left out are dropped, so the plan does not call them typos.
+    const keep = (m: Readonly<Record<string, number>> | undefined) =>
+      m === undefined ? undefined : Object.fromEntries(Object.entries(m).filter(([host]) => !leftOut.has(host)));
+    const latencyByHost = keep(options.latencyByHost);
+    // A Crawl-delay from robots.txt and one given by hand: the larger (more polite) one is planned.
+    const crawlDelayByHost: Record<string, number> = { ...keep(options.crawlDelayByHost) };
+    for (const [host, seconds] of Object.entries(step.section.crawlDelayByHost)) {
+      crawlDelayByHost[host] = Math.max(crawlDelayByHost[host] ?? 0, seconds);
+    }
+    planOptions = {
+      ...options,
+      ...(latencyByHost !== undefined ? { latencyByHost } : {}),
+      ...(Object.keys(crawlDelayByHost).length > 0 ? { crawlDelayByHost } : {}),
+    };
+    if (!values.json) {
+      io.out(formatRobotsSection(step, seeds, io.color));
+      for (const d of step.section.disallowedSeeds) {
+        const why = d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
+        io.err(`crawl-planner estimate: ${sanitizeText(seedWhere(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
+      }
+    }
+    if (planSeeds.length === 0) {
+      const message = 'nothing to plan: robots.txt disallows every seed';
+      if (values.json) {
+        const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: step.section, invalidSeeds: invalid };
+        io.out(JSON.stringify(doc, null, 2) + '\n');
+      }
+      io.err(`crawl-planner estimate: ${message}\n`);
+      return EXIT_FAILED;
+    }
+  }
+
   let result: Plan;
   try {
-    result = plan({ ...options, seeds });
+    result = plan({ ...planOptions, seeds: planSeeds });
   } catch (err) {
     if (err instanceof PlanInputError) {
       const first = err.problems[0]!;
@@ -196,7 +438,8 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     throw err;
   }
   if (values.json) {
-    io.out(JSON.stringify(estimateDocument(result, invalid), null, 2) + '\n');
+    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null };
+    io.out(JSON.stringify(doc, null, 2) + '\n');
   } else {
     io.out(formatPlanText(result, invalid.length, io.color));
   }

@@ -83,13 +83,14 @@ function assemble(
   urls: ReadonlyArray<{ url: string; origin: string }>,
   invalid: RobotsInspection['invalid'],
   settings: RobotsSettings,
+  missingReason?: string,
 ): RobotsInspection {
   return {
     productToken: settings.productToken,
     origins: [...loaded.values()].map((l) => ({ ...originReport(l.source, l.file, settings), ...(l.text !== undefined ? { text: l.text } : {}) })),
     results: urls.map(({ url, origin }) => {
       const l = loaded.get(origin);
-      return urlResult(url, l?.source, l?.file, settings.productToken);
+      return urlResult(url, l?.source, l?.file, settings.productToken, missingReason);
     }),
     invalid,
   };
@@ -152,7 +153,8 @@ export function inspectRobotsText(body: Uint8Array | string, inputs: readonly st
   if (robotsUrl === undefined) throw new TypeError(`not an http(s) URL: ${base}`);
   const file = loadRobotsFile(body, { robotsUrl, maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds });
   const source: RobotsSource = { origin: file.origin, robotsUrl: file.robotsUrl, outcome: 'ok', from: 'file', ...(file.body ? { bytes: file.body.bytes, truncated: file.body.truncated } : {}) };
-  return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings);
+  const otherOrigin = `Another origin: the file stands for ${file.origin}, so it says nothing about this URL.`;
+  return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings, otherOrigin);
 }
 
 /**

@@ -121,10 +121,14 @@ function outcomeReason(source: RobotsSource): string {
 }
 
 /** The verdict for one URL against its origin's fetch outcome and file. */
-export function urlResult(url: string, source: RobotsSource | undefined, file: RobotsFile | undefined, productToken: string): RobotsUrlResult {
-  if (!source) {
-    return { url, origin: null, verdict: 'not-applicable', line: null, rule: null, reason: 'No robots.txt was fetched for this origin.' };
-  }
+export function urlResult(
+  url: string,
+  source: RobotsSource | undefined,
+  file: RobotsFile | undefined,
+  productToken: string,
+  missingReason = 'No robots.txt was fetched for this origin.',
+): RobotsUrlResult {
+  if (!source) return { url, origin: null, verdict: 'not-applicable', line: null, rule: null, reason: missingReason };
   const e = explainWithOutcome(source.outcome, file, url, productToken, {
     robotsUrl: source.robotsUrl,
     ...(source.status !== undefined ? { status: source.status } : {}),

@@ -1,0 +1,395 @@
+/**
+ * `crawl-planner robots`: what robots.txt says about some URLs. Per origin the fetch outcome, the group
+ * that applies to our product token, Crawl-delay and the effective interval; per URL the verdict and the
+ * deciding line. A thin adapter over src/net/robotsInspect (network) and inspectRobotsText (`--file`), the
+ * same decode → parse → explain path the conformance test uses. See docs/robots-cli.md.
+ *
+ * The option readers and formatters here are shared with `estimate --robots`.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { formatNumber, formatSeconds } from '../core/format/duration';
+import { renderTable, sanitizeText } from '../core/format/table';
+import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
+import { ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
+import type { RobotsTimeouts } from '../net/robotsFetch';
+import {
+  inspectRobots,
+  inspectRobotsText,
+  sortUrls,
+  type InspectedOrigin,
+  type RobotsInspection,
+  type RobotsSettings,
+  type RobotsUrlResult,
+} from '../net/robotsInspect';
+import { DEFAULT_CONTACT_URL, DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
+import { EXIT_OK, parse, parseChoice, parseNumber, UsageError, type Io, type NumberRule } from './args';
+
+export const ROBOTS_OPTIONS = {
+  'user-agent': { type: 'string' },
+  contact: { type: 'string' },
+  delay: { type: 'string' },
+  'crawl-delay-policy': { type: 'string' },
+  'max-crawl-delay': { type: 'string' },
+  timeout: { type: 'string' },
+  file: { type: 'string' },
+  origin: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Seconds one robots.txt fetch may take in all (every redirect hop together). */
+export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = 30;
+export const ROBOTS_TIMEOUT_LIMIT: NumberRule = { min: 0, minExclusive: true, max: 3_600 };
+/** The connect timeout never exceeds this, nor the total. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Findings listed per origin in the human output; `--json` has them all. */
+const FINDINGS_SHOWN = 10;
+
+export const ROBOTS_JSON_SCHEMA_VERSION = 1;
+
+export const ROBOTS_HELP = `Usage: crawl-planner robots [options] <url>...
+
+What robots.txt (RFC 9309) says about each URL: per origin the fetch outcome, the group that applies to
+your product token, Crawl-delay and the effective interval; per URL allowed / disallowed with the deciding line.
+
+Options:
+  --user-agent TOKEN        product token matched against User-agent lines, [a-zA-Z_-]+; default ${DEFAULT_PRODUCT_TOKEN}
+  --contact URL             contact URL sent in the User-Agent header; default ${DEFAULT_CONTACT_URL} ("" for none)
+  --delay S                 your configured per-host delay, seconds; default ${PLAN_DEFAULTS.delaySeconds}
+  --crawl-delay-policy P    cap | skip | obey a Crawl-delay above --max-crawl-delay; default ${PLAN_DEFAULTS.crawlDelayPolicy}
+  --max-crawl-delay S       the Crawl-delay cap, seconds; default ${PLAN_DEFAULTS.maxCrawlDelaySeconds}
+  --timeout S               bound on each robots.txt fetch, all redirects included, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
+  --file PATH               test the URLs against a local robots.txt; nothing is fetched
+  --origin URL              with --file: the origin the file stands for; default the first URL's
+  --json                    one JSON document (schemaVersion ${ROBOTS_JSON_SCHEMA_VERSION}) instead of text
+  -h, --help                this help
+
+Outcomes: ok (the rules apply), unavailable (4xx: everything allowed),
+UNREACHABLE (5xx, 429, network error, timeout: everything disallowed).
+Exit code: 0 when at least one URL was checked, 2 for bad input (or no http(s) URL at all).
+`;
+
+// ---------------------------------------------------------------------------------------------------------
+// Option readers, shared with `estimate --robots`.
+
+/** `--user-agent`: a valid product token, or a UsageError citing the rule it broke. */
+export function productTokenOption(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_PRODUCT_TOKEN;
+  const problem = validateProductToken(raw);
+  if (problem !== undefined) throw new UsageError(`--user-agent: ${sanitizeText(problem)}`);
+  return raw;
+}
+
+/** `--contact`: an absolute http(s) URL without spaces or parentheses, or '' for none. */
+export function contactOption(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_CONTACT_URL;
+  const text = raw.trim();
+  if (text === '') return '';
+  let ok = false;
+  try {
+    const u = new URL(text);
+    ok = (u.protocol === 'http:' || u.protocol === 'https:') && !/[\s()]/.test(text);
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new UsageError(`--contact: "${sanitizeText(raw)}" must be an absolute http(s) URL without spaces or parentheses`);
+  return text;
+}
+
+/** `--timeout S` → the robots.txt fetch's timeouts: S for the whole fetch, and no single phase longer. */
+export function robotsTimeouts(seconds: number): Required<RobotsTimeouts> {
+  const ms = Math.max(1, Math.round(seconds * 1000));
+  return { connectMs: Math.min(CONNECT_TIMEOUT_MS, ms), headersMs: ms, bodyMs: ms, totalMs: ms };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// JSON.
+
+/** One origin in JSON: the core's report with `fetchedAt` as an ISO 8601 string and without the raw text. */
+export type RobotsOriginJson = Omit<InspectedOrigin, 'fetchedAt' | 'text'> & { fetchedAt: string | null };
+
+export function originJson(o: InspectedOrigin): RobotsOriginJson {
+  const { text: _text, fetchedAt, ...rest } = o;
+  return { ...rest, fetchedAt: fetchedAt === null ? null : new Date(fetchedAt).toISOString() };
+}
+
+export interface InvalidUrlArgument {
+  /** 1-based position among the URL arguments. */
+  argument: number;
+  input: string;
+  reason: string;
+}
+
+export interface RobotsCliDocument {
+  schemaVersion: typeof ROBOTS_JSON_SCHEMA_VERSION;
+  productToken: string;
+  /** The User-Agent header the fetches sent; null with --file. */
+  userAgent: string | null;
+  source: 'network' | 'file';
+  /** The --file path, or null. */
+  file: string | null;
+  origins: RobotsOriginJson[];
+  results: RobotsUrlResult[];
+  invalid: InvalidUrlArgument[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Text.
+
+export interface Style {
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+}
+
+export function style(color: boolean): Style {
+  const sgr = (on: string, off: string) => (s: string) => (color ? `\x1b[${on}m${s}\x1b[${off}m` : s);
+  return { bold: sgr('1', '22'), red: sgr('31', '39'), green: sgr('32', '39'), yellow: sgr('33', '39'), dim: sgr('2', '22') };
+}
+
+/** The outcome in words; `unreachable` in capitals, bold red: nothing on that origin may be crawled. */
+export function outcomeHeadline(o: Pick<InspectedOrigin, 'outcome' | 'from'>, s: Style): string {
+  switch (o.outcome) {
+    case 'ok':
+      return s.green(o.from === 'file' ? 'ok (local file)' : 'ok');
+    case 'unavailable':
+      return s.yellow('unavailable: every URL is allowed');
+    case 'unreachable':
+      return s.bold(s.red('UNREACHABLE: every URL is disallowed'));
+    default: {
+      const never: never = o.outcome;
+      return never;
+    }
+  }
+}
+
+/** `L3 Disallow: /private`, or `—` when no rule decided. */
+export function decidingLine(r: Pick<RobotsUrlResult, 'line' | 'rule'>): string {
+  if (r.line === null) return '—';
+  return `L${r.line}${r.rule !== null ? ` ${sanitizeText(r.rule)}` : ''}`;
+}
+
+function verdictText(v: RobotsVerdict, s: Style): string {
+  switch (v) {
+    case 'allowed':
+      return s.green('allowed');
+    case 'disallowed':
+      return s.red('disallowed');
+    case 'not-applicable':
+      return s.dim('not-applicable');
+    default: {
+      const never: never = v;
+      return never;
+    }
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+
+function groupText(o: InspectedOrigin, productToken: string): string {
+  const g = o.group;
+  if (g === null) return 'none';
+  const token = sanitizeText(productToken);
+  if (g.matchedBy === 'none') return `none: no group names ${token} and there is no * group, so everything is allowed`;
+  const agents = g.userAgents.map(sanitizeText).join(', ');
+  const head = `L${g.line ?? '?'} User-agent: ${agents}`;
+  const how = g.matchedBy === 'product-token' ? `names ${token}` : `the * group: no group names ${token}`;
+  const merged = g.lines.length > 1 ? `; ${g.lines.length} groups merged, at ${g.lines.map((l) => `L${l}`).join(', ')}` : '';
+  return `${head} (${how}${merged})`;
+}
+
+function findingLine(f: RobotsFinding): string {
+  return `L${f.line} ${f.severity} ${f.code}: ${sanitizeText(f.message)}`;
+}
+
+function findingsSummary(findings: readonly RobotsFinding[]): string {
+  if (findings.length === 0) return 'none';
+  const count = (sev: RobotsFinding['severity']) => findings.filter((f) => f.severity === sev).length;
+  return `${formatNumber(findings.length)} (${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${formatNumber(count('info'))} info)`;
+}
+
+/** The per-origin block: outcome headline, then one labelled line per fact. */
+export function formatOrigin(o: InspectedOrigin, productToken: string, s: Style): string[] {
+  const lines = [`${s.bold(sanitizeText(o.origin))}  ${outcomeHeadline(o, s)}`];
+  const row = (label: string, value: string) => lines.push(`  ${label.padEnd(12)} ${value}`);
+  if (o.from === 'network') {
+    row('robots.txt', sanitizeText(o.robotsUrl));
+    row('status', o.status === null ? 'none (no HTTP response)' : String(o.status));
+    row(
+      'redirects',
+      o.redirects.length === 0
+        ? 'none'
+        : `${o.redirects.length}: ${o.redirects.map((r) => `${r.status} → ${sanitizeText(r.to)}`).join(', ')}`,
+    );
+  }
+  const ok = o.outcome === 'ok';
+  if (ok && o.bytes !== null) {
+    row('size', `${plural(o.bytes, 'byte')}${o.truncated ? `, ${s.yellow('truncated')}: only the first ${formatNumber(ROBOTS_MAX_BYTES)} bytes are parsed (RFC 9309 §2.5)` : ''}`);
+  }
+  if (o.fetchedAt !== null) row('fetched at', new Date(o.fetchedAt).toISOString());
+  row('reason', sanitizeText(o.reason));
+  // Unreachable: nothing may be crawled, so there is no group, Crawl-delay or interval to show.
+  if (o.outcome === 'unreachable') return lines;
+  if (ok) {
+    row('group', groupText(o, productToken));
+    row('Crawl-delay', o.crawlDelaySeconds === null ? 'none' : `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}`);
+  }
+  let interval = `${formatSeconds(o.effectiveIntervalSeconds)} (${o.intervalSource})`;
+  if (o.crawlDelayAboveCap) {
+    const c = o.crawlDelayAboveCap;
+    interval += o.skipped
+      ? ` — ${s.yellow('host skipped')}: Crawl-delay ${formatSeconds(c.declaredSeconds)} is above the cap of ${formatSeconds(c.capSeconds)}`
+      : ` — Crawl-delay ${formatSeconds(c.declaredSeconds)} capped at ${formatSeconds(c.capSeconds)}`;
+  }
+  row('interval', interval);
+  if (!ok) return lines;
+  row('sitemaps', o.sitemaps.length === 0 ? 'none' : o.sitemaps.map(sanitizeText).join(', '));
+  row('findings', findingsSummary(o.findings));
+  for (const f of o.findings.slice(0, FINDINGS_SHOWN)) lines.push(`    ${findingLine(f)}`);
+  if (o.findings.length > FINDINGS_SHOWN) lines.push(`    … and ${formatNumber(o.findings.length - FINDINGS_SHOWN)} more (--json lists them all)`);
+  return lines;
+}
+
+/** The per-URL table: verdict, deciding line, URL; each row followed by its reason. */
+export function formatResults(results: readonly RobotsUrlResult[], s: Style, indent = ''): string[] {
+  const table = renderTable(
+    [
+      { header: 'Verdict' },
+      { header: 'Deciding line', maxWidth: 72 },
+      { header: 'URL', maxWidth: 120, truncate: 'middle' },
+    ],
+    results.map((r) => [verdictText(r.verdict, s), decidingLine(r), sanitizeText(r.url)]),
+    { indent, styleHeader: s.bold },
+  );
+  const out = [table[0]!];
+  results.forEach((r, i) => out.push(table[i + 1]!, `${indent}    ${s.dim(sanitizeText(r.reason))}`));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The command.
+
+type Values = ReturnType<typeof parse<typeof ROBOTS_OPTIONS>>['values'];
+
+/** Reads at most `cap` bytes of a file (enough for the parsing limit) and its full size. */
+function readHead(path: string, cap: number): { body: Uint8Array; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new UsageError(`--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new UsageError(`--file: ${sanitizeText(path)} is a directory`);
+    const buf = Buffer.alloc(cap);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, buf, got, cap - got, null);
+      if (n === 0) break;
+      got += n;
+      if (got >= cap) break;
+    }
+    return { body: buf.subarray(0, got), size: stat.isFile() ? Math.max(stat.size, got) : got };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function settingsFrom(values: Values): RobotsSettings {
+  return {
+    productToken: productTokenOption(values['user-agent']),
+    configuredDelaySeconds: parseNumber('delay', values.delay, PLAN_LIMITS.delaySeconds) ?? PLAN_DEFAULTS.delaySeconds,
+    crawlDelayPolicy: parseChoice('crawl-delay-policy', values['crawl-delay-policy'], ['cap', 'skip', 'obey'] as const) ?? PLAN_DEFAULTS.crawlDelayPolicy,
+    maxCrawlDelaySeconds: parseNumber('max-crawl-delay', values['max-crawl-delay'], PLAN_LIMITS.maxCrawlDelaySeconds) ?? PLAN_DEFAULTS.maxCrawlDelaySeconds,
+  };
+}
+
+export async function runRobots(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, ROBOTS_OPTIONS);
+  if (values.help) {
+    io.out(ROBOTS_HELP);
+    return EXIT_OK;
+  }
+  // Every option is checked before anything is read or fetched.
+  const settings = settingsFrom(values);
+  const contact = contactOption(values.contact);
+  const timeoutSeconds = parseNumber('timeout', values.timeout, ROBOTS_TIMEOUT_LIMIT) ?? ROBOTS_TIMEOUT_DEFAULT_SECONDS;
+  const filePath = values.file;
+  if (filePath === '') throw new UsageError('--file: empty path');
+  let origin: string | undefined;
+  if (values.origin !== undefined) {
+    if (filePath === undefined) throw new UsageError('--origin: only with --file (a fetched robots.txt always stands for its own origin)');
+    const checked = sortUrls([values.origin]);
+    if (checked.urls.length === 0) throw new UsageError(`--origin: not an http(s) URL: ${sanitizeText(values.origin)}`);
+    origin = checked.urls[0]!.origin;
+  }
+  if (positionals.length === 0) throw new UsageError('no URLs: give one or more http(s) URLs to check');
+
+  const invalid: InvalidUrlArgument[] = [];
+  const valid: string[] = [];
+  positionals.forEach((input, i) => {
+    const checked = sortUrls([input]);
+    if (checked.urls.length === 1) {
+      valid.push(input);
+    } else {
+      invalid.push({ argument: i + 1, input, reason: checked.invalid[0]?.reason ?? 'not an http(s) URL' });
+      io.err(`crawl-planner robots: argument ${i + 1}: not an http(s) URL: ${sanitizeText(input)}\n`);
+    }
+  });
+  if (valid.length === 0) {
+    throw new UsageError(`no http(s) URL to check (${plural(invalid.length, 'invalid argument')})`);
+  }
+
+  let inspection: RobotsInspection;
+  let header: string | null = null;
+  if (filePath !== undefined) {
+    const { body, size } = readHead(filePath, ROBOTS_MAX_BYTES + 1);
+    inspection = inspectRobotsText(body, valid, { ...settings, ...(origin !== undefined ? { origin } : {}) });
+    // Only the head was read; report the file's real size.
+    inspection.origins = inspection.origins.map((o) => ({ ...o, bytes: size, truncated: o.truncated || size > ROBOTS_MAX_BYTES }));
+    inspection.results = inspection.results.map((r) => (r.origin === null ? { ...r, reason: `${r.reason} Choose the file's origin with --origin.` } : r));
+  } else {
+    try {
+      header = userAgentHeader(settings.productToken, contact);
+    } catch (err) {
+      throw new UsageError(`--user-agent: ${sanitizeText((err as Error).message)}`);
+    }
+    inspection = await inspectRobots(valid, { ...settings, userAgentHeader: header, timeouts: robotsTimeouts(timeoutSeconds) });
+  }
+
+  if (values.json) {
+    const doc: RobotsCliDocument = {
+      schemaVersion: ROBOTS_JSON_SCHEMA_VERSION,
+      productToken: inspection.productToken,
+      userAgent: header,
+      source: filePath !== undefined ? 'file' : 'network',
+      file: filePath ?? null,
+      origins: inspection.origins.map(originJson),
+      results: inspection.results,
+      invalid,
+    };
+    io.out(JSON.stringify(doc, null, 2) + '\n');
+    return EXIT_OK;
+  }
+
+  const s = style(io.color);
+  const lines: string[] = [];
+  lines.push(
+    filePath !== undefined
+      ? `robots.txt from ${s.bold(sanitizeText(filePath))} for ${s.bold(sanitizeText(settings.productToken))} (nothing fetched)`
+      : `robots.txt for ${s.bold(sanitizeText(settings.productToken))} (User-Agent: ${sanitizeText(header ?? '')})`,
+    '',
+  );
+  for (const o of inspection.origins) lines.push(...formatOrigin(o, settings.productToken, s), '');
+  lines.push(...formatResults(inspection.results, s));
+  io.out(lines.join('\n') + '\n');
+  return EXIT_OK;
+}
