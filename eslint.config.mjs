@@ -13,6 +13,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain CommonJS scripts (build, CI and the e2e harness) load modules with require().
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The core boundary (DESIGN.md §1): pure logic, no vscode, no DOM, no I/O, no timers of its own.
     files: ['src/core/**/*.ts'],
     rules: {

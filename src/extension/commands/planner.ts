@@ -1,0 +1,129 @@
+/**
+ * The sidebar planner's side of the extension: the deps it is built with (settings, trust, robots.txt
+ * through the shared cache, and the commands it triggers), and the two commands that delegate to it.
+ *
+ * `crawlPlanner.openPlanner()` reveals the view. `crawlPlanner.copyPlanJson()` copies the planner's
+ * current plan as the `estimate --json` document; `crawlPlanner.copyPlanJson({ urls, pages, … })`
+ * (the estimate command's arguments) plans those instead. Both resolve to the JSON text copied.
+ */
+import * as vscode from 'vscode';
+import type { RobotsInspection } from '../../net/robotsInspect';
+import type { ConfigAccess } from '../config';
+import { COMMANDS } from '../ids';
+import type { Log } from '../log';
+import type { RobotsService } from '../robotsDocument';
+import type { PlannerViewApi, PlannerViewDeps, RobotsInspectionLike } from '../view/plannerView';
+import { estimateFromArgs } from './estimate';
+import { runCommand } from './run';
+
+export interface PlannerViewDepsInput {
+  config: ConfigAccess;
+  robots: RobotsService;
+  log: Log;
+}
+
+/** What the planner view is built with (its type is the view's own). */
+export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDeps {
+  return {
+    getSettings: () => {
+      const s = deps.config.read().settings;
+      return {
+        userAgent: s.userAgent,
+        defaultDelay: s.defaultDelaySeconds,
+        delayFrom: s.delayFrom,
+        maxCrawlDelay: s.maxCrawlDelaySeconds,
+        crawlDelayPolicy: s.crawlDelayPolicy,
+        maxPages: s.maxPages,
+      };
+    },
+    isTrusted: () => vscode.workspace.isTrusted,
+    inspectRobots: async (urls, options) =>
+      toInspectionLike(
+        await deps.robots.inspect({
+          urls,
+          productToken: options.userAgent,
+          configuredDelaySeconds: options.configuredDelaySeconds,
+          crawlDelayPolicy: options.crawlDelayPolicy,
+          maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+          signal: options.signal,
+        }),
+      ),
+    runTestCrawl: (seeds, options) =>
+      vscode.commands.executeCommand(COMMANDS.runTestCrawl, {
+        seeds,
+        userAgent: options.userAgent,
+        delay: options.delaySeconds,
+        delayFrom: options.delayFrom,
+        maxPages: options.maxPages,
+      }),
+    openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
+    log: (message) => deps.log.info(message),
+    onDidChangeSettings: (listener) => {
+      const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
+      return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+    },
+  };
+}
+
+/** The inspection in the shape the planner reads (absent instead of null). */
+export function toInspectionLike(inspection: RobotsInspection): RobotsInspectionLike {
+  return {
+    origins: inspection.origins.map((o) => ({
+      origin: o.origin,
+      robotsUrl: o.robotsUrl,
+      outcome: o.outcome,
+      ...(o.status !== null ? { status: o.status } : {}),
+      ...(o.crawlDelaySeconds !== null ? { crawlDelaySeconds: o.crawlDelaySeconds } : {}),
+      effectiveIntervalSeconds: o.effectiveIntervalSeconds,
+      intervalSource: o.intervalSource,
+      sitemaps: o.sitemaps,
+      ...(o.group && o.group.line !== null ? { group: { line: o.group.line, userAgents: o.group.userAgents } } : {}),
+      findings: o.findings,
+      reason: o.reason,
+    })),
+    results: inspection.results.flatMap((r) =>
+      r.origin === null
+        ? []
+        : [
+            {
+              url: r.url,
+              origin: r.origin,
+              verdict: r.verdict,
+              ...(r.line !== null ? { line: r.line } : {}),
+              ...(r.rule !== null ? { rule: r.rule } : {}),
+              reason: r.reason,
+            },
+          ],
+    ),
+  };
+}
+
+export interface PlannerCommandsDeps {
+  view: PlannerViewApi;
+  config: ConfigAccess;
+  log: Log;
+}
+
+export function registerPlannerCommands(context: vscode.ExtensionContext, deps: PlannerCommandsDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.openPlanner, () => runCommand(deps.log, 'Open Planner', () => Promise.resolve(deps.view.reveal()))),
+    vscode.commands.registerCommand(COMMANDS.copyPlanJson, (arg?: unknown) =>
+      runCommand(deps.log, 'Copy Plan as JSON', async () => {
+        let json: string | undefined;
+        if (arg !== undefined) {
+          json = JSON.stringify(estimateFromArgs(arg, deps.config.read().settings).document, null, 2);
+        } else {
+          json = deps.view.currentPlanJson();
+          if (json === undefined) {
+            const choice = await vscode.window.showInformationMessage('There is no plan yet: enter seeds and pages in the planner.', 'Open Planner');
+            if (choice === 'Open Planner') await deps.view.reveal();
+            return undefined;
+          }
+        }
+        await vscode.env.clipboard.writeText(json);
+        vscode.window.setStatusBarMessage('$(check) Crawl plan copied as JSON', 3000);
+        return json;
+      }),
+    ),
+  );
+}

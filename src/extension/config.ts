@@ -1,0 +1,198 @@
+/**
+ * The `crawlPlanner.*` settings, read into one typed object.
+ *
+ * Only types are imported from `vscode`, so this module also loads outside VS Code (the manifest tests
+ * check SETTING_DEFAULTS and RESTRICTED_SETTINGS against package.json). The caller hands in
+ * `vscode.workspace`.
+ *
+ * Every value is checked here as well as by the settings schema: settings.json is a text file and
+ * can hold anything. A value of the wrong type or out of range falls back to the default and is
+ * reported in `problems`, so it can be logged.
+ *
+ * Workspace trust (docs/extension.md): VS Code ignores workspace values of the settings listed in
+ * `capabilities.untrustedWorkspaces.restrictedConfigurations` while the workspace is in Restricted
+ * Mode. This module does the same on its own, so the rule holds in every host that runs the
+ * extension (code-server, older builds) and is visible in one place.
+ */
+import type * as vscode from 'vscode';
+import { SETTINGS } from './ids';
+
+export type DelayFrom = 'start' | 'end';
+export type CrawlDelayPolicy = 'cap' | 'skip' | 'obey';
+
+export interface PlannerSettings {
+  /** The crawler's product token ([a-zA-Z_-]+). */
+  userAgent: string;
+  /** A contact page for the User-Agent header, or undefined. */
+  contactUrl: string | undefined;
+  defaultDelaySeconds: number;
+  delayFrom: DelayFrom;
+  maxCrawlDelaySeconds: number;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  connectTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  maxPages: number;
+  /** Relative to the workspace folder, or absolute. */
+  reportFolder: string;
+}
+
+/** The defaults; package.json declares the same ones (test/unit/manifest.test.ts holds them equal). */
+export const SETTING_DEFAULTS: Readonly<PlannerSettings> = {
+  userAgent: 'CrawlPlanner',
+  contactUrl: undefined,
+  defaultDelaySeconds: 1,
+  delayFrom: 'start',
+  maxCrawlDelaySeconds: 30,
+  crawlDelayPolicy: 'cap',
+  connectTimeoutSeconds: 10,
+  requestTimeoutSeconds: 15,
+  maxPages: 50,
+  reportFolder: '.crawl-planner/reports',
+};
+
+/**
+ * Settings whose workspace value is ignored in Restricted Mode: how the crawler identifies itself,
+ * how hard it may hit a host, and where it writes files. package.json lists the same keys in
+ * `restrictedConfigurations`.
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = [
+  SETTINGS.userAgent,
+  SETTINGS.contactUrl,
+  SETTINGS.defaultDelay,
+  SETTINGS.delayFrom,
+  SETTINGS.maxCrawlDelay,
+  SETTINGS.crawlDelayPolicy,
+  SETTINGS.maxPages,
+  SETTINGS.reportFolder,
+];
+
+export const PRODUCT_TOKEN = /^[a-zA-Z_-]+$/;
+
+/** What the settings reader needs of `vscode.workspace`. */
+export type WorkspaceSettingsApi = Pick<typeof vscode.workspace, 'getConfiguration' | 'isTrusted' | 'onDidChangeConfiguration'>;
+
+export interface SettingsReading {
+  settings: PlannerSettings;
+  /** One line per value that was refused (wrong type, out of range) and replaced by its default. */
+  problems: string[];
+  /** Restricted settings whose workspace value was ignored because the workspace is not trusted. */
+  ignoredWorkspaceValues: string[];
+}
+
+export interface ConfigAccess {
+  /** The settings as they apply to `scope` (a workspace folder, a file) or the window. */
+  read(scope?: vscode.ConfigurationScope): SettingsReading;
+  /** Fires when any `crawlPlanner.*` setting changes. */
+  onDidChange(listener: () => void): vscode.Disposable;
+}
+
+/** The key below the section: `crawlPlanner.timeouts.connect` → `timeouts.connect`. */
+function relativeKey(key: string): string {
+  return key.slice(SETTINGS.section.length + 1);
+}
+
+export function createConfigAccess(workspace: WorkspaceSettingsApi): ConfigAccess {
+  return {
+    read(scope) {
+      const configuration = workspace.getConfiguration(SETTINGS.section, scope);
+      return readSettings((key) => configuration.inspect(relativeKey(key)), workspace.isTrusted);
+    },
+    onDidChange(listener) {
+      return workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SETTINGS.section)) listener();
+      });
+    },
+  };
+}
+
+/** The parts of `WorkspaceConfiguration.inspect()` this module reads. */
+export interface InspectedValue {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * Reads every setting from `inspect` (full key → the levels of its value). Pure: the trust state is
+ * passed in. Folder beats workspace beats user, as VS Code does; in Restricted Mode the workspace and
+ * folder levels of RESTRICTED_SETTINGS are skipped.
+ */
+export function readSettings(inspect: (key: string) => InspectedValue | undefined, trusted: boolean): SettingsReading {
+  const problems: string[] = [];
+  const ignoredWorkspaceValues: string[] = [];
+
+  const raw = (key: string): unknown => {
+    const levels = inspect(key);
+    if (!levels) return undefined;
+    const restricted = !trusted && RESTRICTED_SETTINGS.includes(key);
+    if (restricted && (levels.workspaceFolderValue !== undefined || levels.workspaceValue !== undefined)) {
+      ignoredWorkspaceValues.push(key);
+    }
+    if (!restricted) {
+      if (levels.workspaceFolderValue !== undefined) return levels.workspaceFolderValue;
+      if (levels.workspaceValue !== undefined) return levels.workspaceValue;
+    }
+    return levels.globalValue;
+  };
+
+  const number = (key: string, fallback: number, min: number, max: number, integer = false): number => {
+    const value = raw(key);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      problems.push(`${key}: ${JSON.stringify(value)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}; using ${fallback}`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const choice = <T extends string>(key: string, fallback: T, allowed: readonly T[]): T => {
+    const value = raw(key);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      problems.push(`${key}: ${JSON.stringify(value)} is not one of ${allowed.join(', ')}; using ${fallback}`);
+      return fallback;
+    }
+    return value as T;
+  };
+
+  const text = (key: string, fallback: string, valid: (s: string) => boolean, what: string): string => {
+    const value = raw(key);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string' || !valid(value.trim())) {
+      problems.push(`${key}: ${JSON.stringify(value)} is not ${what}; using ${JSON.stringify(fallback)}`);
+      return fallback;
+    }
+    return value.trim();
+  };
+
+  const d = SETTING_DEFAULTS;
+  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty or an http(s) URL');
+  return {
+    settings: {
+      userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= 64, 'a product token ([a-zA-Z_-]+)'),
+      contactUrl: contact === '' ? undefined : contact,
+      defaultDelaySeconds: number(SETTINGS.defaultDelay, d.defaultDelaySeconds, 0, 86_400),
+      delayFrom: choice(SETTINGS.delayFrom, d.delayFrom, ['start', 'end'] as const),
+      maxCrawlDelaySeconds: number(SETTINGS.maxCrawlDelay, d.maxCrawlDelaySeconds, 0, 86_400),
+      crawlDelayPolicy: choice(SETTINGS.crawlDelayPolicy, d.crawlDelayPolicy, ['cap', 'skip', 'obey'] as const),
+      connectTimeoutSeconds: number(SETTINGS.connectTimeout, d.connectTimeoutSeconds, 1, 120),
+      requestTimeoutSeconds: number(SETTINGS.requestTimeout, d.requestTimeoutSeconds, 1, 600),
+      maxPages: number(SETTINGS.maxPages, d.maxPages, 1, 10_000, true),
+      reportFolder: text(SETTINGS.reportFolder, d.reportFolder, (s) => s !== '' && s.length <= 1024 && !s.includes('\0'), 'a folder path'),
+    },
+    problems,
+    ignoredWorkspaceValues,
+  };
+}
+
+/** An absolute http(s) URL without spaces or parentheses (it goes inside `(+…)` in a header). */
+export function isContactUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s()]+$/i.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

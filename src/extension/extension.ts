@@ -1,0 +1,41 @@
+/**
+ * The extension's composition root (DESIGN.md §3): each feature is a `register…(context, deps)` that
+ * owns its disposables; activate() only wires them. Activation does no network and no heavy work: the
+ * net and demo modules are loaded on first use.
+ */
+import * as vscode from 'vscode';
+import { registerCrawlCommands } from './commands/crawl';
+import { registerDemoCommands } from './commands/demo';
+import { registerEstimateCommand } from './commands/estimate';
+import { createPlannerViewDeps, registerPlannerCommands } from './commands/planner';
+import { registerRobotsCommands } from './commands/robots';
+import { createConfigAccess } from './config';
+import { registerDemoHosts } from './demo';
+import { createLog } from './log';
+import { registerRobotsDocuments } from './robotsDocument';
+import { registerCrawlStatusBar } from './statusBar';
+import { registerCrawlRuns } from './task/crawlRuns';
+import { registerCrawlTasks } from './task/taskProvider';
+import { registerPlannerView } from './view/plannerView';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = createLog(context);
+  const config = createConfigAccess(vscode.workspace);
+  const runs = registerCrawlRuns(context);
+  const demo = registerDemoHosts(context, { log });
+  const robots = registerRobotsDocuments(context, { config, log });
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log }));
+  const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
+  const isTrusted = () => vscode.workspace.isTrusted;
+  const tasks = registerCrawlTasks(context, { config, log, runs, robots, seeds, isTrusted, storageUri: context.globalStorageUri });
+  registerCrawlStatusBar(context, { runs });
+  registerCrawlCommands(context, { tasks, runs, demo, log, seeds });
+  registerEstimateCommand(context, { config, log });
+  registerRobotsCommands(context, { robots, log });
+  registerDemoCommands(context, { demo, log });
+  registerPlannerCommands(context, { view, config, log });
+  log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
+}
+
+/** Everything is disposed through context.subscriptions (running crawls stop, demo hosts close). */
+export function deactivate(): void {}

@@ -1,0 +1,266 @@
+/**
+ * Fetched robots.txt files as read-only documents (scheme ROBOTS_SCHEME), and the robots.txt cache
+ * they, the planner and the test crawls read from.
+ *
+ * A document is the fetched file under a header of `#` comment lines (so the document is still a
+ * valid robots.txt) that says what was fetched, which group applies to our product token, the
+ * Crawl-delay and the effective interval, and the verdict for each URL asked about with its deciding
+ * line. Line numbers in the header are the file's own; `lineOffset` maps them to the document's.
+ *
+ * The cache (RFC 9309 §2.4: at most 24 h) is kept in globalState between sessions. The network modules
+ * are loaded on first use, so activation stays cheap and does no I/O.
+ */
+import * as vscode from 'vscode';
+import type { RobotsCache } from '../net/robotsFetch';
+import type { InspectedOrigin, RobotsInspection } from '../net/robotsInspect';
+import { formatDuration, formatSeconds } from '../core/format/duration';
+import { sanitizeText } from '../core/format/table';
+import type { ConfigAccess, PlannerSettings } from './config';
+import { ROBOTS_SCHEME } from './ids';
+import { errorMessage, type Log } from './log';
+
+/** globalState key of the saved cache. */
+export const ROBOTS_CACHE_STATE_KEY = 'crawlPlanner.robotsCache';
+/** A saved cache larger than this is not kept (globalState is not for big blobs). */
+const MAX_SAVED_CACHE_CHARS = 2_000_000;
+/** Caches kept at once (one per User-Agent header in use). */
+const MAX_CACHES = 4;
+
+export interface InspectRequest {
+  urls: string[];
+  /** Defaults: the settings' user agent, delay, Crawl-delay policy and cap. */
+  productToken?: string;
+  configuredDelaySeconds?: number;
+  crawlDelayPolicy?: PlannerSettings['crawlDelayPolicy'];
+  maxCrawlDelaySeconds?: number;
+  signal?: AbortSignal;
+}
+
+export interface RobotsService {
+  /** Fetches (through the cache) and explains robots.txt for the URLs. */
+  inspect(request: InspectRequest): Promise<RobotsInspection>;
+  /** The cache whose fetches send `userAgentHeader` (one per header, kept while in use). */
+  cacheFor(userAgentHeader: string): Promise<RobotsCache>;
+  /** Opens one origin's document from an inspection; `line` is a line of robots.txt (1-based). */
+  show(inspection: RobotsInspection, origin: string, line?: number): Promise<vscode.TextEditor>;
+  /** Fetches (through the cache) the robots.txt of `originOrUrl` and opens it, at `line` if given. */
+  open(originOrUrl: string, line?: number): Promise<vscode.TextEditor>;
+}
+
+export interface RobotsDocumentsDeps {
+  config: ConfigAccess;
+  log: Log;
+}
+
+interface Rendered {
+  text: string;
+  /** Document line (0-based) of robots.txt line 1. */
+  offset: number;
+}
+
+/** The document for an origin: `crawl-planner-robots:/a.example:8080/robots.txt?https%3A%2F%2Fa.example%3A8080`. */
+export function robotsDocumentUri(origin: string): vscode.Uri {
+  const host = new URL(origin).host;
+  return vscode.Uri.from({ scheme: ROBOTS_SCHEME, path: `/${host}/robots.txt`, query: origin });
+}
+
+export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: RobotsDocumentsDeps): RobotsService {
+  const documents = new Map<string, Rendered>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  /** One cache per User-Agent header (the settings', a task's, the planner form's), newest last. */
+  const caches = new Map<string, Promise<RobotsCache>>();
+
+  const settings = () => deps.config.read().settings;
+
+  const headerFor = async (s: PlannerSettings, productToken = s.userAgent): Promise<string> => {
+    const { userAgentHeader } = await import('../net/userAgent.js');
+    return userAgentHeader(productToken, s.contactUrl);
+  };
+
+  const makeCache = async (header: string, saved: unknown): Promise<RobotsCache> => {
+    const { RobotsCache: Cache, fetchRobots } = await import('../net/robotsFetch.js');
+    const s = settings();
+    const timeouts = { connectMs: s.connectTimeoutSeconds * 1000, totalMs: s.requestTimeoutSeconds * 1000 };
+    return Cache.fromJSON(saved ?? null, { fetch: (origin) => fetchRobots(origin, { userAgent: header, timeouts }) });
+  };
+
+  const cacheFor = (header: string): Promise<RobotsCache> => {
+    let cache = caches.get(header);
+    if (cache) {
+      caches.delete(header); // re-inserted below as the newest
+    } else {
+      // A new cache starts from what was saved for the same header (entries past 24 h are dropped).
+      const saved = context.globalState.get<{ header?: unknown; cache?: unknown }>(ROBOTS_CACHE_STATE_KEY);
+      cache = makeCache(header, saved?.header === header ? saved.cache : undefined);
+    }
+    caches.set(header, cache);
+    while (caches.size > MAX_CACHES) caches.delete(caches.keys().next().value!);
+    return cache;
+  };
+
+  /** Keeps the cache of the settings' header for the next session. */
+  const save = async () => {
+    try {
+      const header = await headerFor(settings());
+      const cache = caches.get(header);
+      if (!cache) return;
+      const json = (await cache).toJSON();
+      const size = JSON.stringify(json).length;
+      if (size > MAX_SAVED_CACHE_CHARS) {
+        deps.log.debug(`robots.txt cache not saved: ${size} characters is over the limit`);
+        return;
+      }
+      await context.globalState.update(ROBOTS_CACHE_STATE_KEY, { header, cache: json });
+    } catch (err) {
+      deps.log.warn(`robots.txt cache not saved: ${errorMessage(err)}`);
+    }
+  };
+
+  const inspect = async (request: InspectRequest): Promise<RobotsInspection> => {
+    const s = settings();
+    const productToken = request.productToken ?? s.userAgent;
+    const header = await headerFor(s, productToken);
+    const cache = await cacheFor(header);
+    const { inspectRobots } = await import('../net/robotsInspect.js');
+    deps.log.info(`robots.txt: inspecting ${request.urls.length} URL(s) as ${productToken}`);
+    const inspection = await inspectRobots(request.urls, {
+      productToken,
+      userAgentHeader: header,
+      configuredDelaySeconds: request.configuredDelaySeconds ?? s.defaultDelaySeconds,
+      crawlDelayPolicy: request.crawlDelayPolicy ?? s.crawlDelayPolicy,
+      maxCrawlDelaySeconds: request.maxCrawlDelaySeconds ?? s.maxCrawlDelaySeconds,
+      cache,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    for (const o of inspection.origins) deps.log.info(`robots.txt ${o.robotsUrl}: ${o.outcome} (${o.reason})`);
+    void save();
+    // Every document of an inspected origin shows the newest fetch.
+    for (const o of inspection.origins) {
+      const uri = robotsDocumentUri(o.origin);
+      documents.set(uri.toString(), renderRobotsDocument(o, inspection));
+      changed.fire(uri);
+    }
+    return inspection;
+  };
+
+  const reveal = async (uri: vscode.Uri, line: number | undefined): Promise<vscode.TextEditor> => {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(document, { preview: true });
+    const rendered = documents.get(uri.toString());
+    if (line !== undefined && Number.isInteger(line) && line >= 1 && rendered) {
+      const target = Math.min(document.lineCount - 1, rendered.offset + line - 1);
+      const range = document.lineAt(target).range;
+      editor.selection = new vscode.Selection(range.start, range.end);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+    return editor;
+  };
+
+  const provider: vscode.TextDocumentContentProvider = {
+    onDidChange: changed.event,
+    async provideTextDocumentContent(uri, token) {
+      const known = documents.get(uri.toString());
+      if (known) return known.text;
+      // A document restored from the last session (or opened by URI): fetch it again.
+      const origin = uri.query;
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        await inspect({ urls: [`${origin}/`], signal: abort.signal });
+        return documents.get(uri.toString())?.text ?? `# robots.txt for ${sanitizeText(origin)} could not be shown.\n`;
+      } catch (err) {
+        return `# robots.txt for ${sanitizeText(origin)} could not be fetched: ${sanitizeText(errorMessage(err))}\n`;
+      } finally {
+        sub.dispose();
+      }
+    },
+  };
+
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(ROBOTS_SCHEME, provider),
+    changed,
+    // Forget a document's text when its editor is closed for good.
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === ROBOTS_SCHEME) documents.delete(d.uri.toString());
+    }),
+    { dispose: () => void save() },
+  );
+
+  return {
+    inspect,
+    cacheFor,
+    show: async (inspection, origin, line) => {
+      const o = inspection.origins.find((x) => x.origin === origin);
+      if (!o) throw new Error(`${origin} is not in this inspection`);
+      const uri = robotsDocumentUri(o.origin);
+      documents.set(uri.toString(), renderRobotsDocument(o, inspection));
+      changed.fire(uri);
+      return reveal(uri, line);
+    },
+    open: async (originOrUrl, line) => {
+      const origin = new URL(originOrUrl).origin;
+      const uri = robotsDocumentUri(origin);
+      if (!documents.has(uri.toString())) await inspect({ urls: [`${origin}/`] });
+      return reveal(uri, line);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The document text (pure)
+
+const MAX_FINDINGS_SHOWN = 20;
+
+function clean(text: string): string {
+  return sanitizeText(String(text)).replace(/[\r\n]+/g, ' ');
+}
+
+/** The header block and the file, and where the file starts. Exported for tests. */
+export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<RobotsInspection, 'productToken' | 'results'>): Rendered {
+  const head: string[] = [];
+  const fetched = origin.fetchedAt !== null ? new Date(origin.fetchedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'not fetched';
+  head.push(`# robots.txt of ${clean(origin.origin)}, as fetched by Crawl Planner (read-only)`);
+  head.push(`# ${clean(origin.robotsUrl)}: ${origin.outcome}${origin.status !== null ? `, HTTP ${origin.status}` : ''}, ${fetched}`);
+  head.push(`# ${clean(origin.reason)}`);
+  for (const r of origin.redirects) head.push(`#   redirect ${r.status}: ${clean(r.from)} → ${clean(r.to)}`);
+  const token = clean(inspection.productToken);
+  if (origin.group) {
+    const how = origin.group.matchedBy === 'product-token' ? `names ${token}` : origin.group.matchedBy === 'star' ? 'User-agent: *' : 'no group';
+    const where = origin.group.line !== null ? ` (line ${origin.group.line})` : '';
+    head.push(`# Group for ${token}: ${how}${where}; agents: ${origin.group.userAgents.map(clean).join(', ') || '—'}`);
+  } else if (origin.outcome === 'ok') {
+    head.push(`# Group for ${token}: none applies, so everything is allowed`);
+  }
+  const delay =
+    origin.crawlDelaySeconds !== null
+      ? `Crawl-delay ${formatSeconds(origin.crawlDelaySeconds)}${origin.crawlDelayLine !== null ? ` (line ${origin.crawlDelayLine})` : ''}`
+      : 'no Crawl-delay';
+  head.push(`# ${delay}; effective interval ${formatDuration(origin.effectiveIntervalSeconds)} (${clean(origin.intervalSource)})${origin.skipped ? '; host skipped: Crawl-delay above the cap' : ''}`);
+  if (origin.sitemaps.length > 0) {
+    head.push(`# Sitemaps (${origin.sitemaps.length}):`);
+    for (const s of origin.sitemaps.slice(0, 20)) head.push(`#   ${clean(s)}`);
+    if (origin.sitemaps.length > 20) head.push(`#   … and ${origin.sitemaps.length - 20} more`);
+  }
+  const results = inspection.results.filter((r) => r.origin === origin.origin);
+  if (results.length > 0) {
+    head.push('#', `# Verdicts for ${token}:`);
+    const width = Math.max(...results.map((r) => r.verdict.length));
+    for (const r of results) {
+      const rule = r.line !== null ? ` (line ${r.line}${r.rule !== null ? `: ${clean(r.rule)}` : ''})` : '';
+      head.push(`#   ${r.verdict.padEnd(width)}  ${clean(r.url)}${rule}`);
+      head.push(`#   ${' '.repeat(width)}  ${clean(r.reason)}`);
+    }
+  }
+  if (origin.findings.length > 0) {
+    head.push('#', `# Findings (${origin.findings.length}):`);
+    for (const f of origin.findings.slice(0, MAX_FINDINGS_SHOWN)) head.push(`#   line ${f.line} ${f.severity}: ${clean(f.message)}`);
+    if (origin.findings.length > MAX_FINDINGS_SHOWN) head.push(`#   … and ${origin.findings.length - MAX_FINDINGS_SHOWN} more`);
+  }
+  if (origin.text === undefined) {
+    head.push('#', '# (no file: robots.txt was not fetched with a 2xx status)');
+    return { text: head.join('\n') + '\n', offset: head.length };
+  }
+  // The marker line is the last header line; the file's line 1 follows it.
+  head.push('#', `# ---- the file follows; its line 1 is line ${head.length + 3} here ----`);
+  return { text: `${head.join('\n')}\n${origin.text}`, offset: head.length };
+}

@@ -1,0 +1,100 @@
+/**
+ * The test crawls running in this window: who is running, their latest progress, and how to stop
+ * them. The status bar item and the Stop Test Crawl command read it; the `crawlRunning` context key
+ * follows it. One instance, created in activate() and disposed with the extension (which stops every
+ * crawl still running).
+ */
+import * as vscode from 'vscode';
+import type { ProgressEvent } from '../../core/crawl/events';
+import { CONTEXT_KEYS } from '../ids';
+
+export interface CrawlRunInfo {
+  readonly id: number;
+  /** The task or terminal name. */
+  readonly name: string;
+  readonly startedAt: number;
+  /** Pages the run may fetch at most. */
+  readonly maxPages: number;
+  /** The latest progress event, when one has arrived. */
+  readonly progress: ProgressEvent | undefined;
+}
+
+export interface CrawlRunEnd {
+  id: number;
+  name: string;
+  exitCode: number;
+  /** The report's location, when one was written. */
+  reportUri?: vscode.Uri;
+}
+
+export interface CrawlRunHandle {
+  readonly id: number;
+  progress(event: ProgressEvent): void;
+  end(result: { exitCode: number; reportUri?: vscode.Uri }): void;
+}
+
+interface Entry {
+  info: CrawlRunInfo;
+  stop: () => void;
+}
+
+export class CrawlRuns implements vscode.Disposable {
+  private readonly entries = new Map<number, Entry>();
+  private nextId = 1;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly ended = new vscode.EventEmitter<CrawlRunEnd>();
+  /** Fires when a run starts, ends or reports progress. */
+  readonly onDidChange = this.changed.event;
+  readonly onDidEnd = this.ended.event;
+
+  get active(): readonly CrawlRunInfo[] {
+    return [...this.entries.values()].map((e) => e.info);
+  }
+
+  /** Registers a starting run; `stop` asks it to stop (it ends later, through the handle). */
+  begin(name: string, maxPages: number, stop: () => void): CrawlRunHandle {
+    const id = this.nextId++;
+    this.entries.set(id, { info: { id, name, maxPages, startedAt: Date.now(), progress: undefined }, stop });
+    this.update();
+    return {
+      id,
+      progress: (event) => {
+        const entry = this.entries.get(id);
+        if (!entry) return;
+        entry.info = { ...entry.info, progress: event };
+        this.changed.fire();
+      },
+      end: ({ exitCode, reportUri }) => {
+        if (!this.entries.delete(id)) return;
+        this.update();
+        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}) });
+      },
+    };
+  }
+
+  /** Asks every running crawl to stop; returns how many were asked. */
+  stopAll(): number {
+    const entries = [...this.entries.values()];
+    for (const e of entries) e.stop();
+    return entries.length;
+  }
+
+  private update(): void {
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.crawlRunning, this.entries.size > 0);
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.stopAll();
+    this.entries.clear();
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.crawlRunning, false);
+    this.changed.dispose();
+    this.ended.dispose();
+  }
+}
+
+export function registerCrawlRuns(context: vscode.ExtensionContext): CrawlRuns {
+  const runs = new CrawlRuns();
+  context.subscriptions.push(runs);
+  return runs;
+}

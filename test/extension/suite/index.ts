@@ -1,0 +1,13 @@
+/**
+ * The extension-host test entry (`--extensionTestsPath`): loads every suite, then runs them. Built by
+ * scripts/build-extension-tests.js; run by scripts/test-extension.js (`npm run test:extension`).
+ */
+import { runRegistered } from './harness';
+import './activation.test';
+import './commands.test';
+import './view.test';
+import './task.test';
+
+export function run(): Promise<void> {
+  return runRegistered();
+}

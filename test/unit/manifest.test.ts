@@ -1,0 +1,168 @@
+/**
+ * Manifest hygiene (DESIGN.md §10): settings with type, default, range, markdownDescription and scope;
+ * the defaults the code assumes; workspace-trust declarations; the task schema; activation; packaging.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESTRICTED_SETTINGS, SETTING_DEFAULTS } from '../../src/extension/config';
+import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
+import { TASK_PROPERTIES } from '../../src/extension/task/definition';
+
+const root = join(__dirname, '..', '..');
+
+interface Setting {
+  type: string;
+  default: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  enum?: string[];
+  enumDescriptions?: string[];
+  markdownEnumDescriptions?: string[];
+  markdownDescription?: string;
+  description?: string;
+  scope?: string;
+}
+
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  main: string;
+  icon: string;
+  engines: { vscode: string };
+  activationEvents: string[];
+  extensionKind?: string[];
+  scripts: Record<string, string>;
+  devDependencies: Record<string, string>;
+  capabilities: {
+    untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[]; description?: string };
+    virtualWorkspaces: boolean | { supported: boolean };
+  };
+  contributes: {
+    configuration: { title: string; properties: Record<string, Setting> };
+    viewsContainers: { activitybar: Array<{ icon: string }> };
+    taskDefinitions: Array<{ type: string; required?: string[]; when?: string; properties: Record<string, Setting & { items?: { type: string } }> }>;
+  };
+};
+const settings = manifest.contributes.configuration.properties;
+const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'];
+
+for (const [key, s] of Object.entries(settings)) {
+  test(`setting ${key}: type, default, markdownDescription, scope`, () => {
+    assert.ok(['string', 'number', 'integer', 'boolean'].includes(s.type), `type ${s.type}`);
+    assert.ok('default' in s, 'has a default');
+    assert.ok(typeof s.markdownDescription === 'string' && s.markdownDescription.length > 20, 'markdownDescription');
+    assert.equal(s.description, undefined, 'markdownDescription only');
+    assert.ok(s.scope !== undefined && SCOPES.includes(s.scope), `scope ${s.scope}`);
+  });
+
+  if (s.type === 'number' || s.type === 'integer') {
+    test(`setting ${key}: minimum ≤ default ≤ maximum`, () => {
+      assert.equal(typeof s.minimum, 'number');
+      assert.equal(typeof s.maximum, 'number');
+      assert.equal(typeof s.default, 'number');
+      assert.ok(s.minimum! <= (s.default as number) && (s.default as number) <= s.maximum!);
+      if (s.type === 'integer') assert.ok(Number.isInteger(s.default));
+    });
+  }
+  if (s.enum) {
+    test(`setting ${key}: every choice is described and the default is one`, () => {
+      assert.equal((s.markdownEnumDescriptions ?? s.enumDescriptions)?.length, s.enum!.length);
+      assert.ok(s.enum!.includes(s.default as string));
+    });
+  }
+  if (s.pattern) {
+    test(`setting ${key}: the default matches its pattern`, () => {
+      assert.match(s.default as string, new RegExp(s.pattern!));
+    });
+  }
+}
+
+test('the settings defaults are the ones the code falls back to', () => {
+  const expected: Record<string, unknown> = {
+    [SETTINGS.userAgent]: SETTING_DEFAULTS.userAgent,
+    [SETTINGS.contactUrl]: SETTING_DEFAULTS.contactUrl ?? '',
+    [SETTINGS.defaultDelay]: SETTING_DEFAULTS.defaultDelaySeconds,
+    [SETTINGS.delayFrom]: SETTING_DEFAULTS.delayFrom,
+    [SETTINGS.maxCrawlDelay]: SETTING_DEFAULTS.maxCrawlDelaySeconds,
+    [SETTINGS.crawlDelayPolicy]: SETTING_DEFAULTS.crawlDelayPolicy,
+    [SETTINGS.connectTimeout]: SETTING_DEFAULTS.connectTimeoutSeconds,
+    [SETTINGS.requestTimeout]: SETTING_DEFAULTS.requestTimeoutSeconds,
+    [SETTINGS.maxPages]: SETTING_DEFAULTS.maxPages,
+    [SETTINGS.reportFolder]: SETTING_DEFAULTS.reportFolder,
+  };
+  for (const [key, value] of Object.entries(expected)) assert.deepEqual(settings[key]?.default, value, key);
+});
+
+test('the user agent is a product token (RFC 9309 §2.2.1)', () => {
+  assert.equal(settings[SETTINGS.userAgent]!.pattern, '^[a-zA-Z_-]+$');
+  const re = new RegExp(settings[SETTINGS.userAgent]!.pattern!);
+  for (const ok of ['CrawlPlanner', 'my-bot', 'a_b']) assert.match(ok, re);
+  for (const bad of ['', 'Bot/1.0', 'two words', 'bot2']) assert.doesNotMatch(bad, re);
+});
+
+test('report folder default is .crawl-planner/reports', () => {
+  assert.equal(settings[SETTINGS.reportFolder]!.default, '.crawl-planner/reports');
+});
+
+test('workspace trust: limited, with the restricted settings the code also enforces', () => {
+  const trust = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  assert.ok(trust.description && trust.description.length > 40);
+  assert.deepEqual([...(trust.restrictedConfigurations ?? [])].sort(), [...RESTRICTED_SETTINGS].sort());
+  for (const key of trust.restrictedConfigurations ?? []) assert.ok(key in settings, `${key} is a contributed setting`);
+  // What a workspace could use to change who the crawler says it is, how hard it hits hosts, or where it writes.
+  for (const key of [SETTINGS.userAgent, SETTINGS.contactUrl, SETTINGS.defaultDelay, SETTINGS.crawlDelayPolicy, SETTINGS.maxCrawlDelay, SETTINGS.maxPages, SETTINGS.reportFolder]) {
+    assert.ok(RESTRICTED_SETTINGS.includes(key), `${key} is restricted`);
+  }
+  assert.equal(manifest.capabilities.virtualWorkspaces, false);
+});
+
+test('activation: implied by the contributions; main is the bundle', () => {
+  assert.deepEqual(manifest.activationEvents, []);
+  assert.equal(manifest.main, './dist/extension.js');
+  assert.equal(manifest.engines.vscode, '^1.90.0');
+  assert.equal(manifest.devDependencies['@types/vscode'], '1.90.0');
+});
+
+test('task definition: the schema lists the properties the code reads; seeds required', () => {
+  const [definition] = manifest.contributes.taskDefinitions;
+  assert.equal(definition!.type, TASK_TYPE);
+  assert.deepEqual(definition!.required, ['seeds']);
+  assert.equal(definition!.when, 'customExecutionSupported');
+  assert.deepEqual(Object.keys(definition!.properties), [...TASK_PROPERTIES]);
+  assert.equal(definition!.properties.seeds!.type, 'array');
+  assert.equal(definition!.properties.seeds!.items!.type, 'string');
+  assert.deepEqual(definition!.properties.delayFrom!.enum, ['start', 'end']);
+  for (const [key, p] of Object.entries(definition!.properties)) {
+    assert.ok(typeof p.markdownDescription === 'string' && p.markdownDescription.length > 10, `${key}: markdownDescription`);
+    if (p.type === 'number' || p.type === 'integer') assert.ok(typeof p.minimum === 'number' && typeof p.maximum === 'number', `${key}: range`);
+  }
+});
+
+test('icons: the Marketplace icon is a PNG, the activity bar icon an SVG, both present', () => {
+  assert.match(manifest.icon, /\.png$/);
+  const png = readFileSync(join(root, manifest.icon));
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(png.readUInt32BE(16), 128, 'width');
+  assert.equal(png.readUInt32BE(20), 128, 'height');
+  for (const c of manifest.contributes.viewsContainers.activitybar) {
+    assert.match(c.icon, /\.svg$/);
+    assert.ok(existsSync(join(root, c.icon)), c.icon);
+  }
+});
+
+test('packaging: production build first, the bundle without node_modules, an allow-list .vscodeignore', () => {
+  assert.match(manifest.scripts.package!, /^node esbuild\.js --production && vsce package --no-dependencies\b/);
+  assert.equal(manifest.scripts['test:extension'], 'node scripts/test-extension.js');
+  const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  assert.equal(ignore[0], '**', 'ignore everything first');
+  assert.ok(ignore.slice(1).every((l) => l.startsWith('!')), 'then only let files back in');
+  assert.ok(ignore.includes('!dist/extension.js') && ignore.includes('!dist/webview.js'));
+  assert.deepEqual(manifest.extensionKind, ['workspace']);
+});
