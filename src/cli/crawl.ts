@@ -173,7 +173,7 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   try {
     const result = await session.done;
     if (setup.reportPath) {
-      writeFileSync(setup.reportPath, reportToJson(result.report) + '\n');
+      writeFileSync(setup.reportPath, reportToJson(result.report));
       if (!setup.json) io.out(`Report: ${setup.reportPath}\n`);
     }
     return result;

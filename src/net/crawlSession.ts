@@ -49,7 +49,7 @@ export interface CrawlSessionDeps {
 function timeouts(o: TestCrawlOptions) {
   const totalMs = Math.round(o.timeoutSeconds * 1000);
   return {
-    connectTimeoutMs: Math.min(totalMs, 10_000),
+    connectTimeoutMs: Math.min(totalMs, Math.round(o.connectTimeoutSeconds * 1000)),
     headersTimeoutMs: totalMs,
     bodyTimeoutMs: totalMs,
     totalTimeoutMs: totalMs,

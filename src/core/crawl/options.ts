@@ -20,6 +20,8 @@ export interface TestCrawlOptions {
   perHostConcurrency: number;
   /** The bound on one request, from connect to the end of the body, in seconds. */
   timeoutSeconds: number;
+  /** The bound on opening a connection (TCP + TLS), in seconds; never more than `timeoutSeconds`. */
+  connectTimeoutSeconds: number;
   /** Retries per URL after the first attempt. */
   maxRetries: number;
   /** The robots.txt product token ([a-zA-Z_-]+), sent in the User-Agent header. */
@@ -50,6 +52,7 @@ export const TEST_CRAWL_LIMITS = {
   concurrency: { min: 1, max: 512, integer: true },
   perHostConcurrency: { min: 1, max: 64, integer: true },
   timeoutSeconds: { min: 0, max: 3_600, minExclusive: true },
+  connectTimeoutSeconds: { min: 0, max: 600, minExclusive: true },
   maxRetries: { min: 0, max: 20, integer: true },
   maxCrawlDelaySeconds: { min: 0, max: 86_400 },
 } as const satisfies Record<string, Limit>;
@@ -62,6 +65,7 @@ export const TEST_CRAWL_DEFAULTS = {
   concurrency: 8,
   perHostConcurrency: 1,
   timeoutSeconds: 15,
+  connectTimeoutSeconds: 10,
   maxRetries: 2,
   userAgent: 'CrawlPlanner',
   crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
@@ -143,6 +147,7 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     concurrency: num('concurrency', o.concurrency, d.concurrency),
     perHostConcurrency: num('perHostConcurrency', o.perHostConcurrency, d.perHostConcurrency),
     timeoutSeconds: num('timeoutSeconds', o.timeoutSeconds, d.timeoutSeconds),
+    connectTimeoutSeconds: num('connectTimeoutSeconds', o.connectTimeoutSeconds, d.connectTimeoutSeconds),
     maxRetries: num('maxRetries', o.maxRetries, d.maxRetries),
     userAgent,
     ...(typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? { contactUrl: o.contactUrl.trim() } : {}),

@@ -66,6 +66,7 @@ export function resolveCrawlTask(raw: unknown, settings: PlannerSettings): Resol
       delayFrom: d.delayFrom ?? settings.delayFrom,
       concurrency: d.concurrency,
       timeoutSeconds: d.timeout ?? settings.requestTimeoutSeconds,
+      connectTimeoutSeconds: settings.connectTimeoutSeconds,
       userAgent: d.userAgent ?? settings.userAgent,
       contactUrl: settings.contactUrl,
       crawlDelayPolicy: settings.crawlDelayPolicy,
