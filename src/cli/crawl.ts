@@ -33,6 +33,8 @@ export const CRAWL_OPTIONS = {
   'ignore-robots': { type: 'boolean' },
   'allow-other-hosts': { type: 'boolean' },
   adaptive: { type: 'boolean' },
+  'host-rate': { type: 'string' },
+  'host-burst': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
   json: { type: 'boolean' },
@@ -63,6 +65,8 @@ Options:
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
   --allow-other-hosts        follow links to hosts other than the seeds'
   --adaptive                 interval at least max(1 s, 10 × latency)
+  --host-rate R              also a per-host token bucket: at most R requests/s on average
+  --host-burst N             the bucket's burst size (default 1; needs --host-rate)
   --report FILE.json         write the report (summary, per-host figures, one record per request)
   --log FILE.ndjson          write each event as it happens
   --json                     events as JSON lines on stdout instead of the live view
@@ -70,6 +74,14 @@ Options:
 
 Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2 bad input.
 `;
+
+/** TestCrawlOptions field → the CLI flag that sets it, for error messages. */
+const FLAG_FOR_FIELD: Record<string, string> = {
+  userAgent: 'user-agent',
+  hostRatePerSecond: 'host-rate',
+  hostBurst: 'host-burst',
+  seeds: 'seeds',
+};
 
 type Values = ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values'];
 
@@ -93,12 +105,14 @@ export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCraw
     respectRobots: !values['ignore-robots'],
     adaptive: Boolean(values.adaptive),
     allowOtherHosts: Boolean(values['allow-other-hosts']),
+    hostRatePerSecond: parseNumber('host-rate', values['host-rate'], L.hostRatePerSecond),
+    hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
   };
   try {
     return validateTestCrawlOptions(raw);
   } catch (err) {
     if (err instanceof CrawlOptionsError) {
-      const flag = err.field === 'userAgent' ? 'user-agent' : err.field;
+      const flag = FLAG_FOR_FIELD[err.field] ?? err.field;
       throw new UsageError(`--${flag}: ${err.message.slice(err.field.length + 2)}`);
     }
     throw err;

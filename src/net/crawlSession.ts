@@ -166,6 +166,7 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
         maxDepth: options.maxDepth,
         allowOtherHosts: options.allowOtherHosts,
         maxRetries: options.maxRetries,
+        ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),
         ...(deps.plan ? { plannedSeconds: deps.plan.totalSeconds } : {}),
       });

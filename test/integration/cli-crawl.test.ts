@@ -114,6 +114,7 @@ describe('crawl-planner crawl', { timeout: 120_000 }, () => {
     ['zero concurrency', ['http://127.0.0.1:9/', '--concurrency', '0'], /--concurrency/],
     ['an invalid product token', ['http://127.0.0.1:9/', '--user-agent', 'My Bot/1.0'], /--user-agent/],
     ['no seeds', [], /no seed/],
+    ['a host burst without a host rate', ['http://127.0.0.1:9/', '--host-burst', '3'], /--host-burst: only with/],
   ];
   for (const [what, args, pattern] of bad) {
     it(`refuses ${what} with one line and exit code 2`, async () => {

@@ -49,3 +49,17 @@ describe('validateTestCrawlOptions', () => {
     });
   }
 });
+
+describe('validateTestCrawlOptions: the optional per-host token bucket', () => {
+  it('is absent unless a host rate is given', () => {
+    assert.equal(validateTestCrawlOptions({ seeds: ['http://a.example/'] }).tokenBucket, undefined);
+  });
+  it('takes a rate and a burst (default 1)', () => {
+    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2 }).tokenBucket, { ratePerSecond: 2, burst: 1 });
+    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2, hostBurst: 4 }).tokenBucket, { ratePerSecond: 2, burst: 4 });
+  });
+  it('refuses a burst without a rate, and a zero rate', () => {
+    assert.throws(() => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostBurst: 4 }), /hostBurst: only with hostRatePerSecond/);
+    assert.throws(() => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 0 }), /greater than 0/);
+  });
+});

@@ -36,6 +36,8 @@ export interface TestCrawlOptions {
   adaptive: boolean;
   /** Follow links to hosts other than the seeds'. */
   allowOtherHosts: boolean;
+  /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
+  tokenBucket?: { ratePerSecond: number; burst: number };
 }
 
 export interface Limit {
@@ -55,6 +57,8 @@ export const TEST_CRAWL_LIMITS = {
   connectTimeoutSeconds: { min: 0, max: 600, minExclusive: true },
   maxRetries: { min: 0, max: 20, integer: true },
   maxCrawlDelaySeconds: { min: 0, max: 86_400 },
+  hostRatePerSecond: { min: 0, max: 1_000, minExclusive: true },
+  hostBurst: { min: 1, max: 1_000, integer: true },
 } as const satisfies Record<string, Limit>;
 
 export const TEST_CRAWL_DEFAULTS = {
@@ -111,6 +115,16 @@ function bool(field: string, value: unknown, fallback: boolean): boolean {
   throw new CrawlOptionsError(field, `${JSON.stringify(value)} must be true or false`);
 }
 
+function tokenBucket(o: Record<string, unknown>): Pick<TestCrawlOptions, 'tokenBucket'> {
+  if (o.hostRatePerSecond === undefined || o.hostRatePerSecond === null) {
+    if (o.hostBurst !== undefined && o.hostBurst !== null) throw new CrawlOptionsError('hostBurst', 'only with hostRatePerSecond');
+    return {};
+  }
+  const ratePerSecond = num('hostRatePerSecond', o.hostRatePerSecond, 1);
+  const burst = num('hostBurst', o.hostBurst, 1);
+  return { tokenBucket: { ratePerSecond, burst } };
+}
+
 /**
  * Validates untrusted options (a tasks.json entry, a webview message, parsed flags) into TestCrawlOptions.
  * Seeds must be absolute http(s) URLs; the first bad one is named with its position.
@@ -156,5 +170,6 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
     adaptive: bool('adaptive', o.adaptive, d.adaptive),
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
+    ...tokenBucket(o),
   };
 }
