@@ -169,12 +169,14 @@ function formatServerChecks(checks: ServerCheck[], color: boolean): string {
 
 async function serve(io: Io, basePort: number): Promise<number> {
   const demo = await startDemoHosts({ ...defaultDemoConfig(), basePort });
-  io.out(formatDemoHosts(demo));
-  io.out('\nServing until Ctrl+C.\n');
-  await new Promise<void>((resolve) => {
+  // Listen before saying so: a Ctrl+C right after the message must stop the hosts cleanly.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  io.out(formatDemoHosts(demo));
+  io.out('\nServing until Ctrl+C.\n');
+  await stopped;
   await demo.close();
   io.out('Demo hosts stopped.\n');
   return 0;

@@ -135,6 +135,7 @@ describe('report: one record per request', () => {
       host: 'a.example',
       attempt: 1,
       startedAt: T0,
+      sentAt: null,
       endedAt: T0 + 120,
       outcome: 'response',
       status: 200,
@@ -149,6 +150,11 @@ describe('report: one record per request', () => {
       linksQueued: 2,
       retried: false,
     });
+  });
+
+  it('keeps when the request reached its connection (sentAt) when the fetcher reported it', () => {
+    const events = crawl().map((e) => (e.type === 'response' && e.url === 'http://a.example/' ? { ...e, sentAt: T0 + 3 } : e));
+    assert.equal(build(events).requests[0]!.sentAt, T0 + 3);
   });
 
   it('gives a retry its own record with attempt 2, and marks the first as retried', () => {

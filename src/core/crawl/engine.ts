@@ -552,6 +552,7 @@ class CrawlRun {
       kind,
       message,
       startedAt: result.startedAt,
+      ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
       willRetry,
     });
     const detail = `${kind}: ${message}`;
@@ -583,6 +584,7 @@ class CrawlRun {
       status,
       attempt: rec.attempts,
       startedAt: result.startedAt,
+      ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
       latencyMs,
       bytes: result.bytes,
       truncated: result.truncated,

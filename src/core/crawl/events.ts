@@ -56,6 +56,8 @@ export interface ResponseEvent {
   status: number;
   attempt: number;
   startedAt: number;
+  /** When the request reached its connection (the moment a server can see it), when the fetcher knows. */
+  sentAt?: number;
   latencyMs: number;
   bytes: number;
   truncated: boolean;
@@ -119,6 +121,8 @@ export interface ErrorEvent {
   kind: ErrorKind;
   message: string;
   startedAt: number;
+  /** When the request reached its connection, if it got that far. */
+  sentAt?: number;
   /** Whether the engine will retry it. */
   willRetry: boolean;
 }

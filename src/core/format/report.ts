@@ -31,6 +31,8 @@ export interface RequestRecord {
   attempt: number;
   /** Epoch ms the request started. */
   startedAt: number;
+  /** Epoch ms the request reached its connection (what a server can see); null when unknown. */
+  sentAt: number | null;
   /** Epoch ms the response or error arrived; null when the crawl ended with the request in flight. */
   endedAt: number | null;
   /** `response`, `error`, or `unfinished` (a start with no outcome before the report was built). */
@@ -204,6 +206,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     host: e.host,
     attempt: e.attempt,
     startedAt: start?.at ?? e.startedAt,
+    sentAt: e.sentAt ?? null,
     endedAt: e.at,
     outcome: 'response',
     status: e.status,
@@ -224,6 +227,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     host: e.host,
     attempt: e.attempt,
     startedAt: start?.at ?? e.startedAt,
+    sentAt: e.sentAt ?? null,
     endedAt: e.at,
     outcome: 'error',
     status: null,
@@ -244,6 +248,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     host: start.host,
     attempt: start.attempt,
     startedAt: start.at,
+    sentAt: null,
     endedAt: null,
     outcome: 'unfinished',
     status: null,
