@@ -13,6 +13,7 @@ import { createConfigAccess } from './config';
 import { registerDemoHosts } from './demo';
 import { createLog } from './log';
 import { registerRobotsDocuments } from './robotsDocument';
+import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxt';
 import { registerCrawlStatusBar } from './statusBar';
 import { registerCrawlRuns } from './task/crawlRuns';
 import { registerCrawlTasks } from './task/taskProvider';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
+  registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, log }));
   log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
 }
 

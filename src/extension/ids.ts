@@ -16,6 +16,10 @@ export const COMMANDS = {
   stopDemoHosts: 'crawlPlanner.stopDemoHosts',
   copyPlanJson: 'crawlPlanner.copyPlanJson',
   openRobotsTxt: 'crawlPlanner.openRobotsTxt',
+  /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-editor.md). */
+  testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
+  /** robots.txt editor: diff the buffer against the live file of its origin. */
+  compareLiveRobotsTxt: 'crawlPlanner.compareLiveRobotsTxt',
 } as const;
 
 export const VIEWS = {
@@ -47,4 +51,19 @@ export const SETTINGS = {
   requestTimeout: 'crawlPlanner.timeouts.request',
   maxPages: 'crawlPlanner.maxPages',
   reportFolder: 'crawlPlanner.reportFolder',
+  /** robots.txt editor features (docs/robots-editor.md). */
+  robotsTxtDiagnostics: 'crawlPlanner.robotsTxt.diagnostics.enabled',
+  robotsTxtHovers: 'crawlPlanner.robotsTxt.hovers.enabled',
+  robotsTxtCodeLens: 'crawlPlanner.robotsTxt.codeLens.enabled',
+  robotsTxtQuickFixes: 'crawlPlanner.robotsTxt.quickFixes.enabled',
+  robotsTxtPagesForEstimate: 'crawlPlanner.robotsTxt.pagesForEstimate',
 } as const;
+
+/** The language of files named robots.txt (package.json `contributes.languages`). */
+export const ROBOTS_TXT_LANGUAGE_ID = 'robots-txt';
+
+/** `source` of the robots.txt diagnostics. */
+export const ROBOTS_TXT_DIAGNOSTIC_SOURCE = 'Crawl Planner';
+
+/** A read-only document scheme for the live robots.txt in "Compare with live robots.txt". */
+export const ROBOTS_LIVE_SCHEME = 'crawl-planner-robots-live';

@@ -79,6 +79,9 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
       'extension/dist/webview.js',
       'extension/media/icon.png',
       'extension/media/activity.svg',
+      // The robots.txt language: its grammar and its language configuration.
+      'extension/syntaxes/robots-txt.tmLanguage.json',
+      'extension/language-configuration.json',
     ];
     for (const name of required) assert.ok(names.includes(name), `${name} is packaged`);
     const extra = names.filter((n) => !required.includes(n) && !/^extension\/media\/[^/]+(\/[^/]+)*$/.test(n));

@@ -38,6 +38,12 @@ export const ROBOTS_FINDING_CODES = [
   'sitemap-invalid',
   'sitemap-relative',
   'sitemap-duplicate',
+  // Editor lint (lint.ts): checks on top of the parse, see docs/robots-editor.md
+  'crawl-delay-ignored-by-google',
+  'rule-duplicate',
+  'rule-contradictory',
+  'bom-in-line',
+  'replacement-character',
 ] as const;
 
 export type RobotsFindingCode = (typeof ROBOTS_FINDING_CODES)[number];

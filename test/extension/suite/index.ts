@@ -7,6 +7,7 @@ import './activation.test';
 import './commands.test';
 import './view.test';
 import './task.test';
+import './robotsTxt.test';
 
 export function run(): Promise<void> {
   return runRegistered();

@@ -1,0 +1,54 @@
+/**
+ * A ready-made deps object for registerRobotsTxtFeatures, from the extension's services: the settings
+ * (config.ts applies workspace trust), the sidebar plan's pages, and the live-file fetch through the
+ * extension's robots.txt cache.
+ */
+import * as vscode from 'vscode';
+import { decodeRobotsBody } from '../../core/robots';
+import type { ConfigAccess } from '../config';
+import { SETTINGS } from '../ids';
+import { errorMessage, type Log } from '../log';
+import type { RobotsService } from '../robotsDocument';
+import { readRobotsTxtSettings, type RobotsTxtSettings } from './settings';
+
+export interface RobotsTxtDepsSources {
+  config: ConfigAccess;
+  robots: Pick<RobotsService, 'cacheFor'>;
+  log: Log;
+  /** The pages of the sidebar's current plan, when there is one. */
+  plannedPages?: () => number | undefined;
+}
+
+/**
+ * The deps of registerRobotsTxtFeatures from the extension's services. The live fetch goes through the
+ * shared robots.txt cache with a forced refresh (the user asked for the live file), identifying itself with
+ * the configured product token and contact URL. A 4xx gives a one-line comment in place of the file (there
+ * is no robots.txt, so everything is allowed); 5xx and network errors give undefined.
+ */
+export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): {
+  getSettings(): RobotsTxtSettings;
+  fetchLiveRobots(origin: string): Promise<string | undefined>;
+  log: Log;
+} {
+  return {
+    log: sources.log,
+    getSettings: () =>
+      readRobotsTxtSettings(vscode.workspace.getConfiguration(SETTINGS.section), sources.config.read().settings, sources.plannedPages?.()),
+    fetchLiveRobots: async (origin) => {
+      const s = sources.config.read().settings;
+      try {
+        const { userAgentHeader } = await import('../../net/userAgent.js');
+        const cache = await sources.robots.cacheFor(userAgentHeader(s.userAgent, s.contactUrl));
+        const entry = await cache.get(origin, { refresh: true });
+        const r = entry.result;
+        sources.log.info(`robots.txt ${r.robotsUrl}: ${r.outcome} (${r.reason})`);
+        if (r.outcome === 'ok') return decodeRobotsBody(r.body ?? new Uint8Array()).text;
+        if (r.outcome === 'unavailable') return `# ${r.robotsUrl}: ${r.reason.replace(/[\r\n]+/g, ' ')}\n`;
+        return undefined;
+      } catch (err) {
+        sources.log.warn(`robots.txt ${origin}: ${errorMessage(err)}`);
+        return undefined;
+      }
+    },
+  };
+}

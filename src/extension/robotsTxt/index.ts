@@ -1,0 +1,51 @@
+/**
+ * robots.txt in the editor (docs/robots-editor.md): diagnostics from the core's lint, hovers, CodeLens,
+ * quick fixes, "Test URLs against this robots.txt" and "Compare with live robots.txt", for the
+ * `robots-txt` language (files named robots.txt, and the extension's fetched copies).
+ *
+ * activate() wires it with:
+ *
+ *   registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, log, plannedPages }));
+ */
+import * as vscode from 'vscode';
+import { SETTINGS } from '../ids';
+import type { Log } from '../log';
+import { AnalysisCache } from './analysis';
+import { registerRobotsTxtCommands } from './commands';
+import { registerRobotsTxtDiagnostics } from './diagnostics';
+import { CODE_ACTION_METADATA, createCodeActionProvider, createCodeLensProvider, createHoverProvider, ROBOTS_TXT_SELECTOR } from './providers';
+import type { RobotsTxtSettings } from './settings';
+
+export { createRobotsTxtDeps, type RobotsTxtDepsSources } from './deps';
+export { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS, type RobotsTxtFeatureSwitches, type RobotsTxtSettings } from './settings';
+export type { UrlTestResult } from './commands';
+
+export interface RobotsTxtDeps {
+  /** Read on every use, so changes apply at once. */
+  getSettings(): RobotsTxtSettings;
+  /** The live robots.txt text of an origin (through the extension's cache), or undefined when it cannot be fetched. */
+  fetchLiveRobots(origin: string): Promise<string | undefined>;
+  log: Log;
+}
+
+export function registerRobotsTxtFeatures(context: vscode.ExtensionContext, deps: RobotsTxtDeps): void {
+  const settings = (): RobotsTxtSettings => deps.getSettings();
+  const analyses = new AnalysisCache(settings);
+  const lenses = createCodeLensProvider({ analyses, settings });
+  context.subscriptions.push(
+    analyses,
+    lenses,
+    vscode.languages.registerHoverProvider(ROBOTS_TXT_SELECTOR, createHoverProvider({ analyses, settings })),
+    vscode.languages.registerCodeLensProvider(ROBOTS_TXT_SELECTOR, lenses),
+    vscode.languages.registerCodeActionsProvider(ROBOTS_TXT_SELECTOR, createCodeActionProvider({ analyses, settings }), CODE_ACTION_METADATA),
+  );
+  const diagnostics = registerRobotsTxtDiagnostics(context, { analyses, settings });
+  registerRobotsTxtCommands(context, { analyses, settings, fetchLiveRobots: (origin) => deps.fetchLiveRobots(origin), log: deps.log });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SETTINGS.section)) return;
+      diagnostics.refreshAll();
+      lenses.refresh();
+    }),
+  );
+}
