@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlOptions } from '../../src/extension/view/controller';
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS, type RobotsInspectionLike } from '../../src/extension/view/robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
+import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
 import type { HostToWebview, PlannerForm, PlannerSettings } from '../../src/shared/protocol';
 
 const settings: PlannerSettings = {
@@ -32,31 +33,64 @@ const form: PlannerForm = {
   useRobots: false,
 };
 
-function inspection(urls: string[]): RobotsInspectionLike {
-  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
+/**
+ * A real-shaped RobotsInspection (as src/net/robotsInspect.ts returns it): every field present, null where
+ * absent; each origin and result states only what differs from an ok file with no group or Crawl-delay.
+ */
+function robotsInspection(
+  origins: Array<Partial<InspectedOrigin> & Pick<InspectedOrigin, 'origin'>>,
+  results: Array<Partial<RobotsUrlResult> & Pick<RobotsUrlResult, 'url'>> = [],
+): RobotsInspection {
   return {
-    origins: origins.map((origin) => ({
+    productToken: 'ExampleBot',
+    origins: origins.map((o) => ({
+      robotsUrl: `${o.origin}/robots.txt`,
+      outcome: 'ok',
+      from: 'network',
+      status: null,
+      redirects: [],
+      bytes: null,
+      truncated: false,
+      fetchedAt: null,
+      group: null,
+      crawlDelaySeconds: null,
+      crawlDelayLine: null,
+      effectiveIntervalSeconds: 1,
+      intervalSource: 'configured',
+      skipped: false,
+      crawlDelayAboveCap: null,
+      sitemaps: [],
+      findings: [],
+      reason: '',
+      ...o,
+    })),
+    results: results.map((r) => ({ origin: new URL(r.url).origin, verdict: 'allowed', line: null, rule: null, reason: '', ...r })),
+    invalid: [],
+  };
+}
+
+function inspection(urls: string[]): RobotsInspection {
+  const origins = [...new Set(urls.map((u) => new URL(u).origin))];
+  return robotsInspection(
+    origins.map((origin) => ({
       origin,
-      robotsUrl: `${origin}/robots.txt`,
-      outcome: 'ok' as const,
       status: 200,
+      bytes: 50,
       fetchedAt: 0,
-      ...(origin === 'https://b.example' ? { crawlDelaySeconds: 10 } : {}),
+      group: { line: 1, lines: [1, 2, 3], userAgents: ['*'], matchedBy: 'star' },
+      ...(origin === 'https://b.example' ? { crawlDelaySeconds: 10, crawlDelayLine: 2 } : {}),
       effectiveIntervalSeconds: origin === 'https://b.example' ? 10 : 1,
       intervalSource: origin === 'https://b.example' ? 'crawl-delay' : 'configured',
       sitemaps: [`${origin}/sitemap.xml`],
-      group: { line: 1, userAgents: ['*'] },
-      findings: [],
       reason: 'robots.txt read (HTTP 200).',
       text: 'User-agent: *\nCrawl-delay: 10\nDisallow: /private',
     })),
-    results: urls.map((url) => {
-      const origin = new URL(url).origin;
-      return url.includes('/private')
-        ? { url, origin, verdict: 'disallowed' as const, line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' }
-        : { url, origin, verdict: 'allowed' as const, reason: 'No rule matches.' };
-    }),
-  };
+    urls.map((url) =>
+      url.includes('/private')
+        ? { url, verdict: 'disallowed', line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' }
+        : { url, verdict: 'allowed', reason: 'No rule matches.' },
+    ),
+  );
 }
 
 interface Deferred<T> {
@@ -74,7 +108,7 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspectionLike> } = {}) {
+function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspection> } = {}) {
   const posted: HostToWebview[] = [];
   const logs: string[] = [];
   const saved: PlannerForm[] = [];
@@ -229,10 +263,10 @@ test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan a
 });
 
 test('a newer robots.txt request aborts the older one, whose result is dropped', async () => {
-  const pending: Array<Deferred<RobotsInspectionLike>> = [];
+  const pending: Array<Deferred<RobotsInspection>> = [];
   const h = harness({
     inspect: () => {
-      const d = deferred<RobotsInspectionLike>();
+      const d = deferred<RobotsInspection>();
       pending.push(d);
       return d.promise;
     },
@@ -389,20 +423,73 @@ test('robotsTargets keeps the first origins; crawlDelaysFrom takes ok files and 
   assert.equal(urls.length, MAX_ROBOTS_ORIGINS);
   assert.equal(omittedOrigins, 5);
 
+  const finding = (line: number) => ({ code: 'unknown-directive' as const, severity: 'warning' as const, line, message: 'Unknown directive.' });
   const view = toRobotsView(
-    {
-      origins: [
-        { origin: 'http://a.example', robotsUrl: 'http://a.example/robots.txt', outcome: 'ok', crawlDelaySeconds: 5, effectiveIntervalSeconds: 5, intervalSource: 'crawl-delay', sitemaps: [], findings: [], reason: '' },
-        { origin: 'https://a.example', robotsUrl: 'https://a.example/robots.txt', outcome: 'ok', crawlDelaySeconds: 8, effectiveIntervalSeconds: 8, intervalSource: 'crawl-delay', sitemaps: [], findings: [], reason: '' },
-        { origin: 'https://b.example:8443', robotsUrl: 'https://b.example:8443/robots.txt', outcome: 'ok', crawlDelaySeconds: 2, effectiveIntervalSeconds: 2, intervalSource: 'crawl-delay', sitemaps: Array.from({ length: 30 }, (_, i) => `https://b.example:8443/s${i}.xml`), findings: [1, 2], reason: '' },
-        { origin: 'https://c.example', robotsUrl: 'https://c.example/robots.txt', outcome: 'unreachable', crawlDelaySeconds: 100, effectiveIntervalSeconds: 1, intervalSource: 'configured', sitemaps: [], findings: [], reason: '' },
-      ],
-      results: [],
-    },
+    robotsInspection([
+      { origin: 'http://a.example', crawlDelaySeconds: 5, effectiveIntervalSeconds: 5, intervalSource: 'crawl-delay' },
+      { origin: 'https://a.example', crawlDelaySeconds: 8, effectiveIntervalSeconds: 8, intervalSource: 'crawl-delay' },
+      {
+        origin: 'https://b.example:8443',
+        crawlDelaySeconds: 2,
+        effectiveIntervalSeconds: 2,
+        intervalSource: 'crawl-delay',
+        sitemaps: Array.from({ length: 30 }, (_, i) => `https://b.example:8443/s${i}.xml`),
+        findings: [finding(1), finding(2)],
+      },
+      { origin: 'https://c.example', outcome: 'unreachable', crawlDelaySeconds: 100, effectiveIntervalSeconds: 1, intervalSource: 'configured' },
+    ]),
     'Bot',
   );
   assert.deepEqual(crawlDelaysFrom(view), { 'a.example': 8, 'b.example:8443': 2 });
   assert.equal(view.origins[2]!.sitemaps.length, 20);
   assert.equal(view.origins[2]!.sitemapCount, 30);
   assert.equal(view.origins[2]!.findingCount, 2);
+});
+
+test('toRobotsView leaves out what the inspection reports as null, and the text', () => {
+  const view = toRobotsView(
+    robotsInspection(
+      [
+        { origin: 'https://a.example', status: 200, group: { line: 4, lines: [4], userAgents: ['examplebot'], matchedBy: 'product-token' }, crawlDelaySeconds: 3, text: 'User-agent: examplebot' },
+        { origin: 'https://b.example', outcome: 'unavailable', group: { line: null, lines: [], userAgents: [], matchedBy: 'none' } },
+      ],
+      [
+        { url: 'https://a.example/x', verdict: 'disallowed', line: 5, rule: 'Disallow: /x', reason: 'Disallowed by line 5.' },
+        { url: 'https://b.example/', reason: 'robots.txt unavailable.' },
+        { url: 'https://other.example/', origin: null, verdict: 'not-applicable', reason: 'No robots.txt was fetched for this origin.' },
+      ],
+    ),
+    'ExampleBot',
+  );
+  assert.deepEqual(view.origins, [
+    {
+      origin: 'https://a.example',
+      robotsUrl: 'https://a.example/robots.txt',
+      outcome: 'ok',
+      status: 200,
+      crawlDelaySeconds: 3,
+      effectiveIntervalSeconds: 1,
+      intervalSource: 'configured',
+      sitemaps: [],
+      sitemapCount: 0,
+      group: { line: 4, userAgents: ['examplebot'] },
+      findingCount: 0,
+      reason: '',
+    },
+    {
+      origin: 'https://b.example',
+      robotsUrl: 'https://b.example/robots.txt',
+      outcome: 'unavailable',
+      effectiveIntervalSeconds: 1,
+      intervalSource: 'configured',
+      sitemaps: [],
+      sitemapCount: 0,
+      findingCount: 0,
+      reason: '',
+    },
+  ]);
+  assert.deepEqual(view.results, [
+    { url: 'https://a.example/x', origin: 'https://a.example', verdict: 'disallowed', line: 5, rule: 'Disallow: /x', reason: 'Disallowed by line 5.' },
+    { url: 'https://b.example/', origin: 'https://b.example', verdict: 'allowed', reason: 'robots.txt unavailable.' },
+  ]);
 });

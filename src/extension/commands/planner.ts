@@ -7,12 +7,11 @@
  * (the estimate command's arguments) plans those instead. Both resolve to the JSON text copied.
  */
 import * as vscode from 'vscode';
-import type { RobotsInspection } from '../../net/robotsInspect';
 import type { ConfigAccess } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robotsDocument';
-import type { PlannerViewApi, PlannerViewDeps, RobotsInspectionLike } from '../view/plannerView';
+import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { estimateFromArgs } from './estimate';
 import { runCommand } from './run';
 
@@ -37,17 +36,15 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       };
     },
     isTrusted: () => vscode.workspace.isTrusted,
-    inspectRobots: async (urls, options) =>
-      toInspectionLike(
-        await deps.robots.inspect({
-          urls,
-          productToken: options.userAgent,
-          configuredDelaySeconds: options.configuredDelaySeconds,
-          crawlDelayPolicy: options.crawlDelayPolicy,
-          maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
-          signal: options.signal,
-        }),
-      ),
+    inspectRobots: (urls, options) =>
+      deps.robots.inspect({
+        urls,
+        productToken: options.userAgent,
+        configuredDelaySeconds: options.configuredDelaySeconds,
+        crawlDelayPolicy: options.crawlDelayPolicy,
+        maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+        signal: options.signal,
+      }),
     runTestCrawl: (seeds, options) =>
       vscode.commands.executeCommand(COMMANDS.runTestCrawl, {
         seeds,
@@ -62,39 +59,6 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
     },
-  };
-}
-
-/** The inspection in the shape the planner reads (absent instead of null). */
-export function toInspectionLike(inspection: RobotsInspection): RobotsInspectionLike {
-  return {
-    origins: inspection.origins.map((o) => ({
-      origin: o.origin,
-      robotsUrl: o.robotsUrl,
-      outcome: o.outcome,
-      ...(o.status !== null ? { status: o.status } : {}),
-      ...(o.crawlDelaySeconds !== null ? { crawlDelaySeconds: o.crawlDelaySeconds } : {}),
-      effectiveIntervalSeconds: o.effectiveIntervalSeconds,
-      intervalSource: o.intervalSource,
-      sitemaps: o.sitemaps,
-      ...(o.group && o.group.line !== null ? { group: { line: o.group.line, userAgents: o.group.userAgents } } : {}),
-      findings: o.findings,
-      reason: o.reason,
-    })),
-    results: inspection.results.flatMap((r) =>
-      r.origin === null
-        ? []
-        : [
-            {
-              url: r.url,
-              origin: r.origin,
-              verdict: r.verdict,
-              ...(r.line !== null ? { line: r.line } : {}),
-              ...(r.rule !== null ? { rule: r.rule } : {}),
-              reason: r.reason,
-            },
-          ],
-    ),
   };
 }
 

@@ -5,6 +5,7 @@
  * with fakes.
  */
 import { estimateDocument, type CrawlDelayPolicy, type DelayFrom } from '../../core/plan';
+import type { RobotsInspection } from '../../net/robotsInspect';
 import {
   assertNever,
   parsePlannerForm,
@@ -18,7 +19,7 @@ import {
   type WebviewToHost,
 } from '../../shared/protocol';
 import { computePlan, effectiveDelay, effectiveUserAgent, type PlanComputation } from './planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView, type RobotsInspectionLike } from './robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robots';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
 export interface InspectRobotsOptions {
@@ -48,7 +49,7 @@ export interface PlannerViewDeps {
   /** Workspace trust: robots.txt is fetched and test crawls run only in a trusted workspace. */
   isTrusted(): boolean;
   /** `inspectRobots` from src/net/robotsInspect.ts with the extension's cache; must honour `signal`. */
-  inspectRobots(urls: string[], options: InspectRobotsOptions): PromiseLike<RobotsInspectionLike>;
+  inspectRobots(urls: string[], options: InspectRobotsOptions): PromiseLike<RobotsInspection>;
   /** Executes COMMANDS.runTestCrawl with these seeds and options. */
   runTestCrawl(seeds: string[], options: TestCrawlOptions): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */
@@ -301,7 +302,7 @@ export class PlannerController {
     const origins = new Set(urls.map((u) => new URL(u).origin)).size;
     this.robots = { state: 'loading', origins };
     this.send({ type: 'robotsPending', origins });
-    let pending: PromiseLike<RobotsInspectionLike>;
+    let pending: PromiseLike<RobotsInspection>;
     try {
       pending = this.deps.inspectRobots(urls, {
         userAgent,

@@ -1,40 +1,10 @@
 /**
- * robots.txt results for the planner: what the injected `inspectRobots` returns (the lead's
- * `src/net/robotsInspect.ts`, typed here structurally by the fields the planner reads), trimmed to what the
- * webview shows, and the Crawl-delays that feed the plan. Pure.
+ * robots.txt results for the planner: the `RobotsInspection` the injected `inspectRobots` returns (the
+ * lead's `src/net/robotsInspect.ts`), trimmed to what the webview shows, and the Crawl-delays that feed
+ * the plan. Pure.
  */
-import type { RobotsOriginView, RobotsOutcome, RobotsSeedView, RobotsVerdict, RobotsView } from '../../shared/protocol';
-
-/** One origin as `inspectRobots` reports it (only the fields the planner reads). */
-export interface RobotsOriginLike {
-  origin: string;
-  robotsUrl: string;
-  outcome: RobotsOutcome;
-  status?: number;
-  crawlDelaySeconds?: number;
-  effectiveIntervalSeconds: number;
-  intervalSource: string;
-  sitemaps: readonly string[];
-  group?: { line: number; userAgents: readonly string[] };
-  findings: readonly unknown[];
-  reason: string;
-}
-
-/** One seed URL's verdict as `inspectRobots` reports it. */
-export interface RobotsResultLike {
-  url: string;
-  origin: string;
-  verdict: RobotsVerdict;
-  line?: number;
-  rule?: string;
-  reason: string;
-}
-
-/** The part of `RobotsInspection` the planner reads. */
-export interface RobotsInspectionLike {
-  origins: readonly RobotsOriginLike[];
-  results: readonly RobotsResultLike[];
-}
+import type { RobotsInspection } from '../../net/robotsInspect';
+import type { RobotsOriginView, RobotsSeedView, RobotsView } from '../../shared/protocol';
 
 /** At most this many origins are checked per request (a seeds list may name a thousand hosts). */
 export const MAX_ROBOTS_ORIGINS = 50;
@@ -50,7 +20,8 @@ function cut(text: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-function finite(n: number | undefined): number | undefined {
+/** The number when it is one (the reports use null for "none"). */
+function finite(n: number | null): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
@@ -66,7 +37,7 @@ export function robotsTargets(seeds: ReadonlyArray<{ url: string; origin: string
 }
 
 /** The inspection as the webview is sent it: plain data, long texts and lists cut. */
-export function toRobotsView(inspection: RobotsInspectionLike, userAgent: string, omittedOrigins = 0): RobotsView {
+export function toRobotsView(inspection: RobotsInspection, userAgent: string, omittedOrigins = 0): RobotsView {
   const origins: RobotsOriginView[] = inspection.origins.map((o) => {
     const view: RobotsOriginView = {
       origin: cut(o.origin, MAX_URL),
@@ -79,9 +50,12 @@ export function toRobotsView(inspection: RobotsInspectionLike, userAgent: string
       findingCount: o.findings.length,
       reason: cut(o.reason, MAX_TEXT),
     };
-    if (finite(o.status) !== undefined) view.status = o.status;
-    if (finite(o.crawlDelaySeconds) !== undefined) view.crawlDelaySeconds = o.crawlDelaySeconds;
-    if (o.group) {
+    const status = finite(o.status);
+    if (status !== undefined) view.status = status;
+    const crawlDelaySeconds = finite(o.crawlDelaySeconds);
+    if (crawlDelaySeconds !== undefined) view.crawlDelaySeconds = crawlDelaySeconds;
+    // A group without a line (no group applies) is not shown.
+    if (o.group && o.group.line !== null) {
       view.group = {
         line: o.group.line,
         userAgents: o.group.userAgents.slice(0, MAX_GROUP_AGENTS_SHOWN).map((ua) => cut(ua, 200)),
@@ -89,11 +63,13 @@ export function toRobotsView(inspection: RobotsInspectionLike, userAgent: string
     }
     return view;
   });
-  const results: RobotsSeedView[] = inspection.results.map((r) => {
+  // A URL without an origin (none of the inspected files speaks for it) has no card to appear in.
+  const results: RobotsSeedView[] = inspection.results.flatMap((r) => {
+    if (r.origin === null) return [];
     const view: RobotsSeedView = { url: cut(r.url, MAX_URL), origin: cut(r.origin, MAX_URL), verdict: r.verdict, reason: cut(r.reason, MAX_TEXT) };
-    if (typeof r.line === 'number' && Number.isInteger(r.line) && r.line >= 1) view.line = r.line;
-    if (typeof r.rule === 'string') view.rule = cut(r.rule, 300);
-    return view;
+    if (r.line !== null && Number.isInteger(r.line) && r.line >= 1) view.line = r.line;
+    if (r.rule !== null) view.rule = cut(r.rule, 300);
+    return [view];
   });
   return { userAgent: cut(userAgent, 300), origins, results, omittedOrigins };
 }
