@@ -1,0 +1,63 @@
+'use strict';
+/**
+ * a. The Crawl Planner icon in the activity bar opens the sidebar; typing two demo-host seeds and a
+ * page count shows the per-host table (a row per host), the total and the chart.
+ */
+const { check, contains } = require('../lib/assert');
+const { poll } = require('../lib/proc');
+
+module.exports = {
+  id: 'a-plan',
+  title: 'activity bar icon opens the planner; two seeds and a page count show the table, total and chart',
+  profile: 'trusted',
+  timeoutMs: 90_000,
+  async run(ctx) {
+    const { wb, demo } = ctx;
+    const fast = demo.byName('fast');
+    const polite = demo.byName('polite');
+    const hosts = [new URL(fast.origin).host, new URL(polite.origin).host];
+
+    const frame = await wb.openPlanner();
+    await frame.locator('#seeds').click();
+    await frame.locator('#seeds').pressSequentially(`${fast.baseUrl}\n${polite.baseUrl}`, { delay: 5 });
+    await frame.locator('#pages').fill('');
+    await frame.locator('#pages').pressSequentially('200', { delay: 20 });
+    await frame.locator('#delay').fill('2');
+
+    // One row per host, in the per-host table.
+    for (const host of hosts) {
+      const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
+      await row.waitFor({ timeout: 15_000 });
+      const text = await row.innerText();
+      contains(text, [host, /\d+ pages/, /2 s/], `the table row of ${host}`);
+    }
+    check(await frame.locator('#host-table').isVisible(), 'the per-host table is not visible');
+    check((await frame.locator('#host-table tbody tr').count()) === 2, 'the table does not have exactly two rows');
+
+    // The total: 200 pages over 2 hosts, with a duration.
+    const total = await poll('the total to show 200 pages', async () => {
+      const t = await frame.locator('#total').innerText();
+      return /200 pages over 2 hosts/.test(t) ? t : undefined;
+    });
+    contains(total, [/\d+ (s|m|h)/], '#total');
+    const binding = await frame.locator('#binding').innerText();
+    check(binding.trim().length > 0, '#binding (what limits the crawl) is empty');
+
+    // The chart: a bar per host, with a visible width, and an accessible summary.
+    const bars = frame.locator('#chart .bar[data-kind="host"]');
+    check((await bars.count()) === 2, `the chart has ${await bars.count()} host bars, not 2`);
+    for (const host of hosts) {
+      const bar = frame.locator(`#chart .bar[data-host="${host}"]`);
+      check(await bar.isVisible(), `no visible chart bar for ${host}`);
+      const box = await bar.locator('.bar-fill').boundingBox();
+      check(box && box.width > 2 && box.height > 2, `the chart bar of ${host} has no visible fill (${JSON.stringify(box)})`);
+    }
+    const summary = await frame.locator('#chart').getAttribute('aria-label');
+    contains(summary ?? '', ['Crawl duration'], 'the chart summary');
+    ctx.note(`total: ${total}; binding: ${binding}`);
+
+    // Put the results in view for the screenshots.
+    await frame.locator('#plan-heading').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await ctx.screenshots();
+  },
+};
