@@ -4,7 +4,9 @@
 // VS Code cannot be downloaded on every machine (not on this project's build machines), so the binary
 // is never downloaded here: set VSCODE_EXECUTABLE_PATH to a VS Code executable (e.g.
 // "/Applications/Visual Studio Code.app/Contents/MacOS/Electron", or the `code` binary of an unpacked
-// VS Code for Linux). Without it the tests are skipped, and the script says so and exits 0.
+// VS Code for Linux). Without it the tests are skipped, and the script says so and exits 0: the same
+// suites then run inside code-server, through a test-runner extension, in the e2e harness
+// (`npm run test:e2e`, scenario x-extension-host; see docs/e2e.md).
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script for Node */
 const { execFileSync } = require('node:child_process');
@@ -17,7 +19,10 @@ const root = path.join(__dirname, '..');
 async function main() {
   const executable = process.env.VSCODE_EXECUTABLE_PATH;
   if (!executable) {
-    console.log('SKIPPED extension-host tests: set VSCODE_EXECUTABLE_PATH to a VS Code binary (VS Code cannot be downloaded on this machine)');
+    console.log(
+      'SKIPPED extension-host tests here: no VS Code binary (set VSCODE_EXECUTABLE_PATH; VS Code cannot be downloaded on this machine). ' +
+        'The same suites run inside code-server in `npm run test:e2e` (scenario x-extension-host; alone: bash scripts/ci-e2e.sh --only x)',
+    );
     return 0;
   }
   if (!fs.existsSync(executable)) {

@@ -18,7 +18,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { CHROMIUM, CODE_SERVER_ENTRY, FIXTURES, NODE24_BIN, OUTPUT, ROOT } = require('./lib/paths');
 const { own, stopAll, withTimeout } = require('./lib/proc');
-const { packageExtension, bundleDemo, extensionManifest } = require('./lib/build');
+const { packageExtension, bundleDemo, buildRunnerExtension, extensionManifest } = require('./lib/build');
 const { startDemo, startHostile } = require('./lib/servers');
 const { CodeServer } = require('./lib/codeServer');
 const { Workbench, newContext, CHROMIUM_ARGS } = require('./lib/workbench');
@@ -33,6 +33,7 @@ const SCENARIOS = [
   require('./scenarios/e-hostile'),
   require('./scenarios/f-trust'),
   require('./scenarios/g-legibility'),
+  require('./scenarios/x-extension-host'),
 ];
 
 /** The whole run is bounded too: past this, everything is stopped and the run fails. */
@@ -142,7 +143,17 @@ async function main() {
 
     const dir = path.join(work, profile);
     fs.mkdirSync(dir, { recursive: true });
-    const cs = new CodeServer({ name: profile, dir, trustEnabled: profile === 'restricted', vsix });
+    // Extensions some scenarios install next to the product (x-extension-host: the test runner), built
+    // only when such a scenario runs; such scenarios have a profile of their own.
+    const extraVsix = [];
+    if (toRun.some((s) => (s.extraExtensions ?? []).includes('runner'))) {
+      const t = Date.now();
+      const runner = buildRunnerExtension(buildLog);
+      timings.runnerExtensionMs = Date.now() - t;
+      say(`built ${path.relative(ROOT, runner.vsix)} (the extension-host suites) in ${seconds(timings.runnerExtensionMs)}`);
+      extraVsix.push(runner.vsix);
+    }
+    const cs = new CodeServer({ name: profile, dir, trustEnabled: profile === 'restricted', vsix, extraVsix });
     const tInstall = Date.now();
     cs.install();
     const startMs = await cs.start(dir);
@@ -150,7 +161,8 @@ async function main() {
 
     for (const s of toRun) {
       const workspace = path.join(dir, `ws-${s.id}`);
-      copyDir(path.join(FIXTURES, s.fixture ?? 'workspace'), workspace);
+      // `fixture`: a folder under test/e2e/fixtures, or an absolute path (x-extension-host: test/extension/fixture).
+      copyDir(path.resolve(FIXTURES, s.fixture ?? 'workspace'), workspace);
       const result = await runScenario(s, { browser, cs, env, workspace, blocked });
       results.push(result);
       const extra = result.reason ? `: ${result.reason}` : '';

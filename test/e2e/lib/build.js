@@ -1,8 +1,10 @@
 'use strict';
 /**
  * What the harness builds from the repo before a run: the extension's .vsix (root `npm run package`,
- * a production build then `vsce package --no-dependencies`) and a bundle of src/demo, so the harness
- * runs the demo hosts in a child process of its own and reads their arrival logs directly.
+ * a production build then `vsce package --no-dependencies`), a bundle of src/demo, so the harness
+ * runs the demo hosts in a child process of its own and reads their arrival logs directly, and (only when
+ * scenario x-extension-host runs) the test-runner extension's .vsix: test/e2e/runner-extension's
+ * manifest with the extension-host suites bundled in.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,9 +41,44 @@ function bundleDemo(logFile) {
   return { module: out, ms: r.ms };
 }
 
+const RUNNER_MANIFEST_DIR = path.join(ROOT, 'test', 'e2e', 'runner-extension');
+const RUNNER_ENTRY = path.join(ROOT, 'test', 'extension', 'runner', 'extension.ts');
+
+/**
+ * The test-runner extension (test/e2e/runner-extension/README.md): its manifest, the root LICENSE, and
+ * test/extension/runner/extension.ts bundled with every suite (test/extension/suite) into dist/runner.js
+ * by the root's esbuild (`vscode` external), packaged by the root's vsce.
+ */
+function buildRunnerExtension(logFile) {
+  const dir = path.join(CACHE, 'runner-extension');
+  const vsix = path.join(CACHE, 'crawl-planner-test-runner.vsix');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(vsix, { force: true });
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(RUNNER_MANIFEST_DIR, 'package.json'), path.join(dir, 'package.json'));
+  fs.copyFileSync(path.join(RUNNER_MANIFEST_DIR, 'README.md'), path.join(dir, 'README.md'));
+  fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(dir, 'LICENSE'));
+  const started = Date.now();
+  runStep(
+    'bundle the extension-host suites',
+    path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
+    [RUNNER_ENTRY, '--bundle', '--platform=node', '--format=cjs', '--target=node20', '--external:vscode', '--sourcemap=inline',
+      `--outfile=${path.join(dir, 'dist', 'runner.js')}`, '--log-level=warning'],
+    { cwd: ROOT, logFile, timeoutMs: 120_000 },
+  );
+  runStep(
+    'vsce package (test runner)',
+    path.join(ROOT, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
+    { cwd: dir, logFile, timeoutMs: 120_000 },
+  );
+  if (!fs.existsSync(vsix)) throw new Error(`vsce wrote no ${vsix}`);
+  return { vsix, ms: Date.now() - started };
+}
+
 /** What the extension's package.json contributes (read fresh: the scenarios adapt to what has landed). */
 function extensionManifest() {
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 }
 
-module.exports = { packageExtension, bundleDemo, extensionManifest };
+module.exports = { packageExtension, bundleDemo, buildRunnerExtension, extensionManifest };

@@ -71,7 +71,8 @@ function sanitizedEnv(extra = {}) {
 
 class CodeServer {
   /**
-   * @param {{ name: string, dir: string, trustEnabled: boolean, theme?: 'dark'|'light', vsix: string }} opts
+   * @param {{ name: string, dir: string, trustEnabled: boolean, theme?: 'dark'|'light', vsix: string, extraVsix?: string[] }} opts
+   *   `extraVsix`: more extensions to install next to the product (the test-runner extension)
    */
   constructor(opts) {
     this.name = opts.name;
@@ -82,6 +83,7 @@ class CodeServer {
     this.configFile = path.join(opts.dir, 'config.yaml');
     this.trustEnabled = opts.trustEnabled;
     this.vsix = opts.vsix;
+    this.extraVsix = opts.extraVsix ?? [];
     this.settings = baseSettings({ trustEnabled: opts.trustEnabled, theme: opts.theme ?? 'dark' });
     this.process = undefined;
     this.url = undefined;
@@ -97,18 +99,22 @@ class CodeServer {
     fs.writeFileSync(this.settingsFile, JSON.stringify(this.settings, null, 2));
   }
 
-  /** Installs the .vsix into this profile's fresh extensions dir. */
+  /** Installs the .vsix (and any extra ones) into this profile's fresh extensions dir. */
   install() {
     fs.mkdirSync(this.extDir, { recursive: true });
     fs.writeFileSync(this.configFile, 'auth: none\ncert: false\n');
+    const all = [this.vsix, ...this.extraVsix];
     const r = runStep(
-      `install ${path.basename(this.vsix)} into code-server`,
+      `install ${all.map((v) => path.basename(v)).join(', ')} into code-server`,
       process.execPath.startsWith(NODE24_BIN) ? process.execPath : path.join(NODE24_BIN, 'node'),
-      [CODE_SERVER_ENTRY, '--config', this.configFile, '--user-data-dir', this.dataDir, '--extensions-dir', this.extDir, '--install-extension', this.vsix],
+      [CODE_SERVER_ENTRY, '--config', this.configFile, '--user-data-dir', this.dataDir, '--extensions-dir', this.extDir, ...all.flatMap((v) => ['--install-extension', v])],
       { env: sanitizedEnv(), logFile: this.logFile, timeoutMs: 120_000 },
     );
-    const installed = fs.readdirSync(this.extDir).filter((d) => d.startsWith('crawl-planner.crawl-planner-'));
+    const dirs = fs.readdirSync(this.extDir);
+    const installed = dirs.filter((d) => d.startsWith('crawl-planner.crawl-planner-') && !d.startsWith('crawl-planner.crawl-planner-test-runner-'));
     if (installed.length !== 1) throw new Error(`the extension is not in ${this.extDir} after --install-extension`);
+    const folders = dirs.filter((d) => fs.statSync(path.join(this.extDir, d)).isDirectory());
+    if (folders.length !== all.length) throw new Error(`${all.length} extensions were to be installed; ${this.extDir} has ${folders.join(', ') || 'none'}`);
     return r.ms;
   }
 

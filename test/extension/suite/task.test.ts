@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { COMMANDS, TASK_TYPE } from '../../../src/extension/ids';
 import { test, waitFor } from './harness';
@@ -94,18 +96,47 @@ test('Run Test Crawl with arguments resolves with exit code 0 and the report', a
 }, 120_000);
 
 test('Stop Test Crawl stops a running crawl; the report is still written', async () => {
-  const running = vscode.commands.executeCommand<{ exitCode: number; report?: string }>(COMMANDS.runTestCrawl, {
-    seeds: demo.flatMap((h) => h.seeds),
-    maxPages: 200,
-    report: 'out/stopped.json',
+  // A site of our own on loopback, so the test knows when the crawl is really crawling: the first page
+  // request has arrived. A stop while the crawl is still planning (fetching robots.txt: the slow demo
+  // host takes up to 3 s) ends it with "Stopped before the crawl started" and, by design, no report.
+  const pages: string[] = [];
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: *\nAllow: /\n');
+      return;
+    }
+    pages.push(req.url ?? '');
+    const n = Number(/^\/page\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>page ${n}</title>${[1, 2, 3].map((i) => `<a href="/page/${n * 3 + i}">page ${n * 3 + i}</a>`).join(' ')}`);
   });
-  // The status bar and the context key follow the run; Stop Test Crawl reports how many it stopped.
-  const stopped = await waitFor('a running crawl to stop', async () => (await vscode.commands.executeCommand<number>(COMMANDS.stopTestCrawl)) || undefined, 60_000);
-  assert.equal(stopped, 1);
-  const result = await running;
-  assert.ok(result);
-  assert.equal(result.exitCode, 1, 'stopped early');
-  assert.ok(result.report?.endsWith('/out/stopped.json'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const running = vscode.commands.executeCommand<{ exitCode: number; report?: string }>(COMMANDS.runTestCrawl, {
+      seeds: [`${origin}/`],
+      maxPages: 200,
+      delay: 1,
+      report: 'out/stopped.json',
+    });
+    await waitFor('the first page request', () => pages.length > 0, 60_000);
+    // The status bar and the context key follow the run; Stop Test Crawl reports how many it stopped.
+    assert.equal(await vscode.commands.executeCommand<number>(COMMANDS.stopTestCrawl), 1);
+    const result = await running;
+    assert.ok(result, 'the crawl ran');
+    assert.equal(result.exitCode, 1, 'stopped early');
+    assert.ok(result.report?.endsWith('/out/stopped.json'), result.report);
+    const report = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(result.report!)))) as {
+      summary: { pages: number; endReason: string };
+    };
+    assert.equal(report.summary.endReason, 'stopped');
+    assert.ok(report.summary.pages >= 1 && report.summary.pages < 200, `${report.summary.pages} pages`);
+    assert.ok(pages.length < 200, `the site saw ${pages.length} page requests for a 200-page crawl stopped after the first`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }, 120_000);
 
 test('Stop Demo Hosts stops them', async () => {
