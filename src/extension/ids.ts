@@ -16,7 +16,7 @@ export const COMMANDS = {
   stopDemoHosts: 'crawlPlanner.stopDemoHosts',
   copyPlanJson: 'crawlPlanner.copyPlanJson',
   openRobotsTxt: 'crawlPlanner.openRobotsTxt',
-  /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-editor.md). */
+  /** robots.txt editor: test URLs against the unsaved buffer (README.md). */
   testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */
   compareLiveRobotsTxt: 'crawlPlanner.compareLiveRobotsTxt',
@@ -51,7 +51,7 @@ export const SETTINGS = {
   requestTimeout: 'crawlPlanner.timeouts.request',
   maxPages: 'crawlPlanner.maxPages',
   reportFolder: 'crawlPlanner.reportFolder',
-  /** robots.txt editor features (docs/robots-editor.md). */
+  /** robots.txt editor features (README.md). */
   robotsTxtDiagnostics: 'crawlPlanner.robotsTxt.diagnostics.enabled',
   robotsTxtHovers: 'crawlPlanner.robotsTxt.hovers.enabled',
   robotsTxtCodeLens: 'crawlPlanner.robotsTxt.codeLens.enabled',

@@ -29,7 +29,7 @@ export type PagesMode = 'total' | 'perHost';
 
 /**
  * The planner form as the extension sees it: every number already parsed and in range. `null` means
- * "left empty": the setting or the plan's default applies (see docs/sidebar.md). The webview keeps the
+ * "left empty": the setting or the plan's default applies (see README.md). The webview keeps the
  * raw text of each field itself (getState/setState), so a half-typed value is never lost.
  */
 export interface PlannerForm {

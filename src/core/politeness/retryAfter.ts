@@ -9,7 +9,7 @@
  * - the delay is never negative and never above the cap, and never above the largest timer Node can
  *   arm (`setTimeout` with more than 2^31-1 ms fires after 1 ms).
  *
- * Open points of §F, decided (see docs/crawl-engine.md):
+ * Open points of §F, decided (see README.md):
  * - lower-case names (`fri, 31 dec 1999 … gmt`): accepted leniently, note `case-insensitive`;
  * - a zone other than GMT (`UTC`, `UT`, `Z`, or a numeric `+0100`): accepted leniently with the offset
  *   applied, note `zone`; any other zone name is invalid;

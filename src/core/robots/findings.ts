@@ -38,7 +38,7 @@ export const ROBOTS_FINDING_CODES = [
   'sitemap-invalid',
   'sitemap-relative',
   'sitemap-duplicate',
-  // Editor lint (lint.ts): checks on top of the parse, see docs/robots-editor.md
+  // Editor lint (lint.ts): checks on top of the parse, see README.md
   'crawl-delay-ignored-by-google',
   'rule-duplicate',
   'rule-contradictory',

@@ -1,7 +1,7 @@
 /**
  * robots.txt core: decode (RFC 9309 §2.5 limit, BOMs), parse (lines, groups, Crawl-delay, sitemaps,
  * findings), and explain (verdict + deciding line) on top of robots-parser, closing its fail-open gaps.
- * See docs/robots-core.md.
+ * See README.md.
  */
 export { decodeRobotsBody, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
 export { normalizeForMatch, type MatchSide } from './encoding';
