@@ -218,9 +218,11 @@ function clean(text: string): string {
 /** The header block and the file, and where the file starts. Exported for tests. */
 export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<RobotsInspection, 'productToken' | 'results'>): Rendered {
   const head: string[] = [];
-  const fetched = origin.fetchedAt !== null ? new Date(origin.fetchedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'not fetched';
-  head.push(`# robots.txt of ${clean(origin.origin)}, as fetched by Crawl Planner (read-only)`);
-  head.push(`# ${clean(origin.robotsUrl)}: ${origin.outcome}${origin.status !== null ? `, HTTP ${origin.status}` : ''}, ${fetched}`);
+  const fetched = origin.fetchedAt !== null ? `fetched ${new Date(origin.fetchedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : 'not fetched';
+  // Every URL is followed by a space or the end of the line: the editor's link detection would take a
+  // comma or colon right after one as part of the link.
+  head.push(`# robots.txt of ${clean(origin.origin)} (read-only, as fetched by Crawl Planner)`);
+  head.push(`# ${origin.outcome}${origin.status !== null ? ` (HTTP ${origin.status})` : ''}, ${fetched}, from ${clean(origin.robotsUrl)}`);
   head.push(`# ${clean(origin.reason)}`);
   for (const r of origin.redirects) head.push(`#   redirect ${r.status}: ${clean(r.from)} → ${clean(r.to)}`);
   const token = clean(inspection.productToken);

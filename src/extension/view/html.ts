@@ -1,6 +1,6 @@
 /**
  * The planner webview's HTML: a static skeleton with stable element ids (the e2e tests and
- * docs/sidebar.md name them), one external script by nonce and one external stylesheet. No inline
+ * the README's sidebar section names them), one external script by nonce and one external stylesheet. No inline
  * script, no inline style, no event handler attributes; the only interpolated values are the CSP
  * source, the nonce and the two resource URIs, all attribute-escaped. Pure (no vscode at run time).
  */
@@ -48,7 +48,7 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
 </head>
 <body>
 <main id="planner" aria-busy="true">
-  <p id="trust-note" class="note" hidden>This workspace is not trusted: the plan works, but robots.txt is not fetched and test crawls do not run.</p>
+  <p id="trust-note" class="note" hidden>This workspace is not trusted, so this sidebar plans but does not fetch robots.txt or start test crawls. You can still do both yourself from the Command Palette: “Crawl Planner: Inspect robots.txt for URL” and “Crawl Planner: Run Test Crawl”.</p>
 
   <form id="plan-form" novalidate>
     <div class="field">
@@ -73,8 +73,8 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
 
     <div class="grid">
       <div class="field">
-        <label for="rate">Target rate <span class="hint">req/s, all hosts</span></label>
-        <input id="rate" type="text" inputmode="decimal" autocomplete="off" aria-describedby="rate-error">
+        <label for="rate">Target rate <span class="hint">req/s</span></label>
+        <input id="rate" type="text" inputmode="decimal" autocomplete="off" title="Requests per second over all hosts together; empty: no limit" aria-describedby="rate-error">
         <p id="rate-error" class="field-error"></p>
       </div>
       <div class="field">
@@ -144,11 +144,13 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
   <section class="robots-section" aria-labelledby="robots-heading">
     <h2 id="robots-heading">robots.txt</h2>
     <p id="robots-status" class="status" aria-live="polite"></p>
-    <div class="inline">
+    <div class="robots-actions">
       <select id="robots-origin" aria-label="Origin whose robots.txt to open"></select>
-      <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
+      <div class="actions">
+        <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
+        <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
+      </div>
     </div>
-    <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
     <div id="robots" class="robots"></div>
   </section>
 </main>
