@@ -13,6 +13,10 @@
 # Everything runs on loopback; nothing is fetched at run time. Ends with `N passed, N failed[, N skipped]`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Started by `npm run test:e2e`, this script inherits the outer npm's settings as npm_* variables, among
+# them a user agent naming the outer Node (20), which code-server's install script reads as "the Node that
+# runs npm" and refuses. The harness's npm commands must see only their own settings.
+while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
 ROOT="$PWD"
 E2E="$ROOT/test/e2e"
 STAMP="$E2E/node_modules/.e2e-install-stamp"
