@@ -13,6 +13,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
 import { EventEmitter } from 'node:events';
+import zlib from 'node:zlib';
+import { PassThrough } from 'node:stream';
 
 export interface Arrival {
   /** 1-based order of arrival on this server. */
@@ -300,6 +302,33 @@ export function endless(chunk: Uint8Array = Buffer.alloc(16 * 1024, 'a'), header
         /* keep writing until the socket buffer is full */
       }
       if (open) res.once('drain', pump);
+    };
+    pump();
+  };
+}
+
+/**
+ * A gzip bomb: `Content-Encoding: gzip` over an endless stream of zeros (1 MiB of zeros compresses to about
+ * 1 KiB), written as fast as the client reads, until it goes away.
+ */
+export function gzipBomb(headers: Record<string, string> = {}): LoopbackHandler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-encoding': 'gzip', ...headers });
+    const gz = zlib.createGzip({ level: 9 });
+    const src = new PassThrough();
+    src.pipe(gz).pipe(res);
+    const zeros = Buffer.alloc(1024 * 1024);
+    let open = true;
+    res.on('close', () => {
+      open = false;
+      gz.destroy();
+      src.destroy();
+    });
+    const pump = (): void => {
+      while (open && src.write(zeros)) {
+        /* fill */
+      }
+      if (open) src.once('drain', pump);
     };
     pump();
   };

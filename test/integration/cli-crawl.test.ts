@@ -3,16 +3,14 @@
  * loopback, checked from the report and the servers' arrival logs.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
+import { buildCli, runCli, type CliOptions } from '../helpers/cli';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli.js');
 
 interface Run {
   code: number | null;
@@ -20,31 +18,15 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], opts: { timeoutMs?: number; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`crawl-planner ${args.join(' ')} did not end within ${opts.timeoutMs ?? 60_000} ms`));
-    }, opts.timeoutMs ?? 60_000);
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      opts.onStdout?.(d.toString(), child);
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
+async function run(args: string[], opts: CliOptions = {}): Promise<Run> {
+  const r = await runCli(args, opts);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 let demo: DemoHosts;
 let dir: string;
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.js'], { cwd: ROOT, stdio: 'pipe' });
+  buildCli();
   demo = await startDemoHosts(defaultDemoConfig());
   dir = mkdtempSync(join(tmpdir(), 'crawl-planner-cli-'));
 });

@@ -4,7 +4,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,15 +11,14 @@ import * as zlib from 'node:zlib';
 import type { RobotsCliDocument } from '../../src/cli/robots';
 import { runRobots } from '../../src/cli/robots';
 import { canListenOn, endless, hang, redirect, startLoopback, text, type LoopbackHandler, type LoopbackServer } from '../helpers/loopback';
+import { buildCli, runCli, type CliRun } from '../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 const T = { timeout: 30_000 };
 let dir = '';
 let otherHost = '127.0.0.1';
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.js'], { cwd: ROOT, stdio: 'pipe' });
+  buildCli();
   dir = mkdtempSync(path.join(tmpdir(), 'crawl-planner-robots-'));
   if (await canListenOn('127.0.0.2')) otherHost = '127.0.0.2';
 });
@@ -29,33 +27,10 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+type Run = CliRun;
 
-/** Runs the CLI without blocking this process's event loop (the loopback servers live here). */
 function cli(args: string[], options: { cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(killer);
-      resolve({ status, stdout, stderr, ms: performance.now() - t0 });
-    });
-  });
+  return runCli(args, options);
 }
 
 const robots = (...args: string[]) => cli(['robots', ...args]);

@@ -5,44 +5,19 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
 import type { EstimateRobotsSection } from '../../src/cli/estimate';
 import type { EstimateDocument } from '../../src/core/plan';
 import { canListenOn, hang, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
+import { buildCli, runCli, type CliRun } from '../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 const T = { timeout: 30_000 };
 
 type Doc = EstimateDocument & { robots: EstimateRobotsSection | null };
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+type Run = CliRun;
 
 function estimate(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, 'estimate', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(killer);
-      resolve({ status, stdout, stderr, ms: performance.now() - t0 });
-    });
-  });
+  return runCli(['estimate', ...args]);
 }
 
 async function json(...args: string[]): Promise<Doc> {
@@ -58,7 +33,7 @@ let down: LoopbackServer;
 const host = (s: LoopbackServer) => new URL(s.origin).host;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.js'], { cwd: ROOT, stdio: 'pipe' });
+  buildCli();
   const aliases = (await canListenOn('127.0.0.2')) && (await canListenOn('127.0.0.3')) && (await canListenOn('127.0.0.4'));
   slow = await startLoopback({
     host: aliases ? '127.0.0.2' : '127.0.0.1',

@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import * as zlib from 'node:zlib';
 import {
   classifyError,
@@ -23,6 +22,7 @@ import {
   type HttpResult,
 } from '../../src/net/http';
 import {
+  gzipBomb,
   closedPort,
   endless,
   hang,
@@ -231,26 +231,7 @@ describe('net/http: Content-Encoding', () => {
         '/bad-gzip': text(200, Buffer.from('this is not gzip at all'), { 'content-encoding': 'gzip' }),
         '/zstd': text(200, Buffer.from('whatever'), { 'content-encoding': 'zstd' }),
         // An endless gzip stream of zeros: about 1000:1, it would inflate without end.
-        '/bomb': (_req, res) => {
-          res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/plain' });
-          const gz = zlib.createGzip({ level: 9 });
-          const zeros = Buffer.alloc(1024 * 1024);
-          const src = new PassThrough();
-          src.pipe(gz).pipe(res);
-          let open = true;
-          res.on('close', () => {
-            open = false;
-            gz.destroy();
-            src.destroy();
-          });
-          const pump = (): void => {
-            while (open && src.write(zeros)) {
-              /* fill */
-            }
-            if (open) src.once('drain', pump);
-          };
-          pump();
-        },
+        '/bomb': gzipBomb({ 'content-type': 'text/plain' }),
       },
     });
     client = createHttpClient({ userAgent: UA, totalTimeoutMs: 10_000 });

@@ -4,11 +4,11 @@
  */
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { createHttpClient, UnsupportedUrlError, type HttpClient } from '../../src/net/http';
 import { fetchRobots, outcomeForStatus, robotsLocation, type RobotsFetchResult } from '../../src/net/robotsFetch';
 import {
+  gzipBomb,
   canListenOn,
   closedPort,
   endless,
@@ -338,26 +338,7 @@ describe('robots fetch: limits and hostile servers (RFC 9309 §2.5, §3)', () =>
   });
 
   it('a gzip bomb stops at 512,000 decoded bytes', T, async () => {
-    a.route('/robots.txt', (_req, res) => {
-      res.writeHead(200, { 'content-encoding': 'gzip' });
-      const gz = zlib.createGzip({ level: 9 });
-      const src = new PassThrough();
-      src.pipe(gz).pipe(res);
-      const zeros = Buffer.alloc(1024 * 1024);
-      let open = true;
-      res.on('close', () => {
-        open = false;
-        gz.destroy();
-        src.destroy();
-      });
-      const pump = (): void => {
-        while (open && src.write(zeros)) {
-          /* fill */
-        }
-        if (open) src.once('drain', pump);
-      };
-      pump();
-    });
+    a.route('/robots.txt', gzipBomb());
     const r = await fetchRobots(a.origin, { userAgent: UA, client });
     assert.equal(r.outcome, 'ok');
     assert.equal(r.truncated, true);
