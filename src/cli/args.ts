@@ -95,6 +95,11 @@ export interface SeedLine {
   source: string;
 }
 
+/** Where a seed line came from, for messages: "argument 2" or "seeds.txt line 4". */
+export function seedLocation(line: number, source: string | undefined): string {
+  return source === undefined || source === 'argument' ? `argument ${line}` : `${source} line ${line}`;
+}
+
 /**
  * Seeds from the command line and from `--seeds-file` (one URL per line; blank lines and `#` comments
  * are skipped). A missing file is a UsageError.

@@ -14,7 +14,7 @@ import type { Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
 import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
-import { parse, parseChoice, parseNumber, readSeedLines, UsageError, type Io } from './args';
+import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 
 export const CRAWL_OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -207,8 +207,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
   if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   const { seeds, invalid } = validateSeeds(lines);
   for (const bad of invalid) {
-    const where = bad.source === undefined || bad.source === 'argument' ? `argument ${bad.line}` : `${bad.source} line ${bad.line}`;
-    io.err(`crawl-planner crawl: ${sanitizeText(where)}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner crawl: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
   }
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`);
   const options = crawlOptionsFromFlags(values, seeds.map((s) => s.url));

@@ -18,10 +18,10 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
-import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed } from '../core/seeds';
+import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { userAgentHeader } from '../net/userAgent';
-import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, UsageError, type Io } from './args';
+import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import {
   contactOption,
   decidingLine,
@@ -188,10 +188,6 @@ export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
   // Leave unset options out so that the plan's defaults (and its "was this asked for?" checks) apply.
   for (const key of Object.keys(input) as Array<keyof typeof input>) if (input[key] === undefined) delete input[key];
   return input;
-}
-
-function where(seed: InvalidSeed): string {
-  return seed.source === undefined || seed.source === 'argument' ? `argument ${seed.line}` : `${seed.source} line ${seed.line}`;
 }
 
 /** A seed that robots.txt disallows, left out of the plan. */
@@ -365,10 +361,6 @@ function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: bo
   return lines.join('\n') + '\n\n';
 }
 
-function seedWhere(seedLine: number, source: string): string {
-  return source === 'argument' ? `argument ${seedLine}` : `${source} line ${seedLine}`;
-}
-
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (values.help) {
@@ -381,7 +373,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   const { seeds, invalid } = validateSeeds(lines);
   for (const bad of invalid) {
-    io.err(`crawl-planner estimate: ${sanitizeText(where(bad))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
   }
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
@@ -412,7 +404,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
       io.out(formatRobotsSection(step, seeds, io.color));
       for (const d of step.section.disallowedSeeds) {
         const why = d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
-        io.err(`crawl-planner estimate: ${sanitizeText(seedWhere(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
+        io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
       }
     }
     if (planSeeds.length === 0) {
