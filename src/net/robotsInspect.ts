@@ -17,7 +17,7 @@ import {
   type RobotsUrlResult,
 } from '../core/robots';
 import { parseHttpUrl } from './http';
-import { RobotsCache, fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
+import { RobotsCache, fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
 
 export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
 
@@ -127,19 +127,15 @@ export async function inspectRobots(inputs: readonly string[], options: InspectO
   const { urls, invalid } = sortUrls(inputs);
   const cache = options.cache ?? createRobotsCache(options);
   const origins = [...new Set(urls.map((u) => u.origin))];
-  const loaded = new Map<string, LoadedRobots>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < origins.length) {
-      const origin = origins[next++]!;
-      const entry = await cache.get(origin, options.signal ? { signal: options.signal } : {});
-      loaded.set(origin, loadFetched(entry.result, options.maxCrawlDelaySeconds));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(origins.length, Math.max(1, options.concurrency ?? 4)) }, worker));
-  // Keep the inputs' origin order, whatever order the fetches finished in.
-  const ordered = new Map(origins.map((o) => [o, loaded.get(o)!] as const));
-  return assemble(ordered, urls, invalid, options);
+  // One fetch per origin, at most `concurrency` at once, through the cache; results in the inputs' order.
+  const fetched = await fetchRobotsForAll(origins, {
+    userAgent: options.userAgentHeader,
+    cache,
+    concurrency: options.concurrency ?? 4,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const loaded = new Map(origins.map((o, i) => [o, loadFetched(fetched[i]!, options.maxCrawlDelaySeconds)] as const));
+  return assemble(loaded, urls, invalid, options);
 }
 
 /**
