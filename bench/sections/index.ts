@@ -1,0 +1,4 @@
+/** The bench sections, in the order `npm run bench` runs them. Each lives in its own file. */
+import type { BenchSection } from '../lib/types';
+
+export const SECTIONS: BenchSection[] = [];
