@@ -10,7 +10,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
-import { ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
+import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
 import {
   inspectRobots,
@@ -38,7 +38,7 @@ export const ROBOTS_OPTIONS = {
 } as const;
 
 /** Seconds one robots.txt fetch may take in all (every redirect hop together). */
-export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = 30;
+export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = ROBOTS_FETCH_TIMEOUT_SECONDS;
 export const ROBOTS_TIMEOUT_LIMIT: NumberRule = { min: 0, minExclusive: true, max: 3_600 };
 /** The connect timeout never exceeds this, nor the total. */
 const CONNECT_TIMEOUT_MS = 10_000;
