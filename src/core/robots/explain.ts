@@ -1,8 +1,8 @@
 /**
  * Verdicts: allowed / disallowed / not-applicable for one URL and one crawler.
  *
- * - `verdict(file, url, token)`: the verdict, why in one word (`basis`), and the deciding line. No prose, and
- *   no allocation beyond parsing the URL: the crawl gate, bulk checks and the CLI's `--urls-file` use it.
+ * - `verdict(file, url, token)`: the verdict, why in one word (`basis`), and the deciding line, as a shared,
+ *   precomputed object: no prose is built. The crawl gate, bulk checks and the CLI's `--urls-file` use it.
  * - `explain(file, url, token)`: the same decision with the group, the Crawl-delay and a sentence saying why.
  *
  * Group choice is ours (from parse.ts). The rules of the chosen groups are compiled once per file and
