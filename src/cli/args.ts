@@ -106,18 +106,31 @@ export function seedLocation(line: number, source: string | undefined): string {
  */
 export function readSeedLines(positionals: string[], seedsFile: string | undefined): SeedLine[] {
   const lines: SeedLine[] = positionals.map((text, i) => ({ text, line: i + 1, source: 'argument' }));
-  if (seedsFile !== undefined) {
-    let content: string;
-    try {
-      content = readFileSync(seedsFile, 'utf8');
-    } catch (err) {
-      throw new UsageError(`--seeds-file: cannot read ${seedsFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
-      const text = raw.replace(/(^|\s)#.*$/, '').trim();
-      if (text !== '') lines.push({ text, line: i + 1, source: seedsFile });
-    });
+  if (seedsFile !== undefined) lines.push(...readLineFile('seeds-file', seedsFile));
+  return lines;
+}
+
+/** The source name of lines read from standard input (`-`). */
+export const STDIN_SOURCE = 'stdin';
+
+/**
+ * The lines of a list file given to `--<option>`: one entry per line, blank lines and `#` comments
+ * skipped, a BOM dropped; `-` reads standard input. A file that cannot be read is a UsageError.
+ */
+export function readLineFile(option: string, path: string): SeedLine[] {
+  let content: string;
+  const stdin = path === '-';
+  try {
+    content = readFileSync(stdin ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--${option}: cannot read ${stdin ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  const source = stdin ? STDIN_SOURCE : path;
+  const lines: SeedLine[] = [];
+  content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const text = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (text !== '') lines.push({ text, line: i + 1, source });
+  });
   return lines;
 }
 

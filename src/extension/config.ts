@@ -15,6 +15,7 @@
  * extension (code-server, older builds) and is visible in one place.
  */
 import type * as vscode from 'vscode';
+import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
 import { SETTINGS } from './ids';
 
 export type DelayFrom = 'start' | 'end';
@@ -31,6 +32,8 @@ export interface PlannerSettings {
   crawlDelayPolicy: CrawlDelayPolicy;
   connectTimeoutSeconds: number;
   requestTimeoutSeconds: number;
+  /** One robots.txt fetch in all, redirects included. */
+  robotsTxtTimeoutSeconds: number;
   maxPages: number;
   /** Relative to the workspace folder, or absolute. */
   reportFolder: string;
@@ -46,6 +49,7 @@ export const SETTING_DEFAULTS: Readonly<PlannerSettings> = {
   crawlDelayPolicy: 'cap',
   connectTimeoutSeconds: 10,
   requestTimeoutSeconds: 15,
+  robotsTxtTimeoutSeconds: ROBOTS_FETCH_TIMEOUT_SECONDS,
   maxPages: 50,
   reportFolder: '.crawl-planner/reports',
 };
@@ -178,6 +182,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
       crawlDelayPolicy: choice(SETTINGS.crawlDelayPolicy, d.crawlDelayPolicy, ['cap', 'skip', 'obey'] as const),
       connectTimeoutSeconds: number(SETTINGS.connectTimeout, d.connectTimeoutSeconds, 1, 120),
       requestTimeoutSeconds: number(SETTINGS.requestTimeout, d.requestTimeoutSeconds, 1, 600),
+      robotsTxtTimeoutSeconds: number(SETTINGS.robotsTxtTimeout, d.robotsTxtTimeoutSeconds, 1, 600),
       maxPages: number(SETTINGS.maxPages, d.maxPages, 1, 10_000, true),
       reportFolder: text(SETTINGS.reportFolder, d.reportFolder, (s) => s !== '' && s.length <= 1024 && !s.includes('\0'), 'a folder path'),
     },

@@ -49,6 +49,7 @@ export const SETTINGS = {
   crawlDelayPolicy: 'crawlPlanner.crawlDelayPolicy',
   connectTimeout: 'crawlPlanner.timeouts.connect',
   requestTimeout: 'crawlPlanner.timeouts.request',
+  robotsTxtTimeout: 'crawlPlanner.timeouts.robotsTxt',
   maxPages: 'crawlPlanner.maxPages',
   reportFolder: 'crawlPlanner.reportFolder',
   /** robots.txt editor features (README.md). */

@@ -80,7 +80,8 @@ export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: 
   const makeCache = async (header: string, saved: unknown): Promise<RobotsCache> => {
     const { RobotsCache: Cache, fetchRobots } = await import('../net/robotsFetch.js');
     const s = settings();
-    const timeouts = { connectMs: s.connectTimeoutSeconds * 1000, totalMs: s.requestTimeoutSeconds * 1000 };
+    const totalMs = s.robotsTxtTimeoutSeconds * 1000;
+    const timeouts = { connectMs: Math.min(totalMs, s.connectTimeoutSeconds * 1000), headersMs: totalMs, bodyMs: totalMs, totalMs };
     return Cache.fromJSON(saved ?? null, { fetch: (origin) => fetchRobots(origin, { userAgent: header, timeouts }) });
   };
 

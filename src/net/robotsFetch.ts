@@ -13,6 +13,7 @@
  */
 import type { ErrorKind } from '../core/crawl/events';
 import { parseRetryAfter, RETRY_AFTER_MAX_SECONDS } from '../core/politeness/retryAfter';
+import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
 import { createHttpClient, parseHttpUrl, UnsupportedUrlError, type HttpClient, type HttpClientOptions } from './http';
 
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
@@ -28,12 +29,15 @@ export interface RobotsTimeouts {
   totalMs?: number;
 }
 
+const FETCH_TIMEOUT_MS = ROBOTS_FETCH_TIMEOUT_SECONDS * 1000;
+
 export const ROBOTS_DEFAULTS = {
   /** RFC 9309 §2.5: the parsing limit MUST be at least 500 KiB. */
   maxBytes: 512_000,
   /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
   maxRedirects: 5,
-  timeouts: { connectMs: 10_000, headersMs: 15_000, bodyMs: 15_000, totalMs: 30_000 },
+  /** 10 s in all (ROBOTS_FETCH_TIMEOUT_SECONDS), redirects included; no single phase longer. */
+  timeouts: { connectMs: FETCH_TIMEOUT_MS, headersMs: FETCH_TIMEOUT_MS, bodyMs: FETCH_TIMEOUT_MS, totalMs: FETCH_TIMEOUT_MS },
   accept: 'text/plain, */*;q=0.5',
 } as const;
 
@@ -46,7 +50,7 @@ export interface RobotsRedirect {
 export interface RobotsFetchResult {
   /** The origin the rules apply to: always the original one (scheme://host[:port]). */
   origin: string;
-  /** `${origin}/robots.txt`: the URL to build robots-parser with (never the final URL). */
+  /** `${origin}/robots.txt`: the URL the rules are parsed against (never the final URL). */
   robotsUrl: string;
   outcome: RobotsOutcome;
   /** Status of the last response received, when there was one. */

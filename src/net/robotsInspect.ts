@@ -5,11 +5,12 @@
  */
 import type { RobotsGate } from '../core/crawl/types';
 import {
-  groupFor,
+  crawlDelayFor,
   loadRobotsFile,
   originReport,
   robotsUrlFor,
   urlResult,
+  verdictWithOutcome,
   type RobotsFile,
   type RobotsOriginReport,
   type RobotsSettings,
@@ -59,7 +60,8 @@ export function sourceFromFetch(result: RobotsFetchResult): RobotsSource {
 export function loadFetched(result: RobotsFetchResult, maxCrawlDelaySeconds: number): LoadedRobots {
   const source = sourceFromFetch(result);
   if (result.outcome !== 'ok') return { source, file: undefined, text: undefined };
-  const file = loadRobotsFile(result.body ?? new Uint8Array(), { robotsUrl: result.robotsUrl, maxCrawlDelaySeconds });
+  const contentType = result.headers?.['content-type'];
+  const file = loadRobotsFile(result.body ?? new Uint8Array(), { robotsUrl: result.robotsUrl, maxCrawlDelaySeconds, ...(contentType !== undefined ? { contentType } : {}) });
   return { source, file, text: file.lines.map((l) => l.raw).join('\n') };
 }
 
@@ -78,11 +80,14 @@ export function sortUrls(inputs: readonly string[]): { urls: Array<{ url: string
   return { urls, invalid };
 }
 
+/** `brief`: bulk checks (the CLI's `--urls-file`) take the verdict-only path, with a short reason per kind of verdict. */
+export type ResultsMode = { brief?: boolean };
+
 function assemble(
   loaded: ReadonlyMap<string, LoadedRobots>,
   urls: ReadonlyArray<{ url: string; origin: string }>,
   invalid: RobotsInspection['invalid'],
-  settings: RobotsSettings,
+  settings: RobotsSettings & ResultsMode,
   missingReason?: string,
 ): RobotsInspection {
   return {
@@ -90,13 +95,13 @@ function assemble(
     origins: [...loaded.values()].map((l) => ({ ...originReport(l.source, l.file, settings), ...(l.text !== undefined ? { text: l.text } : {}) })),
     results: urls.map(({ url, origin }) => {
       const l = loaded.get(origin);
-      return urlResult(url, l?.source, l?.file, settings.productToken, missingReason);
+      return urlResult(url, l?.source, l?.file, settings.productToken, missingReason, settings.brief);
     }),
     invalid,
   };
 }
 
-export interface InspectOptions extends RobotsSettings {
+export interface InspectOptions extends RobotsSettings, ResultsMode {
   /** The full User-Agent header for the fetches (see userAgentHeader). */
   userAgentHeader: string;
   /** Shared cache (the extension keeps one); a fresh one is made when absent. */
@@ -142,7 +147,7 @@ export async function inspectRobots(inputs: readonly string[], options: InspectO
  * `--file` mode and the editor: URLs tested against a local robots.txt, no network. The file stands for
  * the origin of `origin` when given, else of the first valid URL; URLs of other origins are not-applicable.
  */
-export function inspectRobotsText(body: Uint8Array | string, inputs: readonly string[], settings: RobotsSettings & { origin?: string }): RobotsInspection {
+export function inspectRobotsText(body: Uint8Array | string, inputs: readonly string[], settings: RobotsSettings & ResultsMode & { origin?: string }): RobotsInspection {
   const { urls, invalid } = sortUrls(inputs);
   const base = settings.origin ?? urls[0]?.url ?? 'http://example.com/';
   const robotsUrl = robotsUrlFor(base);
@@ -166,13 +171,13 @@ export function createRobotsGate(cache: RobotsCache, settings: Pick<RobotsSettin
       l = loadFetched(entry.result, settings.maxCrawlDelaySeconds);
       parsed.set(entry.result, l);
     }
-    const r = urlResult(url, l.source, l.file, settings.productToken);
-    const crawlDelay = l.file ? groupFor(l.file, settings.productToken).crawlDelay?.seconds : undefined;
+    const r = verdictWithOutcome(l.source.outcome, l.file, url, settings.productToken, l.source.robotsUrl);
+    const crawlDelay = l.file ? crawlDelayFor(l.file, settings.productToken).seconds : undefined;
     return {
       verdict: r.verdict,
       outcome: l.source.outcome,
-      ...(r.line !== null ? { line: r.line } : {}),
-      ...(r.rule !== null ? { rule: r.rule } : {}),
+      ...(r.line !== undefined ? { line: r.line } : {}),
+      ...(r.rule !== undefined ? { rule: r.rule } : {}),
       ...(crawlDelay !== undefined ? { crawlDelaySeconds: crawlDelay } : {}),
       ...(l.source.outcome === 'unreachable' ? { detail: l.source.reason ?? 'robots.txt unreachable' } : {}),
     };

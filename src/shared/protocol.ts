@@ -180,8 +180,9 @@ export interface RobotsOriginView {
   outcome: RobotsOutcome;
   /** The HTTP status of the last response, when there was one. */
   status?: number;
-  /** The Crawl-delay that applies to our user agent, as declared. */
+  /** The Crawl-delay that applies to our user agent, as declared, and the robots.txt line it came from. */
   crawlDelaySeconds?: number;
+  crawlDelayLine?: number;
   effectiveIntervalSeconds: number;
   intervalSource: IntervalSource | string;
   /** The first sitemaps; `sitemapCount` has them all. */
@@ -190,6 +191,8 @@ export interface RobotsOriginView {
   /** The group that applies to our user agent: its first line and user agents. */
   group?: { line: number; userAgents: string[] };
   findingCount: number;
+  /** The `not-text` finding's message, when the file does not look like text (a binary file, a non-text Content-Type). */
+  notText?: string;
   /** One line for people: what happened. */
   reason: string;
 }

@@ -329,6 +329,7 @@ function robotsCardElement(card: RobotsCard): HTMLElement {
   if (card.intervalText !== undefined) section.append(el('p', { text: card.intervalText }));
   if (card.groupText !== undefined) section.append(el('p', { text: card.groupText }));
   section.append(el('p', { className: 'hint', text: card.reason }));
+  if (card.notText !== undefined) section.append(el('p', { className: 'not-text', attrs: { role: 'note' }, text: card.notText }));
   if (card.sitemaps.length > 0) {
     const list = el('ul', { className: 'sitemaps' }, card.sitemaps.map((s) => el('li', { text: s })));
     if (card.sitemapsMore !== undefined) list.append(el('li', { className: 'more', text: card.sitemapsMore }));

@@ -235,7 +235,7 @@ export interface RobotsCard {
   robotsUrl: string;
   outcome: RobotsOutcome;
   outcomeText: string;
-  /** "Crawl-delay: 10 s" or "No Crawl-delay for this user agent". */
+  /** "Crawl-delay: 10 s (L3)" or "No Crawl-delay for this user agent". */
   crawlDelayText: string;
   /** The plan's interval for this origin's host: "Interval in the plan: 10 s (Crawl-delay)". */
   intervalText?: string;
@@ -245,6 +245,8 @@ export interface RobotsCard {
   /** "and 12 more sitemaps" */
   sitemapsMore?: string;
   findingsText?: string;
+  /** The file does not look like text: the not-text finding's message. */
+  notText?: string;
   reason: string;
   seeds: RobotsSeedItem[];
   /** The origin is no longer among the seeds' (the seeds changed since the check). */
@@ -278,7 +280,7 @@ export function robotsCards(robots: RobotsView, plan: Plan | null, currentOrigin
           ? o.outcome === 'ok'
             ? 'No Crawl-delay for this user agent'
             : 'No Crawl-delay (file not read)'
-          : `Crawl-delay: ${formatSeconds(o.crawlDelaySeconds)}`,
+          : `Crawl-delay: ${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== undefined ? ` (L${o.crawlDelayLine})` : ''}`,
       sitemaps: o.sitemaps,
       reason: o.reason,
       seeds: robots.results.filter((r) => r.origin === o.origin).map(robotsSeedItem),
@@ -294,6 +296,7 @@ export function robotsCards(robots: RobotsView, plan: Plan | null, currentOrigin
       const more = o.sitemapCount - o.sitemaps.length;
       card.sitemapsMore = `and ${formatNumber(more)} more ${more === 1 ? 'sitemap' : 'sitemaps'}`;
     }
+    if (o.notText !== undefined) card.notText = o.notText;
     if (o.findingCount > 0) card.findingsText = `${formatNumber(o.findingCount)} ${o.findingCount === 1 ? 'finding' : 'findings'} (open the file to see them)`;
     return card;
   });

@@ -28,6 +28,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Sees stdout as it arrives, with the child (to send it a signal). */
   onStdout?: (chunk: string, child: ChildProcess) => void;
+  /** Written to the child's standard input, which is then closed; without it, stdin is not connected. */
+  input?: string;
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
@@ -36,8 +38,9 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
     const timeoutMs = options.timeoutMs ?? 60_000;

@@ -42,6 +42,7 @@ const refused: Array<[string, unknown, string]> = [
   [SETTINGS.maxCrawlDelay, 1e9, 'maxCrawlDelaySeconds'],
   [SETTINGS.connectTimeout, 0, 'connectTimeoutSeconds'],
   [SETTINGS.requestTimeout, 601, 'requestTimeoutSeconds'],
+  [SETTINGS.robotsTxtTimeout, 0, 'robotsTxtTimeoutSeconds'],
   [SETTINGS.maxPages, 2.5, 'maxPages'],
   [SETTINGS.maxPages, 0, 'maxPages'],
   [SETTINGS.reportFolder, '', 'reportFolder'],

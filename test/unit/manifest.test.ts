@@ -90,6 +90,7 @@ test('the settings defaults are the ones the code falls back to', () => {
     [SETTINGS.crawlDelayPolicy]: SETTING_DEFAULTS.crawlDelayPolicy,
     [SETTINGS.connectTimeout]: SETTING_DEFAULTS.connectTimeoutSeconds,
     [SETTINGS.requestTimeout]: SETTING_DEFAULTS.requestTimeoutSeconds,
+    [SETTINGS.robotsTxtTimeout]: SETTING_DEFAULTS.robotsTxtTimeoutSeconds,
     [SETTINGS.maxPages]: SETTING_DEFAULTS.maxPages,
     [SETTINGS.reportFolder]: SETTING_DEFAULTS.reportFolder,
   };

@@ -79,7 +79,7 @@ describe('invalid UTF-8 and NUL bytes', () => {
       assert.equal(d.text.length, 1 + seq.length);
     }
   });
-  it('NUL bytes are reported per line', () => {
-    assert.deepEqual(codes(decodeRobotsBody('a\0\nb\nc\0\0')), ['1:nul-byte', '3:nul-byte']);
+  it('NUL bytes are reported per line (and, in the first KiB, make the file not-text)', () => {
+    assert.deepEqual(codes(decodeRobotsBody('a\0\nb\nc\0\0')), ['1:not-text', '1:nul-byte', '3:nul-byte']);
   });
 });

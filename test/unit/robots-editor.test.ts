@@ -239,13 +239,17 @@ describe('quick fixes on the fixtures', () => {
     'crawl-delay-duplicate': { title: 'Remove this Crawl-delay line (a larger one is used)', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
     'crawl-delay-exponent': { title: 'Write "10"', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
     'crawl-delay-invalid': { title: 'Write "10" (seconds)', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
+    'crawl-delay-scope': {
+      title: 'Give BarBot the same Crawl-delay',
+      text: 'User-agent: FooBot\nCrawl-delay: 5\nUser-agent: BarBot\nCrawl-delay: 5\nDisallow: /private\n',
+    },
   };
 
   for (const code of ROBOTS_FINDING_CODES) {
     const expected = FIXED[code];
     it(expected ? `${code}: "${expected.title}" removes the finding` : `${code}: no quick fix`, () => {
       const text = readFileSync(join(FIXTURES, `${code}.txt`), 'utf8');
-      const options = code === 'truncated' ? { maxBytes: 40 } : undefined;
+      const options = code === 'truncated' ? { maxBytes: 40 } : code === 'not-text' ? { contentType: 'application/octet-stream' } : undefined;
       const r = lint(text, options);
       const finding = r.findings.find((f) => f.code === code);
       if (!finding) {

@@ -26,7 +26,7 @@ const EXPECTED: Record<RobotsFindingCode, { findings: string[]; options?: LintOp
   'utf8-bom': { findings: ['1:utf8-bom:info'] },
   'partial-bom': { findings: ['1:partial-bom:warning'] },
   'invalid-utf8': { findings: ['2:invalid-utf8:warning'] },
-  'nul-byte': { findings: ['2:nul-byte:warning'] },
+  'nul-byte': { findings: ['1:not-text:warning', '2:nul-byte:warning'] },
   truncated: { findings: ['3:truncated:warning'], options: { maxBytes: 40 } },
   'invalid-line': { findings: ['3:invalid-line:warning'] },
   'missing-colon': { findings: ['2:missing-colon:warning'] },
@@ -53,6 +53,8 @@ const EXPECTED: Record<RobotsFindingCode, { findings: string[]; options?: LintOp
   'rule-contradictory': { findings: ['3:rule-contradictory:warning'] },
   'bom-in-line': { findings: ['2:unknown-directive:warning', '2:bom-in-line:warning'] },
   'replacement-character': { findings: ['2:replacement-character:warning'] },
+  'crawl-delay-scope': { findings: ['2:crawl-delay-scope:warning', '2:crawl-delay-ignored-by-google:info'] },
+  'not-text': { findings: ['1:not-text:warning'], options: { contentType: 'application/octet-stream' } },
 };
 
 const fixture = (code: string): Buffer => readFileSync(join(FIXTURES, `${code}.txt`));

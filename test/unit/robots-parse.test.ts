@@ -70,7 +70,25 @@ describe('groups', () => {
         { line: 7, endLine: 9, agents: ['c'], rules: [8, 9] },
       ],
     );
-    assert.deepEqual(f.groups[0]?.crawlDelay, { seconds: 2, line: 6 });
+    assert.deepEqual(
+      f.records.map((r) => ({ line: r.line, endLine: r.endLine, agents: r.userAgents.map((u) => u.token), crawlDelays: r.crawlDelays, group: r.group })),
+      [
+        { line: 2, endLine: 6, agents: ['a', 'b'], crawlDelays: [{ seconds: 2, line: 6 }], group: 0 },
+        { line: 7, endLine: 9, agents: ['c'], crawlDelays: [], group: 1 },
+      ],
+    );
+  });
+  it('records: a user-agent line after any other key: value line starts a new record, inside the same group', () => {
+    const g = parse(['User-agent: a', '# note', '', 'User-agent: b', 'Crawl-delay: 1', 'User-agent: c', 'not a directive', 'User-agent: d', 'Foo: bar', 'User-agent: e', 'Disallow: /'].join('\n'));
+    assert.equal(g.groups.length, 1);
+    assert.deepEqual(
+      g.records.map((r) => [r.line, r.endLine, r.userAgents.map((u) => u.token).join(','), r.crawlDelays.map((d) => d.line).join(',')]),
+      [
+        [1, 5, 'a,b', '5'],
+        [6, 9, 'c,d', ''],
+        [10, 11, 'e', ''],
+      ],
+    );
   });
   it('keep the rule text and its canonical pattern', () => {
     const r = parse('User-agent: *\nDisallow: /a|b  # c\n').groups[0]?.rules[0];
@@ -192,7 +210,7 @@ describe('google/robotstxt parse-level cases (upstream expectations)', () => {
     it(`${c.id} (derived): bar is disallowed by line 6, foo is allowed`, () => {
       const f = loadRobotsFile(new Uint8Array(Buffer.from(c.robotstxtBase64, 'base64')), { robotsUrl: 'http://foo.bar/robots.txt' });
       const bar = explain(f, 'http://foo.bar/x', 'bar');
-      assert.deepEqual([bar.verdict, bar.line, bar.matcher], ['disallowed', 6, 'robots-parser']);
+      assert.deepEqual([bar.verdict, bar.line, bar.matcher], ['disallowed', 6, 'prefix']);
       const foo = explain(f, 'http://foo.bar/some/path', 'foo');
       assert.deepEqual([foo.verdict, foo.line], ['allowed', 2]);
     });

@@ -493,3 +493,26 @@ test('toRobotsView leaves out what the inspection reports as null, and the text'
     { url: 'https://b.example/', origin: 'https://b.example', verdict: 'allowed', reason: 'robots.txt unavailable.' },
   ]);
 });
+
+test('toRobotsView names the Crawl-delay line and passes the not-text finding on', () => {
+  const view = toRobotsView(
+    robotsInspection([
+      {
+        origin: 'https://a.example',
+        crawlDelaySeconds: 42,
+        crawlDelayLine: 2,
+        findings: [
+          { code: 'not-text', severity: 'warning', line: 1, message: 'This file does not look like text: its first 1,024 bytes hold NUL bytes.' },
+          { code: 'crawl-delay-scope', severity: 'warning', line: 2, message: 'This Crawl-delay applies to A (line 1).' },
+        ],
+      },
+      { origin: 'https://b.example', crawlDelaySeconds: null, crawlDelayLine: null },
+    ]),
+    'ExampleBot',
+  );
+  assert.deepEqual([view.origins[0]!.crawlDelaySeconds, view.origins[0]!.crawlDelayLine], [42, 2]);
+  assert.equal(view.origins[0]!.notText, 'This file does not look like text: its first 1,024 bytes hold NUL bytes.');
+  assert.equal(view.origins[0]!.findingCount, 2);
+  assert.equal('crawlDelayLine' in view.origins[1]!, false);
+  assert.equal('notText' in view.origins[1]!, false);
+});

@@ -353,3 +353,14 @@ test('chosenOrigin keeps a choice while it is a seed origin', () => {
   assert.equal(chosenOrigin(['https://a.example'], 'https://b.example'), 'https://a.example');
   assert.equal(chosenOrigin([], undefined), undefined);
 });
+
+test('robotsCards: the Crawl-delay names its line; a file that is not text gets a warning line', () => {
+  const view: RobotsView = {
+    ...robots,
+    origins: [{ ...robots.origins[0]!, crawlDelaySeconds: 42, crawlDelayLine: 2, notText: 'This file does not look like text.' }, robots.origins[1]!],
+  };
+  const [a, b] = robotsCards(view, null, ['https://a.example', 'https://b.example']);
+  assert.equal(a!.crawlDelayText, 'Crawl-delay: 42 s (L2)');
+  assert.equal(a!.notText, 'This file does not look like text.');
+  assert.equal(b!.notText, undefined);
+});

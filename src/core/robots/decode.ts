@@ -11,11 +11,21 @@
  *   U+DC80 + (byte − 0x80) (Python's "surrogateescape"). Rule matching turns it back into `%XX` of the
  *   original byte, so a Latin-1 `Disallow: /caf\xE9` still blocks `/caf%E9` the way Google's byte-level
  *   matcher does, instead of becoming an unmatchable `%EF%BF%BD`. Display code shows these as U+FFFD.
+ * - A body that does not look like text (NUL bytes in its first KiB, or a fetched file's Content-Type that
+ *   is not `text/*`) is still parsed, since RFC 9309 §2.3.1.5 says to use what parses, but gets a
+ *   `not-text` finding: a binary file silently read as "no rules, allowed" hides a server problem.
  */
 import { FindingSink, sortFindings, type RobotsFinding } from './findings';
 
 /** RFC 9309 §2.5: the parsing limit MUST be at least 500 kibibytes. */
 export const ROBOTS_MAX_BYTES = 512_000;
+
+/**
+ * Seconds one robots.txt fetch may take in all, every redirect hop included, unless configured otherwise
+ * (`--timeout`, `crawlPlanner.timeouts.robotsTxt`). Nutch's default HTTP timeout is also 10 s; a longer wait
+ * freezes the sidebar and the palette, and an unreachable robots.txt only disallows (RFC 9309 §2.3.1.4).
+ */
+export const ROBOTS_FETCH_TIMEOUT_SECONDS = 10;
 
 export interface DecodedRobots {
   /** The decoded text: no BOM, cut at the limit, invalid bytes kept as U+DC80–U+DCFF (see above). */
@@ -36,9 +46,10 @@ const CR = 0x0d;
 
 /**
  * Decodes a robots.txt body. A string is encoded to UTF-8 first, so the byte limit means the same thing
- * for both inputs (lone surrogates in a string become U+FFFD).
+ * for both inputs (lone surrogates in a string become U+FFFD). `contentType`, the header of a fetched
+ * file, only feeds the `not-text` finding.
  */
-export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = ROBOTS_MAX_BYTES): DecodedRobots {
+export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = ROBOTS_MAX_BYTES, contentType?: string): DecodedRobots {
   const body = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   const sink = new FindingSink();
 
@@ -71,6 +82,16 @@ export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = 
     });
   }
 
+  const notText = notTextReasons(body, contentType);
+  if (notText.length > 0) {
+    sink.add({
+      code: 'not-text',
+      severity: 'warning',
+      line: 1,
+      message: `This file does not look like text: ${notText.join(', and ')}. It is parsed anyway, line by line (RFC 9309 §2.3.1.5), but it is probably not a robots.txt.`,
+    });
+  }
+
   const slice = body.subarray(start, end);
   let text: string;
   let invalid = false;
@@ -96,6 +117,27 @@ export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = 
   }
 
   return { text, bytes: body.length, parsedBytes: end, truncated, bom, findings: sortFindings(sink.list) };
+}
+
+/** The bytes looked at for NUL: a text file has none there, a binary file nearly always does. */
+export const NOT_TEXT_SNIFF_BYTES = 1024;
+
+/**
+ * Why a body does not look like text (empty when it does): NUL bytes in its first KiB, and, for a fetched
+ * file, a Content-Type whose media type is not `text/*`. A missing Content-Type says nothing.
+ */
+export function notTextReasons(body: Uint8Array, contentType?: string): string[] {
+  const reasons: string[] = [];
+  if (body.subarray(0, NOT_TEXT_SNIFF_BYTES).includes(0)) {
+    reasons.push(`its first ${NOT_TEXT_SNIFF_BYTES.toLocaleString('en-US')} bytes hold NUL bytes`);
+  }
+  if (contentType !== undefined) {
+    const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+    if (!type.startsWith('text/')) {
+      reasons.push(`the server sent it as ${type === '' ? 'an empty Content-Type' : `Content-Type ${JSON.stringify(type.slice(0, 80))}`}, not text`);
+    }
+  }
+  return reasons;
 }
 
 /** Number of lines as the parser counts them (a final line terminator does not start a new line). */

@@ -18,7 +18,16 @@ import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from 
 import { explain, groupFor, robotsUrlFor, type RobotsExplanation } from './explain';
 import type { RobotsFinding } from './findings';
 import { IGNORED_DIRECTIVE_NOTES, originUnknown, suggestDirective, type OriginHint } from './lint';
-import { readCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsLine, type RobotsLineKind } from './parse';
+import {
+  largestCrawlDelay,
+  readCrawlDelay,
+  type RobotsFile,
+  type RobotsGroup,
+  type RobotsLine,
+  type RobotsLineKind,
+  type RobotsRecord,
+  type RobotsUserAgent,
+} from './parse';
 import { readUserAgentValue } from './token';
 
 // ---------------------------------------------------------------------------------------------------
@@ -328,6 +337,14 @@ function groupOfLine(file: RobotsFile, n: number): RobotsGroup | undefined {
   return file.groups.find((g) => g.line <= n && n <= g.endLine);
 }
 
+function recordOfLine(file: RobotsFile, n: number): RobotsRecord | undefined {
+  return file.records.find((r) => r.line <= n && n <= r.endLine);
+}
+
+function recordAgentsText(record: RobotsRecord): string {
+  return record.userAgents.map((ua) => code(ua.value || '(empty)')).join(', ');
+}
+
 function agentsText(group: RobotsGroup): string {
   return group.userAgents.map((ua) => code(ua.value || '(empty)')).join(', ');
 }
@@ -383,8 +400,12 @@ function userAgentHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): st
   if (!group) return [...parts, directiveSection(DIRECTIVES['user-agent'] as DirectiveInfo)].join('\n\n');
   const ua = readUserAgentValue(l.value ?? '');
   const ruleCount = group.rules.filter((r) => r.value !== '').length;
-  const delay = group.crawlDelay ? `, Crawl-delay ${formatSeconds(group.crawlDelay.seconds)}` : '';
-  parts.push(`Group at lines ${group.line}–${group.endLine}: ${ruleCount} ${ruleCount === 1 ? 'rule' : 'rules'}${delay}. Agents: ${agentsText(group)}.`);
+  parts.push(`Group at lines ${group.line}–${group.endLine}: ${ruleCount} ${ruleCount === 1 ? 'rule' : 'rules'}. Agents: ${agentsText(group)}.`);
+  const record = recordOfLine(file, l.line);
+  const delay = record ? largestCrawlDelay(record.crawlDelays) : undefined;
+  if (record && delay) {
+    parts.push(`Crawl-delay for ${recordAgentsText(record)}: ${formatSeconds(delay.seconds)} (line ${delay.line}).`);
+  }
   if (!ua.global && ua.token === '') parts.push('This value holds no product token (`[a-zA-Z_-]+`), so it names no crawler.');
   if (ctx.productToken) parts.push(yourCrawler(file, group, ctx.productToken));
 
@@ -477,24 +498,50 @@ function ruleHover(file: RobotsFile, l: RobotsLine): string {
 }
 
 function crawlDelayHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): string {
-  const group = groupOfLine(file, l.line);
+  const record = recordOfLine(file, l.line);
   const reading = readCrawlDelay(l.value ?? '');
   const title = `**${code(lineText(l))}**`;
   const parts: string[] = [];
-  if (!group) {
+  if (!record) {
     parts.push(title, 'This line comes before any User-agent line, so it belongs to no group and is not used.');
   } else if (reading.seconds === undefined) {
     parts.push(title, `Not used: ${escapeMd(reading.problem ?? 'not a number of seconds')}`);
   } else {
-    parts.push(`${title} for ${agentsText(group)} (group at line ${group.line})`);
-    parts.push(estimateSection(crawlDelayEstimate(reading.seconds, ctx), ctx));
-    const used = group.crawlDelay;
-    if (used && used.line !== l.line) {
-      parts.push(`This group has several Crawl-delay lines; the largest, ${formatSeconds(used.seconds)} on line ${used.line}, is the one used.`);
+    const group = file.groups[record.group] as RobotsGroup;
+    parts.push(`${title} for ${recordAgentsText(record)}: the user-agent line${record.userAgents.length > 1 ? 's' : ''} just before it (line${record.userAgents.length > 1 ? 's' : ''} ${record.userAgents.map((ua) => ua.line).join(', ')})`);
+    const others = group.userAgents.filter((ua) => !record.userAgents.includes(ua));
+    if (others.length > 0) {
+      parts.push(
+        `Not for ${others.map((ua) => code(ua.value || '(empty)')).join(', ')}: RFC 9309 puts them in the same group (line ${group.line}), ` +
+          'but a Crawl-delay belongs to the user-agent lines just before it, as robots-parser, urllib.robotparser and crawler-commons read it.',
+      );
     }
+    parts.push(estimateSection(crawlDelayEstimate(reading.seconds, ctx), ctx));
+    const used = largestCrawlDelay(record.crawlDelays);
+    if (used && used.line !== l.line) {
+      parts.push(
+        `Several Crawl-delay lines follow these user-agent lines; the largest, ${formatSeconds(used.seconds)} on line ${used.line}, is the one used: ` +
+          'a Crawl-delay is a minimum wait, so the largest respects them all.',
+      );
+    }
+    if (ctx.productToken) parts.push(yourCrawlDelay(file, l.line, ctx.productToken));
   }
   parts.push('---', directiveSection(DIRECTIVES['crawl-delay'] as DirectiveInfo));
   return parts.join('\n\n');
+}
+
+/** Which Crawl-delay line your crawler uses, said from the point of view of `line`. */
+function yourCrawlDelay(file: RobotsFile, line: number, token: string): string {
+  const sel = groupFor(file, token);
+  const who = `Your crawler (${code(token)})`;
+  const used = sel.crawlDelay;
+  if (!used) {
+    return sel.matchedBy === 'product-token'
+      ? `${who} is named in this file but no Crawl-delay follows its user-agent lines, so it has none (the \`*\` value does not apply).`
+      : `${who} gets no Crawl-delay from this file.`;
+  }
+  if (used.line === line) return `${who} uses this Crawl-delay.`;
+  return `${who} uses the Crawl-delay on line ${used.line} (${formatSeconds(used.seconds)}), not this one.`;
 }
 
 function estimateSection(est: CrawlDelayEstimate, ctx: EditorContext): string {
@@ -603,8 +650,11 @@ export function codeLenses(file: RobotsFile, ctx: EditorContext, options: LensOp
       group: group.index,
       tooltip: `Test URLs against this group (as ${token}), using the unsaved text.`,
     });
-    if (group.crawlDelay) {
-      const seconds = group.crawlDelay.seconds;
+  }
+  for (const record of file.records) {
+    const used = largestCrawlDelay(record.crawlDelays);
+    if (used) {
+      const seconds = used.seconds;
       let text = texts.get(seconds);
       if (!text) {
         const est = crawlDelayEstimate(seconds, ctx);
@@ -614,7 +664,7 @@ export function codeLenses(file: RobotsFile, ctx: EditorContext, options: LensOp
         };
         texts.set(seconds, text);
       }
-      lenses.push({ line: group.crawlDelay.line, kind: 'crawl-delay', title: text.title, group: group.index, tooltip: text.tooltip });
+      lenses.push({ line: used.line, kind: 'crawl-delay', title: text.title, group: record.group, tooltip: text.tooltip });
     }
   }
   return lenses.sort((a, b) => a.line - b.line);
@@ -715,6 +765,28 @@ export function quickFixes(file: RobotsFile, finding: RobotsFinding): QuickFixSp
       return [{ title: 'Remove the duplicate rule', edits: [deleteLine(file, l.line)], isPreferred: true }];
     case 'crawl-delay-duplicate':
       return [{ title: 'Remove this Crawl-delay line (a larger one is used)', edits: [deleteLine(file, l.line)], isPreferred: false }];
+    case 'crawl-delay-scope': {
+      // For the reading "the whole group shares it": repeat the line after every run of user-agent lines of
+      // the group that has no Crawl-delay of its own.
+      const record = recordOfLine(file, l.line);
+      if (!record) return [];
+      const bare = file.records.filter((r) => r.group === record.group && r !== record && r.crawlDelays.length === 0);
+      if (bare.length === 0) return [];
+      const text = lineText(l);
+      const agents = bare.flatMap((r) => r.userAgents.map((ua) => ua.value || '""'));
+      return [
+        {
+          title: `Give ${clip(agents.join(', '))} the same Crawl-delay`,
+          edits: bare.map((r): TextEditSpec => {
+            const last = r.userAgents[r.userAgents.length - 1] as RobotsUserAgent;
+            if (last.line < file.lines.length) return { line: last.line + 1, startColumn: 0, endColumn: 0, newText: `${text}\n` };
+            const end = (file.lines[last.line - 1] as RobotsLine).raw.length;
+            return { line: last.line, startColumn: end, endColumn: end, newText: `\n${text}` };
+          }),
+          isPreferred: false,
+        },
+      ];
+    }
     case 'crawl-delay-exponent': {
       const reading = readCrawlDelay(l.value ?? '');
       if (!l.valueRange || reading.seconds === undefined) return [];

@@ -6,7 +6,7 @@
  * robots-parser normalises rules with `encodeURI` and URLs with the WHATWG URL serialiser; the two disagree on
  * `| [ ] ^ \` and (in the query) `'`, so `Disallow: /a|b` never blocked `/a|b` (gap G3), and it never
  * decoded `%7E` (gap G4). The canonical form produced here is also a fixed point of both of robots-parser's
- * normalisers, so feeding it to robots-parser does not change it again.
+ * normalisers, so the tests can feed it to robots-parser, as an oracle, without it changing again.
  *
  * The canonical form:
  * - `%XX` of an unreserved character (`A-Z a-z 0-9 - . _ ~`) is decoded (§2.2.2 MUST; Fig. 4);
@@ -102,4 +102,24 @@ export function normalizeForMatch(input: string, side: MatchSide): string {
     out += utf8(c);
   }
   return out;
+}
+
+/**
+ * The path and query of a WHATWG URL as written for matching, before normalisation: `pathname + search`,
+ * except that an empty query keeps its `?`. The URL serialiser drops it from `search` (`new URL('/a?').search`
+ * is `''`), but `/a?` and `/a` are different URIs (RFC 3986 §6.2.3) and RFC 9309 §2.2.2 matches from the
+ * first octet of the path, query included, so `Disallow: /*?` must block `/page?` (Google keeps the `?`
+ * too). The fragment is never part of it.
+ */
+export function pathAndQuery(url: URL): string {
+  if (url.search !== '') return url.pathname + url.search;
+  const href = url.href;
+  const hash = href.indexOf('#');
+  const end = hash < 0 ? href.length : hash;
+  return href.charCodeAt(end - 1) === 0x3f ? `${url.pathname}?` : url.pathname;
+}
+
+/** The canonical path and query of `url` that rules are matched against: normalizeForMatch(pathAndQuery(url)). */
+export function matchablePath(url: URL): string {
+  return normalizeForMatch(pathAndQuery(url), 'url');
 }

@@ -44,6 +44,9 @@ export const ROBOTS_FINDING_CODES = [
   'rule-contradictory',
   'bom-in-line',
   'replacement-character',
+  // Added later (codes are only ever appended)
+  'crawl-delay-scope',
+  'not-text',
 ] as const;
 
 export type RobotsFindingCode = (typeof ROBOTS_FINDING_CODES)[number];

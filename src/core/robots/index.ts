@@ -1,31 +1,35 @@
 /**
- * robots.txt core: decode (RFC 9309 §2.5 limit, BOMs), parse (lines, groups, Crawl-delay, sitemaps,
- * findings), and explain (verdict + deciding line) on top of robots-parser, closing its fail-open gaps.
- * See README.md.
+ * robots.txt core: decode (RFC 9309 §2.5 limit, BOMs), parse (lines, groups, Crawl-delay records, sitemaps,
+ * findings), and verdicts (verdict() bare, explain() with the reason) from rules compiled once per file,
+ * closing robots-parser's fail-open gaps. See README.md.
  */
-export { decodeRobotsBody, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
-export { normalizeForMatch, type MatchSide } from './encoding';
+export { decodeRobotsBody, notTextReasons, ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
+export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './encoding';
 export {
   explain,
   explainWithOutcome,
+  briefReason,
+  verdict,
+  verdictWithOutcome,
   groupFor,
   crawlDelayFor,
   sitemaps,
   robotsUrlFor,
-  robotsParserInput,
-  type ExplainOptions,
   type GroupMatch,
   type GroupSelection,
   type OutcomeContext,
   type RobotsExplanation,
   type RobotsOutcome,
   type RobotsVerdict,
+  type RobotsVerdictResult,
+  type VerdictBasis,
 } from './explain';
 export { ROBOTS_FINDING_CODES, MAX_FINDINGS_PER_CODE, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
 export { loadRobotsFile, type LoadOptions } from './load';
-export { MATCH_STEP_BUDGET, linearMatch, linearLongestMatch, robotsParserSteps, type MatchRule } from './match';
+export { bestMatch, compilePattern, compileRules, linearLongestMatch, linearMatch, matchPattern, type CompiledRules, type MatchRule } from './match';
 export {
   parseRobots,
+  largestCrawlDelay,
   readCrawlDelay,
   splitRobotsLines,
   DEFAULT_MAX_CRAWL_DELAY_SECONDS,
@@ -39,7 +43,7 @@ export {
   type RobotsGroup,
   type RobotsLine,
   type RobotsLineKind,
-  type RobotsParserInstance,
+  type RobotsRecord,
   type RobotsRule,
   type RobotsSitemap,
   type RobotsUserAgent,

@@ -4,7 +4,7 @@
  * and the deciding line. Pure: the fetch result comes in as data (src/net does the fetching).
  */
 import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from '../politeness/interval';
-import { explainWithOutcome, groupFor, type RobotsOutcome, type RobotsVerdict } from './explain';
+import { briefReason, explainWithOutcome, groupFor, verdictWithOutcome, type RobotsOutcome, type RobotsVerdict } from './explain';
 import type { RobotsFinding } from './findings';
 import type { RobotsFile } from './parse';
 
@@ -120,15 +120,23 @@ function outcomeReason(source: RobotsSource): string {
   }
 }
 
-/** The verdict for one URL against its origin's fetch outcome and file. */
+/**
+ * The verdict for one URL against its origin's fetch outcome and file, with explain()'s reason; with
+ * `brief` (bulk output), on the verdict-only path with briefReason(), one short sentence per kind of verdict.
+ */
 export function urlResult(
   url: string,
   source: RobotsSource | undefined,
   file: RobotsFile | undefined,
   productToken: string,
   missingReason = 'No robots.txt was fetched for this origin.',
+  brief = false,
 ): RobotsUrlResult {
   if (!source) return { url, origin: null, verdict: 'not-applicable', line: null, rule: null, reason: missingReason };
+  if (brief) {
+    const v = verdictWithOutcome(source.outcome, file, url, productToken, source.robotsUrl);
+    return { url, origin: source.origin, verdict: v.verdict, line: v.line ?? null, rule: v.rule ?? null, reason: briefReason(v) };
+  }
   const e = explainWithOutcome(source.outcome, file, url, productToken, {
     robotsUrl: source.robotsUrl,
     ...(source.status !== undefined ? { status: source.status } : {}),

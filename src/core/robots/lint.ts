@@ -13,7 +13,7 @@
  */
 import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
 import { loadRobotsFile } from './load';
-import { type ColumnRange, type RobotsFile, type RobotsGroup, type RobotsLine } from './parse';
+import { largestCrawlDelay, type ColumnRange, type RobotsFile, type RobotsGroup, type RobotsLine, type RobotsRecord } from './parse';
 
 /**
  * The robots.txt URL used when the file's origin is unknown (a file in a workspace). `.invalid` is reserved
@@ -190,6 +190,8 @@ export interface LintOptions {
   maxCrawlDelaySeconds?: number;
   /** The parsing limit in bytes (default 512,000, RFC 9309 §2.5). */
   maxBytes?: number;
+  /** The Content-Type it was served with, when known: anything but `text/*` gives `not-text`. */
+  contentType?: string;
 }
 
 export interface RobotsLint {
@@ -209,7 +211,11 @@ export interface RobotsLint {
 export function lintRobots(body: Uint8Array | string, options: LintOptions = {}): RobotsLint {
   const leadingBom = typeof body === 'string' && body.charCodeAt(0) === 0xfeff;
   const load = (robotsUrl: string): RobotsFile => {
-    const args = { robotsUrl, ...(options.maxCrawlDelaySeconds !== undefined ? { maxCrawlDelaySeconds: options.maxCrawlDelaySeconds } : {}) };
+    const args = {
+      robotsUrl,
+      ...(options.maxCrawlDelaySeconds !== undefined ? { maxCrawlDelaySeconds: options.maxCrawlDelaySeconds } : {}),
+      ...(options.contentType !== undefined ? { contentType: options.contentType } : {}),
+    };
     const file = loadRobotsFile(body, options.maxBytes !== undefined ? { ...args, maxBytes: options.maxBytes } : args);
     return leadingBom ? shiftFirstLine(file) : file;
   };
@@ -296,10 +302,8 @@ export function lintFindings(file: RobotsFile): RobotsFinding[] {
     }
   }
 
-  for (const group of file.groups) {
-    lintGroupRules(group, add);
-    lintGroupCrawlDelay(file, group, add);
-  }
+  for (const group of file.groups) lintGroupRules(group, add);
+  for (const record of file.records) lintRecordCrawlDelay(file, record, add);
 
   return sortFindings([...out, ...sink.list]);
 }
@@ -332,15 +336,16 @@ function lintGroupRules(group: RobotsGroup, add: Add): void {
   }
 }
 
-/** Once per group, on the Crawl-delay line the group uses. */
-function lintGroupCrawlDelay(file: RobotsFile, group: RobotsGroup, add: Add): void {
-  if (!group.crawlDelay) return;
-  const line = file.lines[group.crawlDelay.line - 1];
-  const forGoogle = group.userAgents.some((ua) => ua.token === 'googlebot');
+/** Once per record (the user-agent lines a Crawl-delay belongs to), on the Crawl-delay line it uses. */
+function lintRecordCrawlDelay(file: RobotsFile, record: RobotsRecord, add: Add): void {
+  const used = largestCrawlDelay(record.crawlDelays);
+  if (!used) return;
+  const line = file.lines[used.line - 1];
+  const forGoogle = record.userAgents.some((ua) => ua.token === 'googlebot');
   add(
     'crawl-delay-ignored-by-google',
     'info',
-    group.crawlDelay.line,
+    used.line,
     forGoogle
       ? `This group names Googlebot, but Google's documentation says Google does not support Crawl-delay. Bing's documentation says Bingbot honours it.`
       : `${IGNORED_DIRECTIVE_NOTES['crawl-delay']} Crawl Planner honours it, merged with your configured delay.`,

@@ -9,10 +9,12 @@ import { parseRobots, type ParseOptions, type RobotsFile } from './parse';
 export interface LoadOptions extends ParseOptions {
   /** Parsing limit in bytes; default 512,000 (RFC 9309 §2.5). */
   maxBytes?: number;
+  /** The Content-Type the server sent, for a fetched file: anything but `text/*` gets a `not-text` finding. */
+  contentType?: string;
 }
 
 export function loadRobotsFile(body: Uint8Array | string, options: LoadOptions): RobotsFile {
-  const decoded = decodeRobotsBody(body, options.maxBytes ?? ROBOTS_MAX_BYTES);
+  const decoded = decodeRobotsBody(body, options.maxBytes ?? ROBOTS_MAX_BYTES, options.contentType);
   const file = parseRobots(decoded.text, options);
   return {
     ...file,

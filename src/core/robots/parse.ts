@@ -1,8 +1,8 @@
 /**
- * Our own line-level parse of robots.txt: every line with its kind, key and value; the groups; Crawl-delay;
- * sitemaps; and a finding for every line that was ignored or read leniently. robots-parser still does the
- * rule matching (see explain.ts), but it is fed a rewritten text built from this parse, so that the group
- * structure and the encoding are ours (gaps G2, G3/G4, G7, G8) while its line numbers stay valid.
+ * Our own line-level parse of robots.txt: every line with its kind, key and value; the groups; the Crawl-delay
+ * records; sitemaps; and a finding for every line that was ignored or read leniently. The rules of each
+ * group carry canonical patterns (encoding.ts), which explain.ts compiles for matching (match.ts), so the
+ * group structure and the encoding are ours (robots-parser's gaps G2, G3/G4, G7, G8 cannot arise).
  *
  * Line syntax, as google/robotstxt reads it:
  * - Lines end at CR, LF or CRLF. A final line terminator does not start another line.
@@ -16,11 +16,17 @@
  * Groups (RFC 9309 §2.1, §2.2.4): a group is one or more `user-agent` lines followed by rules; only an
  * `allow`/`disallow` line ends the run of user-agent lines. Sitemap, Crawl-delay, Host, unknown and invalid
  * lines never split a group (gap G2; robots-parser split on all of them).
+ *
+ * Records (Crawl-delay only): a record is a run of user-agent lines plus the lines after it, up to the next
+ * user-agent line that follows a `key: value` line of another kind. A Crawl-delay belongs to the record it
+ * is in, that is to the user-agent lines just before it, as robots-parser, Python's urllib.robotparser,
+ * crawler-commons (Nutch, Heritrix), temoto/robotstxt and texting_robots read it. Every group boundary is a
+ * record boundary, so a record lies inside one group; a group may hold several records.
  */
 import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
 import { normalizeForMatch } from './encoding';
 import { readUserAgentValue } from './token';
-import type robotsParser from 'robots-parser';
+import type { SelectionCache } from './explain';
 
 export type RobotsLineKind =
   | 'blank'
@@ -94,8 +100,24 @@ export interface RobotsGroup {
   userAgents: RobotsUserAgent[];
   /** Allow/disallow rules in file order, including empty ones. */
   rules: RobotsRule[];
-  /** The largest valid Crawl-delay in the group, with its line. */
-  crawlDelay?: RobotsCrawlDelay;
+}
+
+/**
+ * The unit a Crawl-delay belongs to: a run of user-agent lines and the lines after it, up to the next
+ * user-agent line that follows a `key: value` line of another kind (see the top of this file).
+ */
+export interface RobotsRecord {
+  /** 0-based position among the file's records. */
+  index: number;
+  /** Line of the record's first user-agent line. */
+  line: number;
+  /** Last line before the next record starts (or the file's last line). */
+  endLine: number;
+  userAgents: RobotsUserAgent[];
+  /** The valid Crawl-delay lines of the record, in file order. */
+  crawlDelays: RobotsCrawlDelay[];
+  /** The RFC 9309 group the record lies in (its index). */
+  group: number;
 }
 
 export interface RobotsSitemap {
@@ -105,8 +127,6 @@ export interface RobotsSitemap {
   value: string;
   line: number;
 }
-
-export type RobotsParserInstance = ReturnType<typeof robotsParser>;
 
 /** What decodeRobotsBody reported, when the file came from bytes (loadRobotsFile). */
 export interface RobotsBodyInfo {
@@ -123,6 +143,8 @@ export interface RobotsFile {
   origin: string;
   lines: readonly RobotsLine[];
   groups: readonly RobotsGroup[];
+  /** Crawl-delay records (see RobotsRecord), in file order. */
+  records: readonly RobotsRecord[];
   sitemaps: readonly RobotsSitemap[];
   /** Sorted by line, then column. */
   findings: readonly RobotsFinding[];
@@ -131,10 +153,11 @@ export interface RobotsFile {
   /** Present when the file was decoded from bytes by loadRobotsFile. */
   body?: RobotsBodyInfo;
   /**
-   * robots-parser instances built with `robotsUrl`, one per selection key (a lower-case product token, or
-   * `*`), created on first use by explain() from robotsParserInput(). At most 16 are kept.
+   * What verdicts need per crawler, built on first use by explain.ts and kept with the file: the group
+   * selection and its rules compiled for matching, keyed by the product-token argument as given. At most
+   * 16 are kept. Copies of the file (`{ ...file }`) share it, which is right: they have the same groups.
    */
-  readonly parsers: Map<string, RobotsParserInstance>;
+  readonly selections: Map<string, SelectionCache>;
 }
 
 export interface ParseOptions {
@@ -313,7 +336,23 @@ function checkRobotsUrl(robotsUrl: string): URL {
 interface MutableGroup extends RobotsGroup {
   /** An allow/disallow line was seen: the next user-agent line starts a new group. */
   closed: boolean;
-  delays: RobotsCrawlDelay[];
+}
+
+interface MutableRecord extends RobotsRecord {
+  /** A `key: value` line of another kind was seen: the next user-agent line starts a new record. */
+  closed: boolean;
+}
+
+/**
+ * Of several Crawl-delay lines that apply to one crawler, the one used: the largest (the earliest of equal
+ * ones). A Crawl-delay is a minimum wait between requests, so the largest one respects every line; it is
+ * also the politeness rule for merging delays (a floor merged by max). robots-parser and urllib.robotparser
+ * keep the last or the first line instead, which is never more polite than this.
+ */
+export function largestCrawlDelay(delays: readonly RobotsCrawlDelay[]): RobotsCrawlDelay | undefined {
+  let best: RobotsCrawlDelay | undefined;
+  for (const d of delays) if (!best || d.seconds > best.seconds) best = d;
+  return best;
 }
 
 /**
@@ -333,6 +372,8 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const sitemaps: RobotsSitemap[] = [];
   const seenSitemaps = new Map<string, number>();
   let current: MutableGroup | undefined;
+  const records: MutableRecord[] = [];
+  let record: MutableRecord | undefined;
 
   const raws = splitRobotsLines(text);
   for (let i = 0; i < raws.length; i++) {
@@ -359,6 +400,9 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
       add('invalid-line', 'warning', n, `Ignored: "${clip(raw.slice(content.start, content.end))}" is not a "key: value" line.`, content);
       continue;
     }
+    // Any `key: value` line but a user-agent line ends the record's run of user-agent lines (as in
+    // robots-parser); blank lines, comments and lines that are not `key: value` do not.
+    if (record && line.kind !== 'user-agent' && line.kind !== 'blank' && line.kind !== 'comment') record.closed = true;
     if (missingColon && info) {
       add('missing-colon', 'warning', n, `The colon after "${key}" is missing; read as "${info.canonical}: ${clip(value)}", as Google does.`, keyRange);
     } else if (info?.typo) {
@@ -377,11 +421,17 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         break;
       case 'user-agent': {
         if (!current || current.closed) {
-          current = { index: groups.length, line: n, endLine: n, userAgents: [], rules: [], closed: false, delays: [] };
+          current = { index: groups.length, line: n, endLine: n, userAgents: [], rules: [], closed: false };
           groups.push(current);
         }
+        if (!record || record.closed) {
+          record = { index: records.length, line: n, endLine: n, userAgents: [], crawlDelays: [], group: current.index, closed: false };
+          records.push(record);
+        }
         const ua = readUserAgentValue(value);
-        current.userAgents.push({ line: n, value, token: ua.token, global: ua.global });
+        const agent: RobotsUserAgent = { line: n, value, token: ua.token, global: ua.global };
+        current.userAgents.push(agent);
+        record.userAgents.push(agent);
         if (value === '') {
           add('empty-user-agent', 'warning', n, 'This user-agent line has no value; it matches no crawler.', keyRange);
         } else if (ua.token === '') {
@@ -439,7 +489,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
             valueRange,
           );
         }
-        current.delays.push({ seconds: reading.seconds, line: n });
+        (record as MutableRecord).crawlDelays.push({ seconds: reading.seconds, line: n });
         break;
       }
       case 'sitemap': {
@@ -477,20 +527,6 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
 
   const finished: RobotsGroup[] = groups.map((g, i) => {
     const next = groups[i + 1];
-    let crawlDelay: RobotsCrawlDelay | undefined;
-    for (const d of g.delays) if (!crawlDelay || d.seconds > crawlDelay.seconds) crawlDelay = d;
-    if (g.delays.length > 1 && crawlDelay) {
-      for (const d of g.delays) {
-        if (d !== crawlDelay) {
-          add(
-            'crawl-delay-duplicate',
-            'warning',
-            d.line,
-            `This group has several Crawl-delay lines; the largest, ${fmtSeconds(crawlDelay.seconds)} on line ${crawlDelay.line}, is used.`,
-          );
-        }
-      }
-    }
     if (g.rules.length === 0) {
       add(
         'empty-group',
@@ -499,15 +535,44 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         `The group for ${g.userAgents.map((u) => u.value || '""').join(', ')} has no rules, so these crawlers may fetch everything (RFC 9309 §2.1).`,
       );
     }
-    const group: RobotsGroup = {
-      index: g.index,
-      line: g.line,
-      endLine: next ? next.line - 1 : lines.length,
-      userAgents: g.userAgents,
-      rules: g.rules,
-    };
-    if (crawlDelay) group.crawlDelay = crawlDelay;
-    return group;
+    return { index: g.index, line: g.line, endLine: next ? next.line - 1 : lines.length, userAgents: g.userAgents, rules: g.rules };
+  });
+
+  const finishedRecords: RobotsRecord[] = records.map((r, i) => {
+    const next = records[i + 1];
+    const used = largestCrawlDelay(r.crawlDelays);
+    if (used && r.crawlDelays.length > 1) {
+      for (const d of r.crawlDelays) {
+        if (d === used) continue;
+        add(
+          'crawl-delay-duplicate',
+          'warning',
+          d.line,
+          `Several Crawl-delay lines apply to the same user agents; the largest, ${fmtSeconds(used.seconds)} on line ${used.line}, is used (a Crawl-delay is a minimum wait, so the largest respects them all).`,
+        );
+      }
+    }
+    const group = finished[r.group] as RobotsGroup;
+    // Reported only where the two readings differ: some record of the group ends with another Crawl-delay
+    // (or none), so reading the whole group as one unit would give its agents a different one.
+    const siblings = records.filter((o) => o.group === r.group);
+    const disagree = siblings.some((o) => largestCrawlDelay(o.crawlDelays)?.seconds !== used?.seconds);
+    if (used && disagree) {
+      const others = group.userAgents.filter((ua) => !r.userAgents.includes(ua));
+      for (const d of r.crawlDelays) {
+        const l = lines[d.line - 1] as RobotsLine;
+        add(
+          'crawl-delay-scope',
+          'warning',
+          d.line,
+          `This Crawl-delay belongs to the user-agent lines just before it, ${agentList(r.userAgents)}, not to ${agentList(others)}, ` +
+            'although RFC 9309 puts them in one group; robots-parser, urllib.robotparser and crawler-commons read it this way too. ' +
+            'To give every agent of the group a Crawl-delay, put one after each run of user-agent lines.',
+          l.keyRange,
+        );
+      }
+    }
+    return { index: r.index, line: r.line, endLine: next ? next.line - 1 : lines.length, userAgents: r.userAgents, crawlDelays: r.crawlDelays, group: r.group };
   });
 
   return {
@@ -515,15 +580,24 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
     origin: base.origin,
     lines,
     groups: finished,
+    records: finishedRecords,
     sitemaps,
     findings: sortFindings(sink.list),
     maxCrawlDelaySeconds,
-    parsers: new Map(),
+    selections: new Map(),
   };
 }
 
 function clip(s: string, max = 80): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** `A, B (lines 3, 5)`: agents as written, for messages. */
+function agentList(agents: readonly RobotsUserAgent[]): string {
+  const names = [...new Set(agents.map((a) => a.value || '""'))];
+  const shown = names.length > 4 ? [...names.slice(0, 4).map((v) => clip(v, 40)), `${names.length - 4} more`] : names.map((v) => clip(v, 40));
+  const at = agents.map((a) => a.line);
+  return `${shown.join(', ')} (line${at.length > 1 ? 's' : ''} ${at.length > 4 ? `${at.slice(0, 4).join(', ')}, …` : at.join(', ')})`;
 }
 
 function fmtSeconds(s: number): string {

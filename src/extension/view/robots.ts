@@ -54,6 +54,10 @@ export function toRobotsView(inspection: RobotsInspection, userAgent: string, om
     if (status !== undefined) view.status = status;
     const crawlDelaySeconds = finite(o.crawlDelaySeconds);
     if (crawlDelaySeconds !== undefined) view.crawlDelaySeconds = crawlDelaySeconds;
+    const crawlDelayLine = finite(o.crawlDelayLine);
+    if (crawlDelaySeconds !== undefined && crawlDelayLine !== undefined && Number.isInteger(crawlDelayLine) && crawlDelayLine >= 1) view.crawlDelayLine = crawlDelayLine;
+    const notText = o.findings.find((f) => f.code === 'not-text');
+    if (notText) view.notText = cut(notText.message, MAX_TEXT);
     // A group without a line (no group applies) is not shown.
     if (o.group && o.group.line !== null) {
       view.group = {
