@@ -1,5 +1,6 @@
 /** The bench sections, in the order `npm run bench` runs them. Each lives in its own file. */
 import type { BenchSection } from '../lib/types';
+import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 
-export const SECTIONS: BenchSection[] = [robotsSection];
+export const SECTIONS: BenchSection[] = [robotsSection, frontierSection];

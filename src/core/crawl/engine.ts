@@ -760,11 +760,8 @@ class CrawlRun {
         this.finalize(rec, 'not-started', 'max-pages');
       }
     }
-    const open = this.pages + this.activeChains < this.o.maxPages;
-    if (open !== this.gateOpen) {
-      this.gateOpen = open;
-      this.frontier.refreshAll();
-    }
+    // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
+    this.gateOpen = this.pages + this.activeChains < this.o.maxPages;
   }
 
   // -------------------------------------------------------------------------------------------------
