@@ -1,4 +1,7 @@
 /** The bench sections, in the order `npm run bench` runs them. Each lives in its own file. */
 import type { BenchSection } from '../lib/types';
+import { crawlersSection } from './crawlers';
 
-export const SECTIONS: BenchSection[] = [];
+export const SECTIONS: BenchSection[] = [
+  crawlersSection,
+];
