@@ -222,7 +222,7 @@ export interface PeerRun {
   exitCode: number | null;
   /** Killed after the run's time cap. */
   killed: boolean;
-  /** User + system CPU seconds of the crawler and everything it started; undefined when it was killed. */
+  /** User + system CPU seconds of the crawler and everything it started (when killed: up to the kill, Linux only). */
   cpuSeconds?: number;
   wallSeconds: number;
   /** The last lines of its stderr (for the notes when it failed). */
@@ -252,19 +252,52 @@ export async function runPeer(peer: CrawlerPeer, job: CrawlJob, dir: string, ctx
   fs.closeSync(out);
   fs.closeSync(err);
   let killed = false;
+  let cpuAtKill: number | undefined;
   const timer = setTimeout(() => {
     killed = true;
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    if (child.pid === undefined) return;
+    cpuAtKill = processGroupCpuSeconds(child.pid);
+    process.kill(-child.pid, 'SIGKILL');
   }, capMs);
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
   }).finally(() => clearTimeout(timer));
   const wallSeconds = (performance.now() - started) / 1000;
-  let cpuSeconds: number | undefined;
+  let cpuSeconds = cpuAtKill;
   const times = fs.existsSync(timesFile) ? fs.readFileSync(timesFile, 'utf8').trim() : '';
   const m = TIMES_LINE.exec(times);
   if (m) cpuSeconds = Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4]);
   const stderrTail = fs.readFileSync(path.join(dir, 'stderr.txt'), 'utf8').trim().split('\n').slice(-5).join('\n');
-  return { exitCode, killed, wallSeconds, stderrTail, ...(cpuSeconds !== undefined && !killed ? { cpuSeconds } : {}) };
+  return { exitCode, killed, wallSeconds, stderrTail, ...(cpuSeconds !== undefined ? { cpuSeconds } : {}) };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds used so far by a process group (its live processes, and the children they waited for), from
+ * /proc/PID/stat; undefined where there is no /proc.
+ */
+export function processGroupCpuSeconds(pgid: number): number | undefined {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // Fields after the command name (which may hold spaces): state ppid pgrp … utime(14) stime cutime cstime.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(f[2]) !== pgid) continue;
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  }
+  return ticks / USER_HZ;
 }

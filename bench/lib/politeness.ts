@@ -4,6 +4,8 @@
  *
  * - A short gap: two consecutive request starts on one host closer than the host's interval less
  *   LOOPBACK_SLACK_MS. The interval is the larger of the configured delay and the host's Crawl-delay.
+ *   A server stamps an arrival when its event loop gets to it, so a stamp can be late by the loop's
+ *   delay; gaps short by more than the slack plus that delay are counted apart ("beyond lag").
  * - Early after Retry-After: a request that reached a host after it answered with Retry-After and before
  *   that wait was over (counted from the end of the answer, less the slack), whatever URL it was for.
  * - The bound: the least makespan a polite crawler could reach with the same requests and the same answer
@@ -39,6 +41,8 @@ export interface RunMetrics {
   shortGaps: number;
   /** How far the shortest gap fell below its interval, in ms (0 without short gaps). */
   worstShortfallMs: number;
+  /** Short gaps that fall short by more than the slack plus the servers' event-loop delay (not stamping noise). */
+  shortGapsBeyondLag: number;
   /** The most requests one host had open at once. */
   maxInFlight: number;
   earlyAfterRetryAfter: number;
@@ -88,6 +92,7 @@ export function analyseRun(hosts: readonly HostFacts[], log: ServerLog, slots: n
 
   let shortGaps = 0;
   let worstShortfallMs = 0;
+  let shortGapsBeyondLag = 0;
   let earlyAfterRetryAfter = 0;
   let unreachableRobotsFetches = 0;
   let disallowedFetches = 0;
@@ -129,6 +134,7 @@ export function analyseRun(hosts: readonly HostFacts[], log: ServerLog, slots: n
       if (gap < h.intervalMs - LOOPBACK_SLACK_MS) {
         shortGaps++;
         worstShortfallMs = Math.max(worstShortfallMs, h.intervalMs - gap);
+        if (gap < h.intervalMs - LOOPBACK_SLACK_MS - log.lagMs) shortGapsBeyondLag++;
       }
       const allowed = Math.max(prev.at + h.intervalMs, endOf(prev, runEnd), waitUntil);
       lateness.push(Math.max(0, a.at - allowed));
@@ -143,6 +149,7 @@ export function analyseRun(hosts: readonly HostFacts[], log: ServerLog, slots: n
     pages: all.filter((a) => a.status === 200 && pathOnly(a.path) !== ROBOTS_PATH).length,
     shortGaps,
     worstShortfallMs,
+    shortGapsBeyondLag,
     maxInFlight: Math.max(0, ...Object.values(log.inFlightMax)),
     earlyAfterRetryAfter,
     unreachableRobotsFetches,

@@ -43,6 +43,13 @@ describe('bench: the politeness judge', () => {
     assert.equal(short.shortGaps, 1);
   });
 
+  it('counts apart the short gaps that the servers\' event-loop delay cannot explain', () => {
+    const l = { ...log({ a: [['/', 0, 5], ['/1', 245, 250], ['/2', 475, 480]] }), lagMs: 10 };
+    const m = analyseRun([facts('a', 250)], l, 8);
+    assert.equal(m.shortGaps, 2); // 245 and 230
+    assert.equal(m.shortGapsBeyondLag, 1); // only 230 < 250 − 2 − 10
+  });
+
   it('measures each host against its own interval (Crawl-delay merged in by the caller)', () => {
     const m = analyseRun([facts('a', 250), facts('b', 500)], log({ a: [['/', 0, 5], ['/1', 260, 265]], b: [['/', 0, 5], ['/1', 260, 265]] }), 8);
     assert.equal(m.shortGaps, 1);
