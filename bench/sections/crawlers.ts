@@ -174,21 +174,39 @@ function scenarioTable(scenario: Scenario, results: PeerResult[], load: number[]
   return { title: `${scenario.id}: ${scenario.title}`, columns: COLUMNS, rows: results.map(row), notes };
 }
 
-/** One line per crawler: short gaps and efficiency in every scenario. */
+/** One line per crawler: short gaps and efficiency in every scenario, then the faults and the cost over all of them. */
 function summaryTable(scenarios: Scenario[], all: PeerResult[][], peers: CrawlerPeer[], versions: Map<CrawlerPeer, string>): BenchTable {
-  const columns: TableColumn[] = [{ header: 'crawler' }, ...scenarios.map((sc) => ({ header: sc.id, align: 'right' as const }))];
-  const rows = peers.map((peer) => [
-    `${peer.id} ${versions.get(peer) ?? ''}`.trim(),
-    ...all.map((results) => {
-      const m = results.find((r) => r.peer === peer)?.metrics;
-      return m && m.requests > 0 ? `${m.shortGaps} · ${m.efficiency.toFixed(2)}` : '—';
-    }),
-  ]);
+  const columns: TableColumn[] = [
+    { header: 'crawler' },
+    ...scenarios.map((sc) => ({ header: sc.id, align: 'right' as const })),
+    { header: 'in flight', align: 'right' },
+    { header: 'early RA', align: 'right' },
+    { header: 'robots 5xx', align: 'right' },
+    { header: 'CPU s', align: 'right' },
+  ];
+  const rows = peers.map((peer) => {
+    const mine = all.map((results) => results.find((r) => r.peer === peer));
+    const metrics = mine.flatMap((r) => (r?.metrics && r.metrics.requests > 0 ? [r.metrics] : []));
+    const sum = (f: (m: RunMetrics) => number): number => metrics.reduce((n, m) => n + f(m), 0);
+    const cpu = mine.map((r) => r?.run?.cpuSeconds);
+    return [
+      `${peer.id} ${versions.get(peer) ?? ''}`.trim(),
+      ...mine.map((r) => {
+        const m = r?.metrics;
+        if (!m || m.requests === 0) return '—';
+        return `${m.shortGaps} · ${m.efficiency.toFixed(2)}${r?.run?.killed ? ' (cut)' : ''}`;
+      }),
+      metrics.length > 0 ? Math.max(...metrics.map((m) => m.maxInFlight)) : '—',
+      metrics.length > 0 ? sum((m) => m.earlyAfterRetryAfter) : '—',
+      metrics.length > 0 ? sum((m) => m.unreachableRobotsFetches) : '—',
+      cpu.every((c) => c !== undefined) && cpu.length > 0 ? cpu.reduce((a, b) => a! + b!, 0)!.toFixed(1) : '—',
+    ];
+  });
   return {
-    title: 'Summary: short gaps (robots.txt included) · efficiency, per scenario',
+    title: 'Summary: short gaps (robots.txt included) · efficiency per scenario; most in flight per host, early after Retry-After, pages from the robots.txt-503 host and CPU over all scenarios',
     columns,
     rows,
-    notes: ['Targets: 0 short gaps everywhere; efficiency ≥ 0.98 where there are no faults.'],
+    notes: ['Targets: 0 short gaps everywhere; efficiency ≥ 0.98 where there are no faults; 1 in flight; 0 early after Retry-After; 0 pages from a host whose robots.txt is unreachable.'],
   };
 }
 
