@@ -3,7 +3,7 @@
  * scenario's loopback hosts in turn, apart from the crawler under test and from the bench, and hands back
  * its arrival log when a run ends.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DemoArrival, DemoConfig, DemoHostInfo } from '../../src/demo';
@@ -32,17 +32,29 @@ export interface HostServer {
   close(): Promise<void>;
 }
 
+/**
+ * Stamps should not wait for the crawler under test or anything else on the machine. As root: the
+ * real-time FIFO policy for all the server's threads (`chrt`, util-linux; the kernel still keeps 5% of each
+ * second for other tasks), else a nice of −10. Best effort: the measured event-loop delay says how much
+ * it helped. Returns what was applied.
+ */
+export function raisePriority(pid: number | undefined): 'realtime' | 'nice' | 'none' {
+  if (pid === undefined) return 'none';
+  if (spawnSync('chrt', ['--all-tasks', '--fifo', '--pid', '10', String(pid)], { stdio: 'ignore' }).status === 0) return 'realtime';
+  try {
+    os.setPriority(pid, -10);
+    return 'nice';
+  } catch {
+    return 'none';
+  }
+}
+
 export async function startHostServer(): Promise<HostServer> {
   const child: ChildProcess = fork(path.join(__dirname, 'serverProcess.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  // Stamps should not wait for the crawler under test: as root, raise the servers' priority (best effort).
-  try {
-    if (child.pid !== undefined) os.setPriority(child.pid, -10);
-  } catch {
-    /* not root: the measured event-loop delay says how much this mattered */
-  }
+  raisePriority(child.pid);
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
 
