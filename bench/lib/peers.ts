@@ -253,16 +253,22 @@ export async function runPeer(peer: CrawlerPeer, job: CrawlJob, dir: string, ctx
   fs.closeSync(err);
   let killed = false;
   let cpuAtKill: number | undefined;
+  const killGroup = (): void => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  };
   const timer = setTimeout(() => {
     killed = true;
-    if (child.pid === undefined) return;
-    cpuAtKill = processGroupCpuSeconds(child.pid);
-    process.kill(-child.pid, 'SIGKILL');
+    if (child.pid !== undefined) cpuAtKill = processGroupCpuSeconds(child.pid);
+    killGroup();
   }, capMs);
+  process.once('exit', killGroup); // the bench stopped early: take the crawler with it
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
-  }).finally(() => clearTimeout(timer));
+  }).finally(() => {
+    clearTimeout(timer);
+    process.off('exit', killGroup);
+  });
   const wallSeconds = (performance.now() - started) / 1000;
   let cpuSeconds = cpuAtKill;
   const times = fs.existsSync(timesFile) ? fs.readFileSync(timesFile, 'utf8').trim() : '';

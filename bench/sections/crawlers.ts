@@ -70,7 +70,7 @@ const LEGEND = [
   'CPU s: user + system time of the crawler process and its children · lag ms: the host server\'s worst event-loop delay in the run (its stamps may be that late)',
 ];
 
-interface PeerResult {
+export interface PeerResult {
   peer: CrawlerPeer;
   capSeconds?: number;
   run?: PeerRun;
@@ -210,52 +210,68 @@ function summaryTable(scenarios: Scenario[], all: PeerResult[][], peers: Crawler
   };
 }
 
+export interface CrawlerBench {
+  /** One table per scenario, then the summary. */
+  tables: BenchTable[];
+  /** Per scenario (in order), each peer's run and metrics: for callers that check them (e.g. a proof). */
+  results: { scenario: Scenario; peers: PeerResult[] }[];
+}
+
+/**
+ * Runs `peers` through `scenarios` on the bench's host server and returns the tables and the metrics. The
+ * `crawlers` section runs the default peers; another caller can add peers (an exported Scrapy project, a
+ * generated Crawlee script) and get the same tables with them beside the defaults.
+ */
+export async function runCrawlerBench(ctx: BenchContext, selected: CrawlerPeer[], scenarios: Scenario[]): Promise<CrawlerBench> {
+  const versions = new Map<CrawlerPeer, string>();
+  const peers: { peer: CrawlerPeer; ready: boolean }[] = [];
+  const setupNotes: string[] = [];
+  for (const peer of selected) {
+    try {
+      versions.set(peer, await peer.prepare(ctx));
+      peers.push({ peer, ready: true });
+    } catch (err) {
+      peers.push({ peer, ready: false });
+      setupNotes.push(`${peer.id}: not run: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const server = await startHostServer();
+  const results: CrawlerBench['results'] = [];
+  const tables: BenchTable[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const { results: perPeer, load } = await runScenario(scenario, peers, server, ctx);
+      results.push({ scenario, peers: perPeer });
+      tables.push(scenarioTable(scenario, perPeer, load));
+    }
+  } finally {
+    await server.close();
+    // Each run's folder (job, command output, the servers' arrival log), for a closer look.
+    const keep = process.env[KEEP_ENV];
+    if (keep) fs.cpSync(ctx.tmp, path.resolve(keep), { recursive: true });
+  }
+  const summary = summaryTable(
+    scenarios,
+    results.map((r) => r.peers),
+    selected,
+    versions,
+  );
+  summary.notes = [
+    ...(summary.notes ?? []),
+    ...setupNotes,
+    ...selected.flatMap((p) => p.limits.map((l) => `${p.id}: ${l}`)),
+    'Judged from the arrival logs of the host servers, which run in a process of their own.',
+    ...LEGEND,
+  ];
+  return { tables: [...tables, summary], results };
+}
+
 export const crawlersSection: BenchSection = {
   id: 'crawlers',
   title: 'Politeness and efficiency: Crawl Planner, Scrapy and Crawlee on the same loopback hosts',
   async run(ctx) {
-    const versions = new Map<CrawlerPeer, string>();
-    const peers: { peer: CrawlerPeer; ready: boolean }[] = [];
-    const setupNotes: string[] = [];
-    const selected = chosen(DEFAULT_PEERS, PEERS_ENV);
-    for (const peer of selected) {
-      try {
-        versions.set(peer, await peer.prepare(ctx));
-        peers.push({ peer, ready: true });
-      } catch (err) {
-        peers.push({ peer, ready: false });
-        setupNotes.push(`${peer.id}: not run: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    const peers = chosen(DEFAULT_PEERS, PEERS_ENV);
     const scenarios = chosen(crawlerScenarios(ctx.quick), SCENARIOS_ENV);
-    const server = await startHostServer();
-    const all: PeerResult[][] = [];
-    const tables: BenchTable[] = [];
-    try {
-      for (const scenario of scenarios) {
-        const { results, load } = await runScenario(scenario, peers, server, ctx);
-        all.push(results);
-        tables.push(scenarioTable(scenario, results, load));
-      }
-    } finally {
-      await server.close();
-      // Each run's folder (job, command output, the servers' arrival log), for a closer look.
-      const keep = process.env[KEEP_ENV];
-      if (keep) fs.cpSync(ctx.tmp, path.resolve(keep), { recursive: true });
-    }
-    const summary = summaryTable(
-      scenarios,
-      all,
-      peers.map((p) => p.peer),
-      versions,
-    );
-    summary.notes = [
-      ...(summary.notes ?? []),
-      ...setupNotes,
-      ...selected.flatMap((p) => p.limits.map((l) => `${p.id}: ${l}`)),
-      'Judged from the arrival logs of the host servers, which run in a process of their own.',
-      ...LEGEND,
-    ];
-    return [...tables, summary];
+    return (await runCrawlerBench(ctx, peers, scenarios)).tables;
   },
 };
