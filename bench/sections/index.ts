@@ -1,6 +1,7 @@
 /** The bench sections, in the order `npm run bench` runs them. Each lives in its own file. */
 import type { BenchSection } from '../lib/types';
+import { crawlersSection } from './crawlers';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 
-export const SECTIONS: BenchSection[] = [robotsSection, frontierSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection];
