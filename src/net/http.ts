@@ -17,7 +17,8 @@
  *                      response is a success with `truncated: true`. A body cut by the SERVER (reset,
  *                      short Content-Length, unterminated chunked body) is an error, never a truncation.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import * as zlib from 'node:zlib';
@@ -168,6 +169,17 @@ const ON_SENT = Symbol('crawlPlanner.onSent');
  * handler's onConnect / onRequestStart, just before the headers are written). Politeness is measured
  * from that moment, so connection set-up can never make a server see two starts closer than the interval.
  */
+let undici: typeof Undici | undefined;
+
+/**
+ * undici, required on first use: commands that never send a request (`estimate` without `--robots`,
+ * `--help`, `robots --file`) do not pay for loading it (about 30 ms of a CLI start).
+ */
+function loadUndici(): typeof Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, synchronous load
+  return (undici ??= require('undici') as typeof Undici);
+}
+
 const sentAtInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
   const onSent = (opts as unknown as Record<symbol, unknown>)[ON_SENT];
   if (typeof onSent !== 'function') return dispatch(opts, handler);
@@ -200,7 +212,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   if (options.ca) connect.ca = options.ca;
   const dispatcher: Dispatcher =
     options.dispatcher ??
-    new Agent({
+    new (loadUndici().Agent)({
       connect,
       headersTimeout: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
@@ -298,7 +310,7 @@ async function httpGetWith(
     };
     let res: Dispatcher.ResponseData;
     try {
-      const requestOptions: Parameters<typeof request>[1] = {
+      const requestOptions: Parameters<typeof Undici.request>[1] = {
         method: 'GET',
         dispatcher,
         headers,
@@ -308,7 +320,7 @@ async function httpGetWith(
       };
       // Read by sentAtInterceptor; undici passes unknown option keys through untouched.
       Object.assign(requestOptions as object, { [ON_SENT]: () => (sentAt = now()) });
-      res = (await request(href, requestOptions)) as Dispatcher.ResponseData;
+      res = (await loadUndici().request(href, requestOptions)) as Dispatcher.ResponseData;
     } catch (err) {
       return failFrom(err);
     }
