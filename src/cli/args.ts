@@ -105,25 +105,44 @@ export function seedLocation(line: number, source: string | undefined): string {
  * are skipped). A missing file is a UsageError.
  */
 export function readSeedLines(positionals: string[], seedsFile: string | undefined): SeedLine[] {
-  const lines: SeedLine[] = positionals.map((text, i) => ({ text, line: i + 1, source: 'argument' }));
+  return [...seedLines(positionals, seedsFile)];
+}
+
+/**
+ * The lines of `readSeedLines` one at a time, so that 100,000 of them are never all held at once
+ * (`estimate` validates them as they come). The file is read, or refused, when this is called.
+ */
+export function seedLines(positionals: string[], seedsFile: string | undefined): Iterable<SeedLine> {
+  let content = '';
   if (seedsFile !== undefined) {
-    let content: string;
     try {
-      content = readFileSync(seedsFile, 'utf8');
+      content = readFileSync(seedsFile, 'utf8').replace(/^\uFEFF/, '');
     } catch (err) {
       throw new UsageError(`--seeds-file: cannot read ${seedsFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-    content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
-      const text = raw.replace(/(^|\s)#.*$/, '').trim();
-      if (text !== '') lines.push({ text, line: i + 1, source: seedsFile });
-    });
   }
-  return lines;
+  return (function* () {
+    for (let i = 0; i < positionals.length; i++) yield { text: positionals[i]!, line: i + 1, source: 'argument' };
+    if (seedsFile === undefined) return;
+    const breaks = /\r\n|\r|\n/g;
+    let start = 0;
+    for (let line = 1; start <= content.length; line++) {
+      const found = breaks.exec(content);
+      const end = found ? found.index : content.length;
+      const text = content.slice(start, end).replace(/(^|\s)#.*$/, '').trim();
+      if (text !== '') yield { text, line, source: seedsFile };
+      if (!found) break;
+      start = breaks.lastIndex;
+    }
+  })();
 }
 
 /** A writer for stdout/stderr, injected so commands can be run in-process by tests. */
 export interface Io {
-  out(text: string): void;
+  /** false: the output's buffer is full (a slow pipe); a long output awaits `drain()` before writing on. */
+  out(text: string): boolean | void;
+  /** Resolves when the output can take more (after `out` returned false). */
+  drain?(): Promise<void>;
   err(text: string): void;
   /** Whether stdout is a colour terminal. */
   color: boolean;

@@ -5,6 +5,7 @@
  * disallows are left out (README.md).
  */
 import { formatNumber, formatSeconds } from '../core/format/duration';
+import { jsonPieces } from '../core/format/json';
 import { formatPlanText } from '../core/format/planText';
 import { renderTable, sanitizeText } from '../core/format/table';
 import {
@@ -21,7 +22,7 @@ import {
 import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { userAgentHeader } from '../net/userAgent';
-import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import {
   contactOption,
   decidingLine,
@@ -369,9 +370,9 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   const options = planInputFromOptions(values);
   const ro = robotsOptions(values);
-  const lines = readSeedLines(positionals, values['seeds-file']);
-  if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
-  const { seeds, invalid } = validateSeeds(lines);
+  // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
+  const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
+  if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
     io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
   }
@@ -431,7 +432,9 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   if (values.json) {
     const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null };
-    io.out(JSON.stringify(doc, null, 2) + '\n');
+    // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
+    for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
+    io.out('\n');
   } else {
     io.out(formatPlanText(result, invalid.length, io.color));
   }

@@ -70,6 +70,7 @@ const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),
+    drain: () => new Promise((resolve) => process.stdout.once('drain', resolve)),
     err: (t) => process.stderr.write(t),
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   };
