@@ -6,6 +6,7 @@
  * and undici (src/net/http.ts) only when a request is about to be sent. esbuild keeps one bundle: it turns
  * each `import()` into a lazily initialised module inside dist/cli.js (see esbuild.js for why one file).
  */
+import { VERSION } from '../core/identity';
 import { EXIT_USAGE, UsageError, type Io } from './args';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
@@ -63,9 +64,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 1;
   }
 }
-
-declare const __VERSION__: string | undefined;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 
 if (require.main === module) {
   const io: Io = {

@@ -15,6 +15,7 @@
  * extension (code-server, older builds) and is visible in one place.
  */
 import type * as vscode from 'vscode';
+import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
 import { SETTINGS } from './ids';
 
 export type DelayFrom = 'start' | 'end';
@@ -38,7 +39,7 @@ export interface PlannerSettings {
 
 /** The defaults; package.json declares the same ones (test/unit/manifest.test.ts holds them equal). */
 export const SETTING_DEFAULTS: Readonly<PlannerSettings> = {
-  userAgent: 'CrawlPlanner',
+  userAgent: DEFAULT_PRODUCT_TOKEN,
   contactUrl: undefined,
   defaultDelaySeconds: 1,
   delayFrom: 'start',
@@ -167,7 +168,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   };
 
   const d = SETTING_DEFAULTS;
-  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty or an http(s) URL');
+  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty, an http(s) URL or a mailto: address');
   return {
     settings: {
       userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= 64, 'a product token ([a-zA-Z_-]+)'),
@@ -186,13 +187,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   };
 }
 
-/** An absolute http(s) URL without spaces or parentheses (it goes inside `(+…)` in a header). */
+/** An absolute http(s) URL or a mailto: address that can go inside `(+…)` in the User-Agent header. */
 export function isContactUrl(text: string): boolean {
-  if (!/^https?:\/\/[^\s()]+$/i.test(text)) return false;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return contactProblem(text) === undefined;
 }
