@@ -12,7 +12,7 @@ import { eventToJsonLine, reportToJson } from '../core/format/report';
 import { sanitizeText } from '../core/format/table';
 import type { Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
-import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
+import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
 import { realHosts } from '../core/identity';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
@@ -174,6 +174,8 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     }
     for (const line of formatter.format(event)) io.out(line + '\n');
   };
+  // The engine and the network layer load when a crawl starts (src/cli/main.ts: start-up).
+  const { startCrawlSession } = await import('../net/crawlSession.js');
   const session = startCrawlSession(options, {
     onEvent,
     ...(setup.plan ? { plan: setup.plan } : {}),
@@ -225,6 +227,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
 
   // robots.txt fetches for the plan are the crawl's first requests: the contact check comes before them.
   checkContact('crawl', options.contactUrl ?? '', options.allowOtherHosts ? 'any' : realHosts(options.seeds), Boolean(values['require-contact']), io);
+  const { planTestCrawl } = await import('../net/crawlSession.js');
   const prepared = await planTestCrawl(options);
   if (!values.json) {
     io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
