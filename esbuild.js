@@ -6,6 +6,9 @@ const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+/** `--outdir=DIR`: build into DIR instead of dist/ (the bench measures a production build this way). */
+const outdir = (process.argv.find((a) => a.startsWith('--outdir=')) ?? '--outdir=dist').slice('--outdir='.length);
+const out = (file) => path.join(outdir, file);
 
 const version = require('./package.json').version;
 const node = {
@@ -37,16 +40,16 @@ const undiciApart = {
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [undiciApart] },
-  { ...node, entryPoints: ['undici'], outfile: 'dist/undici.js' },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: out('cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [undiciApart] },
+  { ...node, entryPoints: ['undici'], outfile: out('undici.js') },
 ];
 if (fs.existsSync(path.join(__dirname, 'src/extension/extension.ts'))) {
-  targets.push({ ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  targets.push({ ...node, entryPoints: ['src/extension/extension.ts'], outfile: out('extension.js'), external: ['vscode'] });
 }
 if (fs.existsSync(path.join(__dirname, 'src/webview/main.ts'))) {
   targets.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
+    logLevel: 'warning', entryPoints: ['src/webview/main.ts'], outfile: out('webview.js'),
   });
 }
 
@@ -56,7 +59,7 @@ async function main() {
     return;
   }
   await Promise.all(targets.map((t) => esbuild.build(t)));
-  fs.chmodSync(path.join(__dirname, 'dist/cli.js'), 0o755);
+  fs.chmodSync(path.resolve(__dirname, out('cli.js')), 0o755);
 }
 
 main().catch((err) => {
