@@ -10,11 +10,11 @@ import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/report';
 import { sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import type { Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
-import { realHosts } from '../core/identity';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact } from './contact';
 

@@ -8,6 +8,7 @@ import { formatNumber, formatSeconds } from '../core/format/duration';
 import { jsonPieces } from '../core/format/json';
 import { formatPlanText } from '../core/format/planText';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import {
   estimateDocument,
   parseDurationText,
@@ -21,7 +22,6 @@ import {
 } from '../core/plan';
 import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
-import { realHosts } from '../core/identity';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';

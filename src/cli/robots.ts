@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
 import { ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
@@ -21,7 +22,6 @@ import {
   type RobotsSettings,
   type RobotsUrlResult,
 } from '../net/robotsInspect';
-import { realHosts } from '../core/identity';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_OK, parse, parseChoice, parseNumber, UsageError, type Io, type NumberRule } from './args';
 import { checkContact, contactOption } from './contact';
