@@ -3,5 +3,6 @@ import type { BenchSection } from '../lib/types';
 import { crawlersSection } from './crawlers';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
+import { scaleSection } from './scale';
 
-export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection];

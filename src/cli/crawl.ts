@@ -10,11 +10,13 @@ import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/report';
 import { sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import type { Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
-import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
+import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { checkContact } from './contact';
 
 export const CRAWL_OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -28,6 +30,7 @@ export const CRAWL_OPTIONS = {
   'max-retries': { type: 'string' },
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
+  'require-contact': { type: 'boolean' },
   'crawl-delay-policy': { type: 'string' },
   'max-crawl-delay': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
@@ -59,7 +62,9 @@ Options:
   --timeout SECONDS          bound on one request, connect to end of body (default ${D.timeoutSeconds})
   --max-retries N            retries per URL for errors, 429 and 5xx (default ${D.maxRetries})
   --user-agent TOKEN         robots.txt product token, [a-zA-Z_-]+ (default ${D.userAgent})
-  --contact URL              contact URL sent in the User-Agent header
+  --contact URL              who runs the crawl, sent in the User-Agent header: an http(s) URL or mailto:
+                             address; without it, a crawl of real hosts warns that operators cannot reach you
+  --require-contact          refuse to crawl a real host (not loopback) without --contact
   --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
   --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
@@ -78,6 +83,7 @@ Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2
 /** TestCrawlOptions field → the CLI flag that sets it, for error messages. */
 const FLAG_FOR_FIELD: Record<string, string> = {
   userAgent: 'user-agent',
+  contactUrl: 'contact',
   hostRatePerSecond: 'host-rate',
   hostBurst: 'host-burst',
   seeds: 'seeds',
@@ -168,6 +174,8 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     }
     for (const line of formatter.format(event)) io.out(line + '\n');
   };
+  // The engine and the network layer load when a crawl starts (src/cli/main.ts: start-up).
+  const { startCrawlSession } = await import('../net/crawlSession.js');
   const session = startCrawlSession(options, {
     onEvent,
     ...(setup.plan ? { plan: setup.plan } : {}),
@@ -217,6 +225,9 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
   }
 
+  // robots.txt fetches for the plan are the crawl's first requests: the contact check comes before them.
+  checkContact('crawl', options.contactUrl ?? '', options.allowOtherHosts ? 'any' : realHosts(options.seeds), Boolean(values['require-contact']), io);
+  const { planTestCrawl } = await import('../net/crawlSession.js');
   const prepared = await planTestCrawl(options);
   if (!values.json) {
     io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');

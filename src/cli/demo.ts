@@ -9,9 +9,10 @@ import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { formatPlanText } from '../core/format/planText';
 import { renderTable } from '../core/format/table';
-import { DEMO_SERVE_PORT, defaultDemoConfig, formatDemoHosts, startDemoHosts, type DemoHosts } from '../demo';
+import type { DemoHosts } from '../demo';
+import { DEMO_SERVE_PORT, defaultDemoConfig } from '../demo/config';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../demo/lag';
-import { planTestCrawl } from '../net/crawlSession';
+import { formatDemoHosts } from '../demo/serve';
 import { parse, parseNumber, UsageError, type Io } from './args';
 import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
 
@@ -97,6 +98,9 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
 
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  // The servers and the crawl engine load when they are used (src/cli/main.ts: start-up).
+  const { startDemoHosts } = await import('../demo/hosts.js');
+  const { planTestCrawl } = await import('../net/crawlSession.js');
   const demo = await startDemoHosts(defaultDemoConfig());
   try {
     const seeds = demo.hosts.flatMap((h) => h.seeds);
@@ -174,6 +178,7 @@ function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: 
 }
 
 async function serve(io: Io, basePort: number): Promise<number> {
+  const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts({ ...defaultDemoConfig(), basePort });
   // Listen before saying so: a Ctrl+C right after the message must stop the hosts cleanly.
   const stopped = new Promise<void>((resolve) => {

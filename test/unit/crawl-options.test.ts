@@ -38,6 +38,8 @@ describe('validateTestCrawlOptions', () => {
     ['a bad delay reading', { delayFrom: 'middle' }, 'delayFrom', /start, end/],
     ['a bad policy', { crawlDelayPolicy: 'ignore' }, 'crawlDelayPolicy', /cap, skip, obey/],
     ['a product token with a space', { userAgent: 'My Bot' }, 'userAgent', /a-zA-Z_-/],
+    ['an ftp contact', { contactUrl: 'ftp://ops.example/' }, 'contactUrl', /must be an absolute http\(s\) URL or a mailto: address/],
+    ['a contact with a parenthesis', { contactUrl: 'https://ops.example/(bot)' }, 'contactUrl', /parentheses/],
     ['a non-boolean robots switch', { respectRobots: 'yes' }, 'respectRobots', /true or false/],
   ];
   for (const [what, extra, field, message] of bad) {

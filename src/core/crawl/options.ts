@@ -3,6 +3,7 @@
  * their limits and defaults, and one validator that names the field it refused. Pure.
  */
 import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom } from '../politeness/interval';
+import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../identity';
 import { validateProductToken } from '../robots/token';
 
 export interface TestCrawlOptions {
@@ -26,7 +27,7 @@ export interface TestCrawlOptions {
   maxRetries: number;
   /** The robots.txt product token ([a-zA-Z_-]+), sent in the User-Agent header. */
   userAgent: string;
-  /** A URL for site operators, sent in the User-Agent header. */
+  /** Who runs the crawl, for site operators: an http(s) URL or a mailto: address, sent in the User-Agent header. */
   contactUrl?: string;
   crawlDelayPolicy: CrawlDelayPolicy;
   maxCrawlDelaySeconds: number;
@@ -71,7 +72,7 @@ export const TEST_CRAWL_DEFAULTS = {
   timeoutSeconds: 15,
   connectTimeoutSeconds: 10,
   maxRetries: 2,
-  userAgent: 'CrawlPlanner',
+  userAgent: DEFAULT_PRODUCT_TOKEN,
   crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
   maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
   respectRobots: true,
@@ -152,6 +153,8 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
   const tokenProblem = validateProductToken(userAgent);
   if (tokenProblem !== undefined) throw new CrawlOptionsError('userAgent', tokenProblem);
   if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string') throw new CrawlOptionsError('contactUrl', 'must be a string');
+  const contactBad = typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? contactProblem(o.contactUrl) : undefined;
+  if (contactBad !== undefined) throw new CrawlOptionsError('contactUrl', contactBad);
   return {
     seeds,
     maxPages: num('maxPages', o.maxPages, d.maxPages),

@@ -13,6 +13,7 @@ import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess } from '../config';
+import { ContactRequiredError, type ContactGuard } from '../contact';
 import type { RobotsService } from '../robotsDocument';
 import { errorMessage, logCrawlEvent, type Log } from '../log';
 import type { CrawlRuns } from './crawlRuns';
@@ -51,6 +52,8 @@ export interface CrawlRunDeps {
   log: Log;
   runs: CrawlRuns;
   robots: RobotsService;
+  /** Asks for a contact before a crawl reaches a real host without one. */
+  contact: ContactGuard;
   /** Where reports go without a workspace folder (context.globalStorageUri). */
   storageUri: vscode.Uri;
   isTrusted(): boolean;
@@ -130,7 +133,16 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
       );
       deps.log.info(`${request.name}: starting (${options.seeds.length} seeds, max ${options.maxPages} pages, user agent ${options.userAgent})`);
 
-      // 3. The plan, with each host's robots.txt fetched into the cache the crawl then reads.
+      // 3. No request to a real host without a contact unless the user said so (robots.txt fetches included).
+      try {
+        await deps.contact.check(options.seeds, request.name);
+      } catch (err) {
+        if (!(err instanceof ContactRequiredError)) throw err;
+        out(red(sanitizeText(err.message)));
+        return finish({ exitCode: EXIT_USAGE });
+      }
+
+      // 4. The plan, with each host's robots.txt fetched into the cache the crawl then reads.
       const { userAgentHeader } = await import('../../net/userAgent.js');
       const robotsCache = await deps.robots.cacheFor(userAgentHeader(options.userAgent, options.contactUrl));
       const session = await import('../../net/crawlSession.js');
@@ -141,7 +153,7 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
         return finish({ exitCode: EXIT_FAILED });
       }
 
-      // 4. The crawl: the CLI's formatter, one event at a time.
+      // 5. The crawl: the CLI's formatter, one event at a time.
       const formatter = createCrawlFormatter({
         color: true,
         startedAt: Date.now(),
@@ -166,7 +178,7 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
       if (stopping) stopSession();
       const result = await crawl.done;
 
-      // 5. The report.
+      // 6. The report.
       try {
         await writeReport(target, result.report);
       } catch (err) {
