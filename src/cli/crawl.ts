@@ -10,9 +10,8 @@ import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/report';
 import { sanitizeText } from '../core/format/table';
-import type { Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
-import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
+import { startPlannedCrawl, type CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 
@@ -135,7 +134,6 @@ export function checkWritable(flag: string, path: string): string {
 
 export interface LiveCrawlSetup {
   options: TestCrawlOptions;
-  plan?: Plan;
   robotsCache?: RobotsCache;
   reportPath?: string;
   logPath?: string;
@@ -146,7 +144,8 @@ export interface LiveCrawlSetup {
 
 /**
  * Runs the crawl with the live view (or JSON lines), the NDJSON log and the report; Ctrl+C stops new
- * requests and still writes the report. Returns the session result.
+ * requests and still writes the report. The plan is printed first, once every seed's robots.txt is in;
+ * the crawl does not wait for it (its live lines are held until then). Returns the session result.
  */
 export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionResult> {
   const { io, options } = setup;
@@ -156,23 +155,36 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     startedAt: Date.now(),
     hosts,
     ...(setup.width !== undefined ? { width: setup.width } : {}),
-    ...(setup.plan ? { planned: setup.plan.totalSeconds } : {}),
   });
   let log: WriteStream | undefined;
   if (setup.logPath) log = createWriteStream(setup.logPath, { flags: 'w' });
+  let held: string[] | undefined = setup.json ? undefined : [];
   const onEvent = (event: CrawlEvent) => {
     log?.write(eventToJsonLine(event) + '\n');
     if (setup.json) {
       io.out(eventToJsonLine(event) + '\n');
       return;
     }
-    for (const line of formatter.format(event)) io.out(line + '\n');
+    for (const line of formatter.format(event)) {
+      if (held) held.push(line + '\n');
+      else io.out(line + '\n');
+    }
   };
-  const session = startCrawlSession(options, {
+  const session = startPlannedCrawl(options, {
     onEvent,
-    ...(setup.plan ? { plan: setup.plan } : {}),
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
   });
+  const planPrinted = session.plan
+    .then(
+      (plan) => {
+        if (!setup.json) io.out(formatPlanText(plan, 0, io.color) + '\n');
+      },
+      () => undefined,
+    )
+    .finally(() => {
+      for (const line of held ?? []) io.out(line);
+      held = undefined;
+    });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -186,6 +198,7 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   process.on('SIGINT', onSigint);
   try {
     const result = await session.done;
+    await planPrinted;
     if (setup.reportPath) {
       writeFileSync(setup.reportPath, reportToJson(result.report));
       if (!setup.json) io.out(`Report: ${setup.reportPath}\n`);
@@ -217,14 +230,8 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
   }
 
-  const prepared = await planTestCrawl(options);
-  if (!values.json) {
-    io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
-  }
   const result = await runLiveCrawl({
     options,
-    plan: prepared.plan,
-    robotsCache: prepared.robotsCache,
     json: Boolean(values.json),
     io,
     ...(reportPath ? { reportPath } : {}),

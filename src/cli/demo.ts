@@ -7,11 +7,9 @@
 import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
-import { formatPlanText } from '../core/format/planText';
 import { renderTable } from '../core/format/table';
 import { DEMO_SERVE_PORT, defaultDemoConfig, formatDemoHosts, startDemoHosts, type DemoHosts } from '../demo';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../demo/lag';
-import { planTestCrawl } from '../net/crawlSession';
 import { parse, parseNumber, UsageError, type Io } from './args';
 import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
 
@@ -51,7 +49,7 @@ Options:
   -h, --help              this help
 `;
 
-/** Per host: the shortest gap between page-request arrivals at the server, against the interval kept. */
+/** Per host: the shortest gap between request arrivals at the server (robots.txt included), against the interval kept. */
 export interface ServerCheck {
   /** The demo host's name (fast, slow, polite, …). */
   name: string;
@@ -64,8 +62,10 @@ export interface ServerCheck {
 }
 
 /**
- * Per host, the shortest gap between page-request arrivals against the interval, allowing 2 ms of loopback
+ * Per host, the shortest gap between request arrivals against the interval, allowing 2 ms of loopback
  * slack plus `serverLagMs`, the servers' own measured event-loop delay (a late stamp shortens the next gap).
+ * robots.txt counts like any other request, as it does for a server's rate limiter: it opens the host's
+ * timeline, and the first page must keep the interval (Crawl-delay included) after it.
  */
 export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs = 0): ServerCheck[] {
   const allowance = LOOPBACK_SLACK_MS + serverLagMs;
@@ -73,10 +73,7 @@ export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs
     const host = new URL(h.origin).host;
     const s = summary.hosts.find((x) => x.host === host);
     const interval = s?.plannedIntervalSeconds ?? TEST_CRAWL_DEFAULTS.delaySeconds;
-    const starts = demo
-      .arrivals(h.name)
-      .filter((a) => a.path !== '/robots.txt')
-      .map((a) => a.at);
+    const starts = demo.arrivals(h.name).map((a) => a.at);
     const g = gaps(starts);
     const min = g.length > 0 ? Math.min(...g) / 1000 : null;
     const maxInFlight = demo.inFlightMax(h.name);
@@ -112,13 +109,9 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     );
     const json = Boolean(values.json);
     if (!json) io.out(formatDemoHosts(demo) + '\n');
-    const prepared = await planTestCrawl(options);
-    if (!json) io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
     const lag = measureServerLag();
     const result = await runLiveCrawl({
       options,
-      plan: prepared.plan,
-      robotsCache: prepared.robotsCache,
       json,
       io,
       ...(reportPath ? { reportPath } : {}),
@@ -130,7 +123,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     if (json) {
       io.out(JSON.stringify({ type: 'server-check', slackMs: LOOPBACK_SLACK_MS, serverLagMs, hosts: checks }) + '\n');
     } else {
-      io.out('\n' + planVsActual(prepared.plan.totalSeconds, result.summary) + '\n');
+      if (result.plan) io.out('\n' + planVsActual(result.plan.totalSeconds, result.summary) + '\n');
       io.out(formatServerChecks(checks, io.color, serverLagMs) + '\n');
     }
     const polite = checks.every((c) => c.ok);
@@ -170,7 +163,7 @@ function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: 
     { indent: '  ' },
   );
   const allowance = `${LOOPBACK_SLACK_MS} ms loopback slack + ${serverLagMs.toFixed(1)} ms the servers' own event-loop delay`;
-  return [`Seen from the servers (page requests; robots.txt excluded; a gap may fall short by ${allowance}):`, ...table].join('\n');
+  return [`Seen from the servers (every request, robots.txt included; a gap may fall short by ${allowance}):`, ...table].join('\n');
 }
 
 async function serve(io: Io, basePort: number): Promise<number> {

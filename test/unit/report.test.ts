@@ -149,6 +149,7 @@ describe('report: one record per request', () => {
       location: null,
       linksQueued: 2,
       retried: false,
+      robotsTxt: false,
     });
   });
 

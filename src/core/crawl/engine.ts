@@ -22,7 +22,7 @@ import {
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
-import { Frontier, type HostSlot } from './frontier';
+import { Frontier, intervalMs, type HostSlot } from './frontier';
 import {
   CRAWL_DEFAULTS,
   type CrawlOptions,
@@ -32,6 +32,7 @@ import {
   type PageSuccess,
   type ResolvedCrawlOptions,
   type RobotsDecision,
+  type RobotsFetch,
   type UrlOutcome,
   type UrlReport,
 } from './types';
@@ -115,6 +116,11 @@ interface UrlRecord {
   /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
   inChain: boolean;
   state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done';
+  /**
+   * Set while this URL carries its origin's robots.txt request through the host's queue: called once the
+   * request is decided or the URL leaves the run, to let the origin's other robots checks go on.
+   */
+  robotsRelease?: () => void;
   outcome?: UrlOutcome;
   status?: number;
   detail?: string;
@@ -231,7 +237,8 @@ class CrawlRun {
     while (this.inFlight.size < this.o.concurrency) {
       const taken = this.frontier.takeReady(now);
       if (!taken) break;
-      this.start(taken.slot, taken.item, taken.previousStartAt, now);
+      if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
+      else this.start(taken.slot, taken.item, taken.previousStartAt, now);
     }
   }
 
@@ -393,7 +400,12 @@ class CrawlRun {
     return this.stats.get(host)!;
   }
 
-  /** Asks robots.txt about the URL, serially per origin, then queues it (or records the skip). */
+  /**
+   * Asks robots.txt about the URL, then queues it (or records the skip). What the gate can answer from
+   * what it holds (`peek`) is decided at once; otherwise the questions of one origin go one at a time, and
+   * when the gate would have to fetch the origin's robots.txt, the URL first carries that request through
+   * its host's queue (see startRobots), so robots.txt is a request on the host's timeline like any other.
+   */
   private checkRobots(rec: UrlRecord): void {
     rec.state = 'checking';
     this.checking.add(rec);
@@ -402,27 +414,92 @@ class CrawlRun {
       this.robotsDecided(rec, { verdict: 'allowed' });
       return;
     }
-    const previous = this.originChains.get(rec.origin) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      if (rec.state !== 'checking' || this.fatal) return;
-      let decision: RobotsDecision;
-      try {
-        decision = await gate(rec.url, this.robotsAbort.signal);
-      } catch (err) {
-        decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+    if (gate.peek && !this.originChains.has(rec.origin)) {
+      const known = gate.peek(rec.url);
+      if (known) {
+        this.decideAtHand(rec, known);
+        return;
       }
-      if (rec.state !== 'checking' || this.fatal) return;
-      this.robotsDecided(rec, decision);
+    }
+    const origin = rec.origin;
+    const previous = this.originChains.get(origin) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      // After a stop nothing more is asked (the URL ends as not started).
+      if (rec.state !== 'checking' || this.fatal || this.stopping) return;
+      if (gate.peek) {
+        const known = gate.peek(rec.url);
+        if (!known) {
+          await this.carryRobots(rec);
+          return;
+        }
+        this.decideAtHand(rec, known);
+      } else {
+        let decision: RobotsDecision;
+        try {
+          decision = await gate(rec.url, this.robotsAbort.signal);
+        } catch (err) {
+          decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+        }
+        if (rec.state !== 'checking' || this.fatal) return;
+        this.decideAtHand(rec, decision);
+      }
       this.updateGate();
       this.wake();
     });
-    this.originChains.set(
-      rec.origin,
-      next.catch((err: unknown) => this.failCrawl(err)),
+    const chain: Promise<void> = next.then(
+      () => this.endChain(origin, chain),
+      (err: unknown) => {
+        this.endChain(origin, chain);
+        this.failCrawl(err);
+      },
     );
+    this.originChains.set(origin, chain);
   }
 
-  private robotsDecided(rec: UrlRecord, decision: RobotsDecision): void {
+  /** Forgets an origin's chain once its last question is answered (later ones may then be decided at once). */
+  private endChain(origin: string, chain: Promise<void>): void {
+    if (this.originChains.get(origin) === chain) this.originChains.delete(origin);
+  }
+
+  /** A decision that took no request of this run (robots.txt at hand, or a gate without `peek`). */
+  private decideAtHand(rec: UrlRecord, decision: RobotsDecision): void {
+    const slot = this.frontier.get(rec.host)!;
+    this.robotsDecided(rec, decision);
+    if (decision.fetch && !slot.dropped) this.spaceAfterRobots(slot, decision.fetch);
+  }
+
+  /**
+   * Puts the URL into its host's queue as the carrier of its origin's robots.txt request; resolves when
+   * that request is decided, or the URL leaves the run first (then the origin's next URL carries it).
+   */
+  private carryRobots(rec: UrlRecord): Promise<void> {
+    return new Promise<void>((release) => {
+      this.checking.delete(rec);
+      const slot = this.frontier.get(rec.host)!;
+      rec.robotsRelease = release;
+      if (slot.dropped) {
+        this.finalizeForDroppedHost(slot, rec);
+        return;
+      }
+      rec.state = 'queued';
+      this.frontier.enqueue(slot, rec, 'front');
+      this.wake();
+    });
+  }
+
+  /**
+   * Keeps the host's next start at least its interval (Crawl-delay included) after a robots.txt request
+   * that did not go through its queue: one fetched before this run (a cache) holds nothing back when it
+   * is long past, and holds the first page back when it was a moment ago. Both readings.
+   */
+  private spaceAfterRobots(slot: HostSlot<UrlRecord>, fetch: RobotsFetch): void {
+    const interval = intervalMs(slot.rate.intervalSeconds);
+    let until = Math.max(fetch.sentAt ?? fetch.startedAt, fetch.startedAt) + interval;
+    if (this.o.delayFrom === 'end') until = Math.max(until, fetch.endedAt + interval);
+    if (until > this.clock.now()) this.frontier.pause(slot, until);
+  }
+
+  private robotsDecided(rec: UrlRecord, decision: RobotsDecision, where: 'front' | 'back' = rec.continuation ? 'front' : 'back'): void {
     this.checking.delete(rec);
     const slot = this.frontier.get(rec.host)!;
     if (slot.dropped) {
@@ -460,7 +537,123 @@ class CrawlRun {
       return;
     }
     rec.state = 'queued';
-    this.frontier.enqueue(slot, rec, rec.continuation ? 'front' : 'back');
+    this.frontier.enqueue(slot, rec, where);
+  }
+
+  /**
+   * The carrier's turn on its host: ask the gate, which fetches robots.txt. The frontier has recorded this
+   * as the host's start, and it holds a global slot, like a page request.
+   */
+  private startRobots(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
+    const gate = this.o.robots!;
+    const release = rec.robotsRelease;
+    delete rec.robotsRelease;
+    const done = (): void => {
+      release?.();
+      this.wake();
+    };
+    // Another caller may have fetched it since the URL was queued: then there is no request to make (the
+    // start the frontier recorded stays: the host waits one interval more, never less).
+    const known = gate.peek?.(rec.url);
+    if (known) {
+      this.frontier.end(slot, now);
+      this.robotsDecided(rec, known, 'front');
+      if (!slot.dropped) this.frontier.refresh(slot);
+      this.updateGate();
+      done();
+      return;
+    }
+    rec.state = 'in-flight';
+    const robotsUrl = `${rec.origin}/robots.txt`;
+    this.countStart(slot, now);
+    const controller = new AbortController();
+    this.inFlight.set(rec, controller);
+    const settle = (decision: RobotsDecision): void => {
+      this.inFlight.delete(rec);
+      try {
+        const end = this.clock.now();
+        // A gate that gave no details (or was stopped) still closes the request it started.
+        const fetch: RobotsFetch = decision.fetch ?? {
+          url: robotsUrl,
+          startedAt: now,
+          endedAt: end,
+          error: { kind: this.robotsAbort.signal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
+          bytes: 0,
+          truncated: false,
+          fetchedNow: true,
+        };
+        // The response ended when the fetch says (parsing came after): the end reading counts from then.
+        this.frontier.end(slot, Math.min(end, Math.max(fetch.endedAt, fetch.sentAt ?? fetch.endedAt)), fetch.sentAt);
+        this.reportRobotsRequest(slot, fetch, end);
+        if (this.fatal) this.finalize(rec, 'failed', 'crawl failed');
+        else if (this.stopping && decision.outcome === 'unreachable') this.finalize(rec, 'not-started', 'stopped');
+        else this.robotsDecided(rec, decision, 'front');
+        if (!slot.dropped) this.frontier.refresh(slot);
+        this.updateGate();
+      } catch (err) {
+        this.failCrawl(err);
+      }
+      done();
+    };
+    let pending: Promise<RobotsDecision>;
+    try {
+      pending = Promise.resolve(gate(rec.url, this.robotsAbort.signal));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    // The request is on its way: now say so (the event sink's work does not delay it).
+    this.emit({
+      type: 'request-start',
+      at: now,
+      url: robotsUrl,
+      host: rec.host,
+      method: 'GET',
+      attempt: 1,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+      ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
+      robotsTxt: true,
+    });
+    pending.then(settle, (err: unknown) => settle({ verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` }));
+  }
+
+  /** A robots.txt request's outcome in the event stream and the counts: a response (any status) or an error. */
+  private reportRobotsRequest(slot: HostSlot<UrlRecord>, fetch: RobotsFetch, at: number): void {
+    const sent = fetch.sentAt !== undefined ? { sentAt: fetch.sentAt } : {};
+    if (fetch.status === undefined) {
+      const st = this.hostStats(slot.name);
+      st.errors++;
+      this.errors++;
+      const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
+      this.emit({ type: 'error', at, url: fetch.url, host: slot.name, attempt: 1, kind: error.kind, message: error.message, startedAt: fetch.startedAt, ...sent, willRetry: false, robotsTxt: true });
+      return;
+    }
+    this.statusCounts[String(fetch.status)] = (this.statusCounts[String(fetch.status)] ?? 0) + 1;
+    this.emit({
+      type: 'response',
+      at,
+      url: fetch.url,
+      host: slot.name,
+      status: fetch.status,
+      attempt: 1,
+      startedAt: fetch.startedAt,
+      ...sent,
+      latencyMs: Math.max(0, fetch.endedAt - fetch.startedAt),
+      bytes: fetch.bytes,
+      truncated: fetch.truncated,
+      linksQueued: 0,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+      robotsTxt: true,
+    });
+  }
+
+  /** One more request start on the host, at `at`. */
+  private countStart(slot: HostSlot<UrlRecord>, at: number): void {
+    const st = this.hostStats(slot.name);
+    st.requests++;
+    st.starts.push(at);
+    this.requests++;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -475,10 +668,7 @@ class CrawlRun {
       rec.inChain = true;
       this.activeChains++;
     }
-    const st = this.hostStats(slot.name);
-    st.requests++;
-    st.starts.push(now);
-    this.requests++;
+    this.countStart(slot, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
     this.emit({
@@ -736,6 +926,11 @@ class CrawlRun {
   private finalize(rec: UrlRecord, outcome: UrlOutcome, detail: string | undefined, continued = false): void {
     if (rec.state === 'done') return;
     this.checking.delete(rec);
+    const release = rec.robotsRelease;
+    if (release) {
+      delete rec.robotsRelease;
+      release();
+    }
     rec.state = 'done';
     rec.outcome = outcome;
     if (detail !== undefined) rec.detail = detail;
@@ -868,6 +1063,7 @@ class CrawlRun {
     };
   }
 }
+
 
 function toReport(rec: UrlRecord): UrlReport {
   return {

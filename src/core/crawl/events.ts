@@ -45,7 +45,8 @@ export interface RequestStartEvent {
   intervalSeconds: number;
   intervalSource: LiveIntervalSource;
   /** Seconds since the previous start to this host, or undefined for the first. */
-  sinceLastStartSeconds?: number;
+  sinceLastStartSeconds?: number;  /** This request fetches its origin's robots.txt (through the host's queue, like a page). */
+  robotsTxt?: true;
 }
 
 export interface ResponseEvent {
@@ -67,6 +68,8 @@ export interface ResponseEvent {
   linksQueued: number;
   intervalSeconds: number;
   intervalSource: LiveIntervalSource;
+  /** The response to a robots.txt request. */
+  robotsTxt?: true;
 }
 
 export interface RetryScheduledEvent {
@@ -125,6 +128,8 @@ export interface ErrorEvent {
   sentAt?: number;
   /** Whether the engine will retry it. */
   willRetry: boolean;
+  /** A robots.txt request failed (the host is then left out: RFC 9309 unreachable). */
+  robotsTxt?: true;
 }
 
 export interface ProgressEvent {
@@ -142,9 +147,10 @@ export interface ProgressEvent {
 
 export interface HostSummary {
   host: string;
+  /** Requests started, robots.txt included. */
   requests: number;
   pages: number;
-  /** Shortest and mean gap between consecutive request starts, in seconds (undefined with < 2 starts). */
+  /** Shortest and mean gap between consecutive request starts (robots.txt included), in seconds (undefined with < 2 starts). */
   minIntervalSeconds?: number;
   meanIntervalSeconds?: number;
   plannedIntervalSeconds: number;
@@ -163,7 +169,9 @@ export interface CrawlSummary {
   /** The plan's duration for this crawl, when one was made. */
   plannedSeconds?: number;
   pages: number;
+  /** Requests started, robots.txt included. */
   requests: number;
+  /** The status of every response, robots.txt included. */
   statusCounts: Record<string, number>;
   retries: number;
   robotsSkips: number;

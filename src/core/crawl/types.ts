@@ -61,6 +61,29 @@ export type PageResult = PageSuccess | PageFailure;
  * the engine follows them itself, one request per hop. */
 export type PageFetcher = (request: PageRequest) => Promise<PageResult>;
 
+/**
+ * The robots.txt request a decision was read from (its first hop's URL; the times of its last hop), so
+ * that the engine can count it as a request to its host: the first one on the host's timeline.
+ */
+export interface RobotsFetch {
+  /** `origin/robots.txt`. */
+  url: string;
+  /** When the fetch started, reached its connection (last hop), and ended, by the engine's Clock. */
+  startedAt: number;
+  sentAt?: number;
+  endedAt: number;
+  /** The final status, when a response came. */
+  status?: number;
+  /** The transport failure, when no response came. */
+  error?: { kind: ErrorKind; message: string };
+  /** Body bytes kept. */
+  bytes: number;
+  truncated: boolean;
+  /** True when this gate call made the request (or joined one in flight); false when the answer came
+   * from a robots.txt fetched before the call (a cache). */
+  fetchedNow: boolean;
+}
+
 /** robots.txt's answer for one URL (RFC 9309). */
 export interface RobotsDecision {
   /** `not-applicable` (no rules apply) is read as allowed. */
@@ -75,16 +98,25 @@ export interface RobotsDecision {
   crawlDelaySeconds?: number;
   /** Why, for `unreachable` (shown in the host-dropped event). */
   detail?: string;
+  /** The robots.txt request the answer comes from, when the gate knows. */
+  fetch?: RobotsFetch;
 }
 
 /**
  * robots.txt gate. The engine calls it once per URL before the URL enters its host's queue, serially per
  * origin (the first call of an origin completes before the next starts), so an implementation that
- * fetches robots.txt on the first call of an origin and caches it does one fetch per origin. robots.txt
- * fetches are not page requests: the engine does not count or space them. A rejection is read as
- * `unreachable`. `signal` aborts when the crawl ends or stops.
+ * fetches robots.txt on the first call of an origin and caches it does one fetch per origin. A rejection
+ * is read as `unreachable`. `signal` aborts when the crawl ends or stops.
+ *
+ * A gate that fetches should also `peek`: the answer when it needs no request (robots.txt at hand), else
+ * undefined. Then the engine decides at once whatever `peek` answers, and makes the call for a URL it
+ * cannot answer a request of the URL's host, taken from the host's queue like a page (the host's
+ * interval, one in flight, a global slot) and counted and reported as one (from `decision.fetch`). A gate
+ * without `peek` is asked for every URL, at once, and its calls are not requests (rules in memory, tests).
  */
-export type RobotsGate = (url: string, signal: AbortSignal) => Promise<RobotsDecision>;
+export type RobotsGate = ((url: string, signal: AbortSignal) => Promise<RobotsDecision>) & {
+  peek?: (url: string) => RobotsDecision | undefined;
+};
 
 /** Absolute or relative link targets found in an HTML page (the engine resolves, filters and dedupes). */
 export type LinkExtractor = (html: string, baseUrl: string) => string[];

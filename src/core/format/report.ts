@@ -56,6 +56,8 @@ export interface RequestRecord {
   linksQueued: number | null;
   /** True when the engine scheduled another attempt at this URL after this one. */
   retried: boolean;
+  /** True for the request that fetched its origin's robots.txt (the first on the host's timeline). */
+  robotsTxt: boolean;
 }
 
 export interface RetryRecord {
@@ -157,6 +159,8 @@ export interface ReportBuilderOptions {
 export interface ReportExtra {
   /** The engine's per-URL outcome list. */
   urls?: readonly UrlOutcome[];
+  /** The plan, when it was made after the builder (it replaces `ReportBuilderOptions.plan`). */
+  plan?: unknown;
   /** Epoch ms the crawl ended, when no `done` event gave it (e.g. the run was aborted). */
   endedAt?: number;
 }
@@ -220,6 +224,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: e.location ?? null,
     linksQueued: e.linksQueued,
     retried: false,
+    robotsTxt: e.robotsTxt === true,
   });
 
   const fromError = (e: ErrorEvent, start: RequestStartEvent | undefined): RequestRecord => ({
@@ -241,6 +246,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: null,
     linksQueued: null,
     retried: e.willRetry,
+    robotsTxt: e.robotsTxt === true,
   });
 
   const unfinished = (start: RequestStartEvent): RequestRecord => ({
@@ -262,6 +268,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: null,
     linksQueued: null,
     retried: false,
+    robotsTxt: start.robotsTxt === true,
   });
 
   return {
@@ -378,7 +385,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
         schemaVersion: REPORT_SCHEMA_VERSION,
         startedAt: init.startedAt,
         endedAt,
-        plan: init.plan ?? null,
+        plan: extra.plan ?? init.plan ?? null,
         options: init.options ?? null,
         summarySource: summary ? 'engine' : 'derived',
         summary: finalSummary,
