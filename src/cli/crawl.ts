@@ -31,6 +31,7 @@ export const CRAWL_OPTIONS = {
   'max-crawl-delay': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
   'allow-other-hosts': { type: 'boolean' },
+  'follow-other-host-redirects': { type: 'boolean' },
   adaptive: { type: 'boolean' },
   'host-rate': { type: 'string' },
   'host-burst': { type: 'string' },
@@ -63,6 +64,8 @@ Options:
   --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
   --allow-other-hosts        follow links to hosts other than the seeds'
+  --follow-other-host-redirects
+                             follow redirects to hosts other than the seeds' (not their links)
   --adaptive                 interval at least max(1 s, 10 × latency)
   --host-rate R              also a per-host token bucket: at most R requests/s on average
   --host-burst N             the bucket's burst size (default 1; needs --host-rate)
@@ -104,6 +107,7 @@ export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCraw
     respectRobots: !values['ignore-robots'],
     adaptive: Boolean(values.adaptive),
     allowOtherHosts: Boolean(values['allow-other-hosts']),
+    followOtherHostRedirects: Boolean(values['follow-other-host-redirects']),
     hostRatePerSecond: parseNumber('host-rate', values['host-rate'], L.hostRatePerSecond),
     hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
   };

@@ -25,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const runs = registerCrawlRuns(context);
   const demo = registerDemoHosts(context, { log });
   const robots = registerRobotsDocuments(context, { config, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log }));
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
   const tasks = registerCrawlTasks(context, { config, log, runs, robots, seeds, isTrusted, storageUri: context.globalStorageUri });

@@ -244,6 +244,7 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
         maxPages: options.maxPages,
         maxDepth: options.maxDepth,
         allowOtherHosts: options.allowOtherHosts,
+        followOtherHostRedirects: options.followOtherHostRedirects,
         maxRetries: options.maxRetries,
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),

@@ -2,7 +2,8 @@
  * robots.txt on the host's timeline, on virtual time: with a gate that fetches (and `peek`s), the robots.txt
  * request is the host's first request, taken from its queue like a page, so the first page keeps the
  * interval after it (Crawl-delay from that very file included, both readings), no host waits for another's
- * robots.txt, and a robots.txt fetched before the run counts only when it was a moment ago. 
+ * robots.txt, and a robots.txt fetched before the run counts only when it was a moment ago. Then what the
+ * crawl did not follow, by reason and host.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -151,5 +152,87 @@ describe('robots.txt opens its host\'s timeline', () => {
     assert.equal(result.summary.endReason, 'stopped');
     assert.equal(site.log.length, 0);
     assert.ok(result.urls.every((u) => u.outcome === 'not-started'), JSON.stringify(result.urls));
+  });
+});
+
+describe('not followed, by reason and host', () => {
+  it('a host whose 8 links redirect to another: "other host 8" naming it, and the run is still complete', async () => {
+    const links = Array.from({ length: 8 }, (_, i) => `/r${i}`);
+    const pages: Record<string, FakeScript> = { 'http://one.test/': { links } };
+    for (let i = 0; i < 8; i++) pages[`http://one.test/r${i}`] = { status: 301, location: `http://two.test/t${i}` };
+    const { crawl } = setup(pages, {}, { latencyMs: 10 });
+    const result = await crawl({ seeds: ['http://one.test/'], delaySeconds: 0 });
+    assert.equal(result.summary.endReason, 'complete');
+    assert.deepEqual(result.summary.notFollowed, [{ reason: 'other-host', urls: 8, hosts: [{ host: 'two.test', urls: 8 }], moreHosts: 0 }]);
+    assert.equal(result.summary.pages, 1);
+  });
+
+  it('counts robots.txt disallows, the depth limit and the page limit, each with its hosts', async () => {
+    const { crawl } = setup(
+      {
+        'http://d.test/': { links: ['/a', '/private/1', '/private/2', 'http://x.test/', 'http://y.test/', 'http://y.test/2'] },
+        'http://d.test/a': { links: ['/deep'] },
+      },
+      { 'http://d.test': { decide: (u) => (u.includes('/private') ? { verdict: 'disallowed', outcome: 'ok' } : { verdict: 'allowed', outcome: 'ok' }) } },
+      { latencyMs: 10 },
+    );
+    const result = await crawl({ seeds: ['http://d.test/'], delaySeconds: 0, maxDepth: 1 });
+    assert.deepEqual(
+      result.summary.notFollowed.map((n) => [n.reason, n.urls, n.hosts.map((h) => `${h.host}:${h.urls}`).join(' ')]),
+      [
+        ['other-host', 3, 'y.test:2 x.test:1'],
+        ['robots-disallowed', 2, 'd.test:2'],
+        ['depth', 1, 'd.test:1'],
+      ],
+    );
+    const capped = await setup(pagesOf('m.test', 5), {}).crawl({ seeds: Object.keys(pagesOf('m.test', 5)), delaySeconds: 0, maxPages: 2 });
+    assert.deepEqual(capped.summary.notFollowed, [{ reason: 'max-pages', urls: 3, hosts: [{ host: 'm.test', urls: 3 }], moreHosts: 0 }]);
+  });
+
+  it('names at most 10 hosts per reason and counts the rest', async () => {
+    const links = Array.from({ length: 13 }, (_, i) => `http://h${String(i).padStart(2, '0')}.test/`);
+    const { crawl } = setup({ 'http://many.test/': { links } }, {});
+    const result = await crawl({ seeds: ['http://many.test/'] });
+    const [other] = result.summary.notFollowed;
+    assert.equal(other!.urls, 13);
+    assert.equal(other!.hosts.length, 10);
+    assert.equal(other!.moreHosts, 3);
+    assert.equal(other!.hosts[0]!.host, 'h00.test', 'ties by name');
+  });
+
+  it('followOtherHostRedirects follows the redirects, each through that host\'s robots.txt and queue, but not links found there', async () => {
+    const pages: Record<string, FakeScript> = { 'http://one.test/': { links: ['/r0', '/r1', '/r2'] } };
+    for (let i = 0; i < 3; i++) pages[`http://one.test/r${i}`] = { status: 301, location: `http://two.test/t${i}` };
+    for (let i = 0; i < 3; i++) pages[`http://two.test/t${i}`] = { links: ['http://two.test/elsewhere', 'http://one.test/'] };
+    const { crawl, robots, site } = setup(pages, { 'http://two.test': { latencyMs: 50, decide: (u) => (u.endsWith('/t2') ? { verdict: 'disallowed', outcome: 'ok' } : { verdict: 'allowed', outcome: 'ok' }) } }, { latencyMs: 10 });
+    const result = await crawl({ seeds: ['http://one.test/'], delaySeconds: 1, followOtherHostRedirects: true });
+    const twoRobots = robots.fetches.filter((f) => f.origin === 'http://two.test');
+    assert.equal(twoRobots.length, 1);
+    const twoPages = pageStarts(site, 'two.test');
+    assert.deepEqual(site.log.filter((e) => e.host === 'two.test').map((e) => e.url).sort(), ['http://two.test/t0', 'http://two.test/t1']);
+    assert.equal(twoPages[0]! - (twoRobots[0]!.startedAt - T0), 1000, 'the first page one interval after its robots.txt');
+    assert.equal(twoPages[1]! - twoPages[0]!, 1000);
+    assert.deepEqual(
+      result.summary.notFollowed.map((n) => [n.reason, n.urls, n.hosts.map((h) => h.host).join(' ')]),
+      [
+        ['other-host', 1, 'two.test'],
+        ['robots-disallowed', 1, 'two.test'],
+      ],
+    );
+  });
+
+  it('--allow-other-hosts follows them, through the other host\'s robots.txt and queue', async () => {
+    const pages: Record<string, FakeScript> = { 'http://one.test/': { links: ['/r0', '/r1'] } };
+    for (let i = 0; i < 2; i++) pages[`http://one.test/r${i}`] = { status: 301, location: `http://two.test/t${i}` };
+    pages['http://two.test/t0'] = {};
+    pages['http://two.test/t1'] = {};
+    const { crawl, robots, site } = setup(pages, { 'http://two.test': { latencyMs: 50 } }, { latencyMs: 10 });
+    const result = await crawl({ seeds: ['http://one.test/'], delaySeconds: 1, allowOtherHosts: true });
+    assert.deepEqual(result.summary.notFollowed, []);
+    const twoRobots = robots.fetches.find((f) => f.origin === 'http://two.test')!;
+    const twoPages = pageStarts(site, 'two.test');
+    assert.equal(twoPages.length, 2);
+    assert.ok(twoPages[0]! >= twoRobots.startedAt - T0 + 1000, `first page of two.test at ${twoPages[0]}, robots.txt at ${twoRobots.startedAt - T0}`);
+    assert.equal(twoPages[1]! - twoPages[0]!, 1000);
   });
 });

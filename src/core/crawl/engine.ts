@@ -23,6 +23,7 @@ import {
 import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
 import { Frontier, intervalMs, type HostSlot } from './frontier';
+import { summarizeNotFollowed } from './notFollowed';
 import {
   CRAWL_DEFAULTS,
   type CrawlOptions,
@@ -332,7 +333,9 @@ class CrawlRun {
     const url = u.href;
     const host = u.host;
     if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
-    if (!ctx.seed && !this.o.allowOtherHosts && !this.seedHosts.has(host)) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+    if (!ctx.seed && !this.o.allowOtherHosts && !(ctx.continuation && this.o.followOtherHostRedirects) && !this.seedHosts.has(host)) {
+      return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+    }
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
     if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
     if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
@@ -809,7 +812,7 @@ class CrawlRun {
     this.eventBuffer = [];
     let linksQueued = 0;
     const extract = this.o.extractLinks;
-    if (extract && status >= 200 && status < 300 && result.body !== undefined && isHtml(result.contentType ?? result.headers['content-type']) && rec.depth < this.o.maxDepth) {
+    if (extract && status >= 200 && status < 300 && result.body !== undefined && isHtml(result.contentType ?? result.headers['content-type'])) {
       let links: string[] = [];
       try {
         links = extract(result.body, rec.url);
@@ -1059,6 +1062,7 @@ class CrawlRun {
       errors: this.errors,
       retryAfterSeen: [...this.retryAfterSeen],
       hosts,
+      notFollowed: summarizeNotFollowed(this.order),
       endReason,
     };
   }

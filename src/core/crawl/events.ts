@@ -162,6 +162,29 @@ export interface HostSummary {
   dropped?: string;
 }
 
+/**
+ * Why a URL the crawl met was not requested, when that is the crawl's scope or limits and not a failure:
+ * a link or redirect to a host outside the seeds, a robots.txt Disallow, the depth limit, the page limit,
+ * the redirect limit.
+ */
+export type NotFollowedReason = 'other-host' | 'robots-disallowed' | 'depth' | 'max-pages' | 'redirect-limit';
+
+/** The reasons in the order they are reported. */
+export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = ['other-host', 'robots-disallowed', 'depth', 'max-pages', 'redirect-limit'];
+
+/** At most this many hosts are named per reason (the most URLs first); `moreHosts` counts the rest. */
+export const NOT_FOLLOWED_HOSTS_NAMED = 10;
+
+export interface NotFollowed {
+  reason: NotFollowedReason;
+  /** Distinct URLs left out for this reason. */
+  urls: number;
+  /** The hosts of those URLs, the most URLs first (ties by name), at most NOT_FOLLOWED_HOSTS_NAMED. */
+  hosts: Array<{ host: string; urls: number }>;
+  /** Further hosts not named. */
+  moreHosts: number;
+}
+
 export interface CrawlSummary {
   startedAt: number;
   endedAt: number;
@@ -178,6 +201,8 @@ export interface CrawlSummary {
   errors: number;
   retryAfterSeen: string[];
   hosts: HostSummary[];
+  /** URLs met but not requested because of the crawl's scope or limits, by reason (only reasons with URLs). */
+  notFollowed: NotFollowed[];
   /** Why the crawl ended: all work done, the page limit, a stop request, or every host dropped. */
   endReason: 'complete' | 'max-pages' | 'stopped' | 'hosts-dropped';
 }

@@ -165,10 +165,13 @@ export interface CrawlOptions {
 
   /** Completed pages (final responses) after which no new URL starts. Default 100. */
   maxPages?: number;
-  /** Link depth from the seeds (seeds are 0). Links are not extracted from pages at this depth. Default 2. */
+  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). Default 2. */
   maxDepth?: number;
   /** Follow links and redirects to hosts that are not seed hosts. Default false. */
   allowOtherHosts?: boolean;
+  /** Follow redirects to hosts that are not seed hosts (each through that host's robots.txt and queue),
+   * but not links found there. Default false. */
+  followOtherHostRedirects?: boolean;
   /** Redirect hops followed per chain. Default 5. */
   maxRedirects?: number;
 
@@ -210,6 +213,7 @@ export const CRAWL_DEFAULTS = {
   maxPages: 100,
   maxDepth: 2,
   allowOtherHosts: false,
+  followOtherHostRedirects: false,
   maxRedirects: 5,
   maxRetries: 3,
   backoffBaseMs: 1000,

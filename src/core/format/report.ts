@@ -19,6 +19,7 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from '../crawl/events';
+import { summarizeNotFollowed } from '../crawl/notFollowed';
 import type { UrlReport } from '../crawl/types';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -370,6 +371,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
           robotsSkips,
           droppedHosts,
           retryAfterByHost,
+          urls: extra.urls ?? [],
         });
       const byHost = new Map(measured.map((m) => [m.host, m]));
       const hosts: ReportHost[] = finalSummary.hosts.map((h) => ({ ...h, measured: byHost.get(h.host) ?? null }));
@@ -476,6 +478,7 @@ interface DeriveInput {
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
   retryAfterByHost: Map<string, string[]>;
+  urls: readonly UrlOutcome[];
 }
 
 /**
@@ -540,6 +543,7 @@ function deriveSummary(d: DeriveInput): CrawlSummary {
     errors,
     retryAfterSeen,
     hosts: hostList,
+    notFollowed: summarizeNotFollowed(d.urls),
     endReason: hostList.length > 0 && hostList.every((h) => h.dropped !== undefined) ? 'hosts-dropped' : 'stopped',
   };
 }

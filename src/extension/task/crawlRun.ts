@@ -9,6 +9,7 @@
  * dropped (or it failed).
  */
 import * as vscode from 'vscode';
+import type { CrawlSummary } from '../../core/crawl/events';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
 import { sanitizeText } from '../../core/format/table';
@@ -44,6 +45,8 @@ export interface CrawlRunRequest {
 export interface CrawlRunOutcome {
   exitCode: number;
   reportUri?: vscode.Uri;
+  /** The crawl's summary, when it ran. */
+  summary?: CrawlSummary;
 }
 
 export interface CrawlRunDeps {
@@ -182,10 +185,10 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
       } catch (err) {
         out(red(`Could not write the report to ${sanitizeText(displayPath(target, request.folder?.uri))}: ${sanitizeText(errorMessage(err))}`));
         deps.log.error(`${request.name}: report not written: ${errorMessage(err)}`);
-        return finish({ exitCode: EXIT_FAILED });
+        return finish({ exitCode: EXIT_FAILED, summary: result.summary });
       }
       out('', `Report: ${sanitizeText(displayPath(target, request.folder?.uri))}`);
-      return finish({ exitCode: result.exitCode, reportUri: target });
+      return finish({ exitCode: result.exitCode, reportUri: target, summary: result.summary });
     } catch (err) {
       if (stopping && abort.signal.aborted && isAbort(err)) {
         out('Stopped before the crawl started.');
