@@ -160,8 +160,7 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     hosts,
     ...(setup.width !== undefined ? { width: setup.width } : {}),
   });
-  let log: WriteStream | undefined;
-  if (setup.logPath) log = createWriteStream(setup.logPath, { flags: 'w' });
+  const log = setup.logPath ? batchedLines(createWriteStream(setup.logPath, { flags: 'w' })) : undefined;
   let held: string[] | undefined = setup.json ? undefined : [];
   const onEvent = (event: CrawlEvent) => {
     log?.write(eventToJsonLine(event) + '\n');
@@ -210,8 +209,32 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     return result;
   } finally {
     process.off('SIGINT', onSigint);
-    if (log) await new Promise<void>((r) => log!.end(r));
+    await log?.end();
   }
+}
+
+/** Lines to a file, written once per event-loop turn rather than one system call per event. */
+function batchedLines(stream: WriteStream): { write(text: string): void; end(): Promise<void> } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    stream.write(pending.join(''));
+    pending = [];
+  };
+  return {
+    write(text) {
+      pending.push(text);
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(flush);
+    },
+    end() {
+      flush();
+      return new Promise<void>((resolve) => stream.end(resolve));
+    },
+  };
 }
 
 export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {

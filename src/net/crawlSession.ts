@@ -66,14 +66,64 @@ function timeouts(o: TestCrawlOptions) {
   };
 }
 
-/** One page request on undici: no redirects (the engine follows them), body read for 2xx only. */
-export function createPageFetcher(client: HttpClient): PageFetcher {
+/**
+ * The engine's `defer` on real I/O: a page is read once the requests started before it are on the wire.
+ * undici writes a request on a reused keep-alive connection one or two event-loop turns after it is
+ * started (it first lets the connection settle), so work done in between would delay it. Deferred work
+ * runs as soon as every tracked request has been handed to its connection, and at the latest two turns
+ * later (a request waiting for a new connection does not hold it longer).
+ */
+export function createDeferral(): { defer: (task: () => void) => void; track: () => () => void } {
+  let unsent = 0;
+  let waiting: Array<() => void> = [];
+  let scheduled = false;
+  /** Counts flushes, so that a fallback scheduled for earlier work does not run later work early. */
+  let round = 0;
+  const flush = (): void => {
+    round++;
+    scheduled = false;
+    const tasks = waiting;
+    waiting = [];
+    for (const task of tasks) task();
+  };
+  return {
+    track() {
+      unsent++;
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        unsent--;
+        // After the write this callback is part of, not inside it.
+        if (unsent === 0 && waiting.length > 0) queueMicrotask(flush);
+      };
+    },
+    defer(task) {
+      waiting.push(task);
+      if (scheduled) return;
+      scheduled = true;
+      const mine = round;
+      const fallback = (): void => {
+        if (round === mine) flush();
+      };
+      if (unsent === 0) setImmediate(fallback);
+      else setImmediate(() => setImmediate(fallback));
+    },
+  };
+}
+
+/** One page request on undici: no redirects (the engine follows them), body read for 2xx only. `track`
+ * (see createDeferral) is told when the request is on the wire. */
+export function createPageFetcher(client: HttpClient, track?: () => () => void): PageFetcher {
   return async ({ url, signal }) => {
+    const sentNow = track?.();
     const r = await client.get(url, {
       signal,
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
       readBody: (status) => status >= 200 && status < 300,
+      ...(sentNow ? { onSent: sentNow } : {}),
     });
+    sentNow?.();
     const sent = r.sentAt !== undefined ? { sentAt: r.sentAt } : {};
     if (!r.ok) return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, ...sent, endedAt: r.endedAt };
     const contentType = r.headers['content-type'];
@@ -219,6 +269,7 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
   }
   // With a plan still being made, the summary waits for it: `done` is held until the plan is known.
   let held: DoneEvent | undefined;
+  const deferral = createDeferral();
 
   const done = (async (): Promise<CrawlSessionResult> => {
     try {
@@ -226,7 +277,7 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
         seeds: options.seeds,
         clock: systemClock,
         random: Math.random,
-        fetch: createPageFetcher(client),
+        fetch: createPageFetcher(client, deferral.track),
         ...(robots ? { robots } : {}),
         extractLinks: (html, base) => extractLinks(html, base),
         emit: (event) => {
@@ -234,6 +285,8 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
           else deliver(event);
         },
         stop: stopper.signal,
+        // A page is read after its host's next request is on the wire.
+        defer: deferral.defer,
         concurrency: options.concurrency,
         perHostConcurrency: options.perHostConcurrency,
         delaySeconds: options.delaySeconds,

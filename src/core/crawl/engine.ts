@@ -178,6 +178,8 @@ class CrawlRun {
   private wakeResolve: (() => void) | undefined;
   private wakePending = false;
   private eventBuffer: CrawlEvent[] | undefined;
+  /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
+  private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
   private readonly pageTimes: number[] = [];
   private readonly startedAt: number;
@@ -224,6 +226,7 @@ class CrawlRun {
       this.graceAbort?.abort();
       this.robotsAbort.abort();
     }
+    this.runDeferred();
     if (this.fatal) throw this.fatal.error;
     return this.finish();
   }
@@ -244,7 +247,7 @@ class CrawlRun {
   }
 
   private finished(): boolean {
-    if (this.inFlight.size > 0) return false;
+    if (this.deferred.length > 0 || this.inFlight.size > 0) return false;
     if (this.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
@@ -573,6 +576,7 @@ class CrawlRun {
     this.inFlight.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
       this.inFlight.delete(rec);
+      this.runDeferred();
       try {
         const end = this.clock.now();
         // A gate that gave no details (or was stopped) still closes the request it started.
@@ -674,6 +678,13 @@ class CrawlRun {
     this.countStart(slot, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
+    let pending: Promise<PageResult>;
+    try {
+      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    // The request is on its way: now say so (the event sink's work does not delay it).
     this.emit({
       type: 'request-start',
       at: now,
@@ -686,12 +697,6 @@ class CrawlRun {
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
     });
     this.updateGate();
-    let pending: Promise<PageResult>;
-    try {
-      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
-    } catch (err) {
-      pending = Promise.reject(err);
-    }
     pending
       .then(
         (result) => normaliseResult(result, now, this.clock.now()),
@@ -713,6 +718,7 @@ class CrawlRun {
   }
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
+    this.runDeferred();
     const now = this.clock.now();
     this.frontier.end(slot, now, result.sentAt);
     if (this.fatal) {
@@ -809,21 +815,73 @@ class CrawlRun {
     }
 
     this.finalize(rec, 'fetched', undefined);
+    const html = this.o.extractLinks && status >= 200 && status < 300 && isHtml(result.contentType ?? result.headers['content-type']) ? result.body : undefined;
+    if (html === undefined) {
+      this.emit(responseEvent(0));
+      return;
+    }
+    if (this.o.defer) {
+      // The host's next request first: it goes out while this page is read. Its events wait for this
+      // page's response event, and every later completion reads the pages put off before it.
+      this.eventBuffer = [];
+      this.frontier.refresh(slot);
+      this.updateGate();
+      const before = this.inFlight.size;
+      this.dispatch();
+      const held = this.eventBuffer;
+      this.eventBuffer = undefined;
+      if (this.inFlight.size > before) {
+        this.later(() => this.readPage(rec, html, responseEvent, held));
+        return;
+      }
+      this.readPage(rec, html, responseEvent, held);
+      return;
+    }
+    this.readPage(rec, html, responseEvent, []);
+  }
+
+  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
+  private readPage(rec: UrlRecord, html: string, responseEvent: (linksQueued: number) => CrawlEvent, held: readonly CrawlEvent[]): void {
+    if (this.fatal) return;
     this.eventBuffer = [];
     let linksQueued = 0;
-    const extract = this.o.extractLinks;
-    if (extract && status >= 200 && status < 300 && result.body !== undefined && isHtml(result.contentType ?? result.headers['content-type'])) {
-      let links: string[] = [];
+    let links: string[] = [];
+    try {
+      links = this.o.extractLinks!(html, rec.url);
+    } catch {
+      links = [];
+    }
+    for (const link of links) {
+      if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+    }
+    const found = this.eventBuffer ?? [];
+    this.eventBuffer = undefined;
+    this.emit(responseEvent(linksQueued));
+    for (const event of held) this.emit(event);
+    for (const event of found) this.emit(event);
+  }
+
+  /** Puts `task` off until the I/O started now has gone out (CrawlOptions.defer). */
+  private later(task: () => void): void {
+    this.deferred.push(task);
+    if (this.deferred.length > 1) return;
+    this.o.defer!(() => {
+      this.runDeferred();
+      this.updateGate();
+      this.wake();
+    });
+  }
+
+  /** Runs the work put off so far, in order (also before any completion, so events stay in order). */
+  private runDeferred(): void {
+    while (this.deferred.length > 0) {
+      const task = this.deferred.shift()!;
       try {
-        links = extract(result.body, rec.url);
-      } catch {
-        links = [];
-      }
-      for (const link of links) {
-        if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+        task();
+      } catch (err) {
+        this.failCrawl(err);
       }
     }
-    this.flushWith(responseEvent(linksQueued));
   }
 
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */

@@ -145,6 +145,13 @@ export interface CrawlOptions {
   emit?: (event: CrawlEvent) => void;
   /** Abort to stop: no new requests; in-flight ones get `graceMs` to finish, then are aborted. */
   stop?: AbortSignal;
+  /**
+   * Runs `task` once the I/O started just now has gone out (Node: `setImmediate`, after which a client
+   * such as undici writes a request on a reused connection). With it, a host's next request is started
+   * before the page that just came is read (links, their robots.txt checks, the events), and that work
+   * runs while the request is on its way. Without it, pages are read first (tests on virtual time).
+   */
+  defer?: (task: () => void) => void;
 
   /** Global request slots (requests in flight over all hosts). Default 8. */
   concurrency?: number;
@@ -199,8 +206,8 @@ export interface CrawlOptions {
   plannedSeconds?: number;
 }
 
-export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>> &
-  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>;
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
+  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
 
 export const CRAWL_DEFAULTS = {
   concurrency: 8,

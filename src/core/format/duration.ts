@@ -53,10 +53,18 @@ function trim(s: string): string {
   return s.replace(/\.0$/, '');
 }
 
+/** One formatter per number of decimals: `toLocaleString` builds a new one on every call (~0.1 ms). */
+const NUMBER_FORMATS = new Map<number, Intl.NumberFormat>();
+
 /** 1234567.8 → "1,234,568"; keeps up to `digits` decimals for small numbers. */
 export function formatNumber(n: number, digits = 0): string {
   if (!Number.isFinite(n)) return n > 0 ? '∞' : '—';
-  const text = n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  let format = NUMBER_FORMATS.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+    NUMBER_FORMATS.set(digits, format);
+  }
+  const text = format.format(n);
   // -0 and small negatives that round to zero ("-0") read as 0.
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
