@@ -2,7 +2,7 @@
  * `crawl-planner crawl`: a small, polite test crawl with live output, a JSON report and an NDJSON log.
  * Exit code 0 when the crawl ran to its end, 1 when it ended early or hosts were dropped, 2 for bad input.
  */
-import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
 import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/options';
@@ -160,17 +160,21 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     hosts,
     ...(setup.width !== undefined ? { width: setup.width } : {}),
   });
-  const log = setup.logPath ? batchedLines(createWriteStream(setup.logPath, { flags: 'w' })) : undefined;
+  // Output goes out in batches, a few times a second at most, not one system call per event: the
+  // crawl's own work stays small next to a fast host's responses.
+  const out = batched((text) => io.out(text));
+  const logStream = setup.logPath ? createWriteStream(setup.logPath, { flags: 'w' }) : undefined;
+  const log = logStream ? batched((text) => logStream.write(text)) : undefined;
   let held: string[] | undefined = setup.json ? undefined : [];
   const onEvent = (event: CrawlEvent) => {
     log?.write(eventToJsonLine(event) + '\n');
     if (setup.json) {
-      io.out(eventToJsonLine(event) + '\n');
+      out.write(eventToJsonLine(event) + '\n');
       return;
     }
     for (const line of formatter.format(event)) {
       if (held) held.push(line + '\n');
-      else io.out(line + '\n');
+      else out.write(line + '\n');
     }
   };
   const session = startPlannedCrawl(options, {
@@ -180,21 +184,23 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   const planPrinted = session.plan
     .then(
       (plan) => {
-        if (!setup.json) io.out(formatPlanText(plan, 0, io.color) + '\n');
+        if (!setup.json) out.write(formatPlanText(plan, 0, io.color) + '\n');
       },
       () => undefined,
     )
     .finally(() => {
-      for (const line of held ?? []) io.out(line);
+      for (const line of held ?? []) out.write(line);
       held = undefined;
     });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
+      out.flush();
       io.err(`\nStopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s. Ctrl+C again to quit at once.\n`);
       session.stop();
     } else {
+      out.flush();
       process.exit(130);
     }
   };
@@ -204,36 +210,38 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     await planPrinted;
     if (setup.reportPath) {
       writeFileSync(setup.reportPath, reportToJson(result.report));
-      if (!setup.json) io.out(`Report: ${setup.reportPath}\n`);
+      if (!setup.json) out.write(`Report: ${setup.reportPath}\n`);
     }
     return result;
   } finally {
     process.off('SIGINT', onSigint);
-    await log?.end();
+    out.flush();
+    log?.flush();
+    if (logStream) await new Promise<void>((resolve) => logStream.end(resolve));
   }
 }
 
-/** Lines to a file, written once per event-loop turn rather than one system call per event. */
-function batchedLines(stream: WriteStream): { write(text: string): void; end(): Promise<void> } {
+/** How long output may wait to be written with what follows it. */
+const OUTPUT_BATCH_MS = 25;
+
+/** Text written in one piece at most every OUTPUT_BATCH_MS (and at `flush`), rather than a call per line. */
+function batched(write: (text: string) => void): { write(text: string): void; flush(): void } {
   let pending: string[] = [];
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
-    scheduled = false;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     if (pending.length === 0) return;
-    stream.write(pending.join(''));
+    const text = pending.join('');
     pending = [];
+    write(text);
   };
   return {
     write(text) {
       pending.push(text);
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(flush);
+      timer ??= setTimeout(flush, OUTPUT_BATCH_MS);
     },
-    end() {
-      flush();
-      return new Promise<void>((resolve) => stream.end(resolve));
-    },
+    flush,
   };
 }
 

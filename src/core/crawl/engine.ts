@@ -38,6 +38,9 @@ import {
   type UrlReport,
 } from './types';
 
+/** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
+const IDLE_OVER = new Error('idle wait over');
+
 /** The window for the progress event's rate. */
 const PROGRESS_WINDOW_MS = 30_000;
 
@@ -273,7 +276,7 @@ class CrawlRun {
         if (done) return;
         done = true;
         this.wakeResolve = undefined;
-        timer.abort();
+        timer.abort(IDLE_OVER);
         resolve();
       };
       this.wakeResolve = finish;
@@ -332,8 +335,12 @@ class CrawlRun {
       u.hash = '';
       return this.refuse(u.href, '', '', ctx, 'out-of-scope', 'scheme');
     }
-    u.hash = '';
-    const url = u.href;
+    // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
+    let url = u.href;
+    if (url.includes('#')) {
+      u.hash = '';
+      url = u.href;
+    }
     const host = u.host;
     if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
     if (!ctx.seed && !this.o.allowOtherHosts && !(ctx.continuation && this.o.followOtherHostRedirects) && !this.seedHosts.has(host)) {
