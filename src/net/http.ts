@@ -153,6 +153,9 @@ export interface GetOptions {
   /** Decide from the status whether the body is worth reading (default: always). When false the body is
    * discarded unread and the connection closed, so a slow error page cannot turn a status into a timeout. */
   readBody?: (status: number) => boolean;
+  /** Called once, synchronously, when the request is handed to its connection to be written (after any
+   * connect); it must not throw or take long. */
+  onSent?: () => void;
 }
 
 export interface HttpClient {
@@ -325,7 +328,12 @@ async function httpGetWith(
         bodyTimeout: options.bodyTimeoutMs ?? clientOptions.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
       };
       // Read by sentAtInterceptor; undici passes unknown option keys through untouched.
-      Object.assign(requestOptions as object, { [ON_SENT]: () => (sentAt = now()) });
+      Object.assign(requestOptions as object, {
+        [ON_SENT]: () => {
+          sentAt = now();
+          options.onSent?.();
+        },
+      });
       res = (await loadUndici().request(href, requestOptions)) as Dispatcher.ResponseData;
     } catch (err) {
       return failFrom(err);

@@ -37,6 +37,8 @@ export interface TestCrawlOptions {
   adaptive: boolean;
   /** Follow links to hosts other than the seeds'. */
   allowOtherHosts: boolean;
+  /** Follow redirects to hosts other than the seeds' (not the links found there). */
+  followOtherHostRedirects: boolean;
   /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
   tokenBucket?: { ratePerSecond: number; burst: number };
 }
@@ -78,6 +80,7 @@ export const TEST_CRAWL_DEFAULTS = {
   respectRobots: true,
   adaptive: false,
   allowOtherHosts: false,
+  followOtherHostRedirects: false,
 };
 
 /** A refused option; `field` is the option's name as the caller knows it. */
@@ -173,6 +176,7 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
     adaptive: bool('adaptive', o.adaptive, d.adaptive),
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
+    followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
     ...tokenBucket(o),
   };
 }
