@@ -9,18 +9,7 @@
  * - 15 %: tag, category and author archives, some paged (`/tag/patent-reform/page/3/`);
  * - 15 %: uploads, feeds and scripts (`/wp-content/uploads/2013/05/chart-1.png`, `/feed/`, `/?s=words`).
  */
-
-/** mulberry32: a small, fast, seeded PRNG (public domain). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/demo/random';
 
 const WORDS = (
   'patent court federal circuit supreme claim invention prior art reform software office examiner trademark copyright ' +
@@ -42,7 +31,7 @@ export function rulePaths(robotsTxt: string): string[] {
 }
 
 export function sampleUrls(origin: string, robotsTxt: string, count: number, seed = 1): string[] {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const int = (n: number): number => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
   const slug = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join('-');

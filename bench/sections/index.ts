@@ -1,5 +1,8 @@
 /** The bench sections, in the order `npm run bench` runs them. Each lives in its own file. */
 import type { BenchSection } from '../lib/types';
+import { crawlersSection } from './crawlers';
+import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
+import { scaleSection } from './scale';
 
-export const SECTIONS: BenchSection[] = [robotsSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection];

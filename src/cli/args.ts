@@ -105,38 +105,63 @@ export function seedLocation(line: number, source: string | undefined): string {
  * are skipped). A missing file is a UsageError.
  */
 export function readSeedLines(positionals: string[], seedsFile: string | undefined): SeedLine[] {
-  const lines: SeedLine[] = positionals.map((text, i) => ({ text, line: i + 1, source: 'argument' }));
-  if (seedsFile !== undefined) lines.push(...readLineFile('seeds-file', seedsFile));
-  return lines;
+  return [...seedLines(positionals, seedsFile)];
+}
+
+/**
+ * The lines of `readSeedLines` one at a time, so that 100,000 of them are never all held at once
+ * (`estimate` validates them as they come). The file is read, or refused, when this is called.
+ */
+export function seedLines(positionals: string[], seedsFile: string | undefined): Iterable<SeedLine> {
+  const file = seedsFile === undefined ? undefined : lineFile('seeds-file', seedsFile);
+  return (function* () {
+    for (let i = 0; i < positionals.length; i++) yield { text: positionals[i]!, line: i + 1, source: 'argument' };
+    if (file) yield* file;
+  })();
 }
 
 /** The source name of lines read from standard input (`-`). */
 export const STDIN_SOURCE = 'stdin';
 
-/**
- * The lines of a list file given to `--<option>`: one entry per line, blank lines and `#` comments
- * skipped, a BOM dropped; `-` reads standard input. A file that cannot be read is a UsageError.
- */
+/** All the lines of a list file given to `--<option>` (see `lineFile`). */
 export function readLineFile(option: string, path: string): SeedLine[] {
+  return [...lineFile(option, path)];
+}
+
+/**
+ * The lines of a list file given to `--<option>`, one at a time: one entry per line, blank lines and `#`
+ * comments skipped, a BOM dropped; `-` reads standard input. The file is read when this is called; one
+ * that cannot be read is a UsageError.
+ */
+export function lineFile(option: string, path: string): Iterable<SeedLine> {
   let content: string;
   const stdin = path === '-';
   try {
-    content = readFileSync(stdin ? 0 : path, 'utf8');
+    content = readFileSync(stdin ? 0 : path, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
     throw new UsageError(`--${option}: cannot read ${stdin ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const source = stdin ? STDIN_SOURCE : path;
-  const lines: SeedLine[] = [];
-  content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const text = raw.replace(/(^|\s)#.*$/, '').trim();
-    if (text !== '') lines.push({ text, line: i + 1, source });
-  });
-  return lines;
+  return (function* () {
+    const breaks = /\r\n|\r|\n/g;
+    let start = 0;
+    for (let line = 1; start <= content.length; line++) {
+      const found = breaks.exec(content);
+      const end = found ? found.index : content.length;
+      const text = content.slice(start, end).replace(/(^|\s)#.*$/, '').trim();
+      if (text !== '') yield { text, line, source };
+      if (!found) break;
+      start = breaks.lastIndex;
+    }
+  })();
 }
 
 /** A writer for stdout/stderr, injected so commands can be run in-process by tests. */
 export interface Io {
-  out(text: string): void;
+  /** false: the output's buffer is full (a slow pipe); a long output awaits `drain()` before writing on. */
+  out(text: string): boolean | void;
+  /** Resolves when the output can take more (after `out` returned false). */
+  drain?(): Promise<void>;
   err(text: string): void;
   /** Whether stdout is a colour terminal. */
   color: boolean;

@@ -2,7 +2,7 @@
  * `crawl-planner crawl`: a small, polite test crawl with live output, a JSON report and an NDJSON log.
  * Exit code 0 when the crawl ran to its end, 1 when it ended early or hosts were dropped, 2 for bad input.
  */
-import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
 import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/options';
@@ -10,11 +10,12 @@ import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/report';
 import { sanitizeText } from '../core/format/table';
-import type { Plan } from '../core/plan';
+import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';
-import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../net/crawlSession';
+import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsFetch';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { checkContact } from './contact';
 
 export const CRAWL_OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -28,10 +29,12 @@ export const CRAWL_OPTIONS = {
   'max-retries': { type: 'string' },
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
+  'require-contact': { type: 'boolean' },
   'crawl-delay-policy': { type: 'string' },
   'max-crawl-delay': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
   'allow-other-hosts': { type: 'boolean' },
+  'follow-other-host-redirects': { type: 'boolean' },
   adaptive: { type: 'boolean' },
   'host-rate': { type: 'string' },
   'host-burst': { type: 'string' },
@@ -59,11 +62,15 @@ Options:
   --timeout SECONDS          bound on one request, connect to end of body (default ${D.timeoutSeconds})
   --max-retries N            retries per URL for errors, 429 and 5xx (default ${D.maxRetries})
   --user-agent TOKEN         robots.txt product token, [a-zA-Z_-]+ (default ${D.userAgent})
-  --contact URL              contact URL sent in the User-Agent header
+  --contact URL              who runs the crawl, sent in the User-Agent header: an http(s) URL or mailto:
+                             address; without it, a crawl of real hosts warns that operators cannot reach you
+  --require-contact          refuse to crawl a real host (not loopback) without --contact
   --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
   --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
   --allow-other-hosts        follow links to hosts other than the seeds'
+  --follow-other-host-redirects
+                             follow redirects to hosts other than the seeds' (not their links)
   --adaptive                 interval at least max(1 s, 10 × latency)
   --host-rate R              also a per-host token bucket: at most R requests/s on average
   --host-burst N             the bucket's burst size (default 1; needs --host-rate)
@@ -78,6 +85,7 @@ Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2
 /** TestCrawlOptions field → the CLI flag that sets it, for error messages. */
 const FLAG_FOR_FIELD: Record<string, string> = {
   userAgent: 'user-agent',
+  contactUrl: 'contact',
   hostRatePerSecond: 'host-rate',
   hostBurst: 'host-burst',
   seeds: 'seeds',
@@ -105,6 +113,7 @@ export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCraw
     respectRobots: !values['ignore-robots'],
     adaptive: Boolean(values.adaptive),
     allowOtherHosts: Boolean(values['allow-other-hosts']),
+    followOtherHostRedirects: Boolean(values['follow-other-host-redirects']),
     hostRatePerSecond: parseNumber('host-rate', values['host-rate'], L.hostRatePerSecond),
     hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
   };
@@ -135,7 +144,6 @@ export function checkWritable(flag: string, path: string): string {
 
 export interface LiveCrawlSetup {
   options: TestCrawlOptions;
-  plan?: Plan;
   robotsCache?: RobotsCache;
   reportPath?: string;
   logPath?: string;
@@ -146,7 +154,8 @@ export interface LiveCrawlSetup {
 
 /**
  * Runs the crawl with the live view (or JSON lines), the NDJSON log and the report; Ctrl+C stops new
- * requests and still writes the report. Returns the session result.
+ * requests and still writes the report. The plan is printed first, once every seed's robots.txt is in;
+ * the crawl does not wait for it (its live lines are held until then). Returns the session result.
  */
 export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionResult> {
   const { io, options } = setup;
@@ -156,45 +165,92 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     startedAt: Date.now(),
     hosts,
     ...(setup.width !== undefined ? { width: setup.width } : {}),
-    ...(setup.plan ? { planned: setup.plan.totalSeconds } : {}),
   });
-  let log: WriteStream | undefined;
-  if (setup.logPath) log = createWriteStream(setup.logPath, { flags: 'w' });
+  // Output goes out in batches, a few times a second at most, not one system call per event: the
+  // crawl's own work stays small next to a fast host's responses.
+  const out = batched((text) => io.out(text));
+  const logStream = setup.logPath ? createWriteStream(setup.logPath, { flags: 'w' }) : undefined;
+  const log = logStream ? batched((text) => logStream.write(text)) : undefined;
+  let held: string[] | undefined = setup.json ? undefined : [];
   const onEvent = (event: CrawlEvent) => {
     log?.write(eventToJsonLine(event) + '\n');
     if (setup.json) {
-      io.out(eventToJsonLine(event) + '\n');
+      out.write(eventToJsonLine(event) + '\n');
       return;
     }
-    for (const line of formatter.format(event)) io.out(line + '\n');
+    for (const line of formatter.format(event)) {
+      if (held) held.push(line + '\n');
+      else out.write(line + '\n');
+    }
   };
-  const session = startCrawlSession(options, {
+  // The engine and the network layer load when a crawl starts (src/cli/main.ts: start-up).
+  const { startPlannedCrawl } = await import('../net/crawlSession.js');
+  const session = startPlannedCrawl(options, {
     onEvent,
-    ...(setup.plan ? { plan: setup.plan } : {}),
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
   });
+  const planPrinted = session.plan
+    .then(
+      (plan) => {
+        if (!setup.json) out.write(formatPlanText(plan, 0, io.color) + '\n');
+      },
+      () => undefined,
+    )
+    .finally(() => {
+      for (const line of held ?? []) out.write(line);
+      held = undefined;
+    });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
+      out.flush();
       io.err(`\nStopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s. Ctrl+C again to quit at once.\n`);
       session.stop();
     } else {
+      out.flush();
       process.exit(130);
     }
   };
   process.on('SIGINT', onSigint);
   try {
     const result = await session.done;
+    await planPrinted;
     if (setup.reportPath) {
       writeFileSync(setup.reportPath, reportToJson(result.report));
-      if (!setup.json) io.out(`Report: ${setup.reportPath}\n`);
+      if (!setup.json) out.write(`Report: ${setup.reportPath}\n`);
     }
     return result;
   } finally {
     process.off('SIGINT', onSigint);
-    if (log) await new Promise<void>((r) => log!.end(r));
+    out.flush();
+    log?.flush();
+    if (logStream) await new Promise<void>((resolve) => logStream.end(resolve));
   }
+}
+
+/** How long output may wait to be written with what follows it. */
+const OUTPUT_BATCH_MS = 25;
+
+/** Text written in one piece at most every OUTPUT_BATCH_MS (and at `flush`), rather than a call per line. */
+function batched(write: (text: string) => void): { write(text: string): void; flush(): void } {
+  let pending: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    write(text);
+  };
+  return {
+    write(text) {
+      pending.push(text);
+      timer ??= setTimeout(flush, OUTPUT_BATCH_MS);
+    },
+    flush,
+  };
 }
 
 export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
@@ -217,14 +273,11 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
   }
 
-  const prepared = await planTestCrawl(options);
-  if (!values.json) {
-    io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
-  }
+  // robots.txt fetches are the crawl's first requests: the contact check comes before them.
+  const anyHost = options.allowOtherHosts || options.followOtherHostRedirects;
+  checkContact('crawl', options.contactUrl ?? '', anyHost ? 'any' : realHosts(options.seeds), Boolean(values['require-contact']), io);
   const result = await runLiveCrawl({
     options,
-    plan: prepared.plan,
-    robotsCache: prepared.robotsCache,
     json: Boolean(values.json),
     io,
     ...(reportPath ? { reportPath } : {}),

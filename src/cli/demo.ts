@@ -7,11 +7,11 @@
 import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
-import { formatPlanText } from '../core/format/planText';
 import { renderTable } from '../core/format/table';
-import { DEMO_SERVE_PORT, defaultDemoConfig, formatDemoHosts, startDemoHosts, type DemoHosts } from '../demo';
+import type { DemoHosts } from '../demo';
+import { DEMO_SERVE_PORT, defaultDemoConfig } from '../demo/config';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../demo/lag';
-import { planTestCrawl } from '../net/crawlSession';
+import { formatDemoHosts } from '../demo/serve';
 import { parse, parseNumber, UsageError, type Io } from './args';
 import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
 
@@ -51,7 +51,7 @@ Options:
   -h, --help              this help
 `;
 
-/** Per host: the shortest gap between page-request arrivals at the server, against the interval kept. */
+/** Per host: the shortest gap between request arrivals at the server (robots.txt included), against the interval kept. */
 export interface ServerCheck {
   /** The demo host's name (fast, slow, polite, …). */
   name: string;
@@ -64,8 +64,10 @@ export interface ServerCheck {
 }
 
 /**
- * Per host, the shortest gap between page-request arrivals against the interval, allowing 2 ms of loopback
+ * Per host, the shortest gap between request arrivals against the interval, allowing 2 ms of loopback
  * slack plus `serverLagMs`, the servers' own measured event-loop delay (a late stamp shortens the next gap).
+ * robots.txt counts like any other request, as it does for a server's rate limiter: it opens the host's
+ * timeline, and the first page must keep the interval (Crawl-delay included) after it.
  */
 export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs = 0): ServerCheck[] {
   const allowance = LOOPBACK_SLACK_MS + serverLagMs;
@@ -73,10 +75,7 @@ export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs
     const host = new URL(h.origin).host;
     const s = summary.hosts.find((x) => x.host === host);
     const interval = s?.plannedIntervalSeconds ?? TEST_CRAWL_DEFAULTS.delaySeconds;
-    const starts = demo
-      .arrivals(h.name)
-      .filter((a) => a.path !== '/robots.txt')
-      .map((a) => a.at);
+    const starts = demo.arrivals(h.name).map((a) => a.at);
     const g = gaps(starts);
     const min = g.length > 0 ? Math.min(...g) / 1000 : null;
     const maxInFlight = demo.inFlightMax(h.name);
@@ -97,6 +96,8 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
 
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
+  const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts(defaultDemoConfig());
   try {
     const seeds = demo.hosts.flatMap((h) => h.seeds);
@@ -112,13 +113,9 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     );
     const json = Boolean(values.json);
     if (!json) io.out(formatDemoHosts(demo) + '\n');
-    const prepared = await planTestCrawl(options);
-    if (!json) io.out(formatPlanText(prepared.plan, 0, io.color) + '\n');
     const lag = measureServerLag();
     const result = await runLiveCrawl({
       options,
-      plan: prepared.plan,
-      robotsCache: prepared.robotsCache,
       json,
       io,
       ...(reportPath ? { reportPath } : {}),
@@ -130,7 +127,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     if (json) {
       io.out(JSON.stringify({ type: 'server-check', slackMs: LOOPBACK_SLACK_MS, serverLagMs, hosts: checks }) + '\n');
     } else {
-      io.out('\n' + planVsActual(prepared.plan.totalSeconds, result.summary) + '\n');
+      if (result.plan) io.out('\n' + planVsActual(result.plan.totalSeconds, result.summary) + '\n');
       io.out(formatServerChecks(checks, io.color, serverLagMs) + '\n');
     }
     const polite = checks.every((c) => c.ok);
@@ -170,10 +167,11 @@ function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: 
     { indent: '  ' },
   );
   const allowance = `${LOOPBACK_SLACK_MS} ms loopback slack + ${serverLagMs.toFixed(1)} ms the servers' own event-loop delay`;
-  return [`Seen from the servers (page requests; robots.txt excluded; a gap may fall short by ${allowance}):`, ...table].join('\n');
+  return [`Seen from the servers (every request, robots.txt included; a gap may fall short by ${allowance}):`, ...table].join('\n');
 }
 
 async function serve(io: Io, basePort: number): Promise<number> {
+  const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts({ ...defaultDemoConfig(), basePort });
   // Listen before saying so: a Ctrl+C right after the message must stop the hosts cleanly.
   const stopped = new Promise<void>((resolve) => {

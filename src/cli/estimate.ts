@@ -5,8 +5,10 @@
  * disallows are left out (docs/cli.md §crawl-planner estimate --robots).
  */
 import { formatNumber, formatSeconds } from '../core/format/duration';
+import { jsonPieces } from '../core/format/json';
 import { formatPlanText } from '../core/format/planText';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import {
   estimateDocument,
   parseDurationText,
@@ -20,10 +22,10 @@ import {
 } from '../core/plan';
 import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
-import { userAgentHeader } from '../net/userAgent';
-import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
+import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
+import { checkContact, contactOption } from './contact';
 import {
-  contactOption,
   decidingLine,
   originJson,
   outcomeHeadline,
@@ -55,6 +57,7 @@ const OPTIONS = {
   robots: { type: 'boolean' },
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
+  'require-contact': { type: 'boolean' },
   timeout: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -89,8 +92,10 @@ Planning:
 robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
                             seeds it disallows are left out (unreachable: the whole origin is left out)
-  --user-agent TOKEN        product token matched against robots.txt groups, [a-zA-Z_-]+; default CrawlPlanner
-  --contact URL             contact URL sent in the User-Agent header of the robots.txt fetches
+  --user-agent TOKEN        product token matched against robots.txt groups, [a-zA-Z_-]+; default ${DEFAULT_PRODUCT_TOKEN}
+  --contact URL             who runs the crawl, sent in the User-Agent header of the robots.txt fetches:
+                            an http(s) URL or mailto: address; without it, real hosts get a warning line
+  --require-contact         refuse to fetch from a real host (not loopback) without --contact
   --timeout S               bound on each robots.txt fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
 Output:
   --json                    the plan as a JSON document (schemaVersion 1)
@@ -231,12 +236,12 @@ interface RobotsStep {
   section: EstimateRobotsSection;
 }
 
-type RobotsOptions = { productToken: string; header: string; timeoutSeconds: number };
+type RobotsOptions = { productToken: string; contact: string; requireContact: boolean; header: string; timeoutSeconds: number };
 
 /** --robots and its options, checked before anything runs; undefined without --robots. */
 function robotsOptions(values: Values): RobotsOptions | undefined {
   if (!values.robots) {
-    for (const name of ['user-agent', 'contact', 'timeout'] as const) {
+    for (const name of ['user-agent', 'contact', 'require-contact', 'timeout'] as const) {
       if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots`);
     }
     return undefined;
@@ -244,7 +249,7 @@ function robotsOptions(values: Values): RobotsOptions | undefined {
   const productToken = productTokenOption(values['user-agent']);
   const contact = contactOption(values.contact);
   const timeoutSeconds = parseNumber('timeout', values.timeout, ROBOTS_TIMEOUT_LIMIT) ?? ROBOTS_TIMEOUT_DEFAULT_SECONDS;
-  return { productToken, header: userAgentHeader(productToken, contact), timeoutSeconds };
+  return { productToken, contact, requireContact: Boolean(values['require-contact']), header: userAgentHeader(productToken, contact), timeoutSeconds };
 }
 
 /**
@@ -369,9 +374,9 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   const options = planInputFromOptions(values);
   const ro = robotsOptions(values);
-  const lines = readSeedLines(positionals, values['seeds-file']);
-  if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
-  const { seeds, invalid } = validateSeeds(lines);
+  // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
+  const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
+  if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
     io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
   }
@@ -383,6 +388,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   let planOptions = options;
   let step: RobotsStep | undefined;
   if (ro) {
+    checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
     step = await robotsStep(seeds, options, ro);
     planSeeds = step.allowed;
     const leftOut = new Set(step.section.leftOutHosts.map((h) => h.host));
@@ -431,7 +437,9 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   if (values.json) {
     const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null };
-    io.out(JSON.stringify(doc, null, 2) + '\n');
+    // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
+    for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
+    io.out('\n');
   } else {
     io.out(formatPlanText(result, invalid.length, io.color));
   }

@@ -1,19 +1,33 @@
 /**
  * `crawl-planner`: the command-line tool on the same engine as the extension.
+ *
+ * Each command's module is loaded only when that command runs (`load`), so a command does not pay at
+ * start-up for what it never uses: the crawl engine and the demo hosts load for `crawl` and `demo` only,
+ * and undici (src/net/http.ts) only when a request is about to be sent. esbuild keeps one bundle: it turns
+ * each `import()` into a lazily initialised module inside dist/cli.js (see esbuild.js for why one file).
  */
+import { VERSION } from '../core/identity';
 import { EXIT_USAGE, UsageError, type Io } from './args';
-import { runCrawlCommand } from './crawl';
-import { runDemo } from './demo';
-import { runEstimate } from './estimate';
-import { runRobots } from './robots';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  estimate: { run: runEstimate, summary: 'how long a crawl takes, per host and in total, and what limits it' },
-  robots: { run: runRobots, summary: 'what robots.txt says about URLs: outcome, Crawl-delay, verdict and deciding line' },
-  crawl: { run: runCrawlCommand, summary: 'a small, polite test crawl with live output and a report' },
-  demo: { run: runDemo, summary: 'plan and crawl the built-in loopback demo hosts (no network)' },
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  estimate: {
+    load: async () => (await import('./estimate.js')).runEstimate,
+    summary: 'how long a crawl takes, per host and in total, and what limits it',
+  },
+  robots: {
+    load: async () => (await import('./robots.js')).runRobots,
+    summary: 'what robots.txt says about URLs: outcome, Crawl-delay, verdict and deciding line',
+  },
+  crawl: {
+    load: async () => (await import('./crawl.js')).runCrawlCommand,
+    summary: 'a small, polite test crawl with live output and a report',
+  },
+  demo: {
+    load: async () => (await import('./demo.js')).runDemo,
+    summary: 'plan and crawl the built-in loopback demo hosts (no network)',
+  },
 };
 
 function usage(): string {
@@ -39,7 +53,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    return await command.run(rest, io);
+    const run = await command.load();
+    return await run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`crawl-planner ${name}: ${err.message}\n`);
@@ -50,12 +65,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-declare const __VERSION__: string | undefined;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
-
 if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),
+    drain: () => new Promise((resolve) => process.stdout.once('drain', resolve)),
     err: (t) => process.stderr.write(t),
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   };

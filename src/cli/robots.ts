@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { realHosts } from '../core/identity';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
@@ -21,12 +22,14 @@ import {
   type RobotsSettings,
   type RobotsUrlResult,
 } from '../net/robotsInspect';
-import { DEFAULT_CONTACT_URL, DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
+import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io, type NumberRule } from './args';
+import { checkContact, contactOption } from './contact';
 
 export const ROBOTS_OPTIONS = {
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
+  'require-contact': { type: 'boolean' },
   delay: { type: 'string' },
   'crawl-delay-policy': { type: 'string' },
   'max-crawl-delay': { type: 'string' },
@@ -58,7 +61,9 @@ your product token, Crawl-delay and the effective interval; per URL allowed / di
 
 Options:
   --user-agent TOKEN        product token matched against User-agent lines, [a-zA-Z_-]+; default ${DEFAULT_PRODUCT_TOKEN}
-  --contact URL             contact URL sent in the User-Agent header; default ${DEFAULT_CONTACT_URL} ("" for none)
+  --contact URL             who runs the crawl, sent in the User-Agent header: an http(s) URL or mailto: address;
+                            without it, fetches from real hosts warn that site operators cannot reach you
+  --require-contact         refuse to fetch from a real host (not loopback) without --contact
   --delay S                 your configured per-host delay, seconds; default ${PLAN_DEFAULTS.delaySeconds}
   --crawl-delay-policy P    cap | skip | obey a Crawl-delay above --max-crawl-delay; default ${PLAN_DEFAULTS.crawlDelayPolicy}
   --max-crawl-delay S       the Crawl-delay cap, seconds; default ${PLAN_DEFAULTS.maxCrawlDelaySeconds}
@@ -84,22 +89,6 @@ export function productTokenOption(raw: string | undefined): string {
   const problem = validateProductToken(raw);
   if (problem !== undefined) throw new UsageError(`--user-agent: ${sanitizeText(problem)}`);
   return raw;
-}
-
-/** `--contact`: an absolute http(s) URL without spaces or parentheses, or '' for none. */
-export function contactOption(raw: string | undefined): string {
-  if (raw === undefined) return DEFAULT_CONTACT_URL;
-  const text = raw.trim();
-  if (text === '') return '';
-  let ok = false;
-  try {
-    const u = new URL(text);
-    ok = (u.protocol === 'http:' || u.protocol === 'https:') && !/[\s()]/.test(text);
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new UsageError(`--contact: "${sanitizeText(raw)}" must be an absolute http(s) URL without spaces or parentheses`);
-  return text;
 }
 
 /** `--timeout S` → the robots.txt fetch's timeouts: S for the whole fetch, and no single phase longer. */
@@ -390,6 +379,7 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
     } catch (err) {
       throw new UsageError(`--user-agent: ${sanitizeText((err as Error).message)}`);
     }
+    checkContact('robots', contact, realHosts(valid), Boolean(values['require-contact']), io);
     inspection = await inspectRobots(valid, { ...settings, brief: bulk, userAgentHeader: header, timeouts: robotsTimeouts(timeoutSeconds) });
   }
 

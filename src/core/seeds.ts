@@ -57,29 +57,39 @@ export function parseSeedUrl(text: string): { url: string; host: string; origin:
   } catch {
     return { problem: 'not-a-url' };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { problem: 'not-http' };
+  const protocol = parsed.protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') return { problem: 'not-http' };
   // The WHATWG parser refuses an http(s) URL with an empty host, so this is a guard for other parsers'
   // inputs (and for hosts such as "." that would be nothing once the trailing dot is read).
   const host = parsed.host.toLowerCase();
   if (host === '' || /^\.*(:\d+)?$/.test(host)) return { problem: 'no-host' };
-  parsed.hash = '';
-  return { url: parsed.href, host, origin: parsed.origin };
+  // Only a URL that has a '#' is re-serialised (setting `hash` rebuilds the whole href).
+  if (trimmed.includes('#')) parsed.hash = '';
+  const url = parsed.href;
+  // Without user info the href starts with the origin; taking it from the href (and the host from the
+  // origin) keeps one string per seed instead of three (100,000 seeds: about 10 MB less).
+  const originEnd = protocol.length + 2 + host.length;
+  const fromHref = url.startsWith('//', protocol.length) && url.startsWith(host, protocol.length + 2) && (url.length === originEnd || url[originEnd] === '/');
+  return fromHref ? { url, host: url.slice(protocol.length + 2, originEnd), origin: url.slice(0, originEnd) } : { url, host, origin: parsed.origin };
 }
 
 /**
  * Splits seed lines into usable seeds and invalid lines, keeping input order and line numbers.
  * Duplicates are kept: grouping by host is the caller's business.
  */
-export function validateSeeds(lines: ReadonlyArray<SeedLineInput>): SeedValidation {
+export function validateSeeds(lines: Iterable<SeedLineInput>): SeedValidation {
   const seeds: Seed[] = [];
   const invalid: InvalidSeed[] = [];
   for (const { text, line, source } of lines) {
     const result = parseSeedUrl(text);
-    const where = source === undefined ? {} : { source };
     if ('problem' in result) {
-      invalid.push({ line, text: text.trim(), reason: result.problem, message: SEED_PROBLEM_MESSAGES[result.problem], ...where });
+      const bad: InvalidSeed = { line, text: text.trim(), reason: result.problem, message: SEED_PROBLEM_MESSAGES[result.problem] };
+      if (source !== undefined) bad.source = source;
+      invalid.push(bad);
     } else {
-      seeds.push({ ...result, line, ...where });
+      const seed: Seed = { url: result.url, host: result.host, origin: result.origin, line };
+      if (source !== undefined) seed.source = source;
+      seeds.push(seed);
     }
   }
   return { seeds, invalid };

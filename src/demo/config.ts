@@ -78,6 +78,11 @@ export interface BigPageConfig {
 export interface DemoHostConfig {
   /** A short name, also shown in listings: `fast`, `slow`, ... */
   name: string;
+  /**
+   * The name clients reach this host by, in its origin, links and seeds (e.g. `fast.localhost`), when
+   * they resolve it to the host's loopback address themselves. Default: the address.
+   */
+  hostname?: string;
   /** One line on what this host exercises. */
   description: string;
   /** Pages including the home page: `/` and `/page/1` … `/page/{pages−1}`. ≥ 1. */

@@ -56,6 +56,8 @@ export interface DemoArrival {
   endedAt?: number;
   /** The status the server chose; 0 for a path that never answers. */
   status: number;
+  /** The Retry-After header sent with the answer, if any. */
+  retryAfter?: string;
   /** The connection closed before the response was complete (client gave up, or close()). */
   aborted?: boolean;
 }
@@ -78,6 +80,8 @@ type Reply =
   | { kind: 'stream'; page: BigPageConfig };
 
 const HTML = 'text/html; charset=utf-8';
+/** A DNS name made of letter-digit-hyphen labels, e.g. `fast.localhost`. */
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
 const STATUS_TEXT: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 503: 'Service Unavailable' };
 
@@ -205,6 +209,8 @@ class DemoHostRuntime {
     const reply = this.decide(req, at);
     if (reply.kind === 'hang') return;
     arrival.status = reply.kind === 'body' ? reply.status : 200;
+    const retryAfter = reply.kind === 'body' ? reply.headers['Retry-After'] : undefined;
+    if (retryAfter !== undefined) arrival.retryAfter = retryAfter;
 
     const send = (): void => {
       if (this.closing || res.destroyed) return;
@@ -401,6 +407,8 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
   const names = hostConfigs.map((h) => h.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) throw new Error(`demo hosts: the name "${duplicate}" is used twice`);
+  const badHostname = hostConfigs.find((h) => h.hostname !== undefined && !HOSTNAME.test(h.hostname));
+  if (badHostname) throw new Error(`demo hosts: "${badHostname.hostname}" (host ${badHostname.name}) is not a host name`);
   const basePort = config.basePort ?? 0;
   if (!Number.isInteger(basePort) || basePort < 0 || basePort + Math.max(0, hostConfigs.length - 1) > 65535) {
     throw new RangeError(`demo hosts: basePort must be an integer from 0 to ${65535 - Math.max(0, hostConfigs.length - 1)}`);
@@ -428,7 +436,7 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
     const address = await listen(r.server, host, port);
     r.address = address.address;
     r.port = address.port;
-    r.origin = `http://${address.address}:${address.port}`;
+    r.origin = `http://${r.config.hostname ?? address.address}:${address.port}`;
   };
   try {
     for (const [i, r] of runtimes.entries()) {

@@ -16,6 +16,7 @@
  */
 import type * as vscode from 'vscode';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
+import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
 import { SETTINGS } from './ids';
 
 export type DelayFrom = 'start' | 'end';
@@ -41,7 +42,7 @@ export interface PlannerSettings {
 
 /** The defaults; package.json declares the same ones (test/unit/manifest.test.ts holds them equal). */
 export const SETTING_DEFAULTS: Readonly<PlannerSettings> = {
-  userAgent: 'CrawlPlanner',
+  userAgent: DEFAULT_PRODUCT_TOKEN,
   contactUrl: undefined,
   defaultDelaySeconds: 1,
   delayFrom: 'start',
@@ -171,7 +172,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   };
 
   const d = SETTING_DEFAULTS;
-  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty or an http(s) URL');
+  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty, an http(s) URL or a mailto: address');
   return {
     settings: {
       userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= 64, 'a product token ([a-zA-Z_-]+)'),
@@ -191,13 +192,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   };
 }
 
-/** An absolute http(s) URL without spaces or parentheses (it goes inside `(+…)` in a header). */
+/** An absolute http(s) URL or a mailto: address that can go inside `(+…)` in the User-Agent header. */
 export function isContactUrl(text: string): boolean {
-  if (!/^https?:\/\/[^\s()]+$/i.test(text)) return false;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return contactProblem(text) === undefined;
 }

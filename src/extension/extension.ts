@@ -10,7 +10,9 @@ import { registerEstimateCommand } from './commands/estimate';
 import { createPlannerViewDeps, registerPlannerCommands } from './commands/planner';
 import { registerRobotsCommands } from './commands/robots';
 import { createConfigAccess } from './config';
+import { createContactGuard } from './contact';
 import { registerDemoHosts } from './demo';
+import { SETTINGS } from './ids';
 import { createLog } from './log';
 import { registerRobotsDocuments } from './robotsDocument';
 import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxt';
@@ -24,18 +26,25 @@ export function activate(context: vscode.ExtensionContext): void {
   const config = createConfigAccess(vscode.workspace);
   const runs = registerCrawlRuns(context);
   const demo = registerDemoHosts(context, { log });
-  const robots = registerRobotsDocuments(context, { config, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log }));
+  const contact = createContactGuard({
+    contact: () => config.read().settings.contactUrl,
+    state: context.workspaceState,
+    ask: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
+    openSetting: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.contactUrl),
+    log,
+  });
+  const robots = registerRobotsDocuments(context, { config, contact, log });
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
-  const tasks = registerCrawlTasks(context, { config, log, runs, robots, seeds, isTrusted, storageUri: context.globalStorageUri });
+  const tasks = registerCrawlTasks(context, { config, log, runs, robots, contact, seeds, isTrusted, storageUri: context.globalStorageUri });
   registerCrawlStatusBar(context, { runs });
   registerCrawlCommands(context, { tasks, runs, demo, log, seeds });
   registerEstimateCommand(context, { config, log });
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
-  registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, log }));
+  registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, contact, log }));
   log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
 }
 

@@ -16,6 +16,7 @@ import type { InspectedOrigin, RobotsInspection } from '../net/robotsInspect';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
 import type { ConfigAccess, PlannerSettings } from './config';
+import type { ContactGuard } from './contact';
 import { ROBOTS_SCHEME } from './ids';
 import { errorMessage, type Log } from './log';
 
@@ -49,6 +50,8 @@ export interface RobotsService {
 
 export interface RobotsDocumentsDeps {
   config: ConfigAccess;
+  /** Asks for a contact before a fetch reaches a real host without one. */
+  contact: ContactGuard;
   log: Log;
 }
 
@@ -120,6 +123,7 @@ export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: 
   const inspect = async (request: InspectRequest): Promise<RobotsInspection> => {
     const s = settings();
     const productToken = request.productToken ?? s.userAgent;
+    await deps.contact.check(request.urls, 'robots.txt fetch');
     const header = await headerFor(s, productToken);
     const cache = await cacheFor(header);
     const { inspectRobots } = await import('../net/robotsInspect.js');

@@ -4,10 +4,10 @@
  * tokenizer, and the report built from the event stream. Shared by `crawl-planner crawl`, `demo` and the
  * VS Code task, so all three behave the same.
  */
-import type { CrawlEvent, CrawlSummary } from '../core/crawl/events';
+import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
 import type { TestCrawlOptions } from '../core/crawl/options';
-import type { PageFetcher, UrlReport } from '../core/crawl/types';
+import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/format/report';
 import { extractLinks } from '../core/html/links';
 import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
@@ -28,12 +28,22 @@ export interface CrawlSessionResult {
   /** 0 when the crawl ran to its end (all work done or the page limit reached); 1 when it stopped early
    * or some hosts were dropped. */
   exitCode: 0 | 1;
+  /** The plan the crawl was checked against, when there was one. */
+  plan?: Plan;
 }
 
 export interface CrawlSessionHandle {
   done: Promise<CrawlSessionResult>;
   /** Stop new requests; in-flight ones end within the timeout. Idempotent. */
   stop(): void;
+}
+
+export interface PlannedCrawlHandle extends CrawlSessionHandle {
+  /**
+   * The plan for this crawl, made once every seed origin's robots.txt is settled by the crawl's own
+   * requests (or the crawl has ended), from the cache alone: planning never holds a host back.
+   */
+  plan: Promise<Plan>;
 }
 
 export interface CrawlSessionDeps {
@@ -56,14 +66,64 @@ function timeouts(o: TestCrawlOptions) {
   };
 }
 
-/** One page request on undici: no redirects (the engine follows them), body read for 2xx only. */
-export function createPageFetcher(client: HttpClient): PageFetcher {
+/**
+ * The engine's `defer` on real I/O: a page is read once the requests started before it are on the wire.
+ * undici writes a request on a reused keep-alive connection one or two event-loop turns after it is
+ * started (it first lets the connection settle), so work done in between would delay it. Deferred work
+ * runs as soon as every tracked request has been handed to its connection, and at the latest two turns
+ * later (a request waiting for a new connection does not hold it longer).
+ */
+export function createDeferral(): { defer: (task: () => void) => void; track: () => () => void } {
+  let unsent = 0;
+  let waiting: Array<() => void> = [];
+  let scheduled = false;
+  /** Counts flushes, so that a fallback scheduled for earlier work does not run later work early. */
+  let round = 0;
+  const flush = (): void => {
+    round++;
+    scheduled = false;
+    const tasks = waiting;
+    waiting = [];
+    for (const task of tasks) task();
+  };
+  return {
+    track() {
+      unsent++;
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        unsent--;
+        // After the write this callback is part of, not inside it.
+        if (unsent === 0 && waiting.length > 0) queueMicrotask(flush);
+      };
+    },
+    defer(task) {
+      waiting.push(task);
+      if (scheduled) return;
+      scheduled = true;
+      const mine = round;
+      const fallback = (): void => {
+        if (round === mine) flush();
+      };
+      if (unsent === 0) setImmediate(fallback);
+      else setImmediate(() => setImmediate(fallback));
+    },
+  };
+}
+
+/** One page request on undici: no redirects (the engine follows them), body read for 2xx only. `track`
+ * (see createDeferral) is told when the request is on the wire. */
+export function createPageFetcher(client: HttpClient, track?: () => () => void): PageFetcher {
   return async ({ url, signal }) => {
+    const sentNow = track?.();
     const r = await client.get(url, {
       signal,
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
       readBody: (status) => status >= 200 && status < 300,
+      ...(sentNow ? { onSent: sentNow } : {}),
     });
+    sentNow?.();
     const sent = r.sentAt !== undefined ? { sentAt: r.sentAt } : {};
     if (!r.ok) return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, ...sent, endedAt: r.endedAt };
     const contentType = r.headers['content-type'];
@@ -85,11 +145,12 @@ export function createPageFetcher(client: HttpClient): PageFetcher {
 
 /**
  * The plan for a test crawl: the seed hosts, `maxPages` spread over them, the configured delay, and each
- * host's Crawl-delay from robots.txt (fetched into `cache`, which the crawl then reuses).
+ * host's Crawl-delay from robots.txt (fetched into `cache`, which the crawl then reuses; with `cacheOnly`
+ * only what the cache already holds is read, and nothing is fetched).
  */
 export async function planTestCrawl(
   options: TestCrawlOptions,
-  deps: { robotsCache?: RobotsCache; signal?: AbortSignal; latencySeconds?: number } = {},
+  deps: { robotsCache?: RobotsCache; signal?: AbortSignal; latencySeconds?: number; cacheOnly?: boolean } = {},
 ): Promise<{ plan: Plan; robots: RobotsInspection | undefined; robotsCache: RobotsCache }> {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options) });
@@ -104,6 +165,7 @@ export async function planTestCrawl(
       maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
       cache,
       ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.cacheOnly ? { cacheOnly: true } : {}),
     });
     for (const o of robots.origins) if (o.crawlDelaySeconds !== null) crawlDelayByHost[new URL(o.origin).host] = o.crawlDelaySeconds;
   }
@@ -129,7 +191,45 @@ function robotsTimeouts(o: TestCrawlOptions) {
   return { connectMs: t.connectTimeoutMs, headersMs: t.headersTimeoutMs, bodyMs: t.bodyTimeoutMs, totalMs: t.totalTimeoutMs };
 }
 
+/** A crawl whose plan was made before it (see planTestCrawl), or none. */
 export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
+  return launch(options, deps, undefined);
+}
+
+/**
+ * The crawl and its plan together, with no crawl-wide barrier: each host starts as soon as its own
+ * robots.txt (the first request on its timeline) is settled, and the plan is made from those same
+ * answers once all seed origins have one. Callers that print the plan first hold the live lines until
+ * `plan` resolves; the crawl does not wait for it.
+ */
+export function startPlannedCrawl(options: TestCrawlOptions, deps: Omit<CrawlSessionDeps, 'plan'> & { latencySeconds?: number } = {}): PlannedCrawlHandle {
+  const header = userAgentHeader(options.userAgent, options.contactUrl);
+  const robotsCache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), ...(deps.http ? { http: deps.http } : {}) });
+  const waiting = new Set(options.respectRobots ? options.seeds.map((s) => new URL(s).origin) : []);
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  if (waiting.size === 0) settle();
+  const answered = (url: string): void => {
+    if (waiting.delete(new URL(url).origin) && waiting.size === 0) settle();
+  };
+  const plan = settled.then(async () => {
+    const made = await planTestCrawl(options, { robotsCache, cacheOnly: true, ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}) });
+    return made.plan;
+  });
+  plan.catch(() => undefined); // the session reads it too, and goes on without a plan
+  const handle = launch(options, { ...deps, robotsCache }, { answered, ended: settle, plan });
+  return { ...handle, plan };
+}
+
+interface Planning {
+  /** The gate answered for this URL. */
+  answered(url: string): void;
+  /** The crawl ended (every seed origin is as settled as it will be). */
+  ended(): void;
+  plan: Promise<Plan>;
+}
+
+function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Planning | undefined): CrawlSessionHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const stopper = new AbortController();
   const client = createHttpClient({ ...deps.http, userAgent: header, maxBytes: PAGE_MAX_BYTES, ...timeouts(options) });
@@ -140,6 +240,36 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
     ...(deps.plan ? { plan: estimateDocument(deps.plan) } : {}),
     options: { ...options, userAgentHeader: header },
   });
+  const deliver = (event: CrawlEvent): void => {
+    builder.add(event);
+    deps.onEvent?.(event);
+  };
+  let robots: RobotsGate | undefined;
+  if (options.respectRobots) {
+    const gate = createRobotsGate(cache, { productToken: options.userAgent, maxCrawlDelaySeconds: options.maxCrawlDelaySeconds });
+    // With a plan to make, every answer the gate gives (held or fetched) is noted for it.
+    robots = planning
+      ? Object.assign(
+          async (url: string, signal: AbortSignal) => {
+            try {
+              return await gate(url, signal);
+            } finally {
+              planning.answered(url);
+            }
+          },
+          {
+            peek: (url: string) => {
+              const known = gate.peek?.(url);
+              if (known) planning.answered(url);
+              return known;
+            },
+          },
+        )
+      : gate;
+  }
+  // With a plan still being made, the summary waits for it: `done` is held until the plan is known.
+  let held: DoneEvent | undefined;
+  const deferral = createDeferral();
 
   const done = (async (): Promise<CrawlSessionResult> => {
     try {
@@ -147,14 +277,16 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
         seeds: options.seeds,
         clock: systemClock,
         random: Math.random,
-        fetch: createPageFetcher(client),
-        ...(options.respectRobots ? { robots: createRobotsGate(cache, { productToken: options.userAgent, maxCrawlDelaySeconds: options.maxCrawlDelaySeconds }) } : {}),
+        fetch: createPageFetcher(client, deferral.track),
+        ...(robots ? { robots } : {}),
         extractLinks: (html, base) => extractLinks(html, base),
         emit: (event) => {
-          builder.add(event);
-          deps.onEvent?.(event);
+          if (planning && event.type === 'done') held = event;
+          else deliver(event);
         },
         stop: stopper.signal,
+        // A page is read after its host's next request is on the wire.
+        defer: deferral.defer,
         concurrency: options.concurrency,
         perHostConcurrency: options.perHostConcurrency,
         delaySeconds: options.delaySeconds,
@@ -165,16 +297,26 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
         maxPages: options.maxPages,
         maxDepth: options.maxDepth,
         allowOtherHosts: options.allowOtherHosts,
+        followOtherHostRedirects: options.followOtherHostRedirects,
         maxRetries: options.maxRetries,
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),
         ...(deps.plan ? { plannedSeconds: deps.plan.totalSeconds } : {}),
       });
-      const report = builder.build({ urls: result.urls, endedAt: result.summary.endedAt });
-      const early = result.summary.endReason === 'stopped' || result.summary.endReason === 'hosts-dropped';
-      const dropped = result.summary.hosts.some((h) => h.dropped !== undefined);
-      return { summary: result.summary, urls: result.urls, report, exitCode: early || dropped ? 1 : 0 };
+      let plan = deps.plan;
+      let summary = result.summary;
+      if (planning) {
+        planning.ended();
+        plan = await planning.plan.catch(() => undefined);
+        if (plan) summary = { ...summary, plannedSeconds: plan.totalSeconds };
+        if (held) deliver({ ...held, summary });
+      }
+      const report = builder.build({ urls: result.urls, endedAt: summary.endedAt, ...(plan && !deps.plan ? { plan: estimateDocument(plan) } : {}) });
+      const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
+      const dropped = summary.hosts.some((h) => h.dropped !== undefined);
+      return { summary, urls: result.urls, report, exitCode: early || dropped ? 1 : 0, ...(plan ? { plan } : {}) };
     } finally {
+      planning?.ended();
       await client.close();
     }
   })();

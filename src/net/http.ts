@@ -17,10 +17,11 @@
  *                      response is a success with `truncated: true`. A body cut by the SERVER (reset,
  *                      short Content-Length, unterminated chunked body) is an error, never a truncation.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
-import * as zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import type { ErrorKind } from '../core/crawl/events';
 
 export type { ErrorKind };
@@ -152,6 +153,9 @@ export interface GetOptions {
   /** Decide from the status whether the body is worth reading (default: always). When false the body is
    * discarded unread and the connection closed, so a slow error page cannot turn a status into a timeout. */
   readBody?: (status: number) => boolean;
+  /** Called once, synchronously, when the request is handed to its connection to be written (after any
+   * connect); it must not throw or take long. */
+  onSent?: () => void;
 }
 
 export interface HttpClient {
@@ -168,6 +172,23 @@ const ON_SENT = Symbol('crawlPlanner.onSent');
  * handler's onConnect / onRequestStart, just before the headers are written). Politeness is measured
  * from that moment, so connection set-up can never make a server see two starts closer than the interval.
  */
+let undici: typeof Undici | undefined;
+let zlibModule: typeof Zlib | undefined;
+
+/**
+ * undici and node:zlib, required on first use: commands that never send a request (`estimate` without
+ * `--robots`, `--help`, `robots --file`) do not pay for loading them (about 30 ms and 10 ms of a CLI start).
+ */
+function loadUndici(): typeof Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, synchronous load
+  return (undici ??= require('undici') as typeof Undici);
+}
+
+function zlib(): typeof Zlib {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, synchronous load
+  return (zlibModule ??= require('node:zlib') as typeof Zlib);
+}
+
 const sentAtInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
   const onSent = (opts as unknown as Record<symbol, unknown>)[ON_SENT];
   if (typeof onSent !== 'function') return dispatch(opts, handler);
@@ -200,7 +221,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   if (options.ca) connect.ca = options.ca;
   const dispatcher: Dispatcher =
     options.dispatcher ??
-    new Agent({
+    new (loadUndici().Agent)({
       connect,
       headersTimeout: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
@@ -298,7 +319,7 @@ async function httpGetWith(
     };
     let res: Dispatcher.ResponseData;
     try {
-      const requestOptions: Parameters<typeof request>[1] = {
+      const requestOptions: Parameters<typeof Undici.request>[1] = {
         method: 'GET',
         dispatcher,
         headers,
@@ -307,8 +328,13 @@ async function httpGetWith(
         bodyTimeout: options.bodyTimeoutMs ?? clientOptions.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
       };
       // Read by sentAtInterceptor; undici passes unknown option keys through untouched.
-      Object.assign(requestOptions as object, { [ON_SENT]: () => (sentAt = now()) });
-      res = (await request(href, requestOptions)) as Dispatcher.ResponseData;
+      Object.assign(requestOptions as object, {
+        [ON_SENT]: () => {
+          sentAt = now();
+          options.onSent?.();
+        },
+      });
+      res = (await loadUndici().request(href, requestOptions)) as Dispatcher.ResponseData;
     } catch (err) {
       return failFrom(err);
     }
@@ -461,11 +487,11 @@ function decodersFor(contentEncoding: string | undefined): Transform[] {
       case 'gzip':
       case 'x-gzip':
         // Lenient like browsers: tolerate a missing trailer at the end of the stream.
-        return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+        return zlib().createGunzip({ flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH });
       case 'deflate':
         return new AutoInflate();
       case 'br':
-        return zlib.createBrotliDecompress();
+        return zlib().createBrotliDecompress();
       default:
         throw new Error(`unsupported Content-Encoding "${coding}"`);
     }
@@ -477,12 +503,12 @@ function decodersFor(contentEncoding: string | undefined): Transform[] {
  * first byte (a zlib header has compression method 8 in its low nibble) and pick the decoder.
  */
 class AutoInflate extends Transform {
-  private inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  private inner: Zlib.Inflate | Zlib.InflateRaw | undefined;
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     if (!this.inner) {
       const first = chunk[0];
-      const opts = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-      const inner = first !== undefined && (first & 0x0f) === 8 ? zlib.createInflate(opts) : zlib.createInflateRaw(opts);
+      const opts = { flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH };
+      const inner = first !== undefined && (first & 0x0f) === 8 ? zlib().createInflate(opts) : zlib().createInflateRaw(opts);
       inner.on('data', (d: Buffer) => this.push(d));
       inner.on('error', (e) => this.destroy(e));
       this.inner = inner;

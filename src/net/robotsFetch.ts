@@ -65,6 +65,9 @@ export interface RobotsFetchResult {
   truncated: boolean;
   /** When the fetch started and ended (epoch ms, from `now`). */
   startedAt: number;
+  /** When the last request that reached its connection was written to it (epoch ms, from `now`): the
+   * moment the server saw the fetch, for the host's politeness interval. */
+  sentAt?: number;
   fetchedAt: number;
   /** Only when ok: the raw bytes after Content-Encoding decoding, not text. */
   body?: Uint8Array;
@@ -137,6 +140,7 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
   const redirects: RobotsRedirect[] = [];
   const visited = new Set<string>([robotsUrl]);
   let url = robotsUrl;
+  let sentAt: number | undefined;
 
   const finish = (outcome: RobotsOutcome, reason: string, extra: Partial<RobotsFetchResult> = {}): RobotsFetchResult => ({
     origin,
@@ -147,6 +151,7 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
     bytes: 0,
     truncated: false,
     startedAt,
+    ...(sentAt !== undefined ? { sentAt } : {}),
     fetchedAt: now(),
     reason,
     ...extra,
@@ -171,6 +176,7 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
         readBody: (status) => status >= 200 && status < 300,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      if (res.sentAt !== undefined) sentAt = res.sentAt;
 
       if (!res.ok) {
         const cut = res.status !== undefined ? ` (after a ${res.status} status line)` : '';

@@ -3,7 +3,7 @@
  * the per-origin cache), then report per origin and per URL. Shared by `crawl-planner robots`,
  * `estimate --robots`, the sidebar and the crawl's robots gate.
  */
-import type { RobotsGate } from '../core/crawl/types';
+import type { RobotsDecision, RobotsFetch, RobotsGate } from '../core/crawl/types';
 import {
   crawlDelayFor,
   loadRobotsFile,
@@ -18,7 +18,7 @@ import {
   type RobotsUrlResult,
 } from '../core/robots';
 import { parseHttpUrl } from './http';
-import { RobotsCache, fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
+import { RobotsCache, fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsCacheEntry, type RobotsFetchResult } from './robotsFetch';
 
 export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
 
@@ -111,6 +111,8 @@ export interface InspectOptions extends RobotsSettings, ResultsMode {
   timeouts?: FetchRobotsOptions['timeouts'];
   http?: FetchRobotsOptions['http'];
   signal?: AbortSignal;
+  /** Read only what `cache` holds (fresh or not) and fetch nothing; origins it lacks are left out. */
+  cacheOnly?: boolean;
 }
 
 /** A cache whose fetches use these options. */
@@ -132,6 +134,14 @@ export async function inspectRobots(inputs: readonly string[], options: InspectO
   const { urls, invalid } = sortUrls(inputs);
   const cache = options.cache ?? createRobotsCache(options);
   const origins = [...new Set(urls.map((u) => u.origin))];
+  if (options.cacheOnly) {
+    const loaded = new Map<string, LoadedRobots>();
+    for (const o of origins) {
+      const entry = cache.peek(o);
+      if (entry) loaded.set(o, loadFetched(entry.result, options.maxCrawlDelaySeconds));
+    }
+    return assemble(loaded, urls, invalid, options);
+  }
   // One fetch per origin, at most `concurrency` at once, through the cache; results in the inputs' order.
   const fetched = await fetchRobotsForAll(origins, {
     userAgent: options.userAgentHeader,
@@ -158,28 +168,59 @@ export function inspectRobotsText(body: Uint8Array | string, inputs: readonly st
   return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings, otherOrigin);
 }
 
+/** The fetch behind a cached result, as the crawl engine reads it. */
+export function robotsFetchOf(result: RobotsFetchResult, fetchedNow: boolean): RobotsFetch {
+  return {
+    url: result.robotsUrl,
+    startedAt: result.startedAt,
+    ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
+    endedAt: result.fetchedAt,
+    ...(result.error ? { error: result.error } : result.status !== undefined ? { status: result.status } : {}),
+    bytes: result.bytes,
+    truncated: result.truncated,
+    fetchedNow,
+  };
+}
+
 /**
  * The crawl's robots gate on the same cache: one fetch per origin, the verdict per URL, the group's
- * Crawl-delay, and `unreachable` passed through so the engine leaves the host out.
+ * Crawl-delay, `unreachable` passed through so the engine leaves the host out, and the fetch behind the
+ * answer. `peek` answers from a fresh cache entry without a request, so the engine decides those at once
+ * and schedules the others as requests on their host (the cache's clock must be the engine's).
  */
 export function createRobotsGate(cache: RobotsCache, settings: Pick<RobotsSettings, 'productToken' | 'maxCrawlDelaySeconds'>): RobotsGate {
-  const parsed = new Map<RobotsFetchResult, LoadedRobots>();
-  return async (url, signal) => {
-    const entry = await cache.get(url, { signal });
-    let l = parsed.get(entry.result);
-    if (!l) {
-      l = loadFetched(entry.result, settings.maxCrawlDelaySeconds);
-      parsed.set(entry.result, l);
+  const parsed = new Map<RobotsFetchResult, { loaded: LoadedRobots; crawlDelay: number | undefined }>();
+  const decide = (url: string, result: RobotsFetchResult, fetchedNow: boolean): RobotsDecision => {
+    let p = parsed.get(result);
+    if (!p) {
+      const loaded = loadFetched(result, settings.maxCrawlDelaySeconds);
+      p = { loaded, crawlDelay: loaded.file ? crawlDelayFor(loaded.file, settings.productToken).seconds : undefined };
+      parsed.set(result, p);
     }
+    const l = p.loaded;
     const r = verdictWithOutcome(l.source.outcome, l.file, url, settings.productToken, l.source.robotsUrl);
-    const crawlDelay = l.file ? crawlDelayFor(l.file, settings.productToken).seconds : undefined;
     return {
       verdict: r.verdict,
       outcome: l.source.outcome,
       ...(r.line !== undefined ? { line: r.line } : {}),
       ...(r.rule !== undefined ? { rule: r.rule } : {}),
-      ...(crawlDelay !== undefined ? { crawlDelaySeconds: crawlDelay } : {}),
+      ...(p.crawlDelay !== undefined ? { crawlDelaySeconds: p.crawlDelay } : {}),
       ...(l.source.outcome === 'unreachable' ? { detail: l.source.reason ?? 'robots.txt unreachable' } : {}),
+      fetch: robotsFetchOf(result, fetchedNow),
     };
   };
+  const fresh = (url: string): RobotsCacheEntry | undefined => {
+    const entry = cache.peek(url);
+    return entry !== undefined && cache.isFresh(entry) ? entry : undefined;
+  };
+  const gate = async (url: string, signal: AbortSignal): Promise<RobotsDecision> => {
+    const fetchedNow = fresh(url) === undefined;
+    const entry = await cache.get(url, { signal });
+    return decide(url, entry.result, fetchedNow);
+  };
+  const peek = (url: string): RobotsDecision | undefined => {
+    const entry = fresh(url);
+    return entry ? decide(url, entry.result, false) : undefined;
+  };
+  return Object.assign(gate, { peek });
 }

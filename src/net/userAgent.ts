@@ -1,19 +1,24 @@
 /**
- * The User-Agent header every request sends: the product token that robots.txt rules are matched against
- * (RFC 9309 §2.2.1), a version, and a contact URL so that site operators can reach the crawl's owner.
+ * The User-Agent header every request sends (docs/how-it-works.md, "How Crawl Planner identifies itself"):
+ * `<token>/<version>` without a contact, `<token>/<version> (+<contact>)` with one. The token is what
+ * robots.txt groups are matched against (RFC 9309 §2.2.1); the contact lets site operators reach whoever
+ * runs the crawl. There is no default contact (src/core/identity.ts says why).
  */
-import { validateProductToken } from '../core/robots';
+import { contactProblem, DEFAULT_PRODUCT_TOKEN, VERSION } from '../core/identity';
+import { validateProductToken } from '../core/robots/token';
 
-export const DEFAULT_PRODUCT_TOKEN = 'CrawlPlanner';
-export const DEFAULT_CONTACT_URL = 'https://github.com/crawl-planner/crawl-planner';
+export { DEFAULT_PRODUCT_TOKEN };
 
-declare const __VERSION__: string | undefined;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.1';
-
-/** Throws a TypeError naming the rule when the token is invalid; returns the header otherwise. */
-export function userAgentHeader(productToken: string, contactUrl: string = DEFAULT_CONTACT_URL): string {
+/**
+ * The header for a product token and an optional contact (undefined or '' for none). Throws a TypeError
+ * naming the rule when the token or the contact is invalid.
+ */
+export function userAgentHeader(productToken: string, contact?: string): string {
   const problem = validateProductToken(productToken);
   if (problem !== undefined) throw new TypeError(problem);
-  const contact = contactUrl.replace(/[\r\n()]/g, '').trim();
-  return `${productToken}/${VERSION}${contact ? ` (+${contact})` : ''}`;
+  const text = contact?.trim() ?? '';
+  if (text === '') return `${productToken}/${VERSION}`;
+  const bad = contactProblem(text);
+  if (bad !== undefined) throw new TypeError(bad);
+  return `${productToken}/${VERSION} (+${text})`;
 }

@@ -7,6 +7,7 @@
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
  */
 import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type Plan, type PlanInput, type PlanProblem } from '../core/plan';
+import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
 import type { InvalidSeed } from '../core/seeds';
 
 // ---------------------------------------------------------------------------------------------
@@ -224,6 +225,33 @@ export type RobotsState =
   | { state: 'done'; robots: RobotsView }
   | { state: 'error'; message: string };
 
+/** The last test crawl's outcome, for the sidebar: how it ended and what it did not follow. */
+export interface CrawlResultView {
+  /** The run's name ("test crawl: demo hosts"). */
+  name: string;
+  endReason: CrawlSummary['endReason'];
+  exitCode: number;
+  pages: number;
+  /** Requests, robots.txt included. */
+  requests: number;
+  elapsedSeconds: number;
+  /** URLs met and not requested, by reason, with their hosts (see CrawlSummary.notFollowed). */
+  notFollowed: NotFollowed[];
+}
+
+/** The view of a finished crawl's summary. */
+export function toCrawlResultView(name: string, exitCode: number, summary: CrawlSummary): CrawlResultView {
+  return {
+    name,
+    endReason: summary.endReason,
+    exitCode,
+    pages: summary.pages,
+    requests: summary.requests,
+    elapsedSeconds: summary.elapsedSeconds,
+    notFollowed: summary.notFollowed.map((r) => ({ ...r, hosts: r.hosts.map((h) => ({ ...h })) })),
+  };
+}
+
 export type NoticeLevel = 'info' | 'error';
 
 export type HostToWebview =
@@ -236,7 +264,9 @@ export type HostToWebview =
   | { type: 'robotsError'; message: string }
   | { type: 'settings'; settings: PlannerSettings; trusted: boolean }
   /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
-  | { type: 'notice'; level: NoticeLevel; message: string };
+  | { type: 'notice'; level: NoticeLevel; message: string }
+  /** The last test crawl in this window ended (also re-posted after `state`). */
+  | { type: 'crawlResult'; crawl: CrawlResultView };
 
 // ---------------------------------------------------------------------------------------------
 // What the webview sends
@@ -382,6 +412,7 @@ const HOST_MESSAGE_TYPE_SET = {
   robotsError: true,
   settings: true,
   notice: true,
+  crawlResult: true,
 } as const satisfies Record<HostMessageType, true>;
 
 /** The message types the webview understands (every one, checked at compile time). */

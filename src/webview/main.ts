@@ -9,6 +9,7 @@ import { PLAN_DEFAULTS } from '../core/plan';
 import {
   assertNever,
   isHostMessage,
+  type CrawlResultView,
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
@@ -21,6 +22,7 @@ import { formToRaw, parseSavedState, readForm, type FieldErrors, type RawField, 
 import {
   chartModel,
   chosenOrigin,
+  crawlResultModel,
   hostRows,
   robotsCards,
   robotsStatusText,
@@ -99,6 +101,10 @@ const ui = {
   openRobots: byId<HTMLButtonElement>('open-robots'),
   checkRobots: byId<HTMLButtonElement>('check-robots'),
   robots: byId<HTMLElement>('robots'),
+  crawlSection: byId<HTMLElement>('crawl-section'),
+  crawlResult: byId<HTMLElement>('crawl-result'),
+  crawlNotFollowedHead: byId<HTMLElement>('crawl-not-followed-head'),
+  crawlNotFollowed: byId<HTMLUListElement>('crawl-not-followed'),
 };
 
 /** The input of each raw field that can be wrong, and where its message goes. */
@@ -123,6 +129,7 @@ let settings: PlannerSettings | undefined;
 let trusted = true;
 let result: PlanResultView | undefined;
 let robots: RobotsState = { state: 'off' };
+let lastCrawl: CrawlResultView | undefined;
 let pendingForm: PlannerForm | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -381,12 +388,23 @@ function renderRobots(): void {
   for (const card of robotsCards(robots.robots, result?.plan ?? null, origins)) ui.robots.append(robotsCardElement(card));
 }
 
+function renderCrawl(): void {
+  ui.crawlSection.hidden = lastCrawl === undefined;
+  if (lastCrawl === undefined) return;
+  const model = crawlResultModel(lastCrawl);
+  ui.crawlResult.textContent = model.headline;
+  ui.crawlResult.dataset.ok = String(model.ok);
+  ui.crawlNotFollowedHead.textContent = model.notFollowedHeadline;
+  ui.crawlNotFollowed.replaceChildren(...model.notFollowed.map((text) => el('li', { text })));
+}
+
 function renderAll(): void {
   renderSettings();
   renderSeedErrors();
   renderPlan();
   renderOrigins();
   renderRobots();
+  renderCrawl();
 }
 
 function showNotice(level: NoticeLevel, message: string): void {
@@ -446,6 +464,10 @@ function handle(message: HostToWebview): void {
       break;
     case 'notice':
       showNotice(message.level, message.message);
+      break;
+    case 'crawlResult':
+      lastCrawl = message.crawl;
+      renderCrawl();
       break;
     default:
       assertNever(message);

@@ -3,10 +3,11 @@
  * rows, chart bars and their widths, labels, the accessible chart summary, seed error lines, robots.txt
  * cards. No DOM, so they are unit-tested in node; `main.ts` only turns these into elements (textContent).
  */
+import { END_REASONS, formatNotFollowedReason, notFollowedHeadline } from '../core/format/crawlOutcome';
 import { formatDuration, formatNumber, formatSeconds } from '../core/format/duration';
 import type { HostPlan, IntervalSource, Plan } from '../core/plan';
 import type { InvalidSeed } from '../core/seeds';
-import { assertNever, type PlanResultView, type RobotsOriginView, type RobotsOutcome, type RobotsSeedView, type RobotsState, type RobotsVerdict, type RobotsView } from '../shared/protocol';
+import { assertNever, type CrawlResultView, type PlanResultView, type RobotsOriginView, type RobotsOutcome, type RobotsSeedView, type RobotsState, type RobotsVerdict, type RobotsView } from '../shared/protocol';
 
 /** Host table rows rendered at most (the JSON copy has all hosts). */
 export const MAX_TABLE_ROWS = 200;
@@ -334,4 +335,30 @@ export function robotsStatusText(state: RobotsState, useRobots: boolean, current
 /** The origin "Open robots.txt" uses: the chosen one while it is still a seed origin, else the first. */
 export function chosenOrigin(origins: readonly string[], chosen: string | undefined): string | undefined {
   return chosen !== undefined && origins.includes(chosen) ? chosen : origins[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The last test crawl
+
+export interface CrawlResultModel {
+  /** "test crawl: demo hosts: page limit reached · 60 pages · 67 requests · 41 s" */
+  headline: string;
+  /** "8 URLs not followed:" or "Everything it met was followed." */
+  notFollowedHeadline: string;
+  /** One item per reason: "other host 8 (b.example 8)". */
+  notFollowed: string[];
+  /** True when it ran to its end (exit code 0). */
+  ok: boolean;
+}
+
+export function crawlResultModel(crawl: CrawlResultView): CrawlResultModel {
+  const plural = (n: number, one: string) => `${formatNumber(n)} ${one}${n === 1 ? '' : 's'}`;
+  const ended = END_REASONS[crawl.endReason] ?? crawl.endReason;
+  const left = notFollowedHeadline(crawl.notFollowed);
+  return {
+    headline: `${crawl.name}: ${ended} · ${plural(crawl.pages, 'page')} · ${plural(crawl.requests, 'request')} · ${formatDuration(crawl.elapsedSeconds)}`,
+    notFollowedHeadline: left === undefined ? 'Everything it met was followed (within its hosts and limits).' : `${left}:`,
+    notFollowed: crawl.notFollowed.map(formatNotFollowedReason),
+    ok: crawl.exitCode === 0,
+  };
 }

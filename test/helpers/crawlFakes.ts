@@ -147,3 +147,71 @@ export function startGaps(events: CrawlEvent[]): Map<string, number[]> {
 
 /** A seeded pseudo-random source (mulberry32, the demo hosts' PRNG) for deterministic jitter. */
 export const seededRandom = mulberry32;
+
+export interface FakeRobotsFile {
+  /** The answer for a URL of this origin (default: allowed). */
+  decide?: (url: string) => Omit<RobotsDecision, 'fetch'>;
+  /** Virtual time the fetch takes (default 0). */
+  latencyMs?: number;
+  /** A transport failure instead of a response: the answer is then `unreachable`. */
+  error?: ErrorKind;
+  /** The status of the response (default 200). */
+  status?: number;
+  /** Already in the cache: fetched at this time (ended `latencyMs` later), before the crawl. */
+  fetchedAt?: number;
+}
+
+export interface FakeRobotsFetch {
+  origin: string;
+  startedAt: number;
+  endedAt?: number;
+}
+
+/**
+ * A robots gate that fetches, like the real one: one fetch per origin (concurrent callers share it), taking
+ * virtual time, and `peek` answers once an origin's file is held. Every fetch is logged, so tests can
+ * check robots.txt against the host's interval and the global slots like any request.
+ */
+export function fetchingRobots(
+  clock: VirtualClock,
+  files: Record<string, FakeRobotsFile>,
+): { gate: RobotsGate; fetches: FakeRobotsFetch[]; calls: string[] } {
+  const held = new Map<string, { file: FakeRobotsFile; startedAt: number; endedAt: number }>();
+  const inFlight = new Map<string, Promise<void>>();
+  const fetches: FakeRobotsFetch[] = [];
+  const calls: string[] = [];
+  const fileOf = (origin: string): FakeRobotsFile => files[origin] ?? {};
+  for (const [origin, file] of Object.entries(files)) {
+    if (file.fetchedAt !== undefined) held.set(origin, { file, startedAt: file.fetchedAt, endedAt: file.fetchedAt + (file.latencyMs ?? 0) });
+  }
+  const answer = (url: string, fetchedNow: boolean): RobotsDecision => {
+    const origin = new URL(url).origin;
+    const h = held.get(origin)!;
+    const base = { url: `${origin}/robots.txt`, startedAt: h.startedAt, sentAt: h.startedAt, endedAt: h.endedAt, bytes: 0, truncated: false, fetchedNow };
+    if (h.file.error) return { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt: ${h.file.error}`, fetch: { ...base, error: { kind: h.file.error, message: 'fake' } } };
+    const status = h.file.status ?? 200;
+    const decided = status >= 500 ? { verdict: 'disallowed' as const, outcome: 'unreachable' as const, detail: `robots.txt: ${status}` } : (h.file.decide?.(url) ?? { verdict: 'allowed' as const, outcome: 'ok' as const });
+    return { ...decided, fetch: { ...base, status } };
+  };
+  const gate = (async (url: string): Promise<RobotsDecision> => {
+    calls.push(url);
+    const origin = new URL(url).origin;
+    if (held.has(origin)) return answer(url, false);
+    let pending = inFlight.get(origin);
+    if (!pending) {
+      const file = fileOf(origin);
+      const entry: FakeRobotsFetch = { origin, startedAt: clock.now() };
+      fetches.push(entry);
+      pending = clock.sleep(file.latencyMs ?? 0).then(() => {
+        entry.endedAt = clock.now();
+        held.set(origin, { file, startedAt: entry.startedAt, endedAt: entry.endedAt });
+        inFlight.delete(origin);
+      });
+      inFlight.set(origin, pending);
+    }
+    await pending;
+    return answer(url, true);
+  }) as RobotsGate;
+  gate.peek = (url) => (held.has(new URL(url).origin) ? answer(url, false) : undefined);
+  return { gate, fetches, calls };
+}

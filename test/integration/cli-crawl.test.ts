@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
 import { buildCli, runCli, type CliOptions } from '../helpers/cli';
+import { redirect, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 
 
 interface Run {
@@ -122,6 +123,45 @@ describe('crawl-planner crawl', { timeout: 120_000 }, () => {
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--report: cannot write/);
     assert.equal(demo.arrivals('fast').length, before);
+  });
+});
+
+describe('crawl-planner crawl: what was not followed', { timeout: 60_000 }, () => {
+  let one: LoopbackServer;
+  let two: LoopbackServer;
+  const TARGETS = 8;
+  before(async () => {
+    two = await startLoopback({ host: '127.0.0.3', routes: { '/robots.txt': text(200, 'User-agent: *\nAllow: /\n') }, handler: text(200, '<p>moved here</p>', { 'content-type': 'text/html' }) });
+    const links = Array.from({ length: TARGETS }, (_, i) => `<a href="/r${i}">r${i}</a>`).join('');
+    const routes: Record<string, ReturnType<typeof text>> = {
+      '/robots.txt': text(200, 'User-agent: *\nAllow: /\n'),
+      '/': text(200, `<html><body>${links}</body></html>`, { 'content-type': 'text/html' }),
+    };
+    for (let i = 0; i < TARGETS; i++) routes[`/r${i}`] = redirect(301, two.url(`/t${i}`));
+    one = await startLoopback({ host: '127.0.0.2', routes });
+  });
+  after(async () => {
+    await one?.close();
+    await two?.close();
+  });
+
+  it('a host whose 8 links redirect to another: the final line and the summary count them and name the host', async () => {
+    const r = await run(['crawl', one.url('/'), '--delay', '0', '--max-pages', '20']);
+    assert.equal(r.code, 0, r.stderr);
+    const host = new URL(two.origin).host;
+    assert.match(r.stdout, /^Crawl finished: complete \(all work done\) · 8 URLs not followed$/m);
+    assert.match(r.stdout, new RegExp(`^not followed: other host 8 \\(${host.replace(/\./g, '\\.')} 8\\)$`, 'm'));
+    assert.equal(two.arrivals.length, 0, 'nothing was asked of the other host');
+  });
+
+  it('--follow-other-host-redirects follows them through that host\'s robots.txt and its interval', async () => {
+    const r = await run(['crawl', one.url('/'), '--delay', '0.2', '--max-pages', '20', '--follow-other-host-redirects']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /not followed/);
+    const arrivals = two.arrivals.map((a) => [a.path, a.at] as const);
+    assert.equal(arrivals[0]![0], '/robots.txt');
+    assert.deepEqual(arrivals.slice(1).map(([p]) => p).sort(), Array.from({ length: TARGETS }, (_, i) => `/t${i}`).sort());
+    for (let i = 1; i < arrivals.length; i++) assert.ok(arrivals[i]![1] - arrivals[i - 1]![1] + LOOPBACK_SLACK_MS >= 200, `arrivals ${arrivals[i]![1] - arrivals[i - 1]![1]} ms apart`);
   });
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { validateTestCrawlOptions } from '../../src/core/crawl/options';
 import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
-import { planTestCrawl, startCrawlSession, type CrawlSessionResult } from '../../src/net/crawlSession';
+import { startPlannedCrawl, type CrawlSessionResult } from '../../src/net/crawlSession';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
 
 /** Loopback timing slack for server-side gaps (issue: 2 ms). */
@@ -27,9 +27,8 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
       timeoutSeconds: 2,
       maxRetries: 1,
     });
-    const prepared = await planTestCrawl(options);
     const lag = measureServerLag();
-    result = await startCrawlSession(options, { plan: prepared.plan, robotsCache: prepared.robotsCache }).done;
+    result = await startPlannedCrawl(options).done;
     serverLagMs = lag.stop();
   });
 
@@ -43,18 +42,16 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
     await demo?.close();
   });
 
-  it('at the servers: no two page requests to one host arrive closer than its interval', (t) => {
+  it('at the servers: no two requests to one host, robots.txt included, arrive closer than its interval', (t) => {
     const allowance = SLACK_MS + serverLagMs;
     t.diagnostic(`slack ${SLACK_MS} ms + the servers' own event-loop delay ${serverLagMs.toFixed(1)} ms`);
     for (const h of demo.hosts) {
       const host = new URL(h.origin).host;
       const planned = result.summary.hosts.find((s) => s.host === host)?.plannedIntervalSeconds ?? delaySeconds;
       assert.ok(planned >= delaySeconds);
-      const starts = demo
-        .arrivals(h.name)
-        .filter((a) => a.path !== '/robots.txt')
-        .map((a) => a.at)
-        .sort((a, b) => a - b);
+      const arrivals = demo.arrivals(h.name);
+      assert.equal(arrivals[0]?.path, '/robots.txt', `${h.name}: robots.txt is the first request`);
+      const starts = arrivals.map((a) => a.at).sort((a, b) => a - b);
       for (let i = 1; i < starts.length; i++) {
         const gap = starts[i]! - starts[i - 1]!;
         assert.ok(gap + allowance >= planned * 1000, `${h.name}: arrivals ${gap} ms apart, interval ${planned * 1000} ms, allowance ${allowance} ms`);
@@ -106,9 +103,14 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
     if (hang) assert.notEqual(hang.outcome, 'fetched');
   });
 
-  it('the report has one record per request with the fields the issue names', () => {
+  it('the report has one record per request with the fields the issue names, robots.txt included', () => {
     const records = result.report.requests;
     assert.equal(records.length, result.summary.requests);
+    const robotsRecords = records.filter((r) => r.robotsTxt);
+    assert.deepEqual(robotsRecords.map((r) => new URL(r.url).origin).sort(), demo.hosts.map((h) => h.origin).sort());
+    for (const r of robotsRecords) assert.equal(new URL(r.url).pathname, '/robots.txt');
+    assert.ok(result.plan, 'the plan was made from the crawl\'s own robots.txt answers');
+    assert.equal(result.summary.plannedSeconds, result.plan.totalSeconds);
     for (const r of records) {
       for (const key of ['url', 'host', 'startedAt', 'endedAt', 'status', 'attempt', 'bytes', 'error'] as const) assert.ok(key in r, key);
       assert.equal(typeof r.startedAt, 'number');

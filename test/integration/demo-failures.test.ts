@@ -57,6 +57,7 @@ describe('demo hosts: 429 Too Many Requests', () => {
       }
       assert.deepEqual(got, [200, 200, '429 2', 200, 200, '429 2', 200]);
       assert.deepEqual(demo.arrivals('x').map((a) => a.status), [200, 200, 429, 200, 200, 429, 200]);
+      assert.deepEqual(demo.arrivals('x').map((a) => a.retryAfter), [undefined, undefined, '2', undefined, undefined, '2', undefined]);
     });
   });
 

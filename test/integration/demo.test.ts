@@ -114,6 +114,24 @@ describe('demo hosts: start and close', () => {
     const a: DemoHostConfig = { name: 'a', description: '', pages: 1 };
     await assert.rejects(startDemoHosts({ hosts: [a, a] }), /used twice/);
     await assert.rejects(startDemoHosts({ hosts: [a], basePort: 70000 }), RangeError);
+    await assert.rejects(startDemoHosts({ hosts: [{ ...a, hostname: 'a.localhost/evil' }] }), /is not a host name/);
+  });
+
+  it('uses a host name, when given, in the origin, the seeds and the links', async () => {
+    const demo = await startDemoHosts({ hosts: [{ name: 'a', hostname: 'a.localhost', description: '', pages: 4 }] });
+    try {
+      const [host] = demo.hosts;
+      assert.ok(host);
+      assert.match(host.origin, /^http:\/\/a\.localhost:\d+$/);
+      assert.deepEqual(host.seeds, [`${host.origin}/`]);
+      assert.notEqual(host.address, 'a.localhost', 'still bound to its loopback address');
+      // The page is fetched by address; its absolute links name the host.
+      const page = await (await fetch(`http://${host.address}:${host.port}/`)).text();
+      assert.ok(page.includes(`href="${host.origin}/page/`), page);
+      assert.ok(!page.includes(host.address), page);
+    } finally {
+      await demo.close();
+    }
   });
 });
 

@@ -114,6 +114,19 @@ describe('net/http: createHttpClient().get', () => {
     assert.equal(arrival?.headers['accept-encoding'], 'gzip, deflate, br');
   });
 
+  it('onSent is called once, when the request is handed to its connection: after the start, before the server answers', TEST_TIMEOUT, async () => {
+    const seen: string[] = [];
+    const before = srv.arrivals.length;
+    const pending = client.get(srv.url('/hello'), { onSent: () => seen.push(`sent, ${srv.arrivals.length - before} arrived`) });
+    seen.push('started');
+    const r = expectOk(await pending);
+    assert.deepEqual(seen, ['started', 'sent, 0 arrived']);
+    assert.ok(r.sentAt !== undefined && r.startedAt < r.sentAt && r.sentAt < r.headersAt);
+    const refused = await client.get(`http://127.0.0.1:${await closedPort()}/`, { onSent: () => seen.push('never') });
+    assert.equal(refused.ok, false);
+    assert.equal(seen.length, 2, 'no onSent without a connection');
+  });
+
   it('does not follow a redirect and resolves a relative Location to an absolute URL', TEST_TIMEOUT, async () => {
     const before = srv.arrivals.length;
     const r = expectOk(await client.get(srv.url('/a/b/moved')));

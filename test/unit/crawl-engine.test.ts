@@ -454,7 +454,7 @@ describe('crawl engine: scope, limits and redirects', () => {
     assert.equal(byUrl(result).get('http://elsewhere.test/')!.outcome, 'fetched');
   });
 
-  it('maxDepth: nothing deeper is fetched; links are not read at the last depth', async () => {
+  it('maxDepth: nothing deeper is fetched; links on the last depth are met only to be counted as not followed', async () => {
     const { crawl, site } = setup({
       'http://d.test/0': { links: ['/1'] },
       'http://d.test/1': { links: ['/2'] },
@@ -463,7 +463,8 @@ describe('crawl engine: scope, limits and redirects', () => {
     });
     const result = await crawl({ seeds: ['http://d.test/0'], maxDepth: 2 });
     assert.deepEqual(site.log.map((l) => l.url), ['http://d.test/0', 'http://d.test/1', 'http://d.test/2']);
-    assert.deepEqual(result.urls.map((u) => u.depth), [0, 1, 2]);
+    assert.deepEqual(result.urls.map((u) => [u.depth, u.outcome, u.detail ?? '']), [[0, 'fetched', ''], [1, 'fetched', ''], [2, 'fetched', ''], [3, 'out-of-scope', 'depth']]);
+    assert.deepEqual(result.summary.notFollowed.map((n) => [n.reason, n.urls]), [['depth', 1]]);
   });
 
   it('maxPages: exactly that many pages, the rest not-started, endReason max-pages', async () => {

@@ -11,6 +11,7 @@ describe('validateTestCrawlOptions', () => {
     assert.equal(o.delayFrom, 'start');
     assert.equal(o.userAgent, 'CrawlPlanner');
     assert.equal(o.respectRobots, true);
+    assert.equal(o.followOtherHostRedirects, false);
     assert.equal(o.connectTimeoutSeconds, 10);
   });
 
@@ -38,7 +39,10 @@ describe('validateTestCrawlOptions', () => {
     ['a bad delay reading', { delayFrom: 'middle' }, 'delayFrom', /start, end/],
     ['a bad policy', { crawlDelayPolicy: 'ignore' }, 'crawlDelayPolicy', /cap, skip, obey/],
     ['a product token with a space', { userAgent: 'My Bot' }, 'userAgent', /a-zA-Z_-/],
+    ['an ftp contact', { contactUrl: 'ftp://ops.example/' }, 'contactUrl', /must be an absolute http\(s\) URL or a mailto: address/],
+    ['a contact with a parenthesis', { contactUrl: 'https://ops.example/(bot)' }, 'contactUrl', /parentheses/],
     ['a non-boolean robots switch', { respectRobots: 'yes' }, 'respectRobots', /true or false/],
+    ['a non-boolean redirect switch', { followOtherHostRedirects: 1 }, 'followOtherHostRedirects', /true or false/],
   ];
   for (const [what, extra, field, message] of bad) {
     it(`refuses ${what}, naming ${field}`, () => {

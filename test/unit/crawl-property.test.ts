@@ -1,14 +1,16 @@
 /**
  * Property test: for random mixes of hosts, Crawl-delays, latencies and failures (errors, 429/503 with and
- * without Retry-After, 404, redirects), with either delay reading, the engine never breaks politeness and
- * always ends with an outcome for every URL.
+ * without Retry-After, 404, redirects), with either delay reading, with a robots gate in memory or one that
+ * fetches (robots.txt then a request on its host's timeline), and with pages read at once or after the
+ * host's next request is started, the engine never breaks politeness and always ends with an outcome for
+ * every URL.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCrawl } from '../../src/core/crawl/engine';
 import type { FakeResponse, FakeScript } from '../helpers/crawlFakes';
-import { fakeExtractLinks, fakeRobots, fakeSite, recorder, seededRandom, startsByHost } from '../helpers/crawlFakes';
+import { fakeExtractLinks, fakeRobots, fakeSite, fetchingRobots, recorder, seededRandom, startsByHost, type FakeRobotsFile } from '../helpers/crawlFakes';
 import { VirtualClock } from '../helpers/virtualClock';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -55,6 +57,9 @@ const scenarioArb = fc.record({
   linkEvery: fc.integer({ min: 1, max: 3 }),
   adaptive: fc.boolean(),
   tokenBucket: fc.option(fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), burst: fc.integer({ min: 1, max: 4 }) }), { nil: undefined }),
+  /** robots.txt fetched (and how long it takes, and whether it answers 503), or rules in memory. */
+  robotsFetch: fc.option(fc.record({ latencyMs: fc.integer({ min: 0, max: 1500 }), unreachable: fc.boolean() }), { nil: undefined }),
+  deferReads: fc.boolean(),
 });
 
 describe('crawl engine properties', () => {
@@ -77,10 +82,19 @@ describe('crawl engine properties', () => {
         }
         const site = fakeSite(clock, pages, { latencyMs: 50 });
         const rec = recorder();
-        const robots = fakeRobots(clock, (u) => {
+        const decide = (u: string) => {
           const cd = crawlDelays.get(new URL(u).host);
-          return { verdict: 'allowed', outcome: 'ok', ...(cd === undefined ? {} : { crawlDelaySeconds: cd }) };
-        });
+          return { verdict: 'allowed' as const, outcome: 'ok' as const, ...(cd === undefined ? {} : { crawlDelaySeconds: cd }) };
+        };
+        const fetching = sc.robotsFetch
+          ? fetchingRobots(
+              clock,
+              Object.fromEntries(
+                sc.hosts.map((h, i): [string, FakeRobotsFile] => [`http://${h.host}`, { decide, latencyMs: sc.robotsFetch!.latencyMs, ...(sc.robotsFetch!.unreachable && i === 0 ? { status: 503 } : {}) }]),
+              ),
+            )
+          : undefined;
+        const robots = fetching ?? fakeRobots(clock, decide);
         const stop = new AbortController();
         if (sc.stopAtMs !== undefined) void clock.sleep(sc.stopAtMs).then(() => stop.abort());
         const result = await clock.run(
@@ -107,6 +121,7 @@ describe('crawl engine properties', () => {
             graceMs: 1000,
             adaptive: sc.adaptive,
             ...(sc.tokenBucket ? { tokenBucket: sc.tokenBucket } : {}),
+            ...(sc.deferReads ? { defer: (task: () => void) => void clock.sleep(0).then(task) } : {}),
           }),
           { maxMs: 7 * 24 * 3600 * 1000 },
         );
@@ -123,8 +138,10 @@ describe('crawl engine properties', () => {
         }
         // 2. The end reading, one per host: each start is at least an interval after the previous end.
         if (sc.delayFrom === 'end' && sc.perHostConcurrency === 1) {
-          const byHost = new Map<string, typeof site.log>();
+          const byHost = new Map<string, Array<{ startedAt: number; endedAt?: number }>>();
           for (const l of site.log) byHost.set(l.host, [...(byHost.get(l.host) ?? []), l]);
+          for (const f of fetching?.fetches ?? []) byHost.set(new URL(f.origin).host, [...(byHost.get(new URL(f.origin).host) ?? []), f]);
+          for (const log of byHost.values()) log.sort((a, b) => a.startedAt - b.startedAt);
           for (const [host, log] of byHost) {
             const floorMs = Math.max(sc.delaySeconds, crawlDelays.get(host) ?? 0, sc.adaptive ? 1 : 0) * 1000;
             for (let i = 1; i < log.length; i++) assert.ok(log[i]!.startedAt >= log[i - 1]!.endedAt! + floorMs - 1e-6, `${host}: end-to-start broken`);
@@ -163,11 +180,18 @@ describe('crawl engine properties', () => {
         }
         assert.equal(result.summary.pages, result.urls.filter((u) => u.outcome === 'fetched').length);
         assert.ok(result.summary.pages <= sc.maxPages);
-        assert.equal(result.summary.requests, site.log.length);
-        assert.equal(result.summary.requests, result.urls.reduce((a, u) => a + u.attempts, 0));
+        const robotsRequests = fetching?.fetches.length ?? 0;
+        assert.equal(rec.of('request-start').filter((e) => e.robotsTxt).length, robotsRequests);
+        assert.equal(result.summary.requests, site.log.length + robotsRequests);
+        assert.equal(result.summary.requests, result.urls.reduce((a, u) => a + u.attempts, 0) + robotsRequests);
         assert.equal(rec.events.at(-1)!.type, 'done');
         // 7. Every request ended (no dangling work).
         assert.ok(site.log.every((l) => l.endedAt !== undefined));
+        // 8. robots.txt before any page of its host, once per host.
+        for (const f of fetching?.fetches ?? []) {
+          const host = new URL(f.origin).host;
+          assert.ok(site.log.filter((l) => l.host === host).every((l) => l.startedAt >= f.startedAt), `${host}: a page before its robots.txt`);
+        }
       }),
       { numRuns: Number(process.env.CRAWL_PROPERTY_RUNS ?? 150) },
     );

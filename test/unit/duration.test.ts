@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { formatDuration, formatNumber, formatSeconds } from '../../src/core/format/duration';
 
 const durations: Array<[number, string, number?]> = [
@@ -50,6 +51,13 @@ const numbers: Array<[number, number | undefined, string]> = [
   [-1.5, 1, '-1.5'],
   [-0, undefined, '0'],
   [-0.4, undefined, '0'],
+  // Half away from zero, on the shortest decimal that reads back as the number (1.005 is not 1.00499…).
+  [1.005, 2, '1.01'],
+  [0.125, 2, '0.13'],
+  [-2.5, undefined, '-3'],
+  [999.96, 1, '1,000'],
+  [1e21, undefined, '1,000,000,000,000,000,000,000'],
+  [1e-7, 3, '0'],
   [Number.POSITIVE_INFINITY, undefined, '∞'],
   [Number.NaN, undefined, '—'],
 ];
@@ -59,6 +67,23 @@ for (const [n, digits, expected] of numbers) {
     assert.equal(formatNumber(n, digits), expected);
   });
 }
+
+/** What formatNumber replaces (it must not call Intl: its first use costs about 10 ms of start-up). */
+function intlText(n: number, digits: number): string {
+  const text = n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
+test('formatNumber gives the same text as toLocaleString("en-US") for any finite number and 0–3 decimals', () => {
+  const decimals = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 })).map(([m, e]) => m / 10 ** e);
+  const halves = fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 0, max: 4 })).map(([m, e]) => (m + 0.5) / 10 ** e);
+  fc.assert(
+    fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, halves), fc.integer({ min: 0, max: 3 }), (n, digits) => {
+      assert.equal(formatNumber(n, digits), intlText(n, digits));
+    }),
+    { numRuns: 20_000 },
+  );
+});
 
 const seconds: Array<[number, string]> = [
   [1, '1 s'],

@@ -102,6 +102,7 @@ function summary(over: Partial<CrawlSummary> = {}): CrawlSummary {
         dropped: 'retry-after-above-cap',
       }),
     ],
+    notFollowed: [],
     endReason: 'complete',
     ...over,
   };
@@ -392,6 +393,27 @@ describe('summary on done', () => {
   it('fits the table to the width', () => {
     for (const line of formatSummary(summary(), { color: true, width: 90 })) assert.ok(displayWidth(line) <= 90, line);
   });
+
+  it('says what was not followed: a count on the final line, then by reason with the hosts named', () => {
+    const notFollowed: CrawlSummary['notFollowed'] = [
+      { reason: 'other-host', urls: 8, hosts: [{ host: 'two.example', urls: 6 }, { host: 'three.example', urls: 2 }], moreHosts: 0 },
+      { reason: 'robots-disallowed', urls: 2, hosts: [{ host: 'a.example', urls: 2 }], moreHosts: 0 },
+      { reason: 'depth', urls: 1, hosts: [{ host: 'a.example', urls: 1 }], moreHosts: 0 },
+      { reason: 'max-pages', urls: 30, hosts: [{ host: 'a.example', urls: 20 }], moreHosts: 3 },
+    ];
+    const text = formatSummary(summary({ notFollowed }), { color: false }).join('\n');
+    assert.match(text, /^Crawl finished: complete \(all work done\) · 41 URLs not followed$/m);
+    assert.match(
+      text,
+      /^not followed: other host 8 \(two\.example 6, three\.example 2\) · robots\.txt disallow 2 \(a\.example 2\) · depth limit 1 \(a\.example 1\) · page limit 30 \(a\.example 20, \+3 more hosts\)$/m,
+    );
+  });
+
+  it('says nothing about it when everything met was followed', () => {
+    const text = formatSummary(summary(), { color: false }).join('\n');
+    assert.match(text, /^Crawl finished: complete \(all work done\)$/m);
+    assert.doesNotMatch(text, /not followed/);
+  });
 });
 
 describe('planDeviation', () => {
@@ -425,6 +447,7 @@ describe('hostile text', () => {
         statusCounts: { [evil]: 1 },
         retryAfterSeen: [evil],
         hosts: [hostSummary({ host: evil, retryAfterSeen: [evil], dropped: evil })],
+        notFollowed: [{ reason: 'other-host', urls: 1, hosts: [{ host: evil, urls: 1 }], moreHosts: 0 }],
       }),
     },
   ];

@@ -32,7 +32,8 @@ test('folder beats workspace beats user, as VS Code does', () => {
 const refused: Array<[string, unknown, string]> = [
   [SETTINGS.userAgent, 'Bot/1.0', 'userAgent'],
   [SETTINGS.userAgent, 42, 'userAgent'],
-  [SETTINGS.contactUrl, 'mailto:me@example.com', 'contactUrl'],
+  [SETTINGS.contactUrl, 'ftp://example.com/bot', 'contactUrl'],
+  [SETTINGS.contactUrl, 'mailto:nobody', 'contactUrl'],
   [SETTINGS.contactUrl, 'https://example.com/a (b)', 'contactUrl'],
   [SETTINGS.defaultDelay, -1, 'defaultDelaySeconds'],
   [SETTINGS.defaultDelay, '1', 'defaultDelaySeconds'],
@@ -105,9 +106,18 @@ test('every restricted setting is ignored from the workspace in Restricted Mode'
   }
 });
 
+test('a mailto: contact is kept', () => {
+  const r = read({ [SETTINGS.contactUrl]: { globalValue: ' mailto:ops@example.com ' } });
+  assert.deepEqual(r.problems, []);
+  assert.equal(r.settings.contactUrl, 'mailto:ops@example.com');
+});
+
 test('contact URLs', () => {
   assert.ok(isContactUrl('https://example.com/'));
   assert.ok(isContactUrl('http://example.com/about-our-bot'));
+  assert.ok(isContactUrl('mailto:ops@example.com'));
+  assert.ok(!isContactUrl('mailto:ops'));
+  assert.ok(!isContactUrl('ftp://example.com/'));
   assert.ok(!isContactUrl('example.com'));
   assert.ok(!isContactUrl('https://exa mple.com/'));
   assert.ok(!isContactUrl('javascript:alert(1)'));

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONTACT_MAX_LENGTH, contactProblem } from '../../src/core/identity';
 import { RESTRICTED_SETTINGS, SETTING_DEFAULTS } from '../../src/extension/config';
 import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
 import { TASK_PROPERTIES } from '../../src/extension/task/definition';
@@ -102,6 +103,20 @@ test('the user agent is a product token (RFC 9309 §2.2.1)', () => {
   const re = new RegExp(settings[SETTINGS.userAgent]!.pattern!);
   for (const ok of ['CrawlPlanner', 'my-bot', 'a_b']) assert.match(ok, re);
   for (const bad of ['', 'Bot/1.0', 'two words', 'bot2']) assert.doesNotMatch(bad, re);
+});
+
+test('the contact URL setting accepts what the header accepts: http(s) URLs and mailto: addresses', () => {
+  const contact = settings[SETTINGS.contactUrl]!;
+  assert.equal(contact.maxLength, CONTACT_MAX_LENGTH);
+  const re = new RegExp(contact.pattern!);
+  for (const ok of ['', 'https://ops.example/bot', 'HTTP://ops.example/', 'mailto:ops@example.com']) {
+    assert.match(ok, re);
+    assert.ok(ok === '' || contactProblem(ok) === undefined, ok);
+  }
+  for (const bad of ['ops.example', 'ftp://ops.example/', 'https://ops.example/a (b)', 'javascript:alert(1)']) {
+    assert.doesNotMatch(bad, re);
+    assert.notEqual(contactProblem(bad), undefined, bad);
+  }
 });
 
 test('report folder default is .crawl-planner/reports', () => {

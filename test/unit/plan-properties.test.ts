@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { plan, type PlanInput } from '../../src/core/plan';
+import { plan, tidy, type PlanInput } from '../../src/core/plan';
 
 const HOSTS = ['a.example', 'b.example', 'c.example:8080', 'd.example', 'e.example', 'f.example'];
 
@@ -167,5 +167,17 @@ test('property: the plan is plain data with finite numbers', () => {
         for (const n of [h.intervalSeconds, h.periodSeconds, h.pagesPerHour, h.seconds]) assert.ok(Number.isFinite(n) && n >= 0);
       }
     }),
+  );
+});
+
+test('property: tidy(x) is Number(x.toPrecision(12)), its fast path included', () => {
+  // Decimals with up to 6 places take the fast path; float noise (0.1 + 0.2) and large or tiny numbers do not.
+  const decimals = fc.tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 8 })).map(([m, e]) => m / 10 ** e);
+  const noisy = fc.tuple(decimals, decimals).map(([a, b]) => a + b);
+  fc.assert(
+    fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, noisy), (x) => {
+      assert.ok(Object.is(tidy(x), x === 0 ? 0 : Number(x.toPrecision(12))), `tidy(${x})`);
+    }),
+    { numRuns: 20_000 },
   );
 });

@@ -168,7 +168,7 @@ test('utf8Length and countLines', () => {
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['notice', 'planResult', 'robotsError', 'robotsPending', 'robotsResult', 'settings', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'notice', 'planResult', 'robotsError', 'robotsPending', 'robotsResult', 'settings', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

@@ -94,6 +94,7 @@ function summary(over: Partial<CrawlSummary> = {}): CrawlSummary {
         errors: 0,
       },
     ],
+    notFollowed: [],
     endReason: 'complete',
     ...over,
   };
@@ -149,6 +150,7 @@ describe('report: one record per request', () => {
       location: null,
       linksQueued: 2,
       retried: false,
+      robotsTxt: false,
     });
   });
 
@@ -317,6 +319,22 @@ describe('report: the rest of the document', () => {
     assert.equal(h.minIntervalSeconds, 2);
     assert.equal(h.meanIntervalSeconds, 3.55);
     assert.deepEqual(h.retryAfterSeen, ['5']);
+    assert.deepEqual(s.notFollowed, []);
+  });
+
+  it('a derived summary counts what was not followed from the URL outcomes it is given', () => {
+    const urls = [
+      { url: 'http://a.example/', host: 'a.example', outcome: 'fetched' as const, attempts: 1, depth: 0 },
+      { url: 'http://b.example/x', host: 'b.example', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'other-host' },
+      { url: 'http://b.example/y', host: 'b.example', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'other-host' },
+      { url: 'mailto:x@y', host: '', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'scheme' },
+      { url: 'http://a.example/p', host: 'a.example', outcome: 'robots-disallowed' as const, attempts: 0, depth: 1 },
+    ];
+    const r = build(crawl().filter((e) => e.type !== 'done'), { endedAt: T0 + 10_000, urls });
+    assert.deepEqual(r.summary.notFollowed, [
+      { reason: 'other-host', urls: 2, hosts: [{ host: 'b.example', urls: 2 }], moreHosts: 0 },
+      { reason: 'robots-disallowed', urls: 1, hosts: [{ host: 'a.example', urls: 1 }], moreHosts: 0 },
+    ]);
   });
 
   it('build() can be called again and the result is plain JSON', () => {

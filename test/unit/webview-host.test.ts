@@ -9,7 +9,8 @@ import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, typ
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
 import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
-import type { HostToWebview, PlannerForm, PlannerSettings } from '../../src/shared/protocol';
+import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerSettings } from '../../src/shared/protocol';
+import type { CrawlSummary } from '../../src/core/crawl/events';
 
 const settings: PlannerSettings = {
   userAgent: 'CrawlPlanner/0.1 (+https://example.com/bot)',
@@ -117,6 +118,7 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
   let settingsListener: (() => void) | undefined;
+  let crawlListener: ((crawl: CrawlResultView) => void) | undefined;
   let trusted = options.trusted ?? true;
   const deps: PlannerViewDeps = {
     getSettings: () => settings,
@@ -136,6 +138,10 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
     onDidChangeSettings: (listener) => {
       settingsListener = listener;
       return { dispose: () => (settingsListener = undefined) };
+    },
+    onDidEndCrawl: (listener) => {
+      crawlListener = listener;
+      return { dispose: () => (crawlListener = undefined) };
     },
   };
   const controller = new PlannerController(deps, {
@@ -157,12 +163,49 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
     inspections,
     setTrusted: (t: boolean) => (trusted = t),
     fireSettings: () => settingsListener?.(),
+    endCrawl: (crawl: CrawlResultView) => crawlListener?.(crawl),
     types: () => posted.map((m) => m.type),
     last: <T extends HostToWebview['type']>(type: T) => posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
   };
 }
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const endedCrawl: CrawlSummary = {
+  startedAt: 0,
+  endedAt: 2100,
+  elapsedSeconds: 2.1,
+  pages: 1,
+  requests: 10,
+  statusCounts: { '200': 2, '301': 8 },
+  retries: 0,
+  robotsSkips: 0,
+  errors: 0,
+  retryAfterSeen: [],
+  hosts: [],
+  notFollowed: [{ reason: 'other-host', urls: 8, hosts: [{ host: 'b.example', urls: 8 }], moreHosts: 0 }],
+  endReason: 'complete',
+};
+
+test('a test crawl that ends is shown: posted at once, and again with every state', () => {
+  const h = harness();
+  const view = toCrawlResultView('test crawl', 0, endedCrawl);
+  h.endCrawl(view);
+  assert.deepEqual(h.posted, [], 'nothing before ready');
+  h.controller.receive({ type: 'ready' });
+  assert.deepEqual(h.types(), ['state', 'crawlResult']);
+  assert.deepEqual(h.last('crawlResult')!.crawl, view);
+  assert.deepEqual([view.name, view.endReason, view.exitCode, view.pages, view.requests, view.elapsedSeconds], ['test crawl', 'complete', 0, 1, 10, 2.1]);
+  assert.deepEqual(view.notFollowed, endedCrawl.notFollowed);
+  assert.notEqual(view.notFollowed[0], endedCrawl.notFollowed[0], 'a copy, not the summary\'s own objects');
+  h.endCrawl({ ...view, pages: 5 });
+  assert.equal(h.last('crawlResult')!.crawl.pages, 5);
+  h.controller.visible();
+  assert.deepEqual(h.types().slice(-2), ['state', 'crawlResult']);
+  h.controller.dispose();
+  h.endCrawl(view);
+  assert.equal(h.posted.length, 5, 'nothing after dispose');
+});
 
 test('nothing is posted before ready; ready gets the whole state', () => {
   const h = harness();

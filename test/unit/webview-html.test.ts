@@ -14,6 +14,7 @@ const IDS = [
   'seeds', 'pages', 'pages-mode', 'rate', 'workers', 'delay', 'delay-from', 'latency', 'user-agent', 'use-robots',
   'seed-errors', 'host-table', 'total', 'binding', 'warnings', 'problems', 'robots', 'robots-status', 'robots-origin',
   'chart', 'run-crawl', 'copy-plan', 'open-robots', 'check-robots', 'status',
+  'crawl-section', 'crawl-result', 'crawl-not-followed',
 ];
 
 function cspOf(document: string): string {

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plan, type PlanInput } from '../../src/core/plan';
-import type { RobotsView } from '../../src/shared/protocol';
+import type { CrawlResultView, RobotsView } from '../../src/shared/protocol';
 import { formToRaw, parseDecimal, parseSavedState, readForm, type RawForm } from '../../src/webview/form';
 import {
+  crawlResultModel,
   barPercent,
   chartModel,
   chosenOrigin,
@@ -363,4 +364,30 @@ test('robotsCards: the Crawl-delay names its line; a file that is not text gets 
   assert.equal(a!.crawlDelayText, 'Crawl-delay: 42 s (L2)');
   assert.equal(a!.notText, 'This file does not look like text.');
   assert.equal(b!.notText, undefined);
+});
+
+test('crawlResultModel: how the last crawl ended, and what it did not follow by reason with the hosts', () => {
+  const crawl: CrawlResultView = {
+    name: 'test crawl',
+    endReason: 'complete',
+    exitCode: 0,
+    pages: 1,
+    requests: 10,
+    elapsedSeconds: 2.1,
+    notFollowed: [
+      { reason: 'other-host', urls: 8, hosts: [{ host: 'b.example', urls: 8 }], moreHosts: 0 },
+      { reason: 'max-pages', urls: 12, hosts: [{ host: 'a.example', urls: 12 }], moreHosts: 2 },
+    ],
+  };
+  assert.deepEqual(crawlResultModel(crawl), {
+    headline: 'test crawl: complete (all work done) · 1 page · 10 requests · 2.1 s',
+    notFollowedHeadline: '20 URLs not followed:',
+    notFollowed: ['other host 8 (b.example 8)', 'page limit 12 (a.example 12, +2 more hosts)'],
+    ok: true,
+  });
+  const clean = crawlResultModel({ ...crawl, notFollowed: [], exitCode: 1, endReason: 'stopped' });
+  assert.equal(clean.headline, 'test crawl: stopped · 1 page · 10 requests · 2.1 s');
+  assert.equal(clean.notFollowedHeadline, 'Everything it met was followed (within its hosts and limits).');
+  assert.deepEqual(clean.notFollowed, []);
+  assert.equal(clean.ok, false);
 });

@@ -22,7 +22,8 @@ import {
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
-import { Frontier, type HostSlot } from './frontier';
+import { Frontier, intervalMs, type HostSlot } from './frontier';
+import { summarizeNotFollowed } from './notFollowed';
 import {
   CRAWL_DEFAULTS,
   type CrawlOptions,
@@ -32,9 +33,13 @@ import {
   type PageSuccess,
   type ResolvedCrawlOptions,
   type RobotsDecision,
+  type RobotsFetch,
   type UrlOutcome,
   type UrlReport,
 } from './types';
+
+/** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
+const IDLE_OVER = new Error('idle wait over');
 
 /** The window for the progress event's rate. */
 const PROGRESS_WINDOW_MS = 30_000;
@@ -115,6 +120,11 @@ interface UrlRecord {
   /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
   inChain: boolean;
   state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done';
+  /**
+   * Set while this URL carries its origin's robots.txt request through the host's queue: called once the
+   * request is decided or the URL leaves the run, to let the origin's other robots checks go on.
+   */
+  robotsRelease?: () => void;
   outcome?: UrlOutcome;
   status?: number;
   detail?: string;
@@ -171,6 +181,8 @@ class CrawlRun {
   private wakeResolve: (() => void) | undefined;
   private wakePending = false;
   private eventBuffer: CrawlEvent[] | undefined;
+  /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
+  private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
   private readonly pageTimes: number[] = [];
   private readonly startedAt: number;
@@ -217,6 +229,7 @@ class CrawlRun {
       this.graceAbort?.abort();
       this.robotsAbort.abort();
     }
+    this.runDeferred();
     if (this.fatal) throw this.fatal.error;
     return this.finish();
   }
@@ -231,12 +244,13 @@ class CrawlRun {
     while (this.inFlight.size < this.o.concurrency) {
       const taken = this.frontier.takeReady(now);
       if (!taken) break;
-      this.start(taken.slot, taken.item, taken.previousStartAt, now);
+      if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
+      else this.start(taken.slot, taken.item, taken.previousStartAt, now);
     }
   }
 
   private finished(): boolean {
-    if (this.inFlight.size > 0) return false;
+    if (this.deferred.length > 0 || this.inFlight.size > 0) return false;
     if (this.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
@@ -262,7 +276,7 @@ class CrawlRun {
         if (done) return;
         done = true;
         this.wakeResolve = undefined;
-        timer.abort();
+        timer.abort(IDLE_OVER);
         resolve();
       };
       this.wakeResolve = finish;
@@ -321,11 +335,17 @@ class CrawlRun {
       u.hash = '';
       return this.refuse(u.href, '', '', ctx, 'out-of-scope', 'scheme');
     }
-    u.hash = '';
-    const url = u.href;
+    // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
+    let url = u.href;
+    if (url.includes('#')) {
+      u.hash = '';
+      url = u.href;
+    }
     const host = u.host;
     if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
-    if (!ctx.seed && !this.o.allowOtherHosts && !this.seedHosts.has(host)) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+    if (!ctx.seed && !this.o.allowOtherHosts && !(ctx.continuation && this.o.followOtherHostRedirects) && !this.seedHosts.has(host)) {
+      return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+    }
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
     if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
     if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
@@ -393,7 +413,12 @@ class CrawlRun {
     return this.stats.get(host)!;
   }
 
-  /** Asks robots.txt about the URL, serially per origin, then queues it (or records the skip). */
+  /**
+   * Asks robots.txt about the URL, then queues it (or records the skip). What the gate can answer from
+   * what it holds (`peek`) is decided at once; otherwise the questions of one origin go one at a time, and
+   * when the gate would have to fetch the origin's robots.txt, the URL first carries that request through
+   * its host's queue (see startRobots), so robots.txt is a request on the host's timeline like any other.
+   */
   private checkRobots(rec: UrlRecord): void {
     rec.state = 'checking';
     this.checking.add(rec);
@@ -402,27 +427,92 @@ class CrawlRun {
       this.robotsDecided(rec, { verdict: 'allowed' });
       return;
     }
-    const previous = this.originChains.get(rec.origin) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      if (rec.state !== 'checking' || this.fatal) return;
-      let decision: RobotsDecision;
-      try {
-        decision = await gate(rec.url, this.robotsAbort.signal);
-      } catch (err) {
-        decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+    if (gate.peek && !this.originChains.has(rec.origin)) {
+      const known = gate.peek(rec.url);
+      if (known) {
+        this.decideAtHand(rec, known);
+        return;
       }
-      if (rec.state !== 'checking' || this.fatal) return;
-      this.robotsDecided(rec, decision);
+    }
+    const origin = rec.origin;
+    const previous = this.originChains.get(origin) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      // After a stop nothing more is asked (the URL ends as not started).
+      if (rec.state !== 'checking' || this.fatal || this.stopping) return;
+      if (gate.peek) {
+        const known = gate.peek(rec.url);
+        if (!known) {
+          await this.carryRobots(rec);
+          return;
+        }
+        this.decideAtHand(rec, known);
+      } else {
+        let decision: RobotsDecision;
+        try {
+          decision = await gate(rec.url, this.robotsAbort.signal);
+        } catch (err) {
+          decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+        }
+        if (rec.state !== 'checking' || this.fatal) return;
+        this.decideAtHand(rec, decision);
+      }
       this.updateGate();
       this.wake();
     });
-    this.originChains.set(
-      rec.origin,
-      next.catch((err: unknown) => this.failCrawl(err)),
+    const chain: Promise<void> = next.then(
+      () => this.endChain(origin, chain),
+      (err: unknown) => {
+        this.endChain(origin, chain);
+        this.failCrawl(err);
+      },
     );
+    this.originChains.set(origin, chain);
   }
 
-  private robotsDecided(rec: UrlRecord, decision: RobotsDecision): void {
+  /** Forgets an origin's chain once its last question is answered (later ones may then be decided at once). */
+  private endChain(origin: string, chain: Promise<void>): void {
+    if (this.originChains.get(origin) === chain) this.originChains.delete(origin);
+  }
+
+  /** A decision that took no request of this run (robots.txt at hand, or a gate without `peek`). */
+  private decideAtHand(rec: UrlRecord, decision: RobotsDecision): void {
+    const slot = this.frontier.get(rec.host)!;
+    this.robotsDecided(rec, decision);
+    if (decision.fetch && !slot.dropped) this.spaceAfterRobots(slot, decision.fetch);
+  }
+
+  /**
+   * Puts the URL into its host's queue as the carrier of its origin's robots.txt request; resolves when
+   * that request is decided, or the URL leaves the run first (then the origin's next URL carries it).
+   */
+  private carryRobots(rec: UrlRecord): Promise<void> {
+    return new Promise<void>((release) => {
+      this.checking.delete(rec);
+      const slot = this.frontier.get(rec.host)!;
+      rec.robotsRelease = release;
+      if (slot.dropped) {
+        this.finalizeForDroppedHost(slot, rec);
+        return;
+      }
+      rec.state = 'queued';
+      this.frontier.enqueue(slot, rec, 'front');
+      this.wake();
+    });
+  }
+
+  /**
+   * Keeps the host's next start at least its interval (Crawl-delay included) after a robots.txt request
+   * that did not go through its queue: one fetched before this run (a cache) holds nothing back when it
+   * is long past, and holds the first page back when it was a moment ago. Both readings.
+   */
+  private spaceAfterRobots(slot: HostSlot<UrlRecord>, fetch: RobotsFetch): void {
+    const interval = intervalMs(slot.rate.intervalSeconds);
+    let until = Math.max(fetch.sentAt ?? fetch.startedAt, fetch.startedAt) + interval;
+    if (this.o.delayFrom === 'end') until = Math.max(until, fetch.endedAt + interval);
+    if (until > this.clock.now()) this.frontier.pause(slot, until);
+  }
+
+  private robotsDecided(rec: UrlRecord, decision: RobotsDecision, where: 'front' | 'back' = rec.continuation ? 'front' : 'back'): void {
     this.checking.delete(rec);
     const slot = this.frontier.get(rec.host)!;
     if (slot.dropped) {
@@ -460,7 +550,124 @@ class CrawlRun {
       return;
     }
     rec.state = 'queued';
-    this.frontier.enqueue(slot, rec, rec.continuation ? 'front' : 'back');
+    this.frontier.enqueue(slot, rec, where);
+  }
+
+  /**
+   * The carrier's turn on its host: ask the gate, which fetches robots.txt. The frontier has recorded this
+   * as the host's start, and it holds a global slot, like a page request.
+   */
+  private startRobots(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
+    const gate = this.o.robots!;
+    const release = rec.robotsRelease;
+    delete rec.robotsRelease;
+    const done = (): void => {
+      release?.();
+      this.wake();
+    };
+    // Another caller may have fetched it since the URL was queued: then there is no request to make (the
+    // start the frontier recorded stays: the host waits one interval more, never less).
+    const known = gate.peek?.(rec.url);
+    if (known) {
+      this.frontier.end(slot, now);
+      this.robotsDecided(rec, known, 'front');
+      if (!slot.dropped) this.frontier.refresh(slot);
+      this.updateGate();
+      done();
+      return;
+    }
+    rec.state = 'in-flight';
+    const robotsUrl = `${rec.origin}/robots.txt`;
+    this.countStart(slot, now);
+    const controller = new AbortController();
+    this.inFlight.set(rec, controller);
+    const settle = (decision: RobotsDecision): void => {
+      this.inFlight.delete(rec);
+      this.runDeferred();
+      try {
+        const end = this.clock.now();
+        // A gate that gave no details (or was stopped) still closes the request it started.
+        const fetch: RobotsFetch = decision.fetch ?? {
+          url: robotsUrl,
+          startedAt: now,
+          endedAt: end,
+          error: { kind: this.robotsAbort.signal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
+          bytes: 0,
+          truncated: false,
+          fetchedNow: true,
+        };
+        // The response ended when the fetch says (parsing came after): the end reading counts from then.
+        this.frontier.end(slot, Math.min(end, Math.max(fetch.endedAt, fetch.sentAt ?? fetch.endedAt)), fetch.sentAt);
+        this.reportRobotsRequest(slot, fetch, end);
+        if (this.fatal) this.finalize(rec, 'failed', 'crawl failed');
+        else if (this.stopping && decision.outcome === 'unreachable') this.finalize(rec, 'not-started', 'stopped');
+        else this.robotsDecided(rec, decision, 'front');
+        if (!slot.dropped) this.frontier.refresh(slot);
+        this.updateGate();
+      } catch (err) {
+        this.failCrawl(err);
+      }
+      done();
+    };
+    let pending: Promise<RobotsDecision>;
+    try {
+      pending = Promise.resolve(gate(rec.url, this.robotsAbort.signal));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    // The request is on its way: now say so (the event sink's work does not delay it).
+    this.emit({
+      type: 'request-start',
+      at: now,
+      url: robotsUrl,
+      host: rec.host,
+      method: 'GET',
+      attempt: 1,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+      ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
+      robotsTxt: true,
+    });
+    pending.then(settle, (err: unknown) => settle({ verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` }));
+  }
+
+  /** A robots.txt request's outcome in the event stream and the counts: a response (any status) or an error. */
+  private reportRobotsRequest(slot: HostSlot<UrlRecord>, fetch: RobotsFetch, at: number): void {
+    const sent = fetch.sentAt !== undefined ? { sentAt: fetch.sentAt } : {};
+    if (fetch.status === undefined) {
+      const st = this.hostStats(slot.name);
+      st.errors++;
+      this.errors++;
+      const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
+      this.emit({ type: 'error', at, url: fetch.url, host: slot.name, attempt: 1, kind: error.kind, message: error.message, startedAt: fetch.startedAt, ...sent, willRetry: false, robotsTxt: true });
+      return;
+    }
+    this.statusCounts[String(fetch.status)] = (this.statusCounts[String(fetch.status)] ?? 0) + 1;
+    this.emit({
+      type: 'response',
+      at,
+      url: fetch.url,
+      host: slot.name,
+      status: fetch.status,
+      attempt: 1,
+      startedAt: fetch.startedAt,
+      ...sent,
+      latencyMs: Math.max(0, fetch.endedAt - fetch.startedAt),
+      bytes: fetch.bytes,
+      truncated: fetch.truncated,
+      linksQueued: 0,
+      intervalSeconds: slot.rate.intervalSeconds,
+      intervalSource: slot.rate.source,
+      robotsTxt: true,
+    });
+  }
+
+  /** One more request start on the host, at `at`. */
+  private countStart(slot: HostSlot<UrlRecord>, at: number): void {
+    const st = this.hostStats(slot.name);
+    st.requests++;
+    st.starts.push(at);
+    this.requests++;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -475,12 +682,16 @@ class CrawlRun {
       rec.inChain = true;
       this.activeChains++;
     }
-    const st = this.hostStats(slot.name);
-    st.requests++;
-    st.starts.push(now);
-    this.requests++;
+    this.countStart(slot, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
+    let pending: Promise<PageResult>;
+    try {
+      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    // The request is on its way: now say so (the event sink's work does not delay it).
     this.emit({
       type: 'request-start',
       at: now,
@@ -493,12 +704,6 @@ class CrawlRun {
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
     });
     this.updateGate();
-    let pending: Promise<PageResult>;
-    try {
-      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
-    } catch (err) {
-      pending = Promise.reject(err);
-    }
     pending
       .then(
         (result) => normaliseResult(result, now, this.clock.now()),
@@ -520,6 +725,7 @@ class CrawlRun {
   }
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
+    this.runDeferred();
     const now = this.clock.now();
     this.frontier.end(slot, now, result.sentAt);
     if (this.fatal) {
@@ -616,21 +822,73 @@ class CrawlRun {
     }
 
     this.finalize(rec, 'fetched', undefined);
+    const html = this.o.extractLinks && status >= 200 && status < 300 && isHtml(result.contentType ?? result.headers['content-type']) ? result.body : undefined;
+    if (html === undefined) {
+      this.emit(responseEvent(0));
+      return;
+    }
+    if (this.o.defer) {
+      // The host's next request first: it goes out while this page is read. Its events wait for this
+      // page's response event, and every later completion reads the pages put off before it.
+      this.eventBuffer = [];
+      this.frontier.refresh(slot);
+      this.updateGate();
+      const before = this.inFlight.size;
+      this.dispatch();
+      const held = this.eventBuffer;
+      this.eventBuffer = undefined;
+      if (this.inFlight.size > before) {
+        this.later(() => this.readPage(rec, html, responseEvent, held));
+        return;
+      }
+      this.readPage(rec, html, responseEvent, held);
+      return;
+    }
+    this.readPage(rec, html, responseEvent, []);
+  }
+
+  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
+  private readPage(rec: UrlRecord, html: string, responseEvent: (linksQueued: number) => CrawlEvent, held: readonly CrawlEvent[]): void {
+    if (this.fatal) return;
     this.eventBuffer = [];
     let linksQueued = 0;
-    const extract = this.o.extractLinks;
-    if (extract && status >= 200 && status < 300 && result.body !== undefined && isHtml(result.contentType ?? result.headers['content-type']) && rec.depth < this.o.maxDepth) {
-      let links: string[] = [];
+    let links: string[] = [];
+    try {
+      links = this.o.extractLinks!(html, rec.url);
+    } catch {
+      links = [];
+    }
+    for (const link of links) {
+      if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+    }
+    const found = this.eventBuffer ?? [];
+    this.eventBuffer = undefined;
+    this.emit(responseEvent(linksQueued));
+    for (const event of held) this.emit(event);
+    for (const event of found) this.emit(event);
+  }
+
+  /** Puts `task` off until the I/O started now has gone out (CrawlOptions.defer). */
+  private later(task: () => void): void {
+    this.deferred.push(task);
+    if (this.deferred.length > 1) return;
+    this.o.defer!(() => {
+      this.runDeferred();
+      this.updateGate();
+      this.wake();
+    });
+  }
+
+  /** Runs the work put off so far, in order (also before any completion, so events stay in order). */
+  private runDeferred(): void {
+    while (this.deferred.length > 0) {
+      const task = this.deferred.shift()!;
       try {
-        links = extract(result.body, rec.url);
-      } catch {
-        links = [];
-      }
-      for (const link of links) {
-        if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+        task();
+      } catch (err) {
+        this.failCrawl(err);
       }
     }
-    this.flushWith(responseEvent(linksQueued));
   }
 
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
@@ -736,6 +994,11 @@ class CrawlRun {
   private finalize(rec: UrlRecord, outcome: UrlOutcome, detail: string | undefined, continued = false): void {
     if (rec.state === 'done') return;
     this.checking.delete(rec);
+    const release = rec.robotsRelease;
+    if (release) {
+      delete rec.robotsRelease;
+      release();
+    }
     rec.state = 'done';
     rec.outcome = outcome;
     if (detail !== undefined) rec.detail = detail;
@@ -760,11 +1023,8 @@ class CrawlRun {
         this.finalize(rec, 'not-started', 'max-pages');
       }
     }
-    const open = this.pages + this.activeChains < this.o.maxPages;
-    if (open !== this.gateOpen) {
-      this.gateOpen = open;
-      this.frontier.refreshAll();
-    }
+    // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
+    this.gateOpen = this.pages + this.activeChains < this.o.maxPages;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -864,10 +1124,12 @@ class CrawlRun {
       errors: this.errors,
       retryAfterSeen: [...this.retryAfterSeen],
       hosts,
+      notFollowed: summarizeNotFollowed(this.order),
       endReason,
     };
   }
 }
+
 
 function toReport(rec: UrlRecord): UrlReport {
   return {

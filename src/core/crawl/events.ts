@@ -45,7 +45,8 @@ export interface RequestStartEvent {
   intervalSeconds: number;
   intervalSource: LiveIntervalSource;
   /** Seconds since the previous start to this host, or undefined for the first. */
-  sinceLastStartSeconds?: number;
+  sinceLastStartSeconds?: number;  /** This request fetches its origin's robots.txt (through the host's queue, like a page). */
+  robotsTxt?: true;
 }
 
 export interface ResponseEvent {
@@ -67,6 +68,8 @@ export interface ResponseEvent {
   linksQueued: number;
   intervalSeconds: number;
   intervalSource: LiveIntervalSource;
+  /** The response to a robots.txt request. */
+  robotsTxt?: true;
 }
 
 export interface RetryScheduledEvent {
@@ -125,6 +128,8 @@ export interface ErrorEvent {
   sentAt?: number;
   /** Whether the engine will retry it. */
   willRetry: boolean;
+  /** A robots.txt request failed (the host is then left out: RFC 9309 unreachable). */
+  robotsTxt?: true;
 }
 
 export interface ProgressEvent {
@@ -142,9 +147,10 @@ export interface ProgressEvent {
 
 export interface HostSummary {
   host: string;
+  /** Requests started, robots.txt included. */
   requests: number;
   pages: number;
-  /** Shortest and mean gap between consecutive request starts, in seconds (undefined with < 2 starts). */
+  /** Shortest and mean gap between consecutive request starts (robots.txt included), in seconds (undefined with < 2 starts). */
   minIntervalSeconds?: number;
   meanIntervalSeconds?: number;
   plannedIntervalSeconds: number;
@@ -156,6 +162,29 @@ export interface HostSummary {
   dropped?: string;
 }
 
+/**
+ * Why a URL the crawl met was not requested, when that is the crawl's scope or limits and not a failure:
+ * a link or redirect to a host outside the seeds, a robots.txt Disallow, the depth limit, the page limit,
+ * the redirect limit.
+ */
+export type NotFollowedReason = 'other-host' | 'robots-disallowed' | 'depth' | 'max-pages' | 'redirect-limit';
+
+/** The reasons in the order they are reported. */
+export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = ['other-host', 'robots-disallowed', 'depth', 'max-pages', 'redirect-limit'];
+
+/** At most this many hosts are named per reason (the most URLs first); `moreHosts` counts the rest. */
+export const NOT_FOLLOWED_HOSTS_NAMED = 10;
+
+export interface NotFollowed {
+  reason: NotFollowedReason;
+  /** Distinct URLs left out for this reason. */
+  urls: number;
+  /** The hosts of those URLs, the most URLs first (ties by name), at most NOT_FOLLOWED_HOSTS_NAMED. */
+  hosts: Array<{ host: string; urls: number }>;
+  /** Further hosts not named. */
+  moreHosts: number;
+}
+
 export interface CrawlSummary {
   startedAt: number;
   endedAt: number;
@@ -163,13 +192,17 @@ export interface CrawlSummary {
   /** The plan's duration for this crawl, when one was made. */
   plannedSeconds?: number;
   pages: number;
+  /** Requests started, robots.txt included. */
   requests: number;
+  /** The status of every response, robots.txt included. */
   statusCounts: Record<string, number>;
   retries: number;
   robotsSkips: number;
   errors: number;
   retryAfterSeen: string[];
   hosts: HostSummary[];
+  /** URLs met but not requested because of the crawl's scope or limits, by reason (only reasons with URLs). */
+  notFollowed: NotFollowed[];
   /** Why the crawl ended: all work done, the page limit, a stop request, or every host dropped. */
   endReason: 'complete' | 'max-pages' | 'stopped' | 'hosts-dropped';
 }

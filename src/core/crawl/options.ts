@@ -3,6 +3,7 @@
  * their limits and defaults, and one validator that names the field it refused. Pure.
  */
 import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom } from '../politeness/interval';
+import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../identity';
 import { validateProductToken } from '../robots/token';
 
 export interface TestCrawlOptions {
@@ -26,7 +27,7 @@ export interface TestCrawlOptions {
   maxRetries: number;
   /** The robots.txt product token ([a-zA-Z_-]+), sent in the User-Agent header. */
   userAgent: string;
-  /** A URL for site operators, sent in the User-Agent header. */
+  /** Who runs the crawl, for site operators: an http(s) URL or a mailto: address, sent in the User-Agent header. */
   contactUrl?: string;
   crawlDelayPolicy: CrawlDelayPolicy;
   maxCrawlDelaySeconds: number;
@@ -36,6 +37,8 @@ export interface TestCrawlOptions {
   adaptive: boolean;
   /** Follow links to hosts other than the seeds'. */
   allowOtherHosts: boolean;
+  /** Follow redirects to hosts other than the seeds' (not the links found there). */
+  followOtherHostRedirects: boolean;
   /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
   tokenBucket?: { ratePerSecond: number; burst: number };
 }
@@ -71,12 +74,13 @@ export const TEST_CRAWL_DEFAULTS = {
   timeoutSeconds: 15,
   connectTimeoutSeconds: 10,
   maxRetries: 2,
-  userAgent: 'CrawlPlanner',
+  userAgent: DEFAULT_PRODUCT_TOKEN,
   crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
   maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
   respectRobots: true,
   adaptive: false,
   allowOtherHosts: false,
+  followOtherHostRedirects: false,
 };
 
 /** A refused option; `field` is the option's name as the caller knows it. */
@@ -152,6 +156,8 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
   const tokenProblem = validateProductToken(userAgent);
   if (tokenProblem !== undefined) throw new CrawlOptionsError('userAgent', tokenProblem);
   if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string') throw new CrawlOptionsError('contactUrl', 'must be a string');
+  const contactBad = typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? contactProblem(o.contactUrl) : undefined;
+  if (contactBad !== undefined) throw new CrawlOptionsError('contactUrl', contactBad);
   return {
     seeds,
     maxPages: num('maxPages', o.maxPages, d.maxPages),
@@ -170,6 +176,7 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
     adaptive: bool('adaptive', o.adaptive, d.adaptive),
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
+    followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
     ...tokenBucket(o),
   };
 }

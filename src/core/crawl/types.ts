@@ -61,6 +61,29 @@ export type PageResult = PageSuccess | PageFailure;
  * the engine follows them itself, one request per hop. */
 export type PageFetcher = (request: PageRequest) => Promise<PageResult>;
 
+/**
+ * The robots.txt request a decision was read from (its first hop's URL; the times of its last hop), so
+ * that the engine can count it as a request to its host: the first one on the host's timeline.
+ */
+export interface RobotsFetch {
+  /** `origin/robots.txt`. */
+  url: string;
+  /** When the fetch started, reached its connection (last hop), and ended, by the engine's Clock. */
+  startedAt: number;
+  sentAt?: number;
+  endedAt: number;
+  /** The final status, when a response came. */
+  status?: number;
+  /** The transport failure, when no response came. */
+  error?: { kind: ErrorKind; message: string };
+  /** Body bytes kept. */
+  bytes: number;
+  truncated: boolean;
+  /** True when this gate call made the request (or joined one in flight); false when the answer came
+   * from a robots.txt fetched before the call (a cache). */
+  fetchedNow: boolean;
+}
+
 /** robots.txt's answer for one URL (RFC 9309). */
 export interface RobotsDecision {
   /** `not-applicable` (no rules apply) is read as allowed. */
@@ -75,16 +98,25 @@ export interface RobotsDecision {
   crawlDelaySeconds?: number;
   /** Why, for `unreachable` (shown in the host-dropped event). */
   detail?: string;
+  /** The robots.txt request the answer comes from, when the gate knows. */
+  fetch?: RobotsFetch;
 }
 
 /**
  * robots.txt gate. The engine calls it once per URL before the URL enters its host's queue, serially per
  * origin (the first call of an origin completes before the next starts), so an implementation that
- * fetches robots.txt on the first call of an origin and caches it does one fetch per origin. robots.txt
- * fetches are not page requests: the engine does not count or space them. A rejection is read as
- * `unreachable`. `signal` aborts when the crawl ends or stops.
+ * fetches robots.txt on the first call of an origin and caches it does one fetch per origin. A rejection
+ * is read as `unreachable`. `signal` aborts when the crawl ends or stops.
+ *
+ * A gate that fetches should also `peek`: the answer when it needs no request (robots.txt at hand), else
+ * undefined. Then the engine decides at once whatever `peek` answers, and makes the call for a URL it
+ * cannot answer a request of the URL's host, taken from the host's queue like a page (the host's
+ * interval, one in flight, a global slot) and counted and reported as one (from `decision.fetch`). A gate
+ * without `peek` is asked for every URL, at once, and its calls are not requests (rules in memory, tests).
  */
-export type RobotsGate = (url: string, signal: AbortSignal) => Promise<RobotsDecision>;
+export type RobotsGate = ((url: string, signal: AbortSignal) => Promise<RobotsDecision>) & {
+  peek?: (url: string) => RobotsDecision | undefined;
+};
 
 /** Absolute or relative link targets found in an HTML page (the engine resolves, filters and dedupes). */
 export type LinkExtractor = (html: string, baseUrl: string) => string[];
@@ -113,6 +145,13 @@ export interface CrawlOptions {
   emit?: (event: CrawlEvent) => void;
   /** Abort to stop: no new requests; in-flight ones get `graceMs` to finish, then are aborted. */
   stop?: AbortSignal;
+  /**
+   * Runs `task` once the I/O started just now has gone out (Node: `setImmediate`, after which a client
+   * such as undici writes a request on a reused connection). With it, a host's next request is started
+   * before the page that just came is read (links, their robots.txt checks, the events), and that work
+   * runs while the request is on its way. Without it, pages are read first (tests on virtual time).
+   */
+  defer?: (task: () => void) => void;
 
   /** Global request slots (requests in flight over all hosts). Default 8. */
   concurrency?: number;
@@ -133,10 +172,13 @@ export interface CrawlOptions {
 
   /** Completed pages (final responses) after which no new URL starts. Default 100. */
   maxPages?: number;
-  /** Link depth from the seeds (seeds are 0). Links are not extracted from pages at this depth. Default 2. */
+  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). Default 2. */
   maxDepth?: number;
   /** Follow links and redirects to hosts that are not seed hosts. Default false. */
   allowOtherHosts?: boolean;
+  /** Follow redirects to hosts that are not seed hosts (each through that host's robots.txt and queue),
+   * but not links found there. Default false. */
+  followOtherHostRedirects?: boolean;
   /** Redirect hops followed per chain. Default 5. */
   maxRedirects?: number;
 
@@ -164,8 +206,8 @@ export interface CrawlOptions {
   plannedSeconds?: number;
 }
 
-export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>> &
-  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'tokenBucket' | 'plannedSeconds'>;
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
+  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
 
 export const CRAWL_DEFAULTS = {
   concurrency: 8,
@@ -178,6 +220,7 @@ export const CRAWL_DEFAULTS = {
   maxPages: 100,
   maxDepth: 2,
   allowOtherHosts: false,
+  followOtherHostRedirects: false,
   maxRedirects: 5,
   maxRetries: 3,
   backoffBaseMs: 1000,

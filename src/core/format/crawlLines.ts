@@ -24,6 +24,7 @@ import type {
   RobotsSkipEvent,
 } from '../crawl/events';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
+import { END_REASONS, formatNotFollowed, notFollowedHeadline } from './crawlOutcome';
 import { displayWidth, fit, pad, renderTable, sanitizeText, truncate, type TableColumn } from './table';
 
 export { sanitizeText } from './table';
@@ -168,12 +169,6 @@ function countedList(values: readonly string[]): string {
   return [...counts].map(([v, n]) => (n > 1 ? `${v} ×${n}` : v)).join(', ');
 }
 
-const END_REASONS: Record<CrawlSummary['endReason'], string> = {
-  complete: 'complete (all work done)',
-  'max-pages': 'page limit reached',
-  stopped: 'stopped',
-  'hosts-dropped': 'every host dropped',
-};
 
 // ---------------------------------------------------------------------------------------------------
 // The formatter
@@ -432,8 +427,9 @@ function hostRow(h: HostSummary, paint: Paint): string[] {
 }
 
 /**
- * The end-of-crawl block: headline, elapsed against the plan, status counts, retries/robots/errors,
- * Retry-After values seen, and the per-host table.
+ * The end-of-crawl block: headline (with how many URLs were not followed), elapsed against the plan,
+ * counts, what was not followed by reason and host, status counts, Retry-After values seen, and the
+ * per-host table.
  */
 export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptions): string[] {
   const paint = painter(options.color);
@@ -442,7 +438,9 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
   const reason = END_REASONS[summary.endReason] ?? sanitizeText(String(summary.endReason));
   const headStyle = summary.endReason === 'complete' || summary.endReason === 'max-pages' ? 'green' : 'yellow';
   lines.push('');
-  lines.push(fitWidth(`${paint('bold', 'Crawl finished:')} ${paint(headStyle, reason)}`));
+  const notFollowed = summary.notFollowed ?? [];
+  const left = notFollowedHeadline(notFollowed);
+  lines.push(fitWidth(`${paint('bold', 'Crawl finished:')} ${paint(headStyle, reason)}${left ? ` · ${paint('yellow', left)}` : ''}`));
 
   const planned = summary.plannedSeconds ?? options.planned;
   let timing = `elapsed ${formatDuration(summary.elapsedSeconds)}`;
@@ -458,6 +456,8 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
         ` · robots skips ${formatNumber(summary.robotsSkips)} · errors ${formatNumber(summary.errors)}`,
     ),
   );
+
+  if (notFollowed.length > 0) lines.push(fitWidth(`not followed: ${formatNotFollowed(notFollowed)}`));
 
   const keys = statusKeys(summary.statusCounts);
   if (keys.length) {

@@ -19,6 +19,7 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from '../crawl/events';
+import { summarizeNotFollowed } from '../crawl/notFollowed';
 import type { UrlReport } from '../crawl/types';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -56,6 +57,8 @@ export interface RequestRecord {
   linksQueued: number | null;
   /** True when the engine scheduled another attempt at this URL after this one. */
   retried: boolean;
+  /** True for the request that fetched its origin's robots.txt (the first on the host's timeline). */
+  robotsTxt: boolean;
 }
 
 export interface RetryRecord {
@@ -157,6 +160,8 @@ export interface ReportBuilderOptions {
 export interface ReportExtra {
   /** The engine's per-URL outcome list. */
   urls?: readonly UrlOutcome[];
+  /** The plan, when it was made after the builder (it replaces `ReportBuilderOptions.plan`). */
+  plan?: unknown;
   /** Epoch ms the crawl ended, when no `done` event gave it (e.g. the run was aborted). */
   endedAt?: number;
 }
@@ -220,6 +225,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: e.location ?? null,
     linksQueued: e.linksQueued,
     retried: false,
+    robotsTxt: e.robotsTxt === true,
   });
 
   const fromError = (e: ErrorEvent, start: RequestStartEvent | undefined): RequestRecord => ({
@@ -241,6 +247,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: null,
     linksQueued: null,
     retried: e.willRetry,
+    robotsTxt: e.robotsTxt === true,
   });
 
   const unfinished = (start: RequestStartEvent): RequestRecord => ({
@@ -262,6 +269,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     location: null,
     linksQueued: null,
     retried: false,
+    robotsTxt: start.robotsTxt === true,
   });
 
   return {
@@ -363,6 +371,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
           robotsSkips,
           droppedHosts,
           retryAfterByHost,
+          urls: extra.urls ?? [],
         });
       const byHost = new Map(measured.map((m) => [m.host, m]));
       const hosts: ReportHost[] = finalSummary.hosts.map((h) => ({ ...h, measured: byHost.get(h.host) ?? null }));
@@ -378,7 +387,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
         schemaVersion: REPORT_SCHEMA_VERSION,
         startedAt: init.startedAt,
         endedAt,
-        plan: init.plan ?? null,
+        plan: extra.plan ?? init.plan ?? null,
         options: init.options ?? null,
         summarySource: summary ? 'engine' : 'derived',
         summary: finalSummary,
@@ -469,6 +478,7 @@ interface DeriveInput {
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
   retryAfterByHost: Map<string, string[]>;
+  urls: readonly UrlOutcome[];
 }
 
 /**
@@ -533,6 +543,7 @@ function deriveSummary(d: DeriveInput): CrawlSummary {
     errors,
     retryAfterSeen,
     hosts: hostList,
+    notFollowed: summarizeNotFollowed(d.urls),
     endReason: hostList.length > 0 && hostList.every((h) => h.dropped !== undefined) ? 'hosts-dropped' : 'stopped',
   };
 }

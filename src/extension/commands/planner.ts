@@ -11,6 +11,8 @@ import type { ConfigAccess } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robotsDocument';
+import type { CrawlRuns } from '../task/crawlRuns';
+import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { estimateFromArgs } from './estimate';
 import { runCommand } from './run';
@@ -19,6 +21,7 @@ export interface PlannerViewDepsInput {
   config: ConfigAccess;
   robots: RobotsService;
   log: Log;
+  runs: CrawlRuns;
 }
 
 /** What the planner view is built with (its type is the view's own). */
@@ -55,6 +58,10 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       }),
     openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
     log: (message) => deps.log.info(message),
+    onDidEndCrawl: (listener) =>
+      deps.runs.onDidEnd((end) => {
+        if (end.summary) listener(toCrawlResultView(end.name, end.exitCode, end.summary));
+      }),
     onDidChangeSettings: (listener) => {
       const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };

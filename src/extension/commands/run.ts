@@ -4,6 +4,7 @@
  * A CommandArgumentError from automation is rethrown, so the caller learns what was wrong.
  */
 import * as vscode from 'vscode';
+import { ContactRequiredError } from '../contact';
 import { errorMessage, type Log } from '../log';
 import { CommandArgumentError } from './args';
 
@@ -11,6 +12,8 @@ export async function runCommand<T>(log: Log, title: string, body: () => Promise
   try {
     return await body();
   } catch (err) {
+    // The user chose not to go ahead without a contact: the guard logged it, nothing more to show.
+    if (err instanceof ContactRequiredError) return undefined;
     const message = errorMessage(err);
     log.error(`${title}: ${message}`);
     void vscode.window.showErrorMessage(`${title}: ${message}`);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { decodeRobotsBody } from '../../core/robots';
 import type { ConfigAccess } from '../config';
+import type { ContactGuard } from '../contact';
 import { SETTINGS } from '../ids';
 import { errorMessage, type Log } from '../log';
 import type { RobotsService } from '../robotsDocument';
@@ -14,6 +15,8 @@ import { readRobotsTxtSettings, type RobotsTxtSettings } from './settings';
 export interface RobotsTxtDepsSources {
   config: ConfigAccess;
   robots: Pick<RobotsService, 'cacheFor'>;
+  /** Asks for a contact before the live fetch reaches a real host without one. */
+  contact: ContactGuard;
   log: Log;
   /** The pages of the sidebar's current plan, when there is one. */
   plannedPages?: () => number | undefined;
@@ -37,6 +40,7 @@ export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): {
     fetchLiveRobots: async (origin) => {
       const s = sources.config.read().settings;
       try {
+        await sources.contact.check([origin], 'robots.txt fetch for Compare with live robots.txt');
         const { userAgentHeader } = await import('../../net/userAgent.js');
         const cache = await sources.robots.cacheFor(userAgentHeader(s.userAgent, s.contactUrl));
         const entry = await cache.get(origin, { refresh: true });

@@ -9,10 +9,12 @@
  * dropped (or it failed).
  */
 import * as vscode from 'vscode';
+import type { CrawlSummary } from '../../core/crawl/events';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess } from '../config';
+import { ContactRequiredError, type ContactGuard } from '../contact';
 import type { RobotsService } from '../robotsDocument';
 import { errorMessage, logCrawlEvent, type Log } from '../log';
 import type { CrawlRuns } from './crawlRuns';
@@ -44,6 +46,8 @@ export interface CrawlRunRequest {
 export interface CrawlRunOutcome {
   exitCode: number;
   reportUri?: vscode.Uri;
+  /** The crawl's summary, when it ran. */
+  summary?: CrawlSummary;
 }
 
 export interface CrawlRunDeps {
@@ -51,6 +55,8 @@ export interface CrawlRunDeps {
   log: Log;
   runs: CrawlRuns;
   robots: RobotsService;
+  /** Asks for a contact before a crawl reaches a real host without one. */
+  contact: ContactGuard;
   /** Where reports go without a workspace folder (context.globalStorageUri). */
   storageUri: vscode.Uri;
   isTrusted(): boolean;
@@ -130,52 +136,71 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
       );
       deps.log.info(`${request.name}: starting (${options.seeds.length} seeds, max ${options.maxPages} pages, user agent ${options.userAgent})`);
 
-      // 3. The plan, with each host's robots.txt fetched into the cache the crawl then reads.
+      // 3. No request to a real host without a contact unless the user said so (robots.txt fetches included).
+      try {
+        await deps.contact.check(options.seeds, request.name);
+      } catch (err) {
+        if (!(err instanceof ContactRequiredError)) throw err;
+        out(red(sanitizeText(err.message)));
+        return finish({ exitCode: EXIT_USAGE });
+      }
+
+      // 4. The crawl and its plan together: each host starts as soon as its own robots.txt (its first
+      // request) is in; the plan is printed once every seed's is, and the live lines wait for it.
       const { userAgentHeader } = await import('../../net/userAgent.js');
       const robotsCache = await deps.robots.cacheFor(userAgentHeader(options.userAgent, options.contactUrl));
       const session = await import('../../net/crawlSession.js');
-      const prepared = await session.planTestCrawl(options, { robotsCache, signal: abort.signal });
-      out(...formatPlanText(prepared.plan, 0, true).replace(/\n$/, '').split('\n'), '');
       if (stopping) {
         out('Stopped before the crawl started.');
         return finish({ exitCode: EXIT_FAILED });
       }
 
-      // 4. The crawl: the CLI's formatter, one event at a time.
+      // 5. The crawl: the CLI's formatter, one event at a time.
       const formatter = createCrawlFormatter({
         color: true,
         startedAt: Date.now(),
         hosts,
-        planned: prepared.plan.totalSeconds,
         ...(sink.columns() !== undefined ? { width: sink.columns() } : {}),
       });
-      const crawl = session.startCrawlSession(options, {
-        plan: prepared.plan,
-        robotsCache: prepared.robotsCache,
+      let held: string[][] | undefined = [];
+      const crawl = session.startPlannedCrawl(options, {
+        robotsCache,
         onEvent: (event) => {
           logCrawlEvent(deps.log, event);
           if (event.type === 'progress') handle.progress(event);
           const lines = formatter.format(event);
-          if (lines.length > 0) sink.write(toTerminal(lines));
+          if (lines.length === 0) return;
+          if (held) held.push(lines);
+          else sink.write(toTerminal(lines));
         },
       });
+      const planPrinted = crawl.plan
+        .then(
+          (plan) => out(...formatPlanText(plan, 0, true).replace(/\n$/, '').split('\n'), ''),
+          () => undefined,
+        )
+        .finally(() => {
+          for (const lines of held ?? []) sink.write(toTerminal(lines));
+          held = undefined;
+        });
       stopSession = () => {
         out('', dim(`Stopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s.`));
         crawl.stop();
       };
       if (stopping) stopSession();
       const result = await crawl.done;
+      await planPrinted;
 
-      // 5. The report.
+      // 6. The report.
       try {
         await writeReport(target, result.report);
       } catch (err) {
         out(red(`Could not write the report to ${sanitizeText(displayPath(target, request.folder?.uri))}: ${sanitizeText(errorMessage(err))}`));
         deps.log.error(`${request.name}: report not written: ${errorMessage(err)}`);
-        return finish({ exitCode: EXIT_FAILED });
+        return finish({ exitCode: EXIT_FAILED, summary: result.summary });
       }
       out('', `Report: ${sanitizeText(displayPath(target, request.folder?.uri))}`);
-      return finish({ exitCode: result.exitCode, reportUri: target });
+      return finish({ exitCode: result.exitCode, reportUri: target, summary: result.summary });
     } catch (err) {
       if (stopping && abort.signal.aborted && isAbort(err)) {
         out('Stopped before the crawl started.');

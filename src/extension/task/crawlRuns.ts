@@ -5,7 +5,7 @@
  * crawl still running).
  */
 import * as vscode from 'vscode';
-import type { ProgressEvent } from '../../core/crawl/events';
+import type { CrawlSummary, ProgressEvent } from '../../core/crawl/events';
 import { CONTEXT_KEYS } from '../ids';
 
 export interface CrawlRunInfo {
@@ -25,12 +25,14 @@ export interface CrawlRunEnd {
   exitCode: number;
   /** The report's location, when one was written. */
   reportUri?: vscode.Uri;
+  /** The crawl's summary, when it ran. */
+  summary?: CrawlSummary;
 }
 
 export interface CrawlRunHandle {
   readonly id: number;
   progress(event: ProgressEvent): void;
-  end(result: { exitCode: number; reportUri?: vscode.Uri }): void;
+  end(result: { exitCode: number; reportUri?: vscode.Uri; summary?: CrawlSummary }): void;
 }
 
 interface Entry {
@@ -64,10 +66,10 @@ export class CrawlRuns implements vscode.Disposable {
         entry.info = { ...entry.info, progress: event };
         this.changed.fire();
       },
-      end: ({ exitCode, reportUri }) => {
+      end: ({ exitCode, reportUri, summary }) => {
         if (!this.entries.delete(id)) return;
         this.update();
-        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}) });
+        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}), ...(summary ? { summary } : {}) });
       },
     };
   }

@@ -10,6 +10,7 @@ import {
   assertNever,
   parsePlannerForm,
   parseWebviewMessage,
+  type CrawlResultView,
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
@@ -58,6 +59,8 @@ export interface PlannerViewDeps {
   log(message: string): void;
   /** Fires when a `crawlPlanner.*` setting (or trust) changes; the planner re-plans and re-posts. */
   onDidChangeSettings?(listener: () => void): { dispose(): void };
+  /** Fires when a test crawl in this window ends; the planner shows how it ended and what it did not follow. */
+  onDidEndCrawl?(listener: (crawl: CrawlResultView) => void): { dispose(): void };
 }
 
 /** Where the form is saved between sessions (the extension's workspaceState under one key). */
@@ -96,6 +99,7 @@ export class PlannerController {
   private robotsView: RobotsView | undefined;
   private robotsRun = 0;
   private robotsAbort: AbortController | undefined;
+  private lastCrawl: CrawlResultView | undefined;
   private post: Post | undefined;
   private ready = false;
   private disposed = false;
@@ -108,6 +112,7 @@ export class PlannerController {
     const saved = parsePlannerForm(io.store.get());
     this.form = 'error' in saved ? defaultForm(this.settings()) : saved;
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
+    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl) => this.crawlEnded(crawl)));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -247,6 +252,13 @@ export class PlannerController {
       result: this.current().view,
       robots: this.robots,
     });
+    if (this.lastCrawl) this.send({ type: 'crawlResult', crawl: this.lastCrawl });
+  }
+
+  private crawlEnded(crawl: CrawlResultView): void {
+    if (this.disposed) return;
+    this.lastCrawl = crawl;
+    this.send({ type: 'crawlResult', crawl });
   }
 
   private notice(level: NoticeLevel, message: string): void {

@@ -153,6 +153,13 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
     </div>
     <div id="robots" class="robots"></div>
   </section>
+
+  <section id="crawl-section" class="crawl-section" aria-labelledby="crawl-heading" hidden>
+    <h2 id="crawl-heading">Last test crawl</h2>
+    <p id="crawl-result" class="total"></p>
+    <p id="crawl-not-followed-head"></p>
+    <ul id="crawl-not-followed" class="warnings" aria-label="Not followed, by reason"></ul>
+  </section>
 </main>
 <script nonce="${n}" src="${script}"></script>
 </body>

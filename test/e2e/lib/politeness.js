@@ -21,14 +21,15 @@ function minGap(times) {
 }
 
 /**
- * For each demo host (by name → interval in seconds): the page requests it received since `since`, the
- * shortest gap between two of them, the most it ever had in flight, and whether that held.
+ * For each demo host (by name → interval in seconds): the requests it received since `since`, robots.txt
+ * included (it is the host's first request and must keep the interval too), the shortest gap between two
+ * of them, the most it ever had in flight, and whether that held.
  * `snap` is a demo snapshot (lib/servers.js) taken after the crawl.
  */
 function checkIntervals(snap, intervals, since) {
   const slack = LOOPBACK_SLACK_MS + Math.ceil(snap.lagMs);
   return Object.entries(intervals).map(([name, seconds]) => {
-    const starts = snap.pageArrivals(name, since).map((a) => a.at);
+    const starts = snap.requestArrivals(name, since).map((a) => a.at);
     const minGapMs = minGap(starts);
     const inFlightMax = snap.inFlightMax(name);
     const ok = (minGapMs === null || minGapMs + slack >= seconds * 1000) && inFlightMax <= 1;

@@ -58,12 +58,13 @@ async function startDemo(modulePath) {
     hosts,
     byName,
     listing,
-    /** Arrivals as of now: `arrivals(name)`, `pageArrivals(name, since)` (no robots.txt or sitemap), `inFlightMax(name)`, `lagMs`. */
+    /** Arrivals as of now: `arrivals(name)`, `requestArrivals(name, since)` (robots.txt included), `pageArrivals(name, since)` (no robots.txt or sitemap), `inFlightMax(name)`, `lagMs`. */
     async snapshot() {
       const m = await ask('snapshot');
       const arrivals = (name) => m.arrivals.filter((a) => a.host === name);
       return {
         arrivals,
+        requestArrivals: (name, since = 0) => arrivals(name).filter((a) => a.at >= since),
         pageArrivals: (name, since = 0) => arrivals(name).filter((a) => a.path !== '/robots.txt' && a.path !== '/sitemap.xml' && a.at >= since),
         inFlightMax: (name) => m.inFlight[name] ?? 0,
         lagMs: m.lagMs,

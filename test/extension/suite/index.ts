@@ -8,6 +8,7 @@ import './commands.test';
 import './view.test';
 import './task.test';
 import './robotsTxt.test';
+import './contact.test';
 
 export function run(): Promise<void> {
   return runRegistered();

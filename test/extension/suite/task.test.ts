@@ -97,8 +97,7 @@ test('Run Test Crawl with arguments resolves with exit code 0 and the report', a
 
 test('Stop Test Crawl stops a running crawl; the report is still written', async () => {
   // A site of our own on loopback, so the test knows when the crawl is really crawling: the first page
-  // request has arrived. A stop while the crawl is still planning (fetching robots.txt: the slow demo
-  // host takes up to 3 s) ends it with "Stopped before the crawl started" and, by design, no report.
+  // request has arrived (after robots.txt, the host's first request).
   const pages: string[] = [];
   const server: Server = createServer((req, res) => {
     if (req.url === '/robots.txt') {
