@@ -19,7 +19,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The core boundary (DESIGN.md §1): pure logic, no vscode, no DOM, no I/O, no timers of its own.
+    // The core boundary (ARCHITECTURE.md §Layers): pure logic, no vscode, no DOM, no I/O, no timers of its own.
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
