@@ -113,14 +113,13 @@ export class SitemapReader {
   /** Reads a chunk. false: stop reading (a limit was reached, or the body is not a sitemap). */
   write(chunk: Uint8Array): boolean {
     if (this.done) return false;
-    let part = chunk;
     const room = this.maxBytes - this.bytes;
-    if (part.byteLength > room) {
-      part = part.subarray(0, room);
-      this.stopped = 'max-bytes';
-    }
+    const over = chunk.byteLength > room;
+    const part = over ? chunk.subarray(0, room) : chunk;
     this.bytes += part.byteLength;
     this.feed(this.decoder.decode(part, { stream: true }));
+    // Entries completed inside the last part still count; the limit stops what comes after.
+    if (over) this.stopped ??= 'max-bytes';
     if (this.stopped !== undefined || this.format === 'feed' || this.format === 'other') this.done = true;
     return !this.done;
   }
