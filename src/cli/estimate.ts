@@ -452,14 +452,14 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     sitemapsSection = await sitemapsStep(planSeeds, {
       productToken: ro.productToken,
       userAgentHeader: ro.header,
-      ...(options.delaySeconds !== undefined ? { delaySeconds: options.delaySeconds } : {}),
-      ...(options.crawlDelayPolicy !== undefined ? { crawlDelayPolicy: options.crawlDelayPolicy } : {}),
-      ...(options.maxCrawlDelaySeconds !== undefined ? { maxCrawlDelaySeconds: options.maxCrawlDelaySeconds } : {}),
-      ...(values.timeout !== undefined ? { timeoutSeconds: ro.timeoutSeconds } : {}),
-      ...(changedSince !== undefined ? { changedSince } : {}),
+      delaySeconds: options.delaySeconds,
+      crawlDelayPolicy: options.crawlDelayPolicy,
+      maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+      timeoutSeconds: values.timeout !== undefined ? ro.timeoutSeconds : undefined,
+      changedSince,
+      cache,
       typed: pages.byHost,
-      ...(values['pages-per-host'] !== undefined ? { fallback: pages.otherwise ?? 0 } : {}),
-      ...(cache ? { cache } : {}),
+      fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
     });
     planOptions = { ...planOptions, pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 } };
     if (!values.json) io.out(formatSitemapsSection(sitemapsSection, io.color));

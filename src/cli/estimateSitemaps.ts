@@ -7,10 +7,9 @@
 import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
 import type { SitemapSizing } from '../core/sitemaps';
-import type { RobotsCache } from '../net/robotsFetch';
 import { UsageError } from './args';
 import { style } from './robots';
-import { sitemapNotes, sitemapTable, sitemapTimeouts } from './sitemaps';
+import { sitemapNotes, sitemapTable, sizingOptions, type SizingArgs } from './sitemaps';
 
 /** Where a host's page count came from. */
 export type PagesFrom = 'sitemaps' | 'changed-since' | 'pages-for' | 'pages-per-host' | 'none';
@@ -31,19 +30,11 @@ export interface EstimateSitemapsSection {
   sizing: SitemapSizing;
 }
 
-export interface SitemapsStepOptions {
-  productToken: string;
-  userAgentHeader: string;
-  delaySeconds?: number;
-  crawlDelayPolicy?: 'cap' | 'skip' | 'obey';
-  maxCrawlDelaySeconds?: number;
-  timeoutSeconds?: number;
-  changedSince?: number;
+export interface SitemapsStepOptions extends SizingArgs {
   /** Typed counts (`--pages-for`), lower-case hosts. */
   typed: Readonly<Record<string, number>>;
   /** `--pages-per-host`: for the hosts whose sitemaps could not be read. */
-  fallback?: number;
-  cache?: RobotsCache;
+  fallback?: number | undefined;
 }
 
 /** Sizes the seed hosts from their sitemaps and decides each one's pages. */
@@ -51,16 +42,7 @@ export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: str
   const { sizeFromSitemaps } = await import('../net/sitemaps.js');
   const sizing = await sizeFromSitemaps(
     seeds.map((s) => s.url),
-    {
-      productToken: o.productToken,
-      userAgentHeader: o.userAgentHeader,
-      ...(o.delaySeconds !== undefined ? { delaySeconds: o.delaySeconds } : {}),
-      ...(o.crawlDelayPolicy !== undefined ? { crawlDelayPolicy: o.crawlDelayPolicy } : {}),
-      ...(o.maxCrawlDelaySeconds !== undefined ? { maxCrawlDelaySeconds: o.maxCrawlDelaySeconds } : {}),
-      ...(o.changedSince !== undefined ? { changedSince: o.changedSince } : {}),
-      timeouts: sitemapTimeouts(o.timeoutSeconds),
-      ...(o.cache ? { cache: o.cache } : {}),
-    },
+    sizingOptions(o),
   );
   const pages: HostPages[] = sizing.hosts.map((h) => {
     if (Object.hasOwn(o.typed, h.host)) return { host: h.host, pages: o.typed[h.host]!, from: 'pages-for' };

@@ -25,16 +25,10 @@ import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
-import { productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT, style, type Style } from './robots';
+import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT, style, type Style } from './robots';
 
 const OPTIONS = {
-  'user-agent': { type: 'string' },
-  contact: { type: 'string' },
-  'require-contact': { type: 'boolean' },
-  delay: { type: 'string' },
-  'crawl-delay-policy': { type: 'string' },
-  'max-crawl-delay': { type: 'string' },
-  timeout: { type: 'string' },
+  ...FETCH_OPTIONS,
   'max-files': { type: 'string' },
   'max-urls': { type: 'string' },
   'changed-since': { type: 'string' },
@@ -70,7 +64,7 @@ Options:
   -h, --help                this help
 
 Limits: ${formatNumber(SITEMAP_MAX_URLS_PER_FILE)} URLs and ${SITEMAP_MAX_BYTES_PER_FILE / MiB} MiB uncompressed per file (sitemaps.org), indexes
-${SITEMAP_MAX_INDEX_DEPTH} deep, ${SITEMAP_TOTALS_DEFAULT.bytes / (1024 * MiB)} GiB uncompressed per run; past a cap on the run the counts are lower bounds.
+followed ${SITEMAP_MAX_INDEX_DEPTH} levels down, ${SITEMAP_TOTALS_DEFAULT.bytes / (1024 * MiB)} GiB uncompressed per run; past a cap on the run the counts are lower bounds.
 Exit code: 0 when at least one sitemap file was read, 1 when none was, 2 for bad input.
 `;
 
@@ -98,9 +92,30 @@ export function changedSinceOption(raw: string | undefined, now: number): number
   return now - seconds * 1000;
 }
 
-/** `--timeout S` → the sizing's timeouts: S for every fetch when given, else each kind's default. */
-export function sitemapTimeouts(seconds: number | undefined): NonNullable<SitemapSizingOptions['timeouts']> {
-  return seconds === undefined ? {} : { robotsSeconds: seconds, sitemapSeconds: seconds };
+/** What the sizing takes from the command line; unset values keep the sizing's defaults. */
+export interface SizingArgs {
+  productToken: string;
+  userAgentHeader: string;
+  delaySeconds?: number | undefined;
+  crawlDelayPolicy?: SitemapSizingOptions['crawlDelayPolicy'] | undefined;
+  maxCrawlDelaySeconds?: number | undefined;
+  /** `--timeout S`: S for every fetch when given, else each kind's default. */
+  timeoutSeconds?: number | undefined;
+  changedSince?: number | undefined;
+  totals?: Partial<SitemapTotals> | undefined;
+  cache?: SitemapSizingOptions['cache'] | undefined;
+}
+
+export function sizingOptions(a: SizingArgs): SitemapSizingOptions {
+  const o: SitemapSizingOptions = { productToken: a.productToken, userAgentHeader: a.userAgentHeader };
+  if (a.delaySeconds !== undefined) o.delaySeconds = a.delaySeconds;
+  if (a.crawlDelayPolicy !== undefined) o.crawlDelayPolicy = a.crawlDelayPolicy;
+  if (a.maxCrawlDelaySeconds !== undefined) o.maxCrawlDelaySeconds = a.maxCrawlDelaySeconds;
+  if (a.timeoutSeconds !== undefined) o.timeouts = { robotsSeconds: a.timeoutSeconds, sitemapSeconds: a.timeoutSeconds };
+  if (a.changedSince !== undefined) o.changedSince = a.changedSince;
+  if (a.totals !== undefined) o.totals = a.totals;
+  if (a.cache !== undefined) o.cache = a.cache;
+  return o;
 }
 
 /** `--max-files` and `--max-urls`. */
@@ -220,16 +235,10 @@ export async function runSitemaps(argv: string[], io: Io): Promise<number> {
   checkContact('sitemaps', contact, realHosts(urls), Boolean(values['require-contact']), io);
 
   const { sizeFromSitemaps } = await import('../net/sitemaps.js');
-  const sizing = await sizeFromSitemaps(urls, {
-    productToken,
-    userAgentHeader: header,
-    ...(delaySeconds !== undefined ? { delaySeconds } : {}),
-    ...(crawlDelayPolicy !== undefined ? { crawlDelayPolicy } : {}),
-    ...(maxCrawlDelaySeconds !== undefined ? { maxCrawlDelaySeconds } : {}),
-    ...(changedSince !== undefined ? { changedSince } : {}),
-    totals,
-    timeouts: sitemapTimeouts(timeoutSeconds),
-  });
+  const sizing = await sizeFromSitemaps(
+    urls,
+    sizingOptions({ productToken, userAgentHeader: header, delaySeconds, crawlDelayPolicy, maxCrawlDelaySeconds, timeoutSeconds, changedSince, totals }),
+  );
   io.out(values.json ? JSON.stringify(sizing, null, 2) + '\n' : formatSizing(sizing, io.color));
   return sizing.hosts.some((h) => h.files > 0) ? EXIT_OK : EXIT_FAILED;
 }

@@ -581,12 +581,8 @@ class Sizing {
     let deep = 0;
     let invalid = 0;
     for (const loc of children) {
-      let url: string;
-      try {
-        const u = parseHttpUrl(loc);
-        u.hash = '';
-        url = u.href;
-      } catch {
+      const url = fetchableHref(loc);
+      if (url === undefined) {
         invalid++;
         continue;
       }
@@ -601,7 +597,7 @@ class Sizing {
       this.addFile(item.root, url, 'index', item.report.depth + 1, item.chain);
     }
     if (deep > 0) {
-      this.fail(item, 'too-deep', `${deep.toLocaleString('en-US')} child sitemap${deep > 1 ? 's' : ''} not followed: an index ${item.report.depth + 1} level${item.report.depth + 1 > 1 ? 's' : ''} below robots.txt may not list more (at most ${SITEMAP_MAX_INDEX_DEPTH} levels of indexes)`);
+      this.fail(item, 'too-deep', `${deep.toLocaleString('en-US')} child sitemap${deep > 1 ? 's' : ''} not followed: sitemaps are followed at most ${SITEMAP_MAX_INDEX_DEPTH} levels below the one robots.txt (or /sitemap.xml) names`);
     }
     if (invalid > 0) {
       this.fail(item, 'malformed', `${invalid.toLocaleString('en-US')} child sitemap${invalid > 1 ? 's are' : ' is'} not an absolute http(s) URL`);
@@ -613,12 +609,8 @@ class Sizing {
       this.fail(item, 'redirect', `${status} with ${raw === undefined ? 'no Location header' : `an unusable Location ${JSON.stringify(raw)}`}`);
       return this.finish(item);
     }
-    let target: string;
-    try {
-      const u = parseHttpUrl(location);
-      u.hash = '';
-      target = u.href;
-    } catch {
+    const target = fetchableHref(location);
+    if (target === undefined) {
       this.fail(item, 'redirect', `${status} to ${location}, which is not http(s)`);
       return this.finish(item);
     }
@@ -693,6 +685,17 @@ class Sizing {
       requests: this.requests,
       hosts,
     };
+  }
+}
+
+/** An absolute http(s) URL without its fragment, or undefined. */
+function fetchableHref(text: string): string | undefined {
+  try {
+    const u = parseHttpUrl(text);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
   }
 }
 

@@ -11,8 +11,9 @@ export const SITEMAP_MAX_BYTES_PER_FILE = 50 * 1024 * 1024;
 export const SITEMAP_MAX_URL_LENGTH = 2_047;
 
 /**
- * Index files followed below a sitemap that robots.txt (or `/sitemap.xml`) names. sitemaps.org allows one
- * level (an index lists sitemaps, not indexes); one more is tolerated, as some sites nest them.
+ * How many levels below the sitemap that robots.txt (or `/sitemap.xml`) names its children are followed.
+ * sitemaps.org allows one (an index lists sitemaps, not indexes); one more is tolerated, as some sites nest
+ * indexes. An index at the last level is read, its children are not.
  */
 export const SITEMAP_MAX_INDEX_DEPTH = 2;
 
