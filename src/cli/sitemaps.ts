@@ -7,19 +7,19 @@ import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { parseDurationText, PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
+// From the modules themselves, not the index: `estimate` loads this file, and the index would load the XML
+// parser (src/core/sitemaps/parse.ts) at every start-up; the sizing itself is imported when it runs.
+import { parseLastmod } from '../core/sitemaps/lastmod';
 import {
-  parseLastmod,
   SITEMAP_FETCH_TIMEOUT_SECONDS,
   SITEMAP_MAX_BYTES_PER_FILE,
   SITEMAP_MAX_INDEX_DEPTH,
   SITEMAP_MAX_URLS_PER_FILE,
   SITEMAP_TOTALS_DEFAULT,
   SITEMAP_TOTALS_LIMITS,
-  SITEMAPS_SCHEMA_VERSION,
-  type SitemapHostReport,
-  type SitemapSizing,
   type SitemapTotals,
-} from '../core/sitemaps';
+} from '../core/sitemaps/limits';
+import { SITEMAPS_SCHEMA_VERSION, type SitemapHostReport, type SitemapSizing } from '../core/sitemaps/report';
 import { sortUrls } from '../net/robotsInspect';
 import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
