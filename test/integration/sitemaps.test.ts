@@ -380,18 +380,41 @@ describe('sitemaps: politeness (the servers\' arrival logs)', () => {
     assert.equal(hostOf(s, plain).urls, 9);
   });
 
-  it('a 503 raises the host interval; a Retry-After pauses the host', T, async () => {
+  it('a 503 raises the host interval at once (to at least 1 s from a 50 ms delay)', T, async () => {
     const DELAY = 0.05;
     const srv = await server('127.0.0.21');
     srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/busy.xml')}`, `Sitemap: ${srv.url('/next.xml')}`));
-    srv.route('/busy.xml', text(503, 'busy', { 'retry-after': '1' }));
+    srv.route('/busy.xml', text(503, 'busy'));
     srv.route('/next.xml', xml(urlset(pages(srv, '/p', 1))));
     const lag = measureServerLag();
-    await size([srv.url('/')], { delaySeconds: DELAY });
+    const h = hostOf(await size([srv.url('/')], { delaySeconds: DELAY }), srv);
+    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+    const [robotsTxt, busy, next] = srv.arrivals;
+    assert.deepEqual([robotsTxt!.path, busy!.path, next!.path], ['/robots.txt', '/busy.xml', '/next.xml']);
+    assert.ok(busy!.at - robotsTxt!.at + allowanceMs >= DELAY * 1000);
+    assert.ok(next!.at - busy!.at + allowanceMs >= 1000, `${next!.at - busy!.at} ms after the 503`);
+    assert.equal(h.intervalSeconds, DELAY, 'the planned interval is unchanged; the raise is live');
+  });
+
+  it('a Retry-After on 503 pauses the host that long; one above the cap leaves the host', T, async () => {
+    const srv = await server('127.0.0.21');
+    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/busy.xml')}`, `Sitemap: ${srv.url('/next.xml')}`));
+    srv.route('/busy.xml', text(503, 'busy', { 'retry-after': '2' }));
+    srv.route('/next.xml', xml(urlset(pages(srv, '/p', 1))));
+    const lag = measureServerLag();
+    await size([srv.url('/')], { delaySeconds: 0.05 });
     const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
     const [, busy, next] = srv.arrivals;
     assert.equal(next!.path, '/next.xml');
-    assert.ok(next!.at - busy!.at + allowanceMs >= 1000, `${next!.at - busy!.at} ms after the 503 with Retry-After: 1`);
+    assert.ok(next!.at - busy!.at + allowanceMs >= 2000, `${next!.at - busy!.at} ms after the 503 with Retry-After: 2`);
+
+    const far = await server('127.0.0.21');
+    far.route('/robots.txt', robots(`Sitemap: ${far.url('/busy.xml')}`, `Sitemap: ${far.url('/next.xml')}`));
+    far.route('/busy.xml', text(429, 'slow down', { 'retry-after': '3600' }));
+    const h = hostOf(await size([far.url('/')], { delaySeconds: 0.05 }), far);
+    assert.deepEqual(codes(h), ['http-status', 'retry-after']);
+    assert.match(h.errors[1]!.message, /asked to wait 3600 s \(Retry-After: 3600\), above the cap of 300 s/);
+    assert.equal(far.arrivalsFor('/next.xml').length, 0);
   });
 });
 
