@@ -4,5 +4,6 @@ import { crawlersSection } from './crawlers';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 import { scaleSection } from './scale';
+import { sitemapsSection } from './sitemaps';
 
-export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection, sitemapsSection];

@@ -15,6 +15,7 @@ import { formatNumber } from '../../src/core/format/duration';
 import { explain, groupFor, loadRobotsFile, verdict, type RobotsFile } from '../../src/core/robots';
 import { robotsParserSteps } from '../../test/helpers/robotsParserOracle';
 import type { BenchContext, BenchSection, BenchTable } from '../lib/types';
+import { median } from '../lib/median';
 import { sampleUrls } from '../lib/robotsUrls';
 
 const FIXTURE = 'test/fixtures/robotstxt-real-world/ipwatchdog.robots.txt';
@@ -26,18 +27,6 @@ const TARGET_EXPLAIN = 20_000;
 const TARGET_CLI_MS = 2_000;
 /** robots-parser is slow: it is timed on this many of the URLs. */
 const PARSER_URLS = 10_000;
-
-/** Median of `reps` timings of `fn`, in ms. */
-function median(reps: number, fn: () => void): number {
-  const times: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
-}
 
 const perSecond = (n: number, ms: number): number => Math.round((n / ms) * 1000);
 const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : formatNumber(Math.round(x)));

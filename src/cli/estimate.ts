@@ -25,6 +25,10 @@ import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../n
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
+import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
+import { changedSinceOption } from './sitemaps';
+import { createRobotsCache } from '../net/robotsInspect';
+import type { RobotsCache } from '../net/robotsFetch';
 import {
   decidingLine,
   originJson,
@@ -41,6 +45,9 @@ const OPTIONS = {
   'seeds-file': { type: 'string' },
   pages: { type: 'string' },
   'pages-per-host': { type: 'string' },
+  'pages-for': { type: 'string', multiple: true },
+  sitemaps: { type: 'boolean' },
+  'changed-since': { type: 'string' },
   rate: { type: 'string' },
   workers: { type: 'string' },
   delay: { type: 'string' },
@@ -72,7 +79,12 @@ Seeds are URLs given as arguments and/or one per line in --seeds-file.
 
 Pages (one of):
   --pages N                 total pages, spread evenly over the seed hosts (remainder to the first hosts)
-  --pages-per-host N        pages for every seed host
+  --pages-per-host N        pages for every seed host (with --sitemaps: for hosts whose sitemaps could not be read)
+  --sitemaps                each host's pages from its sitemaps: the URLs robots.txt allows (robots.txt and
+                            the sitemaps are fetched politely, at --delay; see crawl-planner sitemaps)
+  --pages-for HOST=N        a typed number for one host (repeatable); overrides its sitemap count
+  --changed-since D         with --sitemaps: plan a recrawl of the URLs whose lastmod is on or after D,
+                            a date (2024-05-01) or a duration before now (30d, 12h)
 Global limits:
   --rate R                  target requests per second (per machine); default: no global rate
   --workers N               requests in flight at once, all hosts together (per machine); default ${PLAN_DEFAULTS.workers}
@@ -91,12 +103,13 @@ Planning:
   --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h
 robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
-                            seeds it disallows are left out (unreachable: the whole origin is left out)
+                            seeds it disallows are left out (unreachable: the whole origin is left out);
+                            with --sitemaps, one fetch of each robots.txt serves both
   --user-agent TOKEN        product token matched against robots.txt groups, [a-zA-Z_-]+; default ${DEFAULT_PRODUCT_TOKEN}
   --contact URL             who runs the crawl, sent in the User-Agent header of the robots.txt fetches:
                             an http(s) URL or mailto: address; without it, real hosts get a warning line
   --require-contact         refuse to fetch from a real host (not loopback) without --contact
-  --timeout S               bound on each robots.txt fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
+  --timeout S               bound on each robots.txt (and sitemap) fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
 Output:
   --json                    the plan as a JSON document (schemaVersion 1)
   -h, --help                this help
@@ -109,6 +122,8 @@ A host with n pages and period p takes (n - 1) x p + latency.
 const FIELD_OPTIONS: Readonly<Record<string, string>> = {
   'pages.total': '--pages',
   'pages.perHost': '--pages-per-host',
+  'pages.byHost': '--pages-for',
+  'pages.otherwise': '--pages-per-host',
   rate: '--rate',
   workers: '--workers',
   delaySeconds: '--delay',
@@ -119,13 +134,13 @@ const FIELD_OPTIONS: Readonly<Record<string, string>> = {
   deadlineSeconds: '--deadline',
 };
 
-/** "HOST=SECONDS" (HOST may also be a URL) → [host, seconds]. */
-function parseHostSeconds(name: string, raw: string, limit: NumberLimit): [string, number] {
+/** "HOST=SECONDS" (HOST may also be a URL) → [host, seconds]; `unit` names the value in messages. */
+function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 'SECONDS'): [string, number] {
   const eq = raw.lastIndexOf('=');
   const hostText = eq < 0 ? '' : raw.slice(0, eq).trim();
   const valueText = eq < 0 ? '' : raw.slice(eq + 1);
   if (hostText === '' || valueText.trim() === '') {
-    throw new UsageError(`--${name}: "${sanitizeText(raw)}" must be HOST=SECONDS`);
+    throw new UsageError(`--${name}: "${sanitizeText(raw)}" must be HOST=${unit}`);
   }
   let host = hostText.toLowerCase();
   if (hostText.includes('://')) {
@@ -138,11 +153,11 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit): [strin
   return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
 }
 
-function parseHostMap(name: string, raws: string[] | undefined, limit: NumberLimit): Record<string, number> | undefined {
+function parseHostMap(name: string, raws: string[] | undefined, limit: NumberLimit, unit?: string): Record<string, number> | undefined {
   if (raws === undefined) return undefined;
   const out: Record<string, number> = {};
   for (const raw of raws) {
-    const [host, seconds] = parseHostSeconds(name, raw, limit);
+    const [host, seconds] = parseHostSeconds(name, raw, limit, unit);
     out[host] = seconds;
   }
   return out;
@@ -173,9 +188,12 @@ export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
   const total = parseNumber('pages', values.pages, L.pages);
   const perHost = parseNumber('pages-per-host', values['pages-per-host'], L.pages);
   if (total !== undefined && perHost !== undefined) throw new UsageError('--pages and --pages-per-host: give one, not both');
-  if (total === undefined && perHost === undefined) throw new UsageError('--pages or --pages-per-host is required');
+  checkPagesOptions(values);
+  if (total === undefined && perHost === undefined && !values.sitemaps) throw new UsageError('--pages, --pages-per-host or --sitemaps is required');
+  // Typed per-host counts; with --sitemaps the sitemap step adds the other hosts' counts.
+  const byHost = parseHostMap('pages-for', values['pages-for'], { ...L.pages, min: 0 }, 'N');
   const input: Omit<PlanInput, 'seeds'> = {
-    pages: total !== undefined ? { total } : { perHost: perHost! },
+    pages: byHost !== undefined || values.sitemaps ? { byHost: byHost ?? {}, otherwise: perHost ?? 0 } : total !== undefined ? { total } : { perHost: perHost! },
     rate: parseNumber('rate', values.rate, L.rate),
     workers: parseNumber('workers', values.workers, L.workers),
     delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
@@ -238,11 +256,11 @@ interface RobotsStep {
 
 type RobotsOptions = { productToken: string; contact: string; requireContact: boolean; header: string; timeoutSeconds: number };
 
-/** --robots and its options, checked before anything runs; undefined without --robots. */
+/** --robots (or --sitemaps) and their options, checked before anything runs; undefined without either. */
 function robotsOptions(values: Values): RobotsOptions | undefined {
-  if (!values.robots) {
+  if (!values.robots && !values.sitemaps) {
     for (const name of ['user-agent', 'contact', 'require-contact', 'timeout'] as const) {
-      if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots`);
+      if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots or --sitemaps`);
     }
     return undefined;
   }
@@ -257,7 +275,7 @@ function robotsOptions(values: Values): RobotsOptions | undefined {
  * allowed and disallowed. Each remaining host's Crawl-delay is the largest of its origins' (http and https
  * of one host are two origins but one politeness unit) and of a --crawl-delay given by hand.
  */
-async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seeds'>, ro: RobotsOptions): Promise<RobotsStep> {
+async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seeds'>, ro: RobotsOptions, cache?: RobotsCache): Promise<RobotsStep> {
   const inspection = await inspectRobots(
     seeds.map((s) => s.url),
     {
@@ -267,6 +285,7 @@ async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seed
       crawlDelayPolicy: options.crawlDelayPolicy ?? PLAN_DEFAULTS.crawlDelayPolicy,
       maxCrawlDelaySeconds: options.maxCrawlDelaySeconds ?? PLAN_DEFAULTS.maxCrawlDelaySeconds,
       timeouts: robotsTimeouts(ro.timeoutSeconds),
+      ...(cache ? { cache } : {}),
     },
   );
   const byOrigin = new Map(inspection.origins.map((o) => [o.origin, o] as const));
@@ -374,6 +393,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   const options = planInputFromOptions(values);
   const ro = robotsOptions(values);
+  const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
   const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
   if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
@@ -387,9 +407,11 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   let planSeeds: readonly Seed[] = seeds;
   let planOptions = options;
   let step: RobotsStep | undefined;
-  if (ro) {
-    checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
-    step = await robotsStep(seeds, options, ro);
+  if (ro) checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  // One robots.txt fetch per origin serves --robots and --sitemaps.
+  const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
+  if (ro && values.robots) {
+    step = await robotsStep(seeds, options, ro, cache);
     planSeeds = step.allowed;
     const leftOut = new Set(step.section.leftOutHosts.map((h) => h.host));
     // Overrides for hosts robots.txt left out are dropped, so the plan does not call them typos.
@@ -424,6 +446,25 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     }
   }
 
+  let sitemapsSection: EstimateSitemapsSection | undefined;
+  if (ro && values.sitemaps) {
+    const pages = planOptions.pages as { byHost: Record<string, number>; otherwise?: number };
+    sitemapsSection = await sitemapsStep(planSeeds, {
+      productToken: ro.productToken,
+      userAgentHeader: ro.header,
+      delaySeconds: options.delaySeconds,
+      crawlDelayPolicy: options.crawlDelayPolicy,
+      maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+      timeoutSeconds: values.timeout !== undefined ? ro.timeoutSeconds : undefined,
+      changedSince,
+      cache,
+      typed: pages.byHost,
+      fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
+    });
+    planOptions = { ...planOptions, pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 } };
+    if (!values.json) io.out(formatSitemapsSection(sitemapsSection, io.color));
+  }
+
   let result: Plan;
   try {
     result = plan({ ...planOptions, seeds: planSeeds });
@@ -436,7 +477,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     throw err;
   }
   if (values.json) {
-    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null };
+    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');

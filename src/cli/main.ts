@@ -20,6 +20,10 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     load: async () => (await import('./robots.js')).runRobots,
     summary: 'what robots.txt says about URLs: outcome, Crawl-delay, verdict and deciding line',
   },
+  sitemaps: {
+    load: async () => (await import('./sitemaps.js')).runSitemaps,
+    summary: 'how many pages each host publishes in its sitemaps, and when they changed',
+  },
   crawl: {
     load: async () => (await import('./crawl.js')).runCrawlCommand,
     summary: 'a small, polite test crawl with live output and a report',

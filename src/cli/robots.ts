@@ -26,7 +26,8 @@ import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io, type NumberRule } from './args';
 import { checkContact, contactOption } from './contact';
 
-export const ROBOTS_OPTIONS = {
+/** The options of every command that fetches for the user: who it is, how politely, how long it waits. */
+export const FETCH_OPTIONS = {
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
   'require-contact': { type: 'boolean' },
@@ -34,6 +35,10 @@ export const ROBOTS_OPTIONS = {
   'crawl-delay-policy': { type: 'string' },
   'max-crawl-delay': { type: 'string' },
   timeout: { type: 'string' },
+} as const;
+
+export const ROBOTS_OPTIONS = {
+  ...FETCH_OPTIONS,
   file: { type: 'string' },
   origin: { type: 'string' },
   'urls-file': { type: 'string' },

@@ -156,6 +156,10 @@ export interface GetOptions {
   /** Called once, synchronously, when the request is handed to its connection to be written (after any
    * connect); it must not throw or take long. */
   onSent?: () => void;
+  /** Hands the decoded body over chunk by chunk as it arrives instead of keeping it (`body` is then empty,
+   * `bytes` still counts). Awaited, so a slow consumer slows the read. Return false (or a promise of false)
+   * to stop reading: the result is then `truncated: true`. `maxBytes` still applies. */
+  onChunk?: (chunk: Uint8Array) => boolean | void | Promise<boolean | void>;
 }
 
 export interface HttpClient {
@@ -374,7 +378,7 @@ async function httpGetWith(
     const identityLength = decoders.length === 0 ? parseContentLength(flat['content-length']) : undefined;
 
     try {
-      const read = await readCapped(body, decoders, maxBytes, identityLength);
+      const read = await readCapped(body, decoders, maxBytes, identityLength, options.onChunk);
       return { ...base, ...read, bodyRead: true, endedAt: now() };
     } catch (err) {
       const extra = { status, headersAt, headers: flat };
@@ -404,13 +408,14 @@ interface ReadResult {
  * Reads decoded chunks until the end or `maxBytes`. At the cap the pipeline is destroyed, so a gzip bomb
  * never inflates more than about one zlib chunk past it. A body of exactly maxBytes counts as truncated
  * unless an identity Content-Length says it is complete (we stop as soon as the cap is reached rather than
- * wait to see whether more comes).
+ * wait to see whether more comes). With `sink`, chunks go to it instead of being kept; it may stop the read.
  */
 async function readCapped(
   body: Readable,
   decoders: Transform[],
   maxBytes: number,
   identityLength: number | undefined,
+  sink?: GetOptions['onChunk'],
 ): Promise<ReadResult> {
   let wireBytes = 0;
   const chunks: Buffer[] = [];
@@ -454,22 +459,27 @@ async function readCapped(
     return { body: new Uint8Array(0), bytes: 0, wireBytes, truncated };
   }
 
+  const take = (piece: Buffer): boolean | void | Promise<boolean | void> => (sink ? sink(piece) : void chunks.push(piece));
   for await (const chunk of source) {
     if (decoders.length === 0) wireBytes += chunk.length;
     const room = maxBytes - bytes;
     if (chunk.length >= room) {
-      chunks.push(chunk.length === room ? chunk : chunk.subarray(0, room));
+      const more = await take(chunk.length === room ? chunk : chunk.subarray(0, room));
       bytes += room;
       const complete = chunk.length === room && identityLength === bytes;
-      if (!complete) {
+      if (!complete || more === false) {
         truncated = true;
         stop();
         break;
       }
       continue;
     }
-    chunks.push(chunk);
     bytes += chunk.length;
+    if ((await take(chunk)) === false) {
+      truncated = true;
+      stop();
+      break;
+    }
   }
   const buf = Buffer.concat(chunks, bytes);
   return { body: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), bytes, wireBytes, truncated };

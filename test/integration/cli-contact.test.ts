@@ -101,7 +101,7 @@ describe('--require-contact: refuses instead, before any request', () => {
   it('estimate: --require-contact only with --robots (exit 2)', T, async () => {
     const r = await runCli(['estimate', '--require-contact', '--pages', '10', REAL_URL]);
     assert.equal(r.status, 2);
-    assert.equal(r.stderr, 'crawl-planner estimate: --require-contact: only with --robots\n');
+    assert.equal(r.stderr, 'crawl-planner estimate: --require-contact: only with --robots or --sitemaps\n');
   });
 });
 

@@ -327,7 +327,7 @@ const bad: Array<[string[], string]> = [
   [['--pages', '10', '--deadline', '0'], '--deadline: 0 must be greater than 0'],
   [['--pages', '10', '--deadline', '-3h'], '--deadline: "-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)'],
   [['--pages', '10', '--pages-per-host', '10'], '--pages and --pages-per-host: give one, not both'],
-  [[], '--pages or --pages-per-host is required'],
+  [[], '--pages, --pages-per-host or --sitemaps is required'],
   [['--pages-per-host', '1000000000000', 'https://b.example/'], '--pages-per-host: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
   [['--pages', '10', '--bogus'], "Unknown option '--bogus'"],
   [['--pages'], "Option '--pages <value>' argument missing"],

@@ -192,7 +192,7 @@ describe('estimate --robots', () => {
     for (const [flag, value] of [['--user-agent', 'X'], ['--contact', 'https://x.example/'], ['--timeout', '3']] as const) {
       const r = await estimate(slow.url('/'), '--pages', '10', flag, value);
       assert.equal(r.status, 2);
-      assert.equal(r.stderr, `crawl-planner estimate: ${flag}: only with --robots\n`);
+      assert.equal(r.stderr, `crawl-planner estimate: ${flag}: only with --robots or --sitemaps\n`);
     }
     const before = slow.arrivals.length;
     const doc = await json(slow.url('/'), '--pages', '10');

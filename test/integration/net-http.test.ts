@@ -175,6 +175,36 @@ describe('net/http: createHttpClient().get', () => {
     assert.equal(r.body.byteLength, 100_000);
   });
 
+  it('onChunk takes the body as it arrives instead of keeping it; maxBytes still applies', TEST_TIMEOUT, async () => {
+    const seen: Buffer[] = [];
+    const r = expectOk(await client.get(srv.url('/exact'), { maxBytes: 600, onChunk: (c) => void seen.push(Buffer.from(c)) }));
+    assert.deepEqual(Buffer.concat(seen), Buffer.alloc(600, 'e'));
+    assert.equal(r.body.byteLength, 0, 'nothing kept');
+    assert.equal(r.bytes, 600);
+    assert.equal(r.truncated, true);
+    const whole = expectOk(await client.get(srv.url('/hello'), { onChunk: async () => true }));
+    assert.equal(whole.bytes, 11);
+    assert.equal(whole.truncated, false);
+  });
+
+  it('onChunk returning false (or a promise of false) stops an endless body', TEST_TIMEOUT, async () => {
+    for (const answer of [false, Promise.resolve(false)]) {
+      let got = 0;
+      const r = expectOk(
+        await client.get(srv.url('/endless'), {
+          maxBytes: 1e9,
+          onChunk: (c) => {
+            got += c.byteLength;
+            return got < 200_000 ? true : answer;
+          },
+        }),
+      );
+      assert.equal(r.truncated, true);
+      assert.equal(r.bytes, got);
+      assert.ok(got >= 200_000 && got < 400_000, `read ${got} bytes`);
+    }
+  });
+
   it('a body of exactly maxBytes is complete; one byte more is truncated', TEST_TIMEOUT, async () => {
     const exact = expectOk(await client.get(srv.url('/exact'), { maxBytes: 1000 }));
     assert.equal(exact.truncated, false);

@@ -499,3 +499,31 @@ test('estimateDocument has a schema version, a human total, invalid seeds and ev
   // Plain data: survives a JSON round trip unchanged.
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
 });
+
+// ---- Pages per host (`estimate --sitemaps`, `--pages-for`). ----
+
+test('pages per host: each host its own number, the others `otherwise` (default 0), keys case-insensitive', () => {
+  const p = plan({ seeds: hosts(3), pages: { byHost: { 'H0.example': 1000, 'h2.example': 10 } } });
+  assert.deepEqual(p.hosts.map((h) => [h.host, h.pages]), [['h0.example', 1000], ['h1.example', 0], ['h2.example', 10]]);
+  assert.equal(p.totalPages, 1010);
+  assert.deepEqual(p.input.pages, { byHost: { 'h0.example': 1000, 'h2.example': 10 }, otherwise: 0 });
+  const w = p.warnings.find((x) => x.code === 'hosts-without-pages');
+  assert.equal(w?.message, '1 of 3 hosts gets no pages: no page count above 0 was given for it.');
+  // The slowest host sets the makespan, as ever: 1000 pages at 1 s.
+  assert.equal(p.totalSeconds, 999.5);
+  const q = plan({ seeds: hosts(2), pages: { byHost: { 'h0.example': 5 }, otherwise: 7 } });
+  assert.deepEqual(q.hosts.map((h) => h.pages), [5, 7]);
+  assert.deepEqual(spreadPages({ byHost: { b: 2 }, otherwise: 1 }, 2, ['a', 'b']), [1, 2]);
+});
+
+test('pages per host: a count for a host no seed has is warned about; bad counts are refused', () => {
+  const p = plan({ seeds: A, pages: { byHost: { 'a.example': 3, 'typo.example': 4 } } });
+  assert.ok(p.warnings.some((w) => w.code === 'override-for-unknown-host' && w.host === 'typo.example' && w.message.startsWith('A page count was given for typo.example')));
+  assert.equal(p.totalPages, 3);
+  const fields = (pages: PlanInput['pages']) => validatePlanInput({ seeds: A, pages }).map((x) => x.field);
+  assert.deepEqual(fields({ byHost: { 'a.example': -1 } }), ['pages.byHost[a.example]']);
+  assert.deepEqual(fields({ byHost: { 'a.example': 1.5 } }), ['pages.byHost[a.example]']);
+  assert.deepEqual(fields({ byHost: {}, otherwise: -2 }), ['pages.otherwise']);
+  assert.deepEqual(fields({ byHost: { 'a.example': 1e12, 'b.example': 1 } }), ['pages.byHost']);
+  assert.deepEqual(fields({ byHost: { 'a.example': 0 } }), [], 'zero pages is a count (a sitemap listing nothing)');
+});

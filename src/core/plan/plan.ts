@@ -87,7 +87,19 @@ function problemsOf(input: PlanInput, countHosts: () => number): PlanProblem[] {
   }
   const hostCount = countHosts();
   if (hostCount === 0) problems.push({ field: 'seeds', message: 'seeds: no seed host to plan' });
-  if ('perHost' in input.pages) {
+  if ('byHost' in input.pages) {
+    const byHost = input.pages.byHost;
+    const some = { ...PLAN_LIMITS.pages, min: 0 };
+    if (typeof byHost !== 'object' || byHost === null) problems.push({ field: 'pages.byHost', message: 'pages.byHost: must map hosts to page counts' });
+    else for (const [host, value] of Object.entries(byHost)) checkNumber(problems, `pages.byHost[${host}]`, value, some);
+    checkNumber(problems, 'pages.otherwise', input.pages.otherwise, some);
+    if (problems.length === 0) {
+      const named = Object.values(byHost).reduce((a, b) => a + b, 0);
+      if (named + (input.pages.otherwise ?? 0) * hostCount > PLAN_LIMITS.pages.max) {
+        problems.push({ field: 'pages.byHost', message: `pages.byHost: more than ${formatNumber(PLAN_LIMITS.pages.max)} pages in all` });
+      }
+    }
+  } else if ('perHost' in input.pages) {
     checkNumber(problems, 'pages.perHost', input.pages.perHost, PLAN_LIMITS.pages);
     if (problems.length === 0 && input.pages.perHost * hostCount > PLAN_LIMITS.pages.max) {
       problems.push({
@@ -127,7 +139,7 @@ function problemsOf(input: PlanInput, countHosts: () => number): PlanProblem[] {
 /** The input with defaults filled in. Does not validate. */
 export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
   return {
-    pages: 'perHost' in input.pages ? { perHost: input.pages.perHost } : { total: input.pages.total },
+    pages: resolvePages(input.pages),
     rate: input.rate ?? null,
     workers: input.workers ?? PLAN_DEFAULTS.workers,
     delaySeconds: input.delaySeconds ?? PLAN_DEFAULTS.delaySeconds,
@@ -142,6 +154,11 @@ export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
     machines: input.machines ?? null,
     deadlineSeconds: input.deadlineSeconds ?? null,
   };
+}
+
+function resolvePages(pages: PlanInput['pages']): ResolvedPlanInput['pages'] {
+  if ('byHost' in pages) return { byHost: lowerKeys(pages.byHost), otherwise: pages.otherwise ?? 0 };
+  return 'perHost' in pages ? { perHost: pages.perHost } : { total: pages.total };
 }
 
 /** Hosts (lower-cased) in first-seen order, each with how many seeds named it. */
@@ -334,7 +351,7 @@ export function plan(input: PlanInput): Plan {
   const problems = problemsOf(input, () => (groups = groupHosts(input.seeds)).size);
   if (problems.length > 0 || groups === undefined) throw new PlanInputError(problems);
   const r = resolvePlanInput(input);
-  const pages = spreadPages(r.pages, groups.size);
+  const pages = spreadPages(r.pages, groups.size, 'byHost' in r.pages ? [...groups.keys()] : undefined);
   // Notes only for the hosts that have one (a capped Crawl-delay): most hosts have none.
   const notes = new Map<string, HostNotes>();
   const hosts: HostPlan[] = new Array<HostPlan>(groups.size);
@@ -353,7 +370,7 @@ export function plan(input: PlanInput): Plan {
     warnings.push(host === undefined ? { code, message } : { code, message, host });
 
   // Overrides that match no seed host are most likely typos.
-  const overrides = [['A latency', r.latencyByHost], ['A Crawl-delay', r.crawlDelayByHost]] as const;
+  const overrides = [['A latency', r.latencyByHost], ['A Crawl-delay', r.crawlDelayByHost], ['A page count', 'byHost' in r.pages ? r.pages.byHost : {}]] as const;
   if (overrides.some(([, record]) => Object.keys(record).length > 0)) {
     const known = new Set(hosts.map((h) => h.host));
     for (const [what, record] of overrides) {
@@ -409,7 +426,8 @@ export function plan(input: PlanInput): Plan {
   if (withoutPages > 0) {
     warn(
       'hosts-without-pages',
-      `${formatNumber(withoutPages)} of ${plural(hosts.length, 'host')} ${withoutPages === 1 ? 'gets' : 'get'} no pages: the page total is smaller than the number of hosts.`,
+      `${formatNumber(withoutPages)} of ${plural(hosts.length, 'host')} ${withoutPages === 1 ? 'gets' : 'get'} no pages: ` +
+        ('byHost' in r.pages ? `no page count above 0 was given for ${withoutPages === 1 ? 'it' : 'them'}.` : 'the page total is smaller than the number of hosts.'),
     );
   }
   if (hosts.length > 0 && hosts.every((h) => h.skipped)) {

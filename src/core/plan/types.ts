@@ -7,8 +7,11 @@ import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom,
 
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource };
 
-/** How many pages: a total spread evenly over the hosts, or the same number for every host. */
-export type PagesTarget = { total: number } | { perHost: number };
+/**
+ * How many pages: a total spread evenly over the hosts, the same number for every host, or a number per
+ * host (keyed by host, e.g. counted from its sitemaps) with `otherwise` (default 0) for the hosts not named.
+ */
+export type PagesTarget = { total: number } | { perHost: number } | { byHost: Readonly<Record<string, number>>; otherwise?: number };
 
 export interface PlanInput {
   /** The seeds (e.g. `validateSeeds(...).seeds`); only `host` is read. Hosts keep first-seen order. */

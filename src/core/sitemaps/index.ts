@@ -1,0 +1,19 @@
+/**
+ * Sitemap sizing, the pure half: reading sitemap files as they stream in (parse.ts), `<lastmod>` dates
+ * (lastmod.ts), counting URLs per host with robots.txt verdicts (tally.ts), the limits (limits.ts) and the
+ * report's shape (report.ts). src/net/sitemaps.ts fetches the files. See docs/how-it-works.md §Sitemap sizing.
+ */
+export * from './limits';
+export { parseLastmod } from './lastmod';
+export { SitemapReader, type SitemapFormat, type SitemapReadResult, type SitemapReaderOptions, type SitemapSink } from './parse';
+export {
+  acceptingHosts,
+  OTHER_HOSTS_SHOWN,
+  SitemapTally,
+  type AddOutcome,
+  type LastmodSummary,
+  type OriginRobots,
+  type SitemapHostCounts,
+  type TallyOptions,
+} from './tally';
+export * from './report';
