@@ -186,9 +186,12 @@ class CrawlRun {
   private lastProgressAt: number | undefined;
   private readonly pageTimes: number[] = [];
   private readonly startedAt: number;
+  /** More than one request in flight per host: new starts wait for the end of the instant (endOfInstant). */
+  private readonly sharedHosts: boolean;
 
   constructor(private readonly o: ResolvedCrawlOptions) {
     this.clock = o.clock;
+    this.sharedHosts = o.perHostConcurrency > 1;
     this.startedAt = this.clock.now();
     this.frontier = new Frontier<UrlRecord>({
       delayFrom: o.delayFrom,
@@ -223,6 +226,7 @@ class CrawlRun {
         this.dispatch();
         if (this.finished()) break;
         await this.idle(this.wakeDelay());
+        if (this.sharedHosts) await this.endOfInstant();
       }
     } finally {
       stop?.removeEventListener('abort', onStop);
@@ -247,6 +251,18 @@ class CrawlRun {
       if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
       else this.start(taken.slot, taken.item, taken.previousStartAt, now);
     }
+  }
+
+  /**
+   * Lets the clock's current instant run out: every response that ended at this instant is handled
+   * before anything new starts. With more than one request in flight per host, two of a host's
+   * responses can end at the same instant; were the first (a 301) to free a slot and start the host's
+   * next request at once, a Retry-After in the second (a 429) would pause the host from an instant
+   * that already holds a start. With one request per host this cannot happen (a host starts again only
+   * after its one response is handled), so no turn is spent there.
+   */
+  private endOfInstant(): Promise<void> {
+    return this.clock.sleep(0);
   }
 
   private finished(): boolean {
@@ -827,8 +843,9 @@ class CrawlRun {
       this.emit(responseEvent(0));
       return;
     }
-    if (this.o.defer) {
-      // The host's next request first: it goes out while this page is read. Its events wait for this
+    if (this.o.defer && !this.sharedHosts) {
+      // The host's next request first: it goes out while this page is read (not with several requests
+      // in flight per host: a response of this same instant may still pause the host, see endOfInstant). Its events wait for this
       // page's response event, and every later completion reads the pages put off before it.
       this.eventBuffer = [];
       this.frontier.refresh(slot);
