@@ -236,6 +236,31 @@ test('ready with the webview form plans it and saves it; visible re-posts state'
   assert.deepEqual(h.types(), ['state', 'state']);
 });
 
+test('a ready counts as answered once its state was delivered; a webview that took nothing does not count', async () => {
+  const h = harness();
+  assert.equal(h.controller.isReady, false);
+  const first = h.controller.readyAnswered(0);
+  h.controller.receive({ type: 'ready' });
+  assert.equal(h.controller.isReady, true);
+  await first;
+  assert.equal(h.controller.answeredReadies, 1);
+  await h.controller.readyAnswered(0); // at once: one was answered already
+
+  // A new webview whose postMessage resolves false (not live yet): its ready is not an answered one.
+  const refused: HostToWebview[] = [];
+  h.controller.attach((m) => {
+    refused.push(m);
+    return Promise.resolve(false);
+  });
+  let answered = false;
+  void h.controller.readyAnswered(1).then(() => (answered = true));
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  assert.deepEqual(refused.map((m) => m.type), ['state']);
+  assert.equal(answered, false);
+  assert.equal(h.controller.answeredReadies, 1);
+});
+
 test('the stored form is the fallback; a damaged one is replaced by defaults', () => {
   const h = harness({ stored: form });
   h.controller.receive({ type: 'ready' });

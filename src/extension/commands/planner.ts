@@ -2,7 +2,8 @@
  * The sidebar planner's side of the extension: the deps it is built with (settings, trust, robots.txt
  * through the shared cache, and the commands it triggers), and the two commands that delegate to it.
  *
- * `crawlPlanner.openPlanner()` reveals the view. `crawlPlanner.copyPlanJson()` copies the planner's
+ * `crawlPlanner.openPlanner()` reveals the view and resolves to true once it shows the planner's state
+ * (false when the view did not load within 10 s). `crawlPlanner.copyPlanJson()` copies the planner's
  * current plan as the `estimate --json` document; `crawlPlanner.copyPlanJson({ urls, pages, … })`
  * (the estimate command's arguments) plans those instead. Both resolve to the JSON text copied.
  */

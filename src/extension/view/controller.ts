@@ -103,6 +103,9 @@ export class PlannerController {
   private post: Post | undefined;
   private ready = false;
   private disposed = false;
+  /** How many `ready` messages were answered with a state the webview received. */
+  private readyAnswers = 0;
+  private readyWaiters: Array<() => void> = [];
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
   constructor(
@@ -122,6 +125,22 @@ export class PlannerController {
   attach(post: Post): void {
     this.post = post;
     this.ready = false;
+  }
+
+  /** A webview has said `ready` and been posted the state since it was attached. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** How many `ready` messages were answered so far (each with a state the webview received). */
+  get answeredReadies(): number {
+    return this.readyAnswers;
+  }
+
+  /** Resolves once a `ready` is answered after `answeredReadies` was `count` (at once if one already was). */
+  readyAnswered(count: number): Promise<void> {
+    if (this.readyAnswers > count) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
   /** The webview is gone (its view was disposed). */
@@ -180,7 +199,11 @@ export class PlannerController {
       case 'ready':
         this.ready = true;
         if (message.form) this.setForm(message.form);
-        this.postState();
+        void this.postState().then((delivered) => {
+          if (!delivered) return;
+          this.readyAnswers++;
+          for (const waiter of this.readyWaiters.splice(0)) waiter();
+        });
         if (this.form.useRobots && this.robots.state === 'off') this.startRobots();
         break;
       case 'formChanged': {
@@ -234,17 +257,24 @@ export class PlannerController {
     Promise.resolve(this.io.store.update(form)).catch((err: unknown) => this.deps.log(`Planner view: could not save the form: ${describe(err)}`));
   }
 
-  private send(message: HostToWebview): void {
-    if (!this.ready || this.post === undefined) return;
-    try {
-      Promise.resolve(this.post(message)).catch((err: unknown) => this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`));
-    } catch (err) {
+  /** Posts `message` once the webview is ready; resolves to whether it was delivered (a post that fails is logged). */
+  private send(message: HostToWebview): Promise<boolean> {
+    if (!this.ready || this.post === undefined) return Promise.resolve(false);
+    const failed = (err: unknown): false => {
       this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`);
+      return false;
+    };
+    try {
+      // webview.postMessage resolves to false when the webview could not take it (it is not live).
+      return Promise.resolve(this.post(message)).then((delivered) => delivered !== false, failed);
+    } catch (err) {
+      return Promise.resolve(failed(err));
     }
   }
 
-  private postState(): void {
-    this.send({
+  /** Everything the webview shows; resolves to whether the state message was delivered. */
+  private postState(): Promise<boolean> {
+    const state = this.send({
       type: 'state',
       form: this.form,
       settings: this.settings(),
@@ -252,7 +282,8 @@ export class PlannerController {
       result: this.current().view,
       robots: this.robots,
     });
-    if (this.lastCrawl) this.send({ type: 'crawlResult', crawl: this.lastCrawl });
+    if (this.lastCrawl) void this.send({ type: 'crawlResult', crawl: this.lastCrawl });
+    return state;
   }
 
   private crawlEnded(crawl: CrawlResultView): void {
