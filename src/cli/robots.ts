@@ -7,9 +7,11 @@
  * The option readers and formatters here are shared with `estimate --robots`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/options';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
+import type { NumberLimit } from '../core/limits';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
@@ -23,7 +25,7 @@ import {
   type RobotsUrlResult,
 } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
-import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io, type NumberRule } from './args';
+import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
 
 export const ROBOTS_OPTIONS = {
@@ -43,9 +45,10 @@ export const ROBOTS_OPTIONS = {
 
 /** Seconds one robots.txt fetch may take in all (every redirect hop together). */
 export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = ROBOTS_FETCH_TIMEOUT_SECONDS;
-export const ROBOTS_TIMEOUT_LIMIT: NumberRule = { min: 0, minExclusive: true, max: 3_600 };
-/** The connect timeout never exceeds this, nor the total. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** `--timeout`: the same bound as a crawl request's. */
+export const ROBOTS_TIMEOUT_LIMIT: NumberLimit = TEST_CRAWL_LIMITS.timeoutSeconds;
+/** The connect timeout never exceeds a crawl's default one, nor the total. */
+const CONNECT_TIMEOUT_MS = TEST_CRAWL_DEFAULTS.connectTimeoutSeconds * 1000;
 /** Findings listed per origin in the human output; `--json` has them all. */
 const FINDINGS_SHOWN = 10;
 /** Invalid URL lines reported one by one on stderr; `--json` lists them all. */

@@ -15,7 +15,7 @@ import type { RobotsCache } from '../net/robotsFetch';
 import type { InspectedOrigin, RobotsInspection } from '../net/robotsInspect';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
-import type { ConfigAccess, PlannerSettings } from './config';
+import type { ConfigAccess, CrawlPlannerSettings } from './config';
 import type { ContactGuard } from './contact';
 import { ROBOTS_SCHEME } from './ids';
 import { errorMessage, type Log } from './log';
@@ -32,7 +32,7 @@ export interface InspectRequest {
   /** Defaults: the settings' user agent, delay, Crawl-delay policy and cap. */
   productToken?: string;
   configuredDelaySeconds?: number;
-  crawlDelayPolicy?: PlannerSettings['crawlDelayPolicy'];
+  crawlDelayPolicy?: CrawlPlannerSettings['crawlDelayPolicy'];
   maxCrawlDelaySeconds?: number;
   signal?: AbortSignal;
 }
@@ -75,7 +75,7 @@ export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: 
 
   const settings = () => deps.config.read().settings;
 
-  const headerFor = async (s: PlannerSettings, productToken = s.userAgent): Promise<string> => {
+  const headerFor = async (s: CrawlPlannerSettings, productToken = s.userAgent): Promise<string> => {
     const { userAgentHeader } = await import('../net/userAgent.js');
     return userAgentHeader(productToken, s.contactUrl);
   };

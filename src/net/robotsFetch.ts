@@ -13,7 +13,7 @@
  */
 import type { ErrorKind } from '../core/crawl/events';
 import { parseRetryAfter, RETRY_AFTER_MAX_SECONDS } from '../core/politeness/retryAfter';
-import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
+import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES } from '../core/robots/decode';
 import { createHttpClient, parseHttpUrl, UnsupportedUrlError, type HttpClient, type HttpClientOptions } from './http';
 
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
@@ -32,8 +32,8 @@ export interface RobotsTimeouts {
 const FETCH_TIMEOUT_MS = ROBOTS_FETCH_TIMEOUT_SECONDS * 1000;
 
 export const ROBOTS_DEFAULTS = {
-  /** RFC 9309 §2.5: the parsing limit MUST be at least 500 KiB. */
-  maxBytes: 512_000,
+  /** RFC 9309 §2.5: the parsing limit MUST be at least 500 KiB (the core parses no more). */
+  maxBytes: ROBOTS_MAX_BYTES,
   /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
   maxRedirects: 5,
   /** 10 s in all (ROBOTS_FETCH_TIMEOUT_SECONDS), redirects included; no single phase longer. */

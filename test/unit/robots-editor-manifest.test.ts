@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORY, COMMANDS, ROBOTS_TXT_LANGUAGE_ID, SETTINGS } from '../../src/extension/ids';
+import { SETTING_LIMITS } from '../../src/extension/config';
 import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxt/settings';
 
 const root = join(__dirname, '..', '..');
@@ -93,7 +94,7 @@ describe('the robots.txt contributions in package.json', () => {
     assert.equal(pages?.type, 'integer');
     assert.equal(pages?.default, ROBOTS_TXT_DEFAULTS.pagesForEstimate);
     assert.equal(pages?.minimum, 1);
-    assert.equal(pages?.maximum, ROBOTS_TXT_DEFAULTS.maxPagesForEstimate);
+    assert.equal(pages?.maximum, SETTING_LIMITS[SETTINGS.robotsTxtPagesForEstimate].max);
     for (const [key, s] of Object.entries(props)) {
       assert.ok(typeof s.markdownDescription === 'string' && s.markdownDescription.length > 20, key);
       assert.equal(s.description, undefined, key);

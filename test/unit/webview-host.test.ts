@@ -9,14 +9,14 @@ import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, typ
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
 import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
-import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerSettings } from '../../src/shared/protocol';
+import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerViewSettings } from '../../src/shared/protocol';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
-const settings: PlannerSettings = {
+const settings: PlannerViewSettings = {
   userAgent: 'CrawlPlanner/0.1 (+https://example.com/bot)',
-  defaultDelay: 1,
+  defaultDelaySeconds: 1,
   delayFrom: 'start',
-  maxCrawlDelay: 30,
+  maxCrawlDelaySeconds: 30,
   crawlDelayPolicy: 'cap',
   maxPages: 50,
 };
@@ -290,9 +290,9 @@ test('formChanged re-plans with settings for empty fields', () => {
   h.controller.receive({ type: 'formChanged', form: { ...form, workers: 4 } });
   const result = h.last('planResult')!.result;
   assert.equal(result.plan?.input.workers, 4);
-  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelay);
+  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelaySeconds);
   assert.equal(result.plan?.input.crawlDelayPolicy, settings.crawlDelayPolicy);
-  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelay);
+  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelaySeconds);
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: null } });
   assert.equal(h.last('planResult')!.result.plan, null);
   assert.deepEqual(h.last('planResult')!.result.problems.map((p) => p.field), ['pages']);
@@ -471,7 +471,7 @@ test('computePlan narrows robots Crawl-delays to the seed hosts (no override war
 });
 
 test('computePlan reports settings out of range as problems', () => {
-  const c = computePlan(form, { ...settings, defaultDelay: -1 });
+  const c = computePlan(form, { ...settings, defaultDelaySeconds: -1 });
   assert.equal(c.plan, null);
   assert.equal(c.view.problems[0]!.field, 'delaySeconds');
 });

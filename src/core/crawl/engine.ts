@@ -9,6 +9,7 @@
  * and the defaults are written up in README.md.
  */
 import type { Clock } from '../clock';
+import { numberProblem, rangeText, type NumberLimit } from '../limits';
 import { backoffDelayMs } from '../politeness/backoff';
 import { HostRate } from '../politeness/hostRate';
 import { MAX_TIMER_MS, parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
@@ -26,6 +27,7 @@ import { Frontier, intervalMs, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
 import {
   CRAWL_DEFAULTS,
+  CRAWL_LIMITS,
   type CrawlOptions,
   type CrawlResult,
   type PageFailure,
@@ -59,42 +61,21 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   return new CrawlRun(resolved).run();
 }
 
-/** Fills in defaults and checks every number; throws RangeError naming the option. */
+/** Fills in defaults and checks every number against CRAWL_LIMITS; throws RangeError naming the option. */
 export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions {
   const o = { ...CRAWL_DEFAULTS, ...stripUndefined(options) } as ResolvedCrawlOptions;
-  const int = (name: keyof ResolvedCrawlOptions, min: number, allowInfinity = false): void => {
-    const v = o[name] as unknown as number;
-    const ok = typeof v === 'number' && v >= min && (Number.isInteger(v) || (allowInfinity && v === Infinity));
-    if (!ok) throw new RangeError(`crawl option ${name} must be a whole number ≥ ${min}, got ${String(v)}`);
+  const check = (name: keyof typeof CRAWL_LIMITS, value: unknown): void => {
+    const limit: NumberLimit = CRAWL_LIMITS[name];
+    if (numberProblem(value, limit) !== undefined) throw new RangeError(`crawl option ${name} must be ${rangeText(limit)}, got ${String(value)}`);
   };
-  const num = (name: keyof ResolvedCrawlOptions, min: number, max = Infinity, minExclusive = false): void => {
-    const v = o[name] as unknown as number;
-    const ok = typeof v === 'number' && Number.isFinite(v) && (minExclusive ? v > min : v >= min) && v <= max;
-    if (!ok) throw new RangeError(`crawl option ${name} must be a number ${minExclusive ? '>' : '≥'} ${min}${max < Infinity ? ` and ≤ ${max}` : ''}, got ${String(v)}`);
-  };
-  int('concurrency', 1);
-  int('perHostConcurrency', 1);
-  num('delaySeconds', 0);
-  num('maxCrawlDelaySeconds', 0);
-  int('maxPages', 0, true);
-  int('maxDepth', 0);
-  int('maxRedirects', 0);
-  int('maxRetries', 0);
-  num('backoffBaseMs', 0);
-  num('backoffCapMs', 0);
-  num('retryAfterCapSeconds', 0);
-  int('maxConsecutiveFailures', 1);
-  num('rateIncreaseFactor', 1);
-  num('rateRecoveryFactor', 0, 1, true);
-  num('maxRaisedIntervalSeconds', 0);
-  num('graceMs', 0);
-  num('progressIntervalMs', 0);
+  for (const name of Object.keys(CRAWL_LIMITS) as Array<keyof typeof CRAWL_LIMITS>) {
+    if (!name.startsWith('tokenBucket.')) check(name, o[name as keyof ResolvedCrawlOptions]);
+  }
   if (o.delayFrom !== 'start' && o.delayFrom !== 'end') throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
   if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy)) throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
   if (o.tokenBucket) {
-    const { ratePerSecond, burst } = o.tokenBucket;
-    if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new RangeError(`crawl option tokenBucket.ratePerSecond must be > 0, got ${ratePerSecond}`);
-    if (!(burst >= 1) || !Number.isFinite(burst)) throw new RangeError(`crawl option tokenBucket.burst must be ≥ 1, got ${burst}`);
+    check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
+    check('tokenBucket.burst', o.tokenBucket.burst);
   }
   if (typeof o.fetch !== 'function') throw new RangeError('crawl option fetch must be a function');
   return o;

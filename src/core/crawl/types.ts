@@ -4,7 +4,9 @@
  * summary and one outcome per URL met). See README.md.
  */
 import type { Clock, Random } from '../clock';
+import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
+import { PACING_DEFAULTS } from '../politeness/pacing';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
 
 // ---------------------------------------------------------------------------------------------------
@@ -153,54 +155,53 @@ export interface CrawlOptions {
    */
   defer?: (task: () => void) => void;
 
-  /** Global request slots (requests in flight over all hosts). Default 8. */
+  // Every default is in CRAWL_DEFAULTS below (the pacing ones come from PACING_DEFAULTS).
+
+  /** Global request slots (requests in flight over all hosts). */
   concurrency?: number;
-  /** Requests in flight per host. Default 1. */
+  /** Requests in flight per host. */
   perHostConcurrency?: number;
-  /** The configured per-host delay in seconds. Default 1. */
+  /** The configured per-host delay in seconds. */
   delaySeconds?: number;
-  /** How the delay is measured. Default 'start'. */
+  /** How the delay is measured. */
   delayFrom?: DelayFrom;
-  /** Default 'cap'. */
   crawlDelayPolicy?: CrawlDelayPolicy;
-  /** Default 30. */
   maxCrawlDelaySeconds?: number;
-  /** The adaptive rule max(1 s, 10 × latency). Default false. */
+  /** The adaptive rule max(1 s, 10 × latency). */
   adaptive?: boolean;
   /** Optional per-host token bucket on top of the interval. Default none. */
   tokenBucket?: TokenBucketSetting;
 
-  /** Completed pages (final responses) after which no new URL starts. Default 100. */
+  /** Completed pages (final responses) after which no new URL starts (Infinity: no limit). */
   maxPages?: number;
-  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). Default 2. */
+  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). */
   maxDepth?: number;
-  /** Follow links and redirects to hosts that are not seed hosts. Default false. */
+  /** Follow links and redirects to hosts that are not seed hosts. */
   allowOtherHosts?: boolean;
   /** Follow redirects to hosts that are not seed hosts (each through that host's robots.txt and queue),
-   * but not links found there. Default false. */
+   * but not links found there. */
   followOtherHostRedirects?: boolean;
-  /** Redirect hops followed per chain. Default 5. */
+  /** Redirect hops followed per chain. */
   maxRedirects?: number;
 
-  /** Retries per URL after the first attempt. Default 3. */
+  /** Retries per URL after the first attempt. */
   maxRetries?: number;
-  /** Full-jitter backoff: first retry's ceiling. Default 1000 ms. */
+  /** Full-jitter backoff: first retry's ceiling. */
   backoffBaseMs?: number;
-  /** Full-jitter backoff: largest ceiling. Default 60 000 ms. */
+  /** Full-jitter backoff: largest ceiling. */
   backoffCapMs?: number;
-  /** A Retry-After above this drops the host for the run. Default 300 s. */
+  /** A Retry-After above this drops the host for the run. */
   retryAfterCapSeconds?: number;
-  /** Consecutive failed attempts (errors, 429, 5xx) on one host after which it is dropped. Default 5. */
+  /** Consecutive failed attempts (errors, 429, 5xx) on one host after which it is dropped. */
   maxConsecutiveFailures?: number;
-  /** Host rate control: throttle multiplier (default 2), per-success recovery (default 0.9), bound on the
-   * raised interval (default 60 s). */
+  /** Host rate control: throttle multiplier, per-success recovery, bound on the raised interval. */
   rateIncreaseFactor?: number;
   rateRecoveryFactor?: number;
   maxRaisedIntervalSeconds?: number;
 
-  /** After a stop, how long in-flight requests may run before they are aborted. Default 5000 ms. */
+  /** After a stop, how long in-flight requests may run before they are aborted. */
   graceMs?: number;
-  /** At most one progress event per this many ms of clock time (plus one at the end). Default 1000. */
+  /** At most one progress event per this many ms of clock time (plus one at the end). */
   progressIntervalMs?: number;
   /** The plan's duration, copied into the summary. */
   plannedSeconds?: number;
@@ -209,20 +210,25 @@ export interface CrawlOptions {
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
   Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
 
+/**
+ * The engine's defaults: the pacing every crawl shares (PACING_DEFAULTS), and the crawl's own. A test crawl
+ * (TEST_CRAWL_DEFAULTS) takes its pages, depth, retries and host scope from here, so a crawl is the same
+ * size whichever adapter starts it.
+ */
 export const CRAWL_DEFAULTS = {
-  concurrency: 8,
-  perHostConcurrency: 1,
-  delaySeconds: 1,
-  delayFrom: 'start' as DelayFrom,
-  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
-  maxCrawlDelaySeconds: 30,
-  adaptive: false,
-  maxPages: 100,
-  maxDepth: 2,
+  concurrency: PACING_DEFAULTS.concurrency,
+  perHostConcurrency: PACING_DEFAULTS.perHostConcurrency,
+  delaySeconds: PACING_DEFAULTS.delaySeconds,
+  delayFrom: PACING_DEFAULTS.delayFrom,
+  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
+  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
+  adaptive: PACING_DEFAULTS.adaptive,
+  maxPages: 50,
+  maxDepth: 3,
   allowOtherHosts: false,
   followOtherHostRedirects: false,
   maxRedirects: 5,
-  maxRetries: 3,
+  maxRetries: 2,
   backoffBaseMs: 1000,
   backoffCapMs: 60_000,
   retryAfterCapSeconds: 300,
@@ -232,7 +238,30 @@ export const CRAWL_DEFAULTS = {
   maxRaisedIntervalSeconds: 60,
   graceMs: 5000,
   progressIntervalMs: 1000,
-} as const;
+} as const satisfies Omit<ResolvedCrawlOptions, 'seeds' | 'clock' | 'random' | 'fetch'>;
+
+/** The range of every number the engine takes (it refuses anything else with a RangeError). */
+export const CRAWL_LIMITS = {
+  concurrency: { min: 1, max: Infinity, integer: true },
+  perHostConcurrency: { min: 1, max: Infinity, integer: true },
+  delaySeconds: { min: 0, max: Infinity },
+  maxCrawlDelaySeconds: { min: 0, max: Infinity },
+  maxPages: { min: 0, max: Infinity, integer: true, infinity: true },
+  maxDepth: { min: 0, max: Infinity, integer: true },
+  maxRedirects: { min: 0, max: Infinity, integer: true },
+  maxRetries: { min: 0, max: Infinity, integer: true },
+  backoffBaseMs: { min: 0, max: Infinity },
+  backoffCapMs: { min: 0, max: Infinity },
+  retryAfterCapSeconds: { min: 0, max: Infinity },
+  maxConsecutiveFailures: { min: 1, max: Infinity, integer: true },
+  rateIncreaseFactor: { min: 1, max: Infinity },
+  rateRecoveryFactor: { min: 0, minExclusive: true, max: 1 },
+  maxRaisedIntervalSeconds: { min: 0, max: Infinity },
+  graceMs: { min: 0, max: Infinity },
+  progressIntervalMs: { min: 0, max: Infinity },
+  'tokenBucket.ratePerSecond': { min: 0, minExclusive: true, max: Infinity },
+  'tokenBucket.burst': { min: 1, max: Infinity },
+} as const satisfies Record<string, NumberLimit>;
 
 // ---------------------------------------------------------------------------------------------------
 // Result

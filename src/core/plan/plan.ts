@@ -9,6 +9,7 @@
  * the worker slots, each held for a request's latency, need Σ pages × latency / workers.
  */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
+import { numberProblem, numberProblemText } from '../limits';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
 import { machineForHost } from './hash';
 import { spreadPages } from './pages';
@@ -58,19 +59,11 @@ function lowerKeys(record: Readonly<Record<string, number>> | undefined): Record
   return out;
 }
 
+/** A problem named by the PlanInput field: `workers: 0 must be at least 1`. */
 function checkNumber(problems: PlanProblem[], field: string, value: unknown, limit: NumberLimit): void {
   if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    problems.push({ field, message: `${field}: ${String(value)} is not a finite number` });
-    return;
-  }
-  if (limit.integer && !Number.isInteger(value)) {
-    problems.push({ field, message: `${field}: ${value} must be a whole number` });
-  } else if (limit.minExclusive ? value <= limit.min : value < limit.min) {
-    problems.push({ field, message: `${field}: ${value} must be ${limit.minExclusive ? 'greater than' : 'at least'} ${limit.min}` });
-  } else if (value > limit.max) {
-    problems.push({ field, message: `${field}: ${value} is too large (at most ${formatNumber(limit.max)})` });
-  }
+  const problem = numberProblem(value, limit);
+  if (problem !== undefined) problems.push({ field, message: `${field}: ${numberProblemText(problem, String(value), limit)}` });
 }
 
 /** Every out-of-range field of `input`, or [] when `plan(input)` will accept it. */

@@ -32,7 +32,6 @@ export {
   largestCrawlDelay,
   readCrawlDelay,
   splitRobotsLines,
-  DEFAULT_MAX_CRAWL_DELAY_SECONDS,
   GOOGLE_MAX_LINE_BYTES,
   type ColumnRange,
   type CrawlDelayReading,

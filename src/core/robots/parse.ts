@@ -27,6 +27,7 @@ import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, ty
 import { normalizeForMatch } from './encoding';
 import { readUserAgentValue } from './token';
 import type { SelectionCache } from './explain';
+import { PACING_DEFAULTS } from '../politeness/pacing';
 
 export type RobotsLineKind =
   | 'blank'
@@ -163,12 +164,9 @@ export interface RobotsFile {
 export interface ParseOptions {
   /** The original robots.txt URL (http or https). */
   robotsUrl: string;
-  /** Crawl-delay values above this are reported (`crawl-delay-above-cap`). Default 60 s. */
+  /** Crawl-delay values above this are reported (`crawl-delay-above-cap`). Default: PACING_DEFAULTS.maxCrawlDelaySeconds. */
   maxCrawlDelaySeconds?: number;
 }
-
-export { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
-import { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
 
 /** Google's per-line limit (8 × 2083 bytes). We do not cut lines (see README.md); we report them. */
 export const GOOGLE_MAX_LINE_BYTES = 16_664;
@@ -361,7 +359,7 @@ export function largestCrawlDelay(delays: readonly RobotsCrawlDelay[]): RobotsCr
  */
 export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const base = checkRobotsUrl(options.robotsUrl);
-  const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? DEFAULT_MAX_CRAWL_DELAY_SECONDS;
+  const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PACING_DEFAULTS.maxCrawlDelaySeconds;
   const sink = new FindingSink();
   const add = (code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange): void => {
     sink.add(range ? { code, severity, line, column: range.start, endColumn: range.end, message } : { code, severity, line, message });

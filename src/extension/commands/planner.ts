@@ -29,15 +29,8 @@ export interface PlannerViewDepsInput {
 export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDeps {
   return {
     getSettings: () => {
-      const s = deps.config.read().settings;
-      return {
-        userAgent: s.userAgent,
-        defaultDelay: s.defaultDelaySeconds,
-        delayFrom: s.delayFrom,
-        maxCrawlDelay: s.maxCrawlDelaySeconds,
-        crawlDelayPolicy: s.crawlDelayPolicy,
-        maxPages: s.maxPages,
-      };
+      const { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages } = deps.config.read().settings;
+      return { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages };
     },
     isTrusted: () => vscode.workspace.isTrusted,
     inspectRobots: (urls, options) =>

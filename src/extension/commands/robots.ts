@@ -19,6 +19,7 @@ import type { RobotsService } from '../robotsDocument';
 import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, splitUrls, urlList } from './args';
 import { runCommand } from './run';
 import { PRODUCT_TOKEN } from '../config';
+import { ROBOTS_LINE_LIMIT } from '../../shared/protocol';
 
 export interface RobotsCommandsDeps {
   robots: RobotsService;
@@ -47,7 +48,7 @@ function openArgs(first: unknown, second: unknown): { origin: string; line?: num
   if (typeof target !== 'string') throw new CommandArgumentError('origin: give an http(s) origin or URL');
   const checked = checkUrls([target]);
   if ('problem' in checked) throw new CommandArgumentError(`origin: ${checked.problem}`);
-  const n = optionalNumber('line', line, 1, 1_000_000, true);
+  const n = optionalNumber('line', line, ROBOTS_LINE_LIMIT);
   return { origin: checked.seeds[0]!.origin, ...(n !== undefined ? { line: n } : {}) };
 }
 

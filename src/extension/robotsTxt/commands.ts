@@ -65,7 +65,7 @@ function testArgs(value: unknown): TestArgs {
     }
     out.urls = typeof o.urls === 'string' ? list : splitUrlInput(list.join(' '));
   }
-  const group = optionalNumber('group', o.group, 0, 1_000_000, true);
+  const group = optionalNumber('group', o.group, { min: 0, max: 1_000_000, integer: true });
   if (group !== undefined) out.group = group;
   if (o.productToken !== undefined) {
     if (typeof o.productToken !== 'string' || !PRODUCT_TOKEN.test(o.productToken)) throw new CommandArgumentError('productToken: a product token, [a-zA-Z_-]+');

@@ -6,7 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/options';
-import type { PlannerSettings } from '../config';
+import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';
 
 export interface CrawlTaskDefinition extends vscode.TaskDefinition {
@@ -51,7 +51,7 @@ export interface ResolvedCrawlTask {
  * The test crawl a definition asks for, with the settings filling in what it leaves out. Throws
  * TaskDefinitionError naming the task property for anything out of range.
  */
-export function resolveCrawlTask(raw: unknown, settings: PlannerSettings): ResolvedCrawlTask {
+export function resolveCrawlTask(raw: unknown, settings: CrawlPlannerSettings): ResolvedCrawlTask {
   if (typeof raw !== 'object' || raw === null) throw new TaskDefinitionError('task', 'must be an object');
   const d = raw as Record<string, unknown>;
   if (d.report !== undefined && (typeof d.report !== 'string' || d.report.trim() === '')) {

@@ -14,7 +14,7 @@ import {
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
-  type PlannerSettings,
+  type PlannerViewSettings,
   type RobotsState,
   type RobotsView,
   type WebviewToHost,
@@ -46,7 +46,7 @@ export interface TestCrawlOptions {
  */
 export interface PlannerViewDeps {
   /** The `crawlPlanner.*` settings the planner uses (read on every plan; cheap). */
-  getSettings(): PlannerSettings;
+  getSettings(): PlannerViewSettings;
   /** Workspace trust: robots.txt is fetched and test crawls run only in a trusted workspace. */
   isTrusted(): boolean;
   /** `inspectRobots` from src/net/robotsInspect.ts with the extension's cache; must honour `signal`. */
@@ -75,7 +75,7 @@ export interface ControllerIo {
 }
 
 /** The form before the user has typed anything: empty fields take the settings and the plan's defaults. */
-export function defaultForm(settings: PlannerSettings): PlannerForm {
+export function defaultForm(settings: PlannerViewSettings): PlannerForm {
   return {
     seeds: '',
     pagesMode: 'total',
@@ -235,7 +235,7 @@ export class PlannerController {
     }
   }
 
-  private settings(): PlannerSettings {
+  private settings(): PlannerViewSettings {
     return this.deps.getSettings();
   }
 
@@ -351,7 +351,7 @@ export class PlannerController {
         userAgent,
         configuredDelaySeconds: effectiveDelay(this.form, settings),
         crawlDelayPolicy: settings.crawlDelayPolicy,
-        maxCrawlDelaySeconds: settings.maxCrawlDelay,
+        maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
         signal: abort.signal,
       });
     } catch (err) {

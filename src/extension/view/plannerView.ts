@@ -10,7 +10,6 @@ import { PlannerController, type PlannerViewDeps } from './controller';
 import { getHtml, makeNonce } from './html';
 
 export type { InspectRobotsOptions, PlannerViewDeps, TestCrawlOptions } from './controller';
-export type { PlannerSettings } from '../../shared/protocol';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
