@@ -12,11 +12,12 @@
  * A result always applies to the ORIGINAL origin, wherever redirects led (§2.3.1.2).
  */
 import type { ErrorKind } from '../core/crawl/events';
+import type { RobotsOutcome } from '../core/robots/explain';
 import { parseRetryAfter, RETRY_AFTER_MAX_SECONDS } from '../core/politeness/retryAfter';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES } from '../core/robots/decode';
 import { createHttpClient, parseHttpUrl, UnsupportedUrlError, type HttpClient, type HttpClientOptions } from './http';
 
-export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
+export type { RobotsOutcome };
 
 export interface RobotsTimeouts {
   /** TCP + TLS handshake. Only for the client fetchRobots owns; a passed-in client keeps its own. */

@@ -7,6 +7,7 @@
  */
 import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type Plan, type PlanInput, type PlanProblem } from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
+import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
 import type { InvalidSeed } from '../core/seeds';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 
@@ -180,8 +181,7 @@ export interface PlanResultView {
   crawlDelayHosts: string[];
 }
 
-export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'not-applicable';
+export type { RobotsOutcome, RobotsVerdict };
 
 export interface RobotsOriginView {
   origin: string;

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlOptions } from '../../src/extension/view/controller';
+import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlRequest } from '../../src/extension/view/controller';
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
 import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
@@ -114,7 +114,7 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
   const logs: string[] = [];
   const saved: PlannerForm[] = [];
   const clipboard: string[] = [];
-  const crawls: Array<[string[], TestCrawlOptions]> = [];
+  const crawls: Array<[string[], TestCrawlRequest]> = [];
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
   let settingsListener: (() => void) | undefined;

@@ -7,6 +7,7 @@ import type { Clock, Random } from '../clock';
 import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import { PACING_DEFAULTS } from '../politeness/pacing';
+import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
 
 // ---------------------------------------------------------------------------------------------------
@@ -89,13 +90,13 @@ export interface RobotsFetch {
 /** robots.txt's answer for one URL (RFC 9309). */
 export interface RobotsDecision {
   /** `not-applicable` (no rules apply) is read as allowed. */
-  verdict: 'allowed' | 'disallowed' | 'not-applicable';
+  verdict: RobotsVerdict;
   /** The deciding line (1-based) and rule text, for the robots-skip event. */
   line?: number;
   rule?: string;
   /** How robots.txt was fetched: `unreachable` (5xx, 429, network error) means complete disallow, and the
    * engine leaves the whole host out of the run. */
-  outcome?: 'ok' | 'unavailable' | 'unreachable';
+  outcome?: RobotsOutcome;
   /** The Crawl-delay of the group that applies, validated (finite, ≥ 0). Merged into the host's interval by max. */
   crawlDelaySeconds?: number;
   /** Why, for `unreachable` (shown in the host-dropped event). */

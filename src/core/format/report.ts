@@ -96,9 +96,6 @@ export interface DroppedHostRecord {
   urlsLeft: number;
 }
 
-/** One URL's final outcome, as the engine reports it (`CrawlResult.urls`). */
-export type UrlOutcome = UrlReport;
-
 /** Start-to-start intervals measured from the request records, per host. */
 export interface MeasuredHost {
   host: string;
@@ -145,7 +142,7 @@ export interface CrawlReport {
   /** URLs the engine reported as `dropped` in `build({ urls })`. */
   droppedUrls: string[];
   /** The engine's per-URL outcomes from `build({ urls })`, or null when none were given. */
-  urls: UrlOutcome[] | null;
+  urls: UrlReport[] | null;
 }
 
 export interface ReportBuilderOptions {
@@ -159,7 +156,7 @@ export interface ReportBuilderOptions {
 
 export interface ReportExtra {
   /** The engine's per-URL outcome list. */
-  urls?: readonly UrlOutcome[];
+  urls?: readonly UrlReport[];
   /** The plan, when it was made after the builder (it replaces `ReportBuilderOptions.plan`). */
   plan?: unknown;
   /** Epoch ms the crawl ended, when no `done` event gave it (e.g. the run was aborted). */
@@ -478,7 +475,7 @@ interface DeriveInput {
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
   retryAfterByHost: Map<string, string[]>;
-  urls: readonly UrlOutcome[];
+  urls: readonly UrlReport[];
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
 import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from '../politeness/interval';
-import { explain, groupFor, robotsUrlFor, type RobotsExplanation } from './explain';
+import { explain, groupFor, robotsUrlFor, type RobotsExplanation, type RobotsVerdict } from './explain';
 import type { RobotsFinding } from './findings';
 import { IGNORED_DIRECTIVE_NOTES, originUnknown, suggestDirective, type OriginHint } from './lint';
 import {
@@ -866,7 +866,7 @@ export interface VerdictMark {
   /** The deciding line (1-based). */
   line: number;
   /** `disallowed` when any URL deciding on this line is disallowed. */
-  verdict: 'allowed' | 'disallowed';
+  verdict: Exclude<RobotsVerdict, 'not-applicable'>;
   /** The inputs this line decided, as typed. */
   inputs: string[];
   /** A short text to show after the line: "✗ blocks /private/x" or "✓ allows /a, /b". */

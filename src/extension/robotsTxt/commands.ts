@@ -14,6 +14,7 @@
  */
 import * as vscode from 'vscode';
 import { robotsUrlForInputs, splitUrlInput, testUrls, tokenForGroup, verdictMarks, type UrlTest } from '../../core/robots/editor';
+import type { RobotsVerdict } from '../../core/robots/explain';
 import { originUnknown } from '../../core/robots/lint';
 import { sanitizeText } from '../../core/format/table';
 import { argObject, CommandArgumentError, optionalNumber } from '../commands/args';
@@ -30,7 +31,7 @@ export interface UrlTestResult {
   input: string;
   /** The URL as checked, when it parsed. */
   url?: string;
-  verdict: 'allowed' | 'disallowed' | 'not-applicable';
+  verdict: RobotsVerdict;
   /** The deciding line (1-based, a line of the document), when a rule decided. */
   line?: number;
   rule?: string;

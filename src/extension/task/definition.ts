@@ -6,6 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/options';
+import type { DelayFrom } from '../../core/politeness/interval';
 import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';
 
@@ -15,7 +16,7 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
   maxPages?: number;
   maxDepth?: number;
   delay?: number;
-  delayFrom?: 'start' | 'end';
+  delayFrom?: DelayFrom;
   concurrency?: number;
   timeout?: number;
   userAgent?: string;

@@ -32,7 +32,7 @@ export interface InspectRobotsOptions {
 }
 
 /** What "Run test crawl" passes on: the form's user agent and delay, and a page cap. */
-export interface TestCrawlOptions {
+export interface TestCrawlRequest {
   userAgent: string;
   delaySeconds: number;
   delayFrom: DelayFrom;
@@ -52,7 +52,7 @@ export interface PlannerViewDeps {
   /** `inspectRobots` from src/net/robotsInspect.ts with the extension's cache; must honour `signal`. */
   inspectRobots(urls: string[], options: InspectRobotsOptions): PromiseLike<RobotsInspection>;
   /** Executes COMMANDS.runTestCrawl with these seeds and options. */
-  runTestCrawl(seeds: string[], options: TestCrawlOptions): PromiseLike<unknown> | void;
+  runTestCrawl(seeds: string[], options: TestCrawlRequest): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */
   openRobots(origin: string, line?: number): PromiseLike<unknown> | void;
   /** One line to the extension's output channel. */
@@ -392,7 +392,7 @@ export class PlannerController {
     }
     const settings = this.settings();
     const planned = this.current().plan;
-    const options: TestCrawlOptions = {
+    const options: TestCrawlRequest = {
       userAgent: effectiveUserAgent(this.form, settings),
       delaySeconds: effectiveDelay(this.form, settings),
       delayFrom: this.form.delayFrom,

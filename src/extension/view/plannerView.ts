@@ -9,7 +9,7 @@ import { VIEWS } from '../ids';
 import { PlannerController, type PlannerViewDeps } from './controller';
 import { getHtml, makeNonce } from './html';
 
-export type { InspectRobotsOptions, PlannerViewDeps, TestCrawlOptions } from './controller';
+export type { InspectRobotsOptions, PlannerViewDeps, TestCrawlRequest } from './controller';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
