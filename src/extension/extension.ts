@@ -11,7 +11,7 @@ import { createPlannerViewDeps, registerPlannerCommands } from './commands/plann
 import { registerRobotsCommands } from './commands/robots';
 import { createConfigAccess } from './config';
 import { createContactGuard } from './contact';
-import { registerDemoHosts } from './demo';
+import { registerDemoHosts } from './demoHosts';
 import { SETTINGS } from './ids';
 import { createLog } from './log';
 import { registerRobotsDocuments } from './robotsDocument';

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { DemoHostsService } from '../demo';
+import type { DemoHostsService } from '../demoHosts';
 import type { CrawlRuns } from '../task/crawlRuns';
 import { definitionFrom, TASK_PROPERTIES } from '../task/definition';
 import { rememberSeeds, type CrawlTasks, type SeedSources } from '../task/taskProvider';
