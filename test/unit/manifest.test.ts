@@ -12,7 +12,7 @@ import type { NumberLimit } from '../../src/core/limits';
 import { PACING_DEFAULTS } from '../../src/core/politeness/pacing';
 import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTING_LIMITS, SETTING_MAX_LENGTHS } from '../../src/extension/config';
 import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
-import { ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxt/settings';
+import { ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxtEditor/settings';
 import { resolveCrawlTask, TASK_PROPERTIES } from '../../src/extension/task/definition';
 
 const root = join(__dirname, '..', '..');

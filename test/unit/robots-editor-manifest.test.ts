@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORY, COMMANDS, ROBOTS_TXT_LANGUAGE_ID, SETTINGS } from '../../src/extension/ids';
 import { SETTING_LIMITS } from '../../src/extension/config';
-import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxt/settings';
+import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxtEditor/settings';
 
 const root = join(__dirname, '..', '..');
 

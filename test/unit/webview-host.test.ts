@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlRequest } from '../../src/extension/view/controller';
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
 import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerViewSettings } from '../../src/shared/protocol';
 import type { CrawlSummary } from '../../src/core/crawl/events';

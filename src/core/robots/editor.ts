@@ -1,6 +1,6 @@
 /**
  * robots.txt in the editor, as pure position-based functions the VS Code adapter
- * (src/extension/robotsTxt) turns into hovers, CodeLens, quick fixes and the "Test URLs" command:
+ * (src/extension/robotsTxtEditor) turns into hovers, CodeLens, quick fixes and the "Test URLs" command:
  *
  * - hoverAt(file, line, column, ctx): markdown for the line under the cursor: what a directive means and
  *   which major crawlers honour it; for Crawl-delay, the effective interval once merged with the configured

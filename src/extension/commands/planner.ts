@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ConfigAccess } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
+import type { RobotsService } from '../robots/service';
 import type { CrawlRuns } from '../task/crawlRuns';
 import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';

@@ -15,7 +15,7 @@ import { formatPlanText } from '../../core/format/planText';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess } from '../config';
 import { ContactRequiredError, type ContactGuard } from '../contact';
-import type { RobotsService } from '../robotsDocument';
+import type { RobotsService } from '../robots/service';
 import { errorMessage, logCrawlEvent, type Log } from '../log';
 import type { CrawlRuns } from './crawlRuns';
 import { resolveCrawlTask, TaskDefinitionError, type ResolvedCrawlTask } from './definition';

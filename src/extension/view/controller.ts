@@ -20,7 +20,7 @@ import {
   type WebviewToHost,
 } from '../../shared/protocol';
 import { computePlan, effectiveDelay, effectiveUserAgent, type PlanComputation } from './planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
 export interface InspectRobotsOptions {

@@ -9,7 +9,7 @@ import type { ConfigAccess } from '../config';
 import type { ContactGuard } from '../contact';
 import { SETTINGS } from '../ids';
 import { errorMessage, type Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
+import type { RobotsService } from '../robots/service';
 import { readRobotsTxtSettings, type RobotsTxtSettings } from './settings';
 
 export interface RobotsTxtDepsSources {

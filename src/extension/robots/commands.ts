@@ -15,9 +15,9 @@ import * as vscode from 'vscode';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
-import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, splitUrls, urlList } from './args';
-import { runCommand } from './run';
+import type { RobotsService } from './service';
+import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, splitUrls, urlList } from '../commands/args';
+import { runCommand } from '../commands/run';
 import { PRODUCT_TOKEN } from '../config';
 import { ROBOTS_LINE_LIMIT } from '../../shared/protocol';
 
