@@ -22,7 +22,7 @@
  * crawler, only the Crawl-delay lines of its own records count (none means no Crawl-delay: the `*` value
  * does not apply); only a crawler named nowhere gets the `*` records'. Of several, the largest is used.
  */
-import { matchablePath } from './encoding';
+import { matchablePath } from './percentEncoding';
 import { bestMatch, compileRules, type CompiledRules, type MatchRule } from './match';
 import { largestCrawlDelay, type RobotsCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsRecord, type RobotsRule, type RobotsSitemap, type RuleDirective } from './parse';
 import { resolveProductToken, type ProductTokenSource } from './token';

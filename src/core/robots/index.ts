@@ -4,7 +4,7 @@
  * closing robots-parser's fail-open gaps. See README.md.
  */
 export { decodeRobotsBody, notTextReasons, ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
-export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './encoding';
+export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './percentEncoding';
 export {
   explain,
   explainWithOutcome,

@@ -1,7 +1,7 @@
 /**
  * Our own line-level parse of robots.txt: every line with its kind, key and value; the groups; the Crawl-delay
  * records; sitemaps; and a finding for every line that was ignored or read leniently. The rules of each
- * group carry canonical patterns (encoding.ts), which explain.ts compiles for matching (match.ts), so the
+ * group carry canonical patterns (percentEncoding.ts), which explain.ts compiles for matching (match.ts), so the
  * group structure and the encoding are ours (robots-parser's gaps G2, G3/G4, G7, G8 cannot arise).
  *
  * Line syntax, as google/robotstxt reads it:
@@ -24,7 +24,7 @@
  * record boundary, so a record lies inside one group; a group may hold several records.
  */
 import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
-import { normalizeForMatch } from './encoding';
+import { normalizeForMatch } from './percentEncoding';
 import { readUserAgentValue } from './token';
 import type { SelectionCache } from './explain';
 import { PACING_DEFAULTS } from '../politeness/pacing';
@@ -80,7 +80,7 @@ export interface RobotsRule {
   directive: RuleDirective;
   /** The path pattern as written (may be empty: `Disallow:` allows everything). */
   value: string;
-  /** The canonical pattern both matchers compare (see encoding.ts). */
+  /** The canonical pattern both matchers compare (see percentEncoding.ts). */
   pattern: string;
   /** The line as a reader would quote it: comment removed, trimmed, e.g. `Disallow: /private`. */
   text: string;
