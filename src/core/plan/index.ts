@@ -11,6 +11,6 @@ export {
 } from './plan';
 export { spreadPages } from './pages';
 export { fnv1a32, machineForHost } from './hash';
-export { parseDurationText } from './duration-text';
+export { parseDurationText } from './parseDuration';
 export { estimateDocument, ESTIMATE_SCHEMA_VERSION, type EstimateDocument } from './document';
 export * from './types';
