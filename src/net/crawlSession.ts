@@ -15,7 +15,8 @@ import { validateSeeds } from '../core/seeds';
 import { systemClock } from './clock';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
 import type { RobotsCache } from './robotsFetch';
-import { createRobotsCache, createRobotsGate, inspectRobots, type RobotsInspection } from './robotsInspect';
+import { createRobotsGate } from './robotsGate';
+import { createRobotsCache, inspectRobots, type RobotsInspection } from './robotsInspect';
 import { userAgentHeader } from './userAgent';
 
 /** Largest page body read; links past it are not seen, and the record says `truncated`. */

@@ -56,4 +56,4 @@ export {
   type ProductTokenSource,
   type UserAgentValue,
 } from './token';
-export { originReport, urlResult, type RobotsSettings, type RobotsSource, type RobotsOriginReport, type RobotsUrlResult } from './inspect';
+export { originReport, urlResult, type RobotsSettings, type RobotsSource, type RobotsOriginReport, type RobotsUrlResult } from './originReport';
