@@ -17,14 +17,14 @@ import { createLog } from './log';
 import { registerRobotsService } from './robots/service';
 import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxtEditor';
 import { registerCrawlStatusBar } from './statusBar';
-import { registerCrawlRuns } from './task/crawlRuns';
+import { registerRunningCrawls } from './task/runningCrawls';
 import { registerCrawlTasks } from './task/taskProvider';
 import { registerPlannerView } from './view/plannerView';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog(context);
   const config = createConfigAccess(vscode.workspace);
-  const runs = registerCrawlRuns(context);
+  const runs = registerRunningCrawls(context);
   const demo = registerDemoHosts(context, { log });
   const contact = createContactGuard({
     contact: () => config.read().settings.contactUrl,

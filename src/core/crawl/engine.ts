@@ -58,7 +58,7 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   } catch (err) {
     return Promise.reject(err);
   }
-  return new CrawlRun(resolved).run();
+  return new CrawlScheduler(resolved).run();
 }
 
 /** Fills in defaults and checks every number against CRAWL_LIMITS; throws RangeError naming the option. */
@@ -132,7 +132,7 @@ interface AdmitContext {
   seed: boolean;
 }
 
-class CrawlRun {
+class CrawlScheduler {
   private readonly clock: Clock;
   private readonly frontier: Frontier<UrlRecord>;
   private readonly records = new Map<string, UrlRecord>();

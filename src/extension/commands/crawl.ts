@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { DemoHostsService } from '../demoHosts';
-import type { CrawlRuns } from '../task/crawlRuns';
+import type { RunningCrawls } from '../task/runningCrawls';
 import { definitionFrom, TASK_PROPERTIES } from '../task/definition';
 import { rememberSeeds, type CrawlTasks, type SeedSources } from '../task/taskProvider';
 import { argObject, checkUrls, CommandArgumentError, splitUrls, urlList } from './args';
@@ -21,7 +21,7 @@ import { runCommand } from './run';
 
 export interface CrawlCommandsDeps {
   tasks: CrawlTasks;
-  runs: CrawlRuns;
+  runs: RunningCrawls;
   demo: DemoHostsService;
   log: Log;
   /** The planner's seeds, and where the last crawl's seeds are remembered. */

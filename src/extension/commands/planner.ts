@@ -12,7 +12,7 @@ import type { ConfigAccess } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
-import type { CrawlRuns } from '../task/crawlRuns';
+import type { RunningCrawls } from '../task/runningCrawls';
 import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { estimateFromArgs } from './estimate';
@@ -22,7 +22,7 @@ export interface PlannerViewDepsInput {
   config: ConfigAccess;
   robots: RobotsService;
   log: Log;
-  runs: CrawlRuns;
+  runs: RunningCrawls;
 }
 
 /** What the planner view is built with (its type is the view's own). */
