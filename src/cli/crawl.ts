@@ -5,7 +5,7 @@
 import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
-import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/options';
+import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/report';

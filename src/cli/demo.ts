@@ -4,7 +4,7 @@
  * live output, then prints planned against actual and checks politeness from the servers' own arrival
  * logs. `--serve` only starts the hosts and runs until stopped, for the extension and other crawlers.
  */
-import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
+import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { renderTable } from '../core/format/table';

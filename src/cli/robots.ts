@@ -7,7 +7,7 @@
  * The option readers and formatters here are shared with `estimate --robots`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/options';
+import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/testCrawlOptions';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';

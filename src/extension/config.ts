@@ -15,7 +15,7 @@
  * extension (code-server, older builds) and is visible in one place.
  */
 import type * as vscode from 'vscode';
-import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
+import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
 import { contactProblem, CONTACT_MAX_LENGTH, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../core/politeness/pacing';

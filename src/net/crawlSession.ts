@@ -6,7 +6,7 @@
  */
 import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
-import type { TestCrawlOptions } from '../core/crawl/options';
+import type { TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/format/report';
 import { extractLinks } from '../core/html/links';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, type TestCrawlOptions } from '../../src/core/crawl/options';
+import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, type TestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
 import { CONTACT_MAX_LENGTH, contactProblem } from '../../src/core/identity';
 import type { NumberLimit } from '../../src/core/limits';
 import { PACING_DEFAULTS } from '../../src/core/politeness/pacing';

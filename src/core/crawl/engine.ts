@@ -9,7 +9,6 @@
  * and the defaults are written up in README.md.
  */
 import type { Clock } from '../clock';
-import { numberProblem, rangeText, type NumberLimit } from '../limits';
 import { backoffDelayMs } from '../politeness/backoff';
 import { HostRate } from '../politeness/hostRate';
 import { MAX_TIMER_MS, parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
@@ -23,11 +22,10 @@ import {
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
+import { resolveCrawlOptions } from './engineOptions';
 import { Frontier, intervalMs, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
 import {
-  CRAWL_DEFAULTS,
-  CRAWL_LIMITS,
   type CrawlOptions,
   type CrawlResult,
   type PageFailure,
@@ -59,30 +57,6 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     return Promise.reject(err);
   }
   return new CrawlScheduler(resolved).run();
-}
-
-/** Fills in defaults and checks every number against CRAWL_LIMITS; throws RangeError naming the option. */
-export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions {
-  const o = { ...CRAWL_DEFAULTS, ...stripUndefined(options) } as ResolvedCrawlOptions;
-  const check = (name: keyof typeof CRAWL_LIMITS, value: unknown): void => {
-    const limit: NumberLimit = CRAWL_LIMITS[name];
-    if (numberProblem(value, limit) !== undefined) throw new RangeError(`crawl option ${name} must be ${rangeText(limit)}, got ${String(value)}`);
-  };
-  for (const name of Object.keys(CRAWL_LIMITS) as Array<keyof typeof CRAWL_LIMITS>) {
-    if (!name.startsWith('tokenBucket.')) check(name, o[name as keyof ResolvedCrawlOptions]);
-  }
-  if (o.delayFrom !== 'start' && o.delayFrom !== 'end') throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
-  if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy)) throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
-  if (o.tokenBucket) {
-    check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
-    check('tokenBucket.burst', o.tokenBucket.burst);
-  }
-  if (typeof o.fetch !== 'function') throw new RangeError('crawl option fetch must be a function');
-  return o;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 interface UrlRecord {

@@ -4,9 +4,7 @@
  * summary and one outcome per URL met). See README.md.
  */
 import type { Clock, Random } from '../clock';
-import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
-import { PACING_DEFAULTS } from '../politeness/pacing';
 import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
 
@@ -156,7 +154,7 @@ export interface CrawlOptions {
    */
   defer?: (task: () => void) => void;
 
-  // Every default is in CRAWL_DEFAULTS below (the pacing ones come from PACING_DEFAULTS).
+  // Every default is in CRAWL_DEFAULTS (engineOptions.ts; the pacing ones come from PACING_DEFAULTS).
 
   /** Global request slots (requests in flight over all hosts). */
   concurrency?: number;
@@ -210,59 +208,6 @@ export interface CrawlOptions {
 
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
   Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
-
-/**
- * The engine's defaults: the pacing every crawl shares (PACING_DEFAULTS), and the crawl's own. A test crawl
- * (TEST_CRAWL_DEFAULTS) takes its pages, depth, retries and host scope from here, so a crawl is the same
- * size whichever adapter starts it.
- */
-export const CRAWL_DEFAULTS = {
-  concurrency: PACING_DEFAULTS.concurrency,
-  perHostConcurrency: PACING_DEFAULTS.perHostConcurrency,
-  delaySeconds: PACING_DEFAULTS.delaySeconds,
-  delayFrom: PACING_DEFAULTS.delayFrom,
-  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
-  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
-  adaptive: PACING_DEFAULTS.adaptive,
-  maxPages: 50,
-  maxDepth: 3,
-  allowOtherHosts: false,
-  followOtherHostRedirects: false,
-  maxRedirects: 5,
-  maxRetries: 2,
-  backoffBaseMs: 1000,
-  backoffCapMs: 60_000,
-  retryAfterCapSeconds: 300,
-  maxConsecutiveFailures: 5,
-  rateIncreaseFactor: 2,
-  rateRecoveryFactor: 0.9,
-  maxRaisedIntervalSeconds: 60,
-  graceMs: 5000,
-  progressIntervalMs: 1000,
-} as const satisfies Omit<ResolvedCrawlOptions, 'seeds' | 'clock' | 'random' | 'fetch'>;
-
-/** The range of every number the engine takes (it refuses anything else with a RangeError). */
-export const CRAWL_LIMITS = {
-  concurrency: { min: 1, max: Infinity, integer: true },
-  perHostConcurrency: { min: 1, max: Infinity, integer: true },
-  delaySeconds: { min: 0, max: Infinity },
-  maxCrawlDelaySeconds: { min: 0, max: Infinity },
-  maxPages: { min: 0, max: Infinity, integer: true, infinity: true },
-  maxDepth: { min: 0, max: Infinity, integer: true },
-  maxRedirects: { min: 0, max: Infinity, integer: true },
-  maxRetries: { min: 0, max: Infinity, integer: true },
-  backoffBaseMs: { min: 0, max: Infinity },
-  backoffCapMs: { min: 0, max: Infinity },
-  retryAfterCapSeconds: { min: 0, max: Infinity },
-  maxConsecutiveFailures: { min: 1, max: Infinity, integer: true },
-  rateIncreaseFactor: { min: 1, max: Infinity },
-  rateRecoveryFactor: { min: 0, minExclusive: true, max: 1 },
-  maxRaisedIntervalSeconds: { min: 0, max: Infinity },
-  graceMs: { min: 0, max: Infinity },
-  progressIntervalMs: { min: 0, max: Infinity },
-  'tokenBucket.ratePerSecond': { min: 0, minExclusive: true, max: Infinity },
-  'tokenBucket.burst': { min: 1, max: Infinity },
-} as const satisfies Record<string, NumberLimit>;
 
 // ---------------------------------------------------------------------------------------------------
 // Result

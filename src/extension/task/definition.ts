@@ -5,7 +5,7 @@
  * property the user wrote.
  */
 import type * as vscode from 'vscode';
-import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/options';
+import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/testCrawlOptions';
 import type { DelayFrom } from '../../core/politeness/interval';
 import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';

@@ -7,7 +7,7 @@ import { numberProblem, numberProblemText, type NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import { validateProductToken } from '../robots/token';
-import { CRAWL_DEFAULTS } from './types';
+import { CRAWL_DEFAULTS } from './engineOptions';
 
 export interface TestCrawlOptions {
   seeds: string[];
