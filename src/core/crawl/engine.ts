@@ -21,10 +21,11 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
-import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
+import type { CrawlEvent, CrawlSummary, HostDroppedEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
 import { Frontier, intervalMs, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
+import { CrawlStats, type HostStats } from './stats';
 import {
   type CrawlOptions,
   type CrawlResult,
@@ -40,9 +41,6 @@ import {
 
 /** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
 const IDLE_OVER = new Error('idle wait over');
-
-/** The window for the progress event's rate. */
-const PROGRESS_WINDOW_MS = 30_000;
 
 /**
  * Runs a crawl to its end (all work done, the page limit, a stop, or every host dropped) and returns the
@@ -85,19 +83,6 @@ interface UrlRecord {
   detail?: string;
 }
 
-interface HostStats {
-  starts: number[];
-  requests: number;
-  pages: number;
-  retries: number;
-  robotsSkips: number;
-  errors: number;
-  retryAfterSeen: string[];
-  consecutiveFailures: number;
-  dropReason?: HostDroppedEvent['reason'];
-  dropped?: string;
-}
-
 interface AdmitContext {
   depth: number;
   from?: string;
@@ -111,7 +96,7 @@ class CrawlScheduler {
   private readonly frontier: Frontier<UrlRecord>;
   private readonly records = new Map<string, UrlRecord>();
   private readonly order: UrlRecord[] = [];
-  private readonly stats = new Map<string, HostStats>();
+  private readonly stats: CrawlStats;
   private readonly seedHosts = new Set<string>();
   private readonly checking = new Set<UrlRecord>();
   private readonly originChains = new Map<string, Promise<void>>();
@@ -119,17 +104,9 @@ class CrawlScheduler {
   private readonly robotsAbort = new AbortController();
   private graceAbort: AbortController | undefined;
 
-  private pages = 0;
   private activeChains = 0;
   private gateOpen = true;
   private maxPagesReached = false;
-  private notStartedByMaxPages = 0;
-  private requests = 0;
-  private retries = 0;
-  private errors = 0;
-  private robotsSkips = 0;
-  private readonly statusCounts: Record<string, number> = {};
-  private readonly retryAfterSeen: string[] = [];
 
   private stopping = false;
   private fatal: { error: unknown } | undefined;
@@ -139,15 +116,13 @@ class CrawlScheduler {
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
-  private readonly pageTimes: number[] = [];
-  private readonly startedAt: number;
   /** More than one request in flight per host: new starts wait for the end of the instant (endOfInstant). */
   private readonly sharedHosts: boolean;
 
   constructor(private readonly o: ResolvedCrawlOptions) {
     this.clock = o.clock;
     this.sharedHosts = o.perHostConcurrency > 1;
-    this.startedAt = this.clock.now();
+    this.stats = new CrawlStats(this.clock.now());
     this.frontier = new Frontier<UrlRecord>({
       delayFrom: o.delayFrom,
       perHostConcurrency: o.perHostConcurrency,
@@ -320,8 +295,8 @@ class CrawlScheduler {
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
     if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
     if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
-    if (!ctx.continuation && this.pages >= this.o.maxPages) {
-      this.notStartedByMaxPages++;
+    if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
+      this.stats.notStartedByMaxPages++;
       return this.refuse(url, host, u.origin, ctx, 'not-started', 'max-pages');
     }
     const rec = this.record(url, host, u.origin, ctx);
@@ -376,12 +351,8 @@ class CrawlScheduler {
     const bucket = this.o.tokenBucket
       ? new TokenBucket({ ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst }, this.clock.now())
       : undefined;
-    this.stats.set(host, { starts: [], requests: 0, pages: 0, retries: 0, robotsSkips: 0, errors: 0, retryAfterSeen: [], consecutiveFailures: 0 });
+    this.stats.addHost(host);
     return this.frontier.add(host, rate, bucket);
-  }
-
-  private hostStats(host: string): HostStats {
-    return this.stats.get(host)!;
   }
 
   /**
@@ -504,9 +475,7 @@ class CrawlScheduler {
       this.frontier.refresh(slot);
     }
     if (decision.verdict === 'disallowed') {
-      const st = this.hostStats(rec.host);
-      st.robotsSkips++;
-      this.robotsSkips++;
+      this.stats.robotsSkip(rec.host);
       this.emit({
         type: 'robots-skip',
         at: this.clock.now(),
@@ -549,7 +518,7 @@ class CrawlScheduler {
     }
     rec.state = 'in-flight';
     const robotsUrl = `${rec.origin}/robots.txt`;
-    this.countStart(slot, now);
+    this.stats.started(slot.name, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
@@ -606,14 +575,12 @@ class CrawlScheduler {
   private reportRobotsRequest(slot: HostSlot<UrlRecord>, fetch: RobotsFetch, at: number): void {
     const sent = fetch.sentAt !== undefined ? { sentAt: fetch.sentAt } : {};
     if (fetch.status === undefined) {
-      const st = this.hostStats(slot.name);
-      st.errors++;
-      this.errors++;
+      this.stats.error(slot.name);
       const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
       this.emit({ type: 'error', at, url: fetch.url, host: slot.name, attempt: 1, kind: error.kind, message: error.message, startedAt: fetch.startedAt, ...sent, willRetry: false, robotsTxt: true });
       return;
     }
-    this.statusCounts[String(fetch.status)] = (this.statusCounts[String(fetch.status)] ?? 0) + 1;
+    this.stats.status(fetch.status);
     this.emit({
       type: 'response',
       at,
@@ -633,14 +600,6 @@ class CrawlScheduler {
     });
   }
 
-  /** One more request start on the host, at `at`. */
-  private countStart(slot: HostSlot<UrlRecord>, at: number): void {
-    const st = this.hostStats(slot.name);
-    st.requests++;
-    st.starts.push(at);
-    this.requests++;
-  }
-
   // -------------------------------------------------------------------------------------------------
   // Requests
   // -------------------------------------------------------------------------------------------------
@@ -653,7 +612,7 @@ class CrawlScheduler {
       rec.inChain = true;
       this.activeChains++;
     }
-    this.countStart(slot, now);
+    this.stats.started(slot.name, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
     let pending: Promise<PageResult>;
@@ -712,9 +671,8 @@ class CrawlScheduler {
 
   private onError(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageFailure, now: number): void {
     const { kind, message } = result.error;
-    const st = this.hostStats(slot.name);
-    st.errors++;
-    this.errors++;
+    const st = this.stats.host(slot.name);
+    this.stats.error(slot.name);
     if (isThrottleError(kind) && !slot.dropped) slot.rate.onThrottle('backoff');
     // Our own stop aborting a request says nothing about the host.
     const giveUp = !slot.dropped && !this.stopping && this.countFailure(st);
@@ -738,20 +696,30 @@ class CrawlScheduler {
       this.scheduleRetry(slot, rec, now + this.backoff(rec), kind);
       return;
     }
-    if (wouldRetry && (giveUp || slot.dropped)) {
+    this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail: this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail });
+  }
+
+  /**
+   * A failed attempt (an error, a 429 or a 5xx) that is not retried: the host is dropped when its failures
+   * in a row reached the limit (`dropHost`); the URL fails, or, when it would have been retried, goes with
+   * its dropped host.
+   */
+  private endFailedAttempt(slot: HostSlot<UrlRecord>, rec: UrlRecord, st: HostStats, detail: string, end: { wouldRetry: boolean; dropHost: boolean; failedDetail: string }): void {
+    const why = `${st.consecutiveFailures} consecutive failures (last: ${detail})`;
+    if (end.wouldRetry && (end.dropHost || slot.dropped)) {
       rec.detail = detail;
-      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
+      if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why, rec);
       else this.finalizeForDroppedHost(slot, rec);
       return;
     }
-    this.finalize(rec, 'failed', this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail);
-    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+    this.finalize(rec, 'failed', end.failedDetail);
+    if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why);
   }
 
   private onResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number): void {
     const status = result.status;
     rec.status = status;
-    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+    this.stats.status(status);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
     const base = {
@@ -779,8 +747,7 @@ class CrawlScheduler {
       this.onThrottleResponse(slot, rec, result, now, () => responseEvent(0));
       return;
     }
-    const st = this.hostStats(slot.name);
-    st.consecutiveFailures = 0;
+    this.stats.host(slot.name).consecutiveFailures = 0;
     slot.rate.onSuccess();
 
     const locationRaw = result.location ?? result.headers['location'];
@@ -866,13 +833,12 @@ class CrawlScheduler {
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
   private onThrottleResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number, responseEvent: () => CrawlEvent): void {
     const status = result.status;
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     let retryAfter: RetryAfter | undefined;
     const raw = readsRetryAfter(status) ? result.headers['retry-after'] : undefined;
     if (raw !== undefined) {
       retryAfter = parseRetryAfter(raw, now, { capSeconds: this.o.retryAfterCapSeconds, ...(result.headers['date'] === undefined ? {} : { dateHeader: result.headers['date'] }) });
-      st.retryAfterSeen.push(raw);
-      this.retryAfterSeen.push(raw);
+      this.stats.retryAfter(slot.name, raw);
     }
     const valid = retryAfter !== undefined && retryAfter.kind !== 'invalid';
     if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff');
@@ -901,13 +867,8 @@ class CrawlScheduler {
       this.scheduleRetry(slot, rec, notBefore, pausedUntil !== undefined ? `status ${status}, Retry-After: ${raw!.trim()}` : detail);
       return;
     }
-    if (wouldRetry && (giveUp || slot.dropped)) {
-      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
-      else this.finalizeForDroppedHost(slot, rec);
-      return;
-    }
-    this.finalize(rec, 'failed', isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail);
-    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+    const failedDetail = isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail;
+    this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail });
   }
 
   private countFailure(st: HostStats): boolean {
@@ -923,9 +884,7 @@ class CrawlScheduler {
   private scheduleRetry(slot: HostSlot<UrlRecord>, rec: UrlRecord, notBefore: number, reason: string): void {
     rec.notBefore = notBefore;
     rec.state = 'queued';
-    const st = this.hostStats(slot.name);
-    st.retries++;
-    this.retries++;
+    this.stats.retry(slot.name);
     this.emit({ type: 'retry-scheduled', at: this.clock.now(), url: rec.url, host: rec.host, attempt: rec.attempts + 1, notBefore, reason });
     this.frontier.enqueue(slot, rec, 'back');
   }
@@ -936,7 +895,7 @@ class CrawlScheduler {
 
   /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */
   private dropHost(slot: HostSlot<UrlRecord>, reason: HostDroppedEvent['reason'], detail: string, current?: UrlRecord): void {
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     if (slot.dropped) {
       if (current) this.finalizeForDroppedHost(slot, current);
       return;
@@ -952,10 +911,9 @@ class CrawlScheduler {
 
   private finalizeForDroppedHost(slot: HostSlot<UrlRecord>, rec: UrlRecord): void {
     this.checking.delete(rec);
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     if (st.dropReason === 'robots-unreachable') {
-      st.robotsSkips++;
-      this.robotsSkips++;
+      this.stats.robotsSkip(slot.name);
       this.emit({ type: 'robots-skip', at: this.clock.now(), url: rec.url, host: rec.host, reason: 'unreachable' });
       this.finalize(rec, 'robots-unreachable', st.dropped);
     } else {
@@ -977,26 +935,22 @@ class CrawlScheduler {
     else if (outcome === 'fetched' || outcome === 'redirected') delete rec.detail;
     if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
     rec.inChain = false;
-    if (outcome === 'fetched') {
-      this.pages++;
-      this.hostStats(rec.host).pages++;
-      this.pageTimes.push(this.clock.now());
-    }
+    if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
   }
 
   /** The page budget: new URLs start only while pages + chains in progress < maxPages. */
   private updateGate(): void {
-    if (!this.maxPagesReached && this.pages >= this.o.maxPages) {
+    if (!this.maxPagesReached && this.stats.pages >= this.o.maxPages) {
       this.maxPagesReached = true;
       const cut = (r: UrlRecord): boolean => r.attempts === 0 && !r.continuation;
       const left = [...this.frontier.removeWhere(cut), ...[...this.checking].filter(cut)];
       for (const rec of left) {
-        this.notStartedByMaxPages++;
+        this.stats.notStartedByMaxPages++;
         this.finalize(rec, 'not-started', 'max-pages');
       }
     }
     // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
-    this.gateOpen = this.pages + this.activeChains < this.o.maxPages;
+    this.gateOpen = this.stats.pages + this.activeChains < this.o.maxPages;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -1026,18 +980,17 @@ class CrawlScheduler {
   private maybeProgress(now: number, force: boolean): void {
     if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
     this.lastProgressAt = now;
-    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
-    const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
-    const ratePerSecond = span > 0 ? this.pageTimes.length / span : 0;
+    const ratePerSecond = this.stats.pageRate(now);
     let pending = 0;
     for (const rec of this.order) if (rec.state !== 'done') pending++;
-    const planned = Math.min(this.o.maxPages, this.pages + pending);
-    const remaining = Math.max(0, planned - this.pages);
+    const pages = this.stats.pages;
+    const planned = Math.min(this.o.maxPages, pages + pending);
+    const remaining = Math.max(0, planned - pages);
     const etaSeconds = remaining === 0 ? 0 : ratePerSecond > 0 ? remaining / ratePerSecond : undefined;
     this.emit({
       type: 'progress',
       at: now,
-      done: this.pages,
+      done: pages,
       planned,
       queued: this.frontier.queued + this.checking.size,
       inFlight: this.inFlight.size,
@@ -1059,46 +1012,8 @@ class CrawlScheduler {
   }
 
   private summary(now: number): CrawlSummary {
-    const hosts: HostSummary[] = [];
-    for (const slot of this.frontier.hosts()) {
-      const st = this.hostStats(slot.name);
-      const gaps: number[] = [];
-      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
-      const planned = slot.rate.planned();
-      hosts.push({
-        host: slot.name,
-        requests: st.requests,
-        pages: st.pages,
-        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
-        plannedIntervalSeconds: planned.seconds,
-        intervalSource: planned.source,
-        retryAfterSeen: [...st.retryAfterSeen],
-        retries: st.retries,
-        robotsSkips: st.robotsSkips,
-        errors: st.errors,
-        ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
-      });
-    }
-    let endReason: CrawlSummary['endReason'] = 'complete';
-    if (this.stopping) endReason = 'stopped';
-    else if (this.notStartedByMaxPages > 0) endReason = 'max-pages';
-    else if (hosts.length > 0 && hosts.every((h) => h.dropped !== undefined)) endReason = 'hosts-dropped';
-    return {
-      startedAt: this.startedAt,
-      endedAt: now,
-      elapsedSeconds: (now - this.startedAt) / 1000,
-      ...(this.o.plannedSeconds === undefined ? {} : { plannedSeconds: this.o.plannedSeconds }),
-      pages: this.pages,
-      requests: this.requests,
-      statusCounts: { ...this.statusCounts },
-      retries: this.retries,
-      robotsSkips: this.robotsSkips,
-      errors: this.errors,
-      retryAfterSeen: [...this.retryAfterSeen],
-      hosts,
-      notFollowed: summarizeNotFollowed(this.order),
-      endReason,
-    };
+    const hosts = [...this.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
+    return this.stats.summary(now, hosts, { stopped: this.stopping, plannedSeconds: this.o.plannedSeconds, notFollowed: summarizeNotFollowed(this.order) });
   }
 }
 
