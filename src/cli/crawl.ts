@@ -13,7 +13,7 @@ import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
-import type { RobotsCache } from '../net/robotsFetch';
+import type { RobotsCache } from '../net/robotsCache';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact } from './contact';
 

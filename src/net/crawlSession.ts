@@ -14,7 +14,7 @@ import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
 import { systemClock } from './clock';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
-import type { RobotsCache } from './robotsFetch';
+import type { RobotsCache } from './robotsCache';
 import { createRobotsGate } from './robotsGate';
 import { createRobotsCache, inspectRobots, type RobotsInspection } from './robotsInspect';
 import { userAgentHeader } from './userAgent';

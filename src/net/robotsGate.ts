@@ -5,7 +5,8 @@
  */
 import type { RobotsDecision, RobotsFetch, RobotsGate } from '../core/crawl/types';
 import { crawlDelayFor, verdictWithOutcome, type RobotsSettings } from '../core/robots';
-import type { RobotsCache, RobotsCacheEntry, RobotsFetchResult } from './robotsFetch';
+import type { RobotsCache, RobotsCacheEntry } from './robotsCache';
+import type { RobotsFetchResult } from './robotsFetch';
 import { loadFetched, type LoadedRobots } from './robotsInspect';
 
 /** The fetch behind a cached result, as the crawl engine reads it. */

@@ -16,7 +16,8 @@ import {
   type RobotsUrlResult,
 } from '../core/robots';
 import { parseHttpUrl } from './http';
-import { RobotsCache, fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
+import { RobotsCache } from './robotsCache';
+import { fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
 
 export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
 

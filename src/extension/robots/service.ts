@@ -8,7 +8,7 @@
  * are loaded on first use, so activation stays cheap and does no I/O.
  */
 import * as vscode from 'vscode';
-import type { RobotsCache } from '../../net/robotsFetch';
+import type { RobotsCache } from '../../net/robotsCache';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess, CrawlPlannerSettings } from '../config';
@@ -72,7 +72,7 @@ export function registerRobotsService(context: vscode.ExtensionContext, deps: Ro
   };
 
   const makeCache = async (header: string, saved: unknown): Promise<RobotsCache> => {
-    const { RobotsCache: Cache, fetchRobots } = await import('../../net/robotsFetch.js');
+    const [{ RobotsCache: Cache }, { fetchRobots }] = await Promise.all([import('../../net/robotsCache.js'), import('../../net/robotsFetch.js')]);
     const s = settings();
     const totalMs = s.robotsTxtTimeoutSeconds * 1000;
     const timeouts = { connectMs: Math.min(totalMs, s.connectTimeoutSeconds * 1000), headersMs: totalMs, bodyMs: totalMs, totalMs };
