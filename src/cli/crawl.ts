@@ -8,7 +8,7 @@ import type { CrawlEvent } from '../core/crawl/events';
 import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
-import { eventToJsonLine, reportToJson } from '../core/format/report';
+import { eventToJsonLine, reportToJson } from '../core/format/safeJson';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlEvent } from '../core/crawl/events';
-import { eventToJsonLine } from '../core/format/report';
+import { eventToJsonLine } from '../core/format/safeJson';
 
 export type Log = vscode.LogOutputChannel;
 

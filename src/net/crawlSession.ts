@@ -8,7 +8,7 @@ import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
 import type { TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
-import { createReportBuilder, type CrawlReport } from '../core/format/report';
+import { createReportBuilder, type CrawlReport } from '../core/crawl/report';
 import { extractLinks } from '../core/html/links';
 import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
