@@ -44,7 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
-  registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, contact, log }));
+  registerRobotsTxtFeatures(
+    context,
+    createRobotsTxtDeps({ config, robots, contact, log, plannedPages: () => view.currentPlanPages(), onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener) }),
+  );
   log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
 }
 

@@ -116,8 +116,8 @@ describe('readRobotsTxtSettings', () => {
   const planner = { maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap' as const, defaultDelaySeconds: 1, userAgent: 'CrawlPlanner' };
   const config = (values: Record<string, unknown>) => ({ get: <T>(key: string): T | undefined => values[`crawlPlanner.${key}`] as T | undefined });
 
-  it('defaults: every feature on, N = 1,000,000, the planner settings passed through', () => {
-    assert.deepEqual(readRobotsTxtSettings(config({}), planner), {
+  it('defaults: every feature on, N = 1,000,000 (no plan), the planner settings passed through', () => {
+    assert.deepEqual(readRobotsTxtSettings(config({}), planner, undefined), {
       maxCrawlDelaySeconds: 30,
       crawlDelayPolicy: 'cap',
       configuredDelaySeconds: 1,
@@ -131,6 +131,7 @@ describe('readRobotsTxtSettings', () => {
     const s = readRobotsTxtSettings(
       config({ [SETTINGS.robotsTxtDiagnostics]: false, [SETTINGS.robotsTxtHovers]: 'no', [SETTINGS.robotsTxtPagesForEstimate]: 5000 }),
       planner,
+      undefined,
     );
     assert.deepEqual(s.features, { diagnostics: false, hovers: true, codeLens: true, quickFixes: true });
     assert.equal(s.pagesForEstimate, 5000);

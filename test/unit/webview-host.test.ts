@@ -261,6 +261,28 @@ test('a ready counts as answered once its state was delivered; a webview that to
   assert.equal(h.controller.answeredReadies, 1);
 });
 
+test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their changes are announced', async () => {
+  const h = harness();
+  let announced = 0;
+  h.controller.onDidChangePlannedPages(() => announced++);
+  assert.equal(h.controller.currentPlanPages(), undefined, 'the default form has no seeds: no plan');
+  h.controller.receive({ type: 'ready', form });
+  assert.equal(h.controller.currentPlanPages(), 200, '100 per host × 2 hosts');
+  await settle();
+  assert.equal(announced, 1);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 30 } });
+  assert.equal(h.controller.currentPlanPages(), 30);
+  await settle();
+  assert.equal(announced, 2);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 30, rate: 5 } });
+  await settle();
+  assert.equal(announced, 2, 'a change that keeps the pages is not announced');
+  h.controller.receive({ type: 'formChanged', form: { ...form, seeds: '' } });
+  assert.equal(h.controller.currentPlanPages(), undefined);
+  await settle();
+  assert.equal(announced, 3);
+});
+
 test('the stored form is the fallback; a damaged one is replaced by defaults', () => {
   const h = harness({ stored: form });
   h.controller.receive({ type: 'ready' });

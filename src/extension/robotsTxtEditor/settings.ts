@@ -39,13 +39,13 @@ function relative(key: string): string {
 
 /**
  * Reads the switches and N from a `crawlPlanner` configuration, falling back to the defaults for values of
- * the wrong type (settings.json can hold anything). `plannedPages` (the sidebar's plan) wins over the
- * setting when it is a positive number.
+ * the wrong type (settings.json can hold anything). `plannedPages` (the pages of the sidebar's plan, or
+ * undefined without one) wins over the setting when it is in the setting's range.
  */
 export function readRobotsTxtSettings(
   configuration: Pick<vscode.WorkspaceConfiguration, 'get'>,
   planner: Pick<CrawlPlannerSettings, 'maxCrawlDelaySeconds' | 'crawlDelayPolicy' | 'defaultDelaySeconds' | 'userAgent'>,
-  plannedPages?: number,
+  plannedPages: number | undefined,
 ): RobotsTxtSettings {
   const flag = (key: string): boolean => configuration.get<unknown>(relative(key)) !== false;
   const setting = configuration.get<unknown>(relative(SETTINGS.robotsTxtPagesForEstimate));

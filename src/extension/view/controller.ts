@@ -105,6 +105,9 @@ export class PlannerController {
   private disposed = false;
   /** How many `ready` messages were answered with a state the webview received. */
   private readyAnswers = 0;
+  /** The current plan's pages as last computed (undefined: no plan), and who hears when they change. */
+  private plannedPages: number | undefined;
+  private readonly pagesListeners = new Set<() => void>();
   private readyWaiters: Array<() => void> = [];
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
@@ -170,6 +173,7 @@ export class PlannerController {
     this.disposed = true;
     this.robotsAbort?.abort();
     for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.pagesListeners.clear();
     this.detach();
   }
 
@@ -185,6 +189,17 @@ export class PlannerController {
   /** The current valid seed URLs, in order, without repeats. */
   currentSeeds(): string[] {
     return [...new Set(this.current().seeds.map((s) => s.url))];
+  }
+
+  /** The pages of the current plan (in total, over every host), or undefined when there is no plan. */
+  currentPlanPages(): number | undefined {
+    return this.current().plan?.totalPages;
+  }
+
+  /** Fires after the current plan's pages change (a plan made, changed or gone). */
+  onDidChangePlannedPages(listener: () => void): { dispose(): void } {
+    this.pagesListeners.add(listener);
+    return { dispose: () => this.pagesListeners.delete(listener) };
   }
 
   /** The form as the planner holds it. */
@@ -243,6 +258,12 @@ export class PlannerController {
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
       this.computation = computePlan(this.form, this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {});
+      const pages = this.computation.plan?.totalPages;
+      if (pages !== this.plannedPages) {
+        this.plannedPages = pages;
+        // After this turn: a listener may ask for the pages again (robots.txt CodeLens refresh).
+        if (this.pagesListeners.size > 0) queueMicrotask(() => this.pagesListeners.forEach((listener) => listener()));
+      }
     }
     return this.computation;
   }

@@ -22,6 +22,10 @@ export interface PlannerViewApi {
   currentPlanJson(): string | undefined;
   /** The current valid seed URLs, in order, without repeats. */
   currentSeeds(): string[];
+  /** The pages of the current plan, or undefined without one (the robots.txt editor's "time for N pages"). */
+  currentPlanPages(): number | undefined;
+  /** Fires after the current plan's pages change. */
+  onDidChangePlannedPages(listener: () => void): vscode.Disposable;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
@@ -93,6 +97,8 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     },
     currentPlanJson: () => controller.currentPlanJson(),
     currentSeeds: () => controller.currentSeeds(),
+    currentPlanPages: () => controller.currentPlanPages(),
+    onDidChangePlannedPages: (listener) => new vscode.Disposable(controller.onDidChangePlannedPages(listener).dispose),
     dispose: () => {
       if (disposed) return;
       disposed = true;

@@ -218,7 +218,7 @@ function estimateSection(est: CrawlDelayEstimate, ctx: EditorContext): string {
       `| ${formatSeconds(d.seconds)} | ${rate(est.pagesPerHour)} | ${rate(est.pagesPerDay)} | ${total} |`,
     ].join('\n'),
     `With your settings (${settings}), one request every **${formatSeconds(d.seconds)}** to this host: ${why}. ` +
-      'One request per interval, response times not counted; N is `crawlPlanner.robotsTxt.pagesForEstimate`, or the Planner\'s pages.',
+      'One request per interval, response times not counted; N is the pages of the Planner\'s plan, or `crawlPlanner.robotsTxt.pagesForEstimate` while it has none.',
   ].join('\n\n');
 }
 
