@@ -11,9 +11,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../core/exitCodes';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -10,6 +10,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/testCrawlOptions';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { colors, type Colors } from '../core/format/ansi';
+import { plural } from '../core/format/text';
 import { realHosts } from '../core/identity';
 import type { NumberLimit } from '../core/limits';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
@@ -138,21 +140,8 @@ export interface RobotsCliDocument {
 // ---------------------------------------------------------------------------------------------------------
 // Text.
 
-export interface Style {
-  bold(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-}
-
-export function style(color: boolean): Style {
-  const sgr = (on: string, off: string) => (s: string) => (color ? `\x1b[${on}m${s}\x1b[${off}m` : s);
-  return { bold: sgr('1', '22'), red: sgr('31', '39'), green: sgr('32', '39'), yellow: sgr('33', '39'), dim: sgr('2', '22') };
-}
-
 /** The outcome in words; `unreachable` in capitals, bold red: nothing on that origin may be crawled. */
-export function outcomeHeadline(o: Pick<InspectedOrigin, 'outcome' | 'from'>, s: Style): string {
+export function outcomeHeadline(o: Pick<InspectedOrigin, 'outcome' | 'from'>, s: Colors): string {
   switch (o.outcome) {
     case 'ok':
       return s.green(o.from === 'file' ? 'ok (local file)' : 'ok');
@@ -173,7 +162,7 @@ export function decidingLine(r: Pick<RobotsUrlResult, 'line' | 'rule'>): string 
   return `L${r.line}${r.rule !== null ? ` ${sanitizeText(r.rule)}` : ''}`;
 }
 
-function verdictText(v: RobotsVerdict, s: Style): string {
+function verdictText(v: RobotsVerdict, s: Colors): string {
   switch (v) {
     case 'allowed':
       return s.green('allowed');
@@ -186,10 +175,6 @@ function verdictText(v: RobotsVerdict, s: Style): string {
       return never;
     }
   }
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 function groupText(o: InspectedOrigin, productToken: string): string {
@@ -215,7 +200,7 @@ function findingsSummary(findings: readonly RobotsFinding[]): string {
 }
 
 /** The per-origin block: outcome headline, then one labelled line per fact. */
-export function formatOrigin(o: InspectedOrigin, productToken: string, s: Style): string[] {
+export function formatOrigin(o: InspectedOrigin, productToken: string, s: Colors): string[] {
   const lines = [`${s.bold(sanitizeText(o.origin))}  ${outcomeHeadline(o, s)}`];
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(12)} ${value}`);
   if (o.from === 'network') {
@@ -263,7 +248,7 @@ export function resultsSummary(results: readonly RobotsUrlResult[]): string {
 }
 
 /** The per-URL table: verdict, deciding line, URL; each row followed by its reason unless `reasons` is false. */
-export function formatResults(results: readonly RobotsUrlResult[], s: Style, indent = '', reasons = true): string[] {
+export function formatResults(results: readonly RobotsUrlResult[], s: Colors, indent = '', reasons = true): string[] {
   const table = renderTable(
     [
       { header: 'Verdict' },
@@ -402,7 +387,7 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
 
-  const s = style(io.color);
+  const s = colors(io.color);
   const lines: string[] = [];
   lines.push(
     filePath !== undefined

@@ -8,10 +8,11 @@
  * Retry-After pause, token bucket, per-host concurrency) can be bypassed. The model, the retry table
  * and the defaults are written up in README.md.
  */
-import type { Clock } from '../clock';
+import { MAX_TIMER_MS, type Clock } from '../clock';
+import { errorMessage } from '../format/text';
 import { backoffDelayMs } from '../politeness/backoff';
 import { HostRate } from '../politeness/hostRate';
-import { MAX_TIMER_MS, parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
+import { parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
 import {
   isRedirectStatus,
   isRetryableError,
@@ -1044,9 +1045,4 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
 
 function isHtml(contentType: string | undefined): boolean {
   return contentType === undefined || /html/i.test(contentType);
-}
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
 }

@@ -6,7 +6,8 @@
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
 import { tidy, type HostNotes } from './host';
 import type { DeadlineCheck, HostPlan, MachinePlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
-import { percent, plural } from './words';
+import { plural } from '../format/text';
+import { percent } from './words';
 
 /** `host-dominates`: the host's time is at least this share of all hosts' time… */
 export const HOST_DOMINATES_SHARE = 0.5;

@@ -1,12 +1,9 @@
 /** The plan in words: why a host gets the period it gets, and what limits the crawl (`bindingDescription`). */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
+import { plural } from '../format/text';
 import { tidy, type HostNotes } from './host';
 import type { Makespan } from './makespan';
 import type { HostPlan, ResolvedPlanInput } from './types';
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
-}
 
 export function percent(x: number): string {
   return `${Math.round(x * 100)}%`;

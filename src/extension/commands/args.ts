@@ -5,21 +5,16 @@
  */
 import { sanitizeText } from '../../core/format/table';
 import { numberProblem, numberProblemText, type NumberLimit } from '../../core/limits';
-import { validateSeeds, type InvalidSeed, type Seed } from '../../core/seeds';
+import { splitUrlList, validateSeeds, type InvalidSeed, type Seed } from '../../core/seeds';
 
 export class CommandArgumentError extends Error {
   override readonly name = 'CommandArgumentError';
 }
 
-/** "a, b  c\nd" → ["a", "b", "c", "d"]: URLs separated by commas or white space. */
-export function splitUrls(text: string): string[] {
-  return text.split(/[\s,]+/).filter((s) => s !== '');
-}
-
-/** A string (split like splitUrls) or an array of strings. */
+/** A string (split like any URL list: splitUrlList) or an array of strings. */
 export function urlList(name: string, value: unknown): string[] {
-  if (typeof value === 'string') return splitUrls(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitUrls(v));
+  if (typeof value === 'string') return splitUrlList(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitUrlList(v));
   throw new CommandArgumentError(`${name}: give a URL, a list of URLs, or a string of URLs`);
 }
 

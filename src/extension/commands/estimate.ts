@@ -14,8 +14,9 @@ import { validateSeeds } from '../../core/seeds';
 import type { ConfigAccess, CrawlPlannerSettings } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalChoice, optionalNumber, parseNumberText, splitUrls, urlList } from './args';
+import { argObject, CommandArgumentError, optionalBoolean, optionalChoice, optionalNumber, parseNumberText, urlList } from './args';
 import { runCommand } from './run';
+import { askUrls } from './urlInput';
 
 export interface EstimateDeps {
   config: ConfigAccess;
@@ -88,20 +89,15 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
   };
 
   const interactive = async (): Promise<EstimateDocument | undefined> => {
-    const urlsText = await vscode.window.showInputBox({
+    const typed = await askUrls({
       title: 'Estimate Crawl Time (1/2)',
       prompt: 'Seed URLs, separated by commas or spaces',
       placeHolder: 'https://a.example/ https://b.example/',
       value: lastUrls,
-      ignoreFocusOut: true,
-      validateInput: (text) => {
-        const checked = checkUrls(splitUrls(text));
-        return 'problem' in checked ? checked.problem : null;
-      },
     });
-    if (urlsText === undefined) return undefined;
-    lastUrls = urlsText;
-    const hosts = new Set(validateSeeds(splitUrls(urlsText).map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host)).size;
+    if (typed === undefined) return undefined;
+    lastUrls = typed.text;
+    const hosts = new Set(validateSeeds(typed.urls.map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host)).size;
     const pagesText = await vscode.window.showInputBox({
       title: 'Estimate Crawl Time (2/2)',
       prompt: `Pages in total, spread evenly over ${hosts} host${hosts === 1 ? '' : 's'}`,
@@ -112,7 +108,7 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
     if (pagesText === undefined) return undefined;
     lastPages = pagesText;
     const settings = deps.config.read().settings;
-    const result = estimateFromArgs({ urls: urlsText, pages: parseNumberText(pagesText) }, settings);
+    const result = estimateFromArgs({ urls: typed.urls, pages: parseNumberText(pagesText) }, settings);
     await show(result, settings);
     return result.document;
   };

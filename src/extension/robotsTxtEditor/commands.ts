@@ -100,20 +100,17 @@ function toResult(t: UrlTest, productToken: string, robotsUrl: string): UrlTestR
 const VERDICT_ICON: Record<UrlTestResult['verdict'], string> = { allowed: '$(pass)', disallowed: '$(circle-slash)', 'not-applicable': '$(question)' };
 
 export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps: RobotsTxtCommandDeps): void {
-  const allowedLine = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-    after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
-  });
-  const blockedLine = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-    after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
-  });
+  /** A deciding line's highlight: the diff editor's colours, green for allows and red for blocks. */
+  const verdictLine = (background: string, ruler: string): vscode.TextEditorDecorationType =>
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor(background),
+      overviewRulerColor: new vscode.ThemeColor(ruler),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+      after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
+    });
+  const allowedLine = verdictLine('diffEditor.insertedLineBackground', 'editorOverviewRuler.addedForeground');
+  const blockedLine = verdictLine('diffEditor.removedLineBackground', 'editorOverviewRuler.deletedForeground');
   /** The document whose lines are highlighted, and the highlights, so new editors of it show them too. */
   let marked: { uri: string; allowed: vscode.DecorationOptions[]; blocked: vscode.DecorationOptions[] } | undefined;
   let lastInput = '';
@@ -150,7 +147,7 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
       if (inputs === undefined) {
         const text = await vscode.window.showInputBox({
           title: 'Test URLs against this robots.txt (unsaved changes included)',
-          prompt: 'URLs or paths, separated by spaces: /private/page https://example.com/shop?q=1',
+          prompt: 'URLs or paths, separated by spaces or commas: /private/page https://example.com/shop?q=1',
           value: lastInput,
           ignoreFocusOut: true,
           validateInput: (v) => (splitUrlInput(v).length === 0 ? 'Enter at least one URL or path.' : splitUrlInput(v).length > MAX_URLS ? `At most ${MAX_URLS} at once.` : undefined),

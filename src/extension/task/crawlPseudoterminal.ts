@@ -4,6 +4,7 @@
  * stop it; onDidClose fires with the exit code after the last line has been written.
  */
 import * as vscode from 'vscode';
+import { colors } from '../../core/format/ansi';
 import { errorMessage } from '../log';
 import type { TerminalCrawl, TerminalCrawlOutcome, TerminalSink } from './terminalCrawl';
 
@@ -93,7 +94,7 @@ export class CrawlPseudoterminal implements vscode.Pseudoterminal {
     this.options.onDone?.(outcome);
     if (!this.opened) return;
     if (this.options.closeOnExit === false) {
-      this.write(`\r\n\x1b[2mThe test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.\x1b[22m\r\n`);
+      this.write(`\r\n${colors(true).dim(`The test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.`)}\r\n`);
       return;
     }
     // Every line was fired above, in order, before this: the terminal shows them all, then the exit code.

@@ -10,8 +10,10 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlSummary } from '../../core/crawl/events';
+import { colors } from '../../core/format/ansi';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
+import { EXIT_FAILED, EXIT_USAGE } from '../../core/exitCodes';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess } from '../config';
 import { ContactRequiredError, type ContactGuard } from '../contact';
@@ -21,9 +23,6 @@ import type { RunningCrawls } from './runningCrawls';
 import { resolveCrawlTask, TaskDefinitionError, type ResolvedCrawlTask } from './definition';
 import { displayPath, reportTarget, writeReport } from './report';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
 
 export interface TerminalSink {
   /** Text with `\r\n` line ends. */
@@ -68,9 +67,7 @@ export interface TerminalCrawl {
   stop(): void;
 }
 
-const red = (s: string) => `\x1b[31m${s}\x1b[39m`;
-const bold = (s: string) => `\x1b[1m${s}\x1b[22m`;
-const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
+const { red, bold, dim } = colors(true);
 
 export function startTerminalCrawl(request: TerminalCrawlRequest, deps: TerminalCrawlDeps, sink: TerminalSink): TerminalCrawl {
   const out = (...lines: string[]) => sink.write(toTerminal(lines));

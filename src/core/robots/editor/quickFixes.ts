@@ -4,7 +4,8 @@ import { originUnknown, suggestDirective } from '../lint';
 import { readCrawlDelay, type RobotsFile, type RobotsLine, type RobotsUserAgent } from '../parse';
 import { readUserAgentValue } from '../token';
 import { KIND_CANONICAL } from './knowledge';
-import { clip, lineText, recordOfLine, safeUrl } from './text';
+import { clip } from '../../format/text';
+import { lineText, recordOfLine, safeUrl } from './text';
 
 export interface TextEditSpec {
   /** 1-based start line. */
@@ -48,7 +49,7 @@ export function quickFixes(file: RobotsFile, finding: RobotsFinding): QuickFixSp
     case 'unknown-directive': {
       const suggestion = suggestDirective(key);
       if (!suggestion || !l.keyRange) return [];
-      return [{ title: `Change "${clip(key)}" to "${suggestion}"`, edits: [replaceRange(l.line, l.keyRange, suggestion)], isPreferred: true }];
+      return [{ title: `Change "${clip(key, 60)}" to "${suggestion}"`, edits: [replaceRange(l.line, l.keyRange, suggestion)], isPreferred: true }];
     }
     case 'missing-colon': {
       if (!l.keyRange) return [];
@@ -82,7 +83,7 @@ export function quickFixes(file: RobotsFile, finding: RobotsFinding): QuickFixSp
     }
     case 'rule-path-not-absolute': {
       if (!l.valueRange || !l.value) return [];
-      return [{ title: `Start the path with "/": /${clip(l.value)}`, edits: [replaceRange(l.line, { start: l.valueRange.start, end: l.valueRange.start }, '/')], isPreferred: true }];
+      return [{ title: `Start the path with "/": /${clip(l.value, 60)}`, edits: [replaceRange(l.line, { start: l.valueRange.start, end: l.valueRange.start }, '/')], isPreferred: true }];
     }
     case 'user-agent-not-a-token': {
       const ua = readUserAgentValue(l.value ?? '');
@@ -109,7 +110,7 @@ export function quickFixes(file: RobotsFile, finding: RobotsFinding): QuickFixSp
       const agents = bare.flatMap((r) => r.userAgents.map((ua) => ua.value || '""'));
       return [
         {
-          title: `Give ${clip(agents.join(', '))} the same Crawl-delay`,
+          title: `Give ${clip(agents.join(', '), 60)} the same Crawl-delay`,
           edits: bare.map((r): TextEditSpec => {
             const last = r.userAgents[r.userAgents.length - 1] as RobotsUserAgent;
             if (last.line < file.lines.length) return { line: last.line + 1, startColumn: 0, endColumn: 0, newText: `${text}\n` };

@@ -56,6 +56,3 @@ export function safeUrl(value: string, base: string): string | undefined {
   }
 }
 
-export function clip(s: string, max = 60): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}

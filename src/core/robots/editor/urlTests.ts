@@ -5,14 +5,12 @@
 import { explain, groupFor, robotsUrlFor, type RobotsExplanation, type RobotsVerdict } from '../explain';
 import type { RobotsFile } from '../parse';
 import { namesToken } from './knowledge';
-import { clip } from './text';
+import { clip } from '../../format/text';
+import { splitUrlList } from '../../seeds';
 
-/** URLs or paths from an input box: separated by whitespace; a bare path gets its leading `/`. */
+/** URLs or paths from an input box, split as every URL list is (splitUrlList); a bare path gets its leading `/`. */
 export function splitUrlInput(text: string): string[] {
-  return text
-    .split(/\s+/)
-    .filter((s) => s !== '')
-    .map((s) => (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.startsWith('/') ? s : `/${s}`));
+  return splitUrlList(text).map((s) => (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.startsWith('/') ? s : `/${s}`));
 }
 
 /**
