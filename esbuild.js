@@ -1,4 +1,4 @@
-// One build script, several targets (DESIGN.md §7): the extension and the CLI run on Node (cjs),
+// One build script, several targets (ARCHITECTURE.md §Build): the extension and the CLI run on Node (cjs),
 // the webview runs in the browser (iife). Type-checking is separate (`npm run typecheck`).
 const esbuild = require('esbuild');
 const fs = require('node:fs');

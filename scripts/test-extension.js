@@ -6,7 +6,7 @@
 // "/Applications/Visual Studio Code.app/Contents/MacOS/Electron", or the `code` binary of an unpacked
 // VS Code for Linux). Without it the tests are skipped, and the script says so and exits 0: the same
 // suites then run inside code-server, through a test-runner extension, in the e2e harness
-// (`npm run test:e2e`, scenario x-extension-host; see the README, "End-to-end tests").
+// (`npm run test:e2e`, scenario x-extension-host; see CONTRIBUTING.md, "End-to-end tests").
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');

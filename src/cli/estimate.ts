@@ -1,8 +1,8 @@
 /**
  * `crawl-planner estimate`: how long a crawl takes, per host and in total, and what limits it. A thin
- * adapter: options → PlanInput → plan() → a table or the JSON document (README.md). With
+ * adapter: options → PlanInput → plan() → a table or the JSON document (docs/cli.md, docs/formats.md). With
  * `--robots`, each seed origin's robots.txt is fetched first: its Crawl-delay feeds the plan and seeds it
- * disallows are left out (README.md).
+ * disallows are left out (docs/cli.md §crawl-planner estimate --robots).
  */
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { jsonPieces } from '../core/format/json';

@@ -2,7 +2,7 @@
  * `crawl-planner robots`: what robots.txt says about some URLs. Per origin the fetch outcome, the group
  * that applies to our product token, Crawl-delay and the effective interval; per URL the verdict and the
  * deciding line. A thin adapter over src/net/robotsInspect (network) and inspectRobotsText (`--file`), the
- * same decode → parse → explain path the conformance test uses. See README.md.
+ * same decode → parse → explain path the conformance test uses. See docs/cli.md §crawl-planner robots.
  *
  * The option readers and formatters here are shared with `estimate --robots`.
  */

@@ -1,5 +1,5 @@
 /**
- * Time, injected. The core never reads the wall clock or starts timers of its own (DESIGN.md §1):
+ * Time, injected. The core never reads the wall clock or starts timers of its own (ARCHITECTURE.md §Layers):
  * adapters pass a real clock, tests pass a virtual one.
  */
 export interface Clock {

@@ -9,7 +9,7 @@
  * can hold anything. A value of the wrong type or out of range falls back to the default and is
  * reported in `problems`, so it can be logged.
  *
- * Workspace trust (README.md): VS Code ignores workspace values of the settings listed in
+ * Workspace trust (docs/extension.md §Workspace trust): VS Code ignores workspace values of the settings listed in
  * `capabilities.untrustedWorkspaces.restrictedConfigurations` while the workspace is in Restricted
  * Mode. This module does the same on its own, so the rule holds in every host that runs the
  * extension (code-server, older builds) and is visible in one place.

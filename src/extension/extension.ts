@@ -1,5 +1,5 @@
 /**
- * The extension's composition root (DESIGN.md §3): each feature is a `register…(context, deps)` that
+ * The extension's composition root (ARCHITECTURE.md §Composition root): each feature is a `register…(context, deps)` that
  * owns its disposables; activate() only wires them. Activation does no network and no heavy work: the
  * net and demo modules are loaded on first use.
  */

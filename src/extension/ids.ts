@@ -1,5 +1,5 @@
 /**
- * The one registry of ids the extension contributes (DESIGN.md §4). package.json must agree with it;
+ * The one registry of ids the extension contributes (ARCHITECTURE.md §The id registry). package.json must agree with it;
  * test/unit/ids.test.ts checks both directions. Everything lives in the `crawlPlanner` namespace.
  */
 
@@ -16,7 +16,7 @@ export const COMMANDS = {
   stopDemoHosts: 'crawlPlanner.stopDemoHosts',
   copyPlanJson: 'crawlPlanner.copyPlanJson',
   openRobotsTxt: 'crawlPlanner.openRobotsTxt',
-  /** robots.txt editor: test URLs against the unsaved buffer (README.md). */
+  /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-txt-editor.md). */
   testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */
   compareLiveRobotsTxt: 'crawlPlanner.compareLiveRobotsTxt',
@@ -52,7 +52,7 @@ export const SETTINGS = {
   robotsTxtTimeout: 'crawlPlanner.timeouts.robotsTxt',
   maxPages: 'crawlPlanner.maxPages',
   reportFolder: 'crawlPlanner.reportFolder',
-  /** robots.txt editor features (README.md). */
+  /** robots.txt editor features (docs/robots-txt-editor.md §Settings). */
   robotsTxtDiagnostics: 'crawlPlanner.robotsTxt.diagnostics.enabled',
   robotsTxtHovers: 'crawlPlanner.robotsTxt.hovers.enabled',
   robotsTxtCodeLens: 'crawlPlanner.robotsTxt.codeLens.enabled',

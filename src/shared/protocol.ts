@@ -1,5 +1,6 @@
 /**
- * The typed messages between the extension and the planner webview (DESIGN.md §5). String-literal
+ * The typed messages between the extension and the planner webview (ARCHITECTURE.md §The webview protocol;
+ * the messages are listed in docs/extension.md §Protocol). String-literal
  * `type` unions, no numeric enums; both sides switch exhaustively. The extension trusts nothing that
  * comes from the webview: `parseWebviewMessage` checks every field before any work is done.
  *
@@ -33,7 +34,7 @@ export type PagesMode = 'total' | 'perHost';
 
 /**
  * The planner form as the extension sees it: every number already parsed and in range. `null` means
- * "left empty": the setting or the plan's default applies (see README.md). The webview keeps the
+ * "left empty": the setting or the plan's default applies (docs/extension.md §What it shows). The webview keeps the
  * raw text of each field itself (getState/setState), so a half-typed value is never lost.
  */
 export interface PlannerForm {

@@ -3,7 +3,9 @@
  * LICENSE, the two bundles and media/. No sources, no source maps, no tests, no node_modules.
  *
  * Packs with `vsce package --no-dependencies` into a temporary folder (the bundles in dist/ are built
- * first when missing) and reads the archive's central directory.
+ * first when missing) and reads the archive's central directory. The README's pictures and its links to
+ * docs/ stay relative and out of the package (CONTRIBUTING.md, "Packaging"): they are for the Marketplace
+ * page, which vsce points at the repository once package.json names one.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,7 +65,7 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-vsix-'));
   try {
     const out = join(dir, 'crawl-planner.vsix');
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: root, stdio: 'pipe' });
     const zip = readFileSync(out);
     const entries = zipEntries(zip);
     const names = entries.map((e) => e.name).sort();

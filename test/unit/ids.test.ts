@@ -1,5 +1,5 @@
 /**
- * package.json and src/extension/ids.ts agree, both ways (DESIGN.md §4): every contributed command,
+ * package.json and src/extension/ids.ts agree, both ways (ARCHITECTURE.md §The id registry): every contributed command,
  * view, setting and task type is in the registry, and everything in the registry is contributed.
  */
 import { test } from 'node:test';

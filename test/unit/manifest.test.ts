@@ -1,5 +1,5 @@
 /**
- * Manifest hygiene (DESIGN.md §10): settings with type, default, range, markdownDescription and scope;
+ * Manifest hygiene (CONTRIBUTING.md §How to add, §Packaging): settings with type, default, range, markdownDescription and scope;
  * the defaults the code assumes; workspace-trust declarations; the task schema; activation; packaging.
  */
 import { test } from 'node:test';

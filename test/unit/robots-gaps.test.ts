@@ -1,5 +1,5 @@
 /**
- * One test (or table) per robots-parser gap G# from ../shared/reference/robots-parser-gaps.md that this
+ * One test (or table) per robots-parser gap G# (docs/how-it-works.md §robots-parser's gaps) that this
  * wrapper closes or decides. Bodies here are written by us (derived material), not upstream cases.
  */
 import { describe, it } from 'node:test';

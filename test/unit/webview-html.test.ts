@@ -9,7 +9,7 @@ const webview: WebviewLike<string> = {
 const nonce = 'AbCdEf0123456789+/xyzQ==';
 const html = getHtml(webview, nonce, { script: 'dist/webview.js', style: 'media/planner.css' });
 
-/** The stable ids the e2e tests and README.md rely on. */
+/** The stable ids the e2e tests and docs/extension.md rely on. */
 const IDS = [
   'seeds', 'pages', 'pages-mode', 'rate', 'workers', 'delay', 'delay-from', 'latency', 'user-agent', 'use-robots',
   'seed-errors', 'host-table', 'total', 'binding', 'warnings', 'problems', 'robots', 'robots-status', 'robots-origin',

@@ -1,5 +1,5 @@
 /**
- * A static check of DESIGN.md §6: the webview never parses HTML from a string. Everything it shows is
+ * A static check of the webview's security rule (docs/extension.md §Decisions): the webview never parses HTML from a string. Everything it shows is
  * built with createElement + textContent / setAttribute.
  */
 import { test } from 'node:test';

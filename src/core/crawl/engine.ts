@@ -6,7 +6,7 @@
  * Politeness is counted in request STARTS: every request to a host, first tries, retries and redirect
  * hops alike, goes through that host's queue and waits for its next-allowed time, so no rule (interval,
  * Retry-After pause, token bucket, per-host concurrency) can be bypassed. The model, the retry table
- * and the defaults are written up in README.md.
+ * and the defaults are written up in docs/how-it-works.md §The crawl engine.
  */
 import { MAX_TIMER_MS, type Clock } from '../clock';
 import { errorMessage } from '../format/text';

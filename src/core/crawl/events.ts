@@ -45,7 +45,8 @@ export interface RequestStartEvent {
   intervalSeconds: number;
   intervalSource: LiveIntervalSource;
   /** Seconds since the previous start to this host, or undefined for the first. */
-  sinceLastStartSeconds?: number;  /** This request fetches its origin's robots.txt (through the host's queue, like a page). */
+  sinceLastStartSeconds?: number;
+  /** This request fetches its origin's robots.txt (through the host's queue, like a page). */
   robotsTxt?: true;
 }
 

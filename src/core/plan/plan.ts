@@ -4,7 +4,7 @@
  * same `plan()`. The parts: input.ts (checks and defaults), host.ts (one host), makespan.ts (one
  * machine), words.ts (the binding constraint in words), warnings.ts.
  *
- * Timing convention (README.md): the first request starts at t = 0 and the crawl is done when
+ * Timing convention (docs/how-it-works.md §Timing convention): the first request starts at t = 0 and the crawl is done when
  * the last response has arrived. A host with n pages on one lane with period p therefore takes
  * (n − 1) × p + latency; the global rate allows its N requests in (N − 1) / rate + the shortest latency;
  * the worker slots, each held for a request's latency, need Σ pages × latency / workers.

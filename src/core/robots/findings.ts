@@ -38,7 +38,7 @@ export const ROBOTS_FINDING_CODES = [
   'sitemap-invalid',
   'sitemap-relative',
   'sitemap-duplicate',
-  // Editor lint (lint.ts): checks on top of the parse, see README.md
+  // Editor lint (lint.ts): checks on top of the parse, see docs/robots-txt-editor.md §Finding codes
   'crawl-delay-ignored-by-google',
   'rule-duplicate',
   'rule-contradictory',

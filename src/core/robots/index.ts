@@ -1,7 +1,7 @@
 /**
  * robots.txt core: decode (RFC 9309 §2.5 limit, BOMs), parse (lines, groups, Crawl-delay records, sitemaps,
  * findings), and verdicts (verdict() bare, explain() with the reason) from rules compiled once per file,
- * closing robots-parser's fail-open gaps. See README.md.
+ * closing robots-parser's fail-open gaps. See docs/how-it-works.md §robots.txt core.
  */
 export { decodeRobotsBody, notTextReasons, ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
 export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './percentEncoding';

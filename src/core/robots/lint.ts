@@ -7,7 +7,7 @@
  * - `truncated` names the last line that is parsed;
  * - `sitemap-relative` does not quote a made-up origin when the file's origin is unknown;
  * - new: `crawl-delay-ignored-by-google`, `rule-duplicate`, `rule-contradictory`, `bom-in-line`,
- *   `replacement-character` (see README.md).
+ *   `replacement-character` (docs/robots-txt-editor.md §Finding codes).
  *
  * Pure: text in, findings out. Positions follow findings.ts: 1-based lines, 0-based UTF-16 columns.
  */

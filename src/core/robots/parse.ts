@@ -169,7 +169,7 @@ export interface ParseOptions {
   maxCrawlDelaySeconds?: number;
 }
 
-/** Google's per-line limit (8 × 2083 bytes). We do not cut lines (see README.md); we report them. */
+/** Google's per-line limit (8 × 2083 bytes). We do not cut lines (docs/how-it-works.md §Behaviour decisions); we report them. */
 export const GOOGLE_MAX_LINE_BYTES = 16_664;
 
 interface KeyInfo {
@@ -285,7 +285,7 @@ function utf8Length(s: string): number {
   return n;
 }
 
-/** Result of reading a Crawl-delay value (decision G17, see README.md). */
+/** Result of reading a Crawl-delay value (decision G17, docs/how-it-works.md §Behaviour decisions). */
 export interface CrawlDelayReading {
   seconds?: number;
   /** Set when the value is not used. */

@@ -1,5 +1,5 @@
 /**
- * robots.txt in the editor (README.md): diagnostics from the core's lint, hovers, CodeLens,
+ * robots.txt in the editor (docs/robots-txt-editor.md): diagnostics from the core's lint, hovers, CodeLens,
  * quick fixes, "Test URLs against this robots.txt" and "Compare with live robots.txt", for the
  * `robots-txt` language (files named robots.txt, and the extension's fetched copies).
  *

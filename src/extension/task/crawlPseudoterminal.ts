@@ -1,5 +1,5 @@
 /**
- * The Pseudoterminal of a test crawl: a thin adapter over startTerminalCrawl (DESIGN.md §8). The crawl
+ * The Pseudoterminal of a test crawl: a thin adapter over startTerminalCrawl (ARCHITECTURE.md §Data flow: a crawl). The crawl
  * starts in open(); anything written before that is buffered; Ctrl+C (handleInput '\x03') and close()
  * stop it; onDidClose fires with the exit code after the last line has been written.
  */

@@ -1,6 +1,6 @@
 /**
  * The planner webview's HTML: a static skeleton with stable element ids (the e2e tests and
- * the README's sidebar section names them), one external script by nonce and one external stylesheet. No inline
+ * docs/extension.md §The sidebar planner name them), one external script by nonce and one external stylesheet. No inline
  * script, no inline style, no event handler attributes; the only interpolated values are the CSP
  * source, the nonce and the two resource URIs, all attribute-escaped. Pure (no vscode at run time).
  */

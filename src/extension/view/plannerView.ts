@@ -1,8 +1,8 @@
 /**
  * The sidebar planner (`crawlPlanner.planner`): a WebviewViewProvider that is a thin adapter over
  * {@link PlannerController}. The webview is not retained when hidden; the controller keeps the form and
- * the results and re-posts them on `ready` and when the view becomes visible (DESIGN.md §5). Strict CSP
- * with a fresh nonce per document, resources only from `dist/` and `media/` (§6).
+ * the results and re-posts them on `ready` and when the view becomes visible (ARCHITECTURE.md §The webview protocol). Strict
+ * CSP with a fresh nonce per document, resources only from `dist/` and `media/` (docs/extension.md §Decisions).
  */
 import * as vscode from 'vscode';
 import { VIEWS } from '../ids';

@@ -2,7 +2,7 @@
 /**
  * A colour audit of the planner webview, run in its frame: the WCAG contrast ratio of text against the
  * background it is drawn on, and of the chart's bars against their track. It reports; the scenarios
- * print the results as notes (docs/e2e.md says what the numbers mean). 4.5:1 is WCAG AA for body
+ * print the results as notes (CONTRIBUTING.md, scenario g-legibility, says what the numbers mean). 4.5:1 is WCAG AA for body
  * text, 3:1 for large text and for graphics that carry meaning (a chart bar).
  */
 

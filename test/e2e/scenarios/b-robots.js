@@ -68,5 +68,17 @@ module.exports = {
     check(/selected/.test(position.text), `the deciding line is not selected (status bar "${position.text}")`);
     ctx.note(`deciding line: robots.txt L${ruleLine}; editor tab "${tab}", status bar "${position.text}", line text "${lineText.trim()}"`);
     await ctx.screenshots('editor');
+
+    // The hover of the Crawl-delay line: whose it is and what it costs in time (the picture in the docs).
+    const crawlDelayLine = wb.page.locator('.editor-group-container.active .view-lines .view-line', { hasText: /^Crawl-delay:\s*2\s*$/ }).first();
+    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'pages/hour' }).first();
+    const showHover = async () => {
+      await wb.page.mouse.move(0, 0);
+      await crawlDelayLine.locator('span').first().hover();
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+    };
+    await showHover();
+    contains(await hover.innerText(), [/Crawl-delay/, /2 s/, /pages\/hour/i], 'the hover of the Crawl-delay line');
+    await ctx.screenshots('hover', { each: showHover });
   },
 };

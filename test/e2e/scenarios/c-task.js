@@ -73,6 +73,19 @@ module.exports = {
 
     await ctx.screenshots('terminal');
 
+    // The whole run on one screen (the picture in the docs): the panel maximized, scrolled to the top, so
+    // the header, the plan and the request lines show together.
+    await wb.runCommand('View: Toggle Maximized Panel');
+    const scrollTop = () => wb.runCommand('Terminal: Scroll to Top');
+    await scrollTop();
+    const whole = await poll('the maximized terminal to show the header and request lines', async () => {
+      const t = await wb.terminalText();
+      return /Crawl Planner test crawl/.test(t) && requestLine.test(t) ? t : undefined;
+    }, { timeoutMs: 10_000 });
+    contains(whole, ['Crawl Planner test crawl: 2 seeds on 2 hosts', requestLine], 'the maximized task terminal');
+    await ctx.screenshots('terminal-whole', { each: scrollTop });
+    await wb.runCommand('View: Toggle Maximized Panel');
+
     await wb.activityItem('Explorer').click();
     // Unfold .crawl-planner (shown compact as ".crawl-planner / reports"): the report's row is under it.
     const explorer = wb.page.locator('.explorer-folders-view');
