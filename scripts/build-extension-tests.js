@@ -3,7 +3,6 @@
 // the module `--extensionTestsPath` loads. `vscode` stays external: the extension host provides it.
 // (esbuild.js builds the product; this builds only the tests.)
 'use strict';
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script for Node */
 const esbuild = require('esbuild');
 const path = require('node:path');
 

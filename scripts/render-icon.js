@@ -3,7 +3,6 @@
 // media/icon.svg. No dependencies: signed distances for anti-aliasing, zlib for the PNG. Run it after
 // changing the design: `node scripts/render-icon.js`.
 'use strict';
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script for Node */
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');

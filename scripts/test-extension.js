@@ -8,7 +8,6 @@
 // suites then run inside code-server, through a test-runner extension, in the e2e harness
 // (`npm run test:e2e`, scenario x-extension-host; see CONTRIBUTING.md, "End-to-end tests").
 'use strict';
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script for Node */
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');

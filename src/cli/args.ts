@@ -4,15 +4,14 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
+import { numberProblem, numberProblemText, type NumberLimit } from '../core/limits';
 
 /** Bad input from the user: printed as one line, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../core/exitCodes';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -48,35 +47,23 @@ function joinNegativeValues(argv: string[], options: Options): string[] {
   return out;
 }
 
-export interface NumberRule {
-  /** Smallest allowed value (inclusive unless `minExclusive`). */
-  min?: number;
-  minExclusive?: boolean;
-  /** Largest allowed value; anything above is "absurd". */
-  max?: number;
-  integer?: boolean;
-}
-
 /**
- * Parses a numeric option strictly: the whole string must be a finite decimal number ("abc", "1e308"
- * beyond max, "Infinity", "", "0x10" are refused with the rule they broke).
+ * Parses a numeric option strictly: the whole string must be a finite decimal number within `limit`
+ * ("abc", "1e308" beyond max, "Infinity", "", "0x10" are refused with the rule they broke). The text is
+ * quoted when it is not a usable number (`--pages: "1.5" must be a whole number`) and shown as typed
+ * when it is out of range (`--pages: 0 must be at least 1`).
  */
-export function parseNumber(name: string, raw: string | undefined, rule: NumberRule = {}): number | undefined {
+export function parseNumber(name: string, raw: string | undefined, limit: NumberLimit): number | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
     throw new UsageError(`--${name}: "${raw}" is not a number`);
   }
   const value = Number(text);
-  if (!Number.isFinite(value)) throw new UsageError(`--${name}: "${raw}" is not a finite number`);
-  if (rule.integer && !Number.isInteger(value)) throw new UsageError(`--${name}: "${raw}" must be a whole number`);
-  if (rule.min !== undefined) {
-    if (rule.minExclusive ? value <= rule.min : value < rule.min) {
-      throw new UsageError(`--${name}: ${raw} must be ${rule.minExclusive ? 'greater than' : 'at least'} ${rule.min}`);
-    }
-  }
-  if (rule.max !== undefined && value > rule.max) {
-    throw new UsageError(`--${name}: ${raw} is too large (at most ${rule.max.toLocaleString('en-US')})`);
+  const problem = numberProblem(value, limit);
+  if (problem !== undefined) {
+    const shown = problem === 'not-finite' || problem === 'not-whole' ? `"${raw}"` : raw;
+    throw new UsageError(`--${name}: ${numberProblemText(problem, shown, limit)}`);
   }
   return value;
 }

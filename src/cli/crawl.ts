@@ -5,15 +5,15 @@
 import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
-import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/options';
+import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import { formatPlanText } from '../core/format/planText';
-import { eventToJsonLine, reportToJson } from '../core/format/report';
+import { eventToJsonLine, reportToJson } from '../core/format/safeJson';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
-import type { RobotsCache } from '../net/robotsFetch';
+import type { RobotsCache } from '../net/robotsCache';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact } from './contact';
 

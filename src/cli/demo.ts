@@ -4,9 +4,10 @@
  * live output, then prints planned against actual and checks politeness from the servers' own arrival
  * logs. `--serve` only starts the hosts and runs until stopped, for the extension and other crawlers.
  */
-import { TEST_CRAWL_DEFAULTS } from '../core/crawl/options';
+import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
+import { colors } from '../core/format/ansi';
 import { renderTable } from '../core/format/table';
 import type { DemoHosts } from '../demo';
 import { DEMO_SERVE_PORT, defaultDemoConfig } from '../demo/config';
@@ -143,7 +144,8 @@ function planVsActual(plannedSeconds: number, s: CrawlSummary): string {
 }
 
 function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: number): string {
-  const paint = (ok: boolean, s: string) => (color ? `\x1b[${ok ? 32 : 31}m${s}\x1b[39m` : s);
+  const c = colors(color);
+  const paint = (ok: boolean, s: string) => (ok ? c.green(s) : c.red(s));
   const rows = checks.map((c) => [
     c.name,
     c.host,

@@ -28,7 +28,7 @@ import { checkContact, contactOption } from './contact';
 import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
 import { changedSinceOption } from './sitemaps';
 import { createRobotsCache } from '../net/robotsInspect';
-import type { RobotsCache } from '../net/robotsFetch';
+import type { RobotsCache } from '../net/robotsCache';
 import {
   decidingLine,
   originJson,
@@ -37,9 +37,9 @@ import {
   ROBOTS_TIMEOUT_DEFAULT_SECONDS,
   ROBOTS_TIMEOUT_LIMIT,
   robotsTimeouts,
-  style,
   type RobotsOriginJson,
 } from './robots';
+import { colors } from '../core/format/ansi';
 
 const OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -347,7 +347,7 @@ async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seed
 
 /** The robots.txt section printed before the plan table. */
 function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: boolean): string {
-  const s = style(color);
+  const s = colors(color);
   const lines = [`${s.bold('robots.txt')} for ${sanitizeText(step.inspection.productToken)} (User-Agent: ${sanitizeText(step.header)})`];
   const disallowed = new Set(step.section.disallowedSeeds.map((d) => d.url));
   const rows = step.inspection.origins.map((o) => {

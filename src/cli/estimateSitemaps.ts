@@ -8,7 +8,7 @@ import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
 import type { SitemapSizing } from '../core/sitemaps';
 import { UsageError } from './args';
-import { style } from './robots';
+import { colors } from '../core/format/ansi';
 import { sitemapNotes, sitemapTable, sizingOptions, type SizingArgs } from './sitemaps';
 
 /** Where a host's page count came from. */
@@ -54,7 +54,7 @@ export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: str
 
 /** The section printed before the plan table: the sizing, then where each host's pages come from. */
 export function formatSitemapsSection(section: EstimateSitemapsSection, color: boolean): string {
-  const s = style(color);
+  const s = colors(color);
   const { sizing } = section;
   const lines = [`${s.bold('Sitemaps')} for ${sanitizeText(sizing.productToken)} (User-Agent: ${sanitizeText(sizing.userAgent)})`];
   lines.push(...sitemapTable(sizing, s, '  '));

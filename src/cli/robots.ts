@@ -7,9 +7,13 @@
  * The option readers and formatters here are shared with `estimate --robots`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/testCrawlOptions';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
+import { colors, type Colors } from '../core/format/ansi';
+import { plural } from '../core/format/text';
 import { realHosts } from '../core/identity';
+import type { NumberLimit } from '../core/limits';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
@@ -23,7 +27,7 @@ import {
   type RobotsUrlResult,
 } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
-import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io, type NumberRule } from './args';
+import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
 
 /** The options of every command that fetches for the user: who it is, how politely, how long it waits. */
@@ -48,9 +52,10 @@ export const ROBOTS_OPTIONS = {
 
 /** Seconds one robots.txt fetch may take in all (every redirect hop together). */
 export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = ROBOTS_FETCH_TIMEOUT_SECONDS;
-export const ROBOTS_TIMEOUT_LIMIT: NumberRule = { min: 0, minExclusive: true, max: 3_600 };
-/** The connect timeout never exceeds this, nor the total. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** `--timeout`: the same bound as a crawl request's. */
+export const ROBOTS_TIMEOUT_LIMIT: NumberLimit = TEST_CRAWL_LIMITS.timeoutSeconds;
+/** The connect timeout never exceeds a crawl's default one, nor the total. */
+const CONNECT_TIMEOUT_MS = TEST_CRAWL_DEFAULTS.connectTimeoutSeconds * 1000;
 /** Findings listed per origin in the human output; `--json` has them all. */
 const FINDINGS_SHOWN = 10;
 /** Invalid URL lines reported one by one on stderr; `--json` lists them all. */
@@ -140,21 +145,8 @@ export interface RobotsCliDocument {
 // ---------------------------------------------------------------------------------------------------------
 // Text.
 
-export interface Style {
-  bold(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-}
-
-export function style(color: boolean): Style {
-  const sgr = (on: string, off: string) => (s: string) => (color ? `\x1b[${on}m${s}\x1b[${off}m` : s);
-  return { bold: sgr('1', '22'), red: sgr('31', '39'), green: sgr('32', '39'), yellow: sgr('33', '39'), dim: sgr('2', '22') };
-}
-
 /** The outcome in words; `unreachable` in capitals, bold red: nothing on that origin may be crawled. */
-export function outcomeHeadline(o: Pick<InspectedOrigin, 'outcome' | 'from'>, s: Style): string {
+export function outcomeHeadline(o: Pick<InspectedOrigin, 'outcome' | 'from'>, s: Colors): string {
   switch (o.outcome) {
     case 'ok':
       return s.green(o.from === 'file' ? 'ok (local file)' : 'ok');
@@ -175,7 +167,7 @@ export function decidingLine(r: Pick<RobotsUrlResult, 'line' | 'rule'>): string 
   return `L${r.line}${r.rule !== null ? ` ${sanitizeText(r.rule)}` : ''}`;
 }
 
-function verdictText(v: RobotsVerdict, s: Style): string {
+function verdictText(v: RobotsVerdict, s: Colors): string {
   switch (v) {
     case 'allowed':
       return s.green('allowed');
@@ -188,10 +180,6 @@ function verdictText(v: RobotsVerdict, s: Style): string {
       return never;
     }
   }
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 function groupText(o: InspectedOrigin, productToken: string): string {
@@ -217,7 +205,7 @@ function findingsSummary(findings: readonly RobotsFinding[]): string {
 }
 
 /** The per-origin block: outcome headline, then one labelled line per fact. */
-export function formatOrigin(o: InspectedOrigin, productToken: string, s: Style): string[] {
+export function formatOrigin(o: InspectedOrigin, productToken: string, s: Colors): string[] {
   const lines = [`${s.bold(sanitizeText(o.origin))}  ${outcomeHeadline(o, s)}`];
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(12)} ${value}`);
   if (o.from === 'network') {
@@ -265,7 +253,7 @@ export function resultsSummary(results: readonly RobotsUrlResult[]): string {
 }
 
 /** The per-URL table: verdict, deciding line, URL; each row followed by its reason unless `reasons` is false. */
-export function formatResults(results: readonly RobotsUrlResult[], s: Style, indent = '', reasons = true): string[] {
+export function formatResults(results: readonly RobotsUrlResult[], s: Colors, indent = '', reasons = true): string[] {
   const table = renderTable(
     [
       { header: 'Verdict' },
@@ -404,7 +392,7 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
 
-  const s = style(io.color);
+  const s = colors(io.color);
   const lines: string[] = [];
   lines.push(
     filePath !== undefined

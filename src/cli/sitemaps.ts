@@ -25,7 +25,8 @@ import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
-import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT, style, type Style } from './robots';
+import { colors, type Colors } from '../core/format/ansi';
+import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 const OPTIONS = {
   ...FETCH_OPTIONS,
@@ -131,7 +132,7 @@ export function totalsOption(values: { 'max-files'?: string; 'max-urls'?: string
 const day = (iso: string | null): string => (iso === null ? '—' : iso.slice(0, 10));
 
 /** The per-host table (and the changed-since column when asked). */
-export function sitemapTable(sizing: SitemapSizing, s: Style, indent = ''): string[] {
+export function sitemapTable(sizing: SitemapSizing, s: Colors, indent = ''): string[] {
   const since = sizing.changedSince;
   return renderTable(
     [
@@ -165,7 +166,7 @@ export function sitemapTable(sizing: SitemapSizing, s: Style, indent = ''): stri
 }
 
 /** Under the table: per host where its sitemaps came from, what else was found, and every error. */
-export function sitemapNotes(h: SitemapHostReport, s: Style, indent = ''): string[] {
+export function sitemapNotes(h: SitemapHostReport, s: Colors, indent = ''): string[] {
   const lines: string[] = [];
   const source =
     h.source === 'robots.txt' ? 'sitemaps from robots.txt' : h.source === 'fallback' ? 'robots.txt names no sitemap: /sitemap.xml tried' : 'no sitemap read';
@@ -191,7 +192,7 @@ export function sitemapNotes(h: SitemapHostReport, s: Style, indent = ''): strin
 }
 
 export function formatSizing(sizing: SitemapSizing, color: boolean): string {
-  const s = style(color);
+  const s = colors(color);
   const lines = [`Sitemaps for ${s.bold(sanitizeText(sizing.productToken))} (User-Agent: ${sanitizeText(sizing.userAgent)})`, ''];
   lines.push(...sitemapTable(sizing, s), '');
   for (const h of sizing.hosts) lines.push(...sitemapNotes(h, s));

@@ -12,5 +12,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest sleep one timer can hold (2^31−1 ms, about 24.8 days; Node fires after 1 ms for anything longer). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** A source of uniformly distributed numbers in [0, 1), injected so that jitter is testable. */
 export type Random = () => number;

@@ -99,3 +99,12 @@ export function validateSeeds(lines: Iterable<SeedLineInput>): SeedValidation {
 export function seedHosts(seeds: ReadonlyArray<{ host: string }>): string[] {
   return [...new Set(seeds.map((s) => s.host))];
 }
+
+/**
+ * The URLs typed into one line of an input box (the commands' URL boxes, the robots.txt editor's Test URLs):
+ * separated by white space, or by a comma that ends the URL, one followed by white space, the end, `/` or
+ * a scheme (`a.example/, b.example/`, `https://a/,https://b/`). A comma inside a URL stays (`/s?q=a,b`).
+ */
+export function splitUrlList(text: string): string[] {
+  return text.split(/\s+|,(?=\s|$|\/|[a-z][a-z0-9+.-]*:\/\/)/i).filter((s) => s !== '');
+}

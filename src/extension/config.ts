@@ -15,45 +15,62 @@
  * extension (code-server, older builds) and is visible in one place.
  */
 import type * as vscode from 'vscode';
+import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
+import { contactProblem, CONTACT_MAX_LENGTH, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
+import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
+import { PACING_DEFAULTS, PACING_LIMITS } from '../core/politeness/pacing';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
-import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
+import type { PlannerViewSettings } from '../shared/protocol';
 import { SETTINGS } from './ids';
 
-export type DelayFrom = 'start' | 'end';
-export type CrawlDelayPolicy = 'cap' | 'skip' | 'obey';
-
-export interface PlannerSettings {
-  /** The crawler's product token ([a-zA-Z_-]+). */
-  userAgent: string;
+/** The `crawlPlanner.*` settings as the extension uses them; the planner view sees the part it needs. */
+export interface CrawlPlannerSettings extends PlannerViewSettings {
   /** A contact page for the User-Agent header, or undefined. */
   contactUrl: string | undefined;
-  defaultDelaySeconds: number;
-  delayFrom: DelayFrom;
-  maxCrawlDelaySeconds: number;
-  crawlDelayPolicy: CrawlDelayPolicy;
   connectTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   /** One robots.txt fetch in all, redirects included. */
   robotsTxtTimeoutSeconds: number;
-  maxPages: number;
   /** Relative to the workspace folder, or absolute. */
   reportFolder: string;
 }
 
-/** The defaults; package.json declares the same ones (test/unit/manifest.test.ts holds them equal). */
-export const SETTING_DEFAULTS: Readonly<PlannerSettings> = {
+/**
+ * The defaults, taken from the core's tables (a setting is the same default the CLI and the engine use);
+ * package.json declares the same ones (test/unit/manifest.test.ts holds them equal).
+ */
+export const SETTING_DEFAULTS: Readonly<CrawlPlannerSettings> = {
   userAgent: DEFAULT_PRODUCT_TOKEN,
   contactUrl: undefined,
-  defaultDelaySeconds: 1,
-  delayFrom: 'start',
-  maxCrawlDelaySeconds: 30,
-  crawlDelayPolicy: 'cap',
-  connectTimeoutSeconds: 10,
-  requestTimeoutSeconds: 15,
+  defaultDelaySeconds: PACING_DEFAULTS.delaySeconds,
+  delayFrom: PACING_DEFAULTS.delayFrom,
+  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
+  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
+  connectTimeoutSeconds: TEST_CRAWL_DEFAULTS.connectTimeoutSeconds,
+  requestTimeoutSeconds: TEST_CRAWL_DEFAULTS.timeoutSeconds,
   robotsTxtTimeoutSeconds: ROBOTS_FETCH_TIMEOUT_SECONDS,
-  maxPages: 50,
+  maxPages: TEST_CRAWL_DEFAULTS.maxPages,
   reportFolder: '.crawl-planner/reports',
 };
+
+/** The range of each numeric setting; package.json declares the same (test/unit/manifest.test.ts). */
+export const SETTING_LIMITS = {
+  [SETTINGS.defaultDelay]: PACING_LIMITS.delaySeconds,
+  [SETTINGS.maxCrawlDelay]: PACING_LIMITS.maxCrawlDelaySeconds,
+  [SETTINGS.connectTimeout]: { min: 1, max: 120 },
+  [SETTINGS.requestTimeout]: { min: 1, max: 600 },
+  [SETTINGS.robotsTxtTimeout]: { min: 1, max: 600 },
+  /** Test crawls are for checking a plan, not for crawling a site. */
+  [SETTINGS.maxPages]: { min: 1, max: 10_000, integer: true },
+  [SETTINGS.robotsTxtPagesForEstimate]: { min: 1, max: 1e12, integer: true },
+} as const satisfies Record<string, NumberLimit>;
+
+/** The longest text settings: a product token, a contact, a report folder. */
+export const SETTING_MAX_LENGTHS = {
+  [SETTINGS.userAgent]: 64,
+  [SETTINGS.contactUrl]: CONTACT_MAX_LENGTH,
+  [SETTINGS.reportFolder]: 1024,
+} as const;
 
 /**
  * Settings whose workspace value is ignored in Restricted Mode: how the crawler identifies itself,
@@ -77,7 +94,7 @@ export const PRODUCT_TOKEN = /^[a-zA-Z_-]+$/;
 export type WorkspaceSettingsApi = Pick<typeof vscode.workspace, 'getConfiguration' | 'isTrusted' | 'onDidChangeConfiguration'>;
 
 export interface SettingsReading {
-  settings: PlannerSettings;
+  settings: CrawlPlannerSettings;
   /** One line per value that was refused (wrong type, out of range) and replaced by its default. */
   problems: string[];
   /** Restricted settings whose workspace value was ignored because the workspace is not trusted. */
@@ -141,14 +158,15 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
     return levels.globalValue;
   };
 
-  const number = (key: string, fallback: number, min: number, max: number, integer = false): number => {
+  const number = (key: keyof typeof SETTING_LIMITS, fallback: number): number => {
     const value = raw(key);
     if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-      problems.push(`${key}: ${JSON.stringify(value)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}; using ${fallback}`);
+    const limit: NumberLimit = SETTING_LIMITS[key];
+    if (numberProblem(value, limit) !== undefined) {
+      problems.push(`${key}: ${JSON.stringify(value)} is not ${rangeText(limit)}; using ${fallback}`);
       return fallback;
     }
-    return value;
+    return value as number;
   };
 
   const choice = <T extends string>(key: string, fallback: T, allowed: readonly T[]): T => {
@@ -175,17 +193,17 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty, an http(s) URL or a mailto: address');
   return {
     settings: {
-      userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= 64, 'a product token ([a-zA-Z_-]+)'),
+      userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= SETTING_MAX_LENGTHS[SETTINGS.userAgent], 'a product token ([a-zA-Z_-]+)'),
       contactUrl: contact === '' ? undefined : contact,
-      defaultDelaySeconds: number(SETTINGS.defaultDelay, d.defaultDelaySeconds, 0, 86_400),
+      defaultDelaySeconds: number(SETTINGS.defaultDelay, d.defaultDelaySeconds),
       delayFrom: choice(SETTINGS.delayFrom, d.delayFrom, ['start', 'end'] as const),
-      maxCrawlDelaySeconds: number(SETTINGS.maxCrawlDelay, d.maxCrawlDelaySeconds, 0, 86_400),
+      maxCrawlDelaySeconds: number(SETTINGS.maxCrawlDelay, d.maxCrawlDelaySeconds),
       crawlDelayPolicy: choice(SETTINGS.crawlDelayPolicy, d.crawlDelayPolicy, ['cap', 'skip', 'obey'] as const),
-      connectTimeoutSeconds: number(SETTINGS.connectTimeout, d.connectTimeoutSeconds, 1, 120),
-      requestTimeoutSeconds: number(SETTINGS.requestTimeout, d.requestTimeoutSeconds, 1, 600),
-      robotsTxtTimeoutSeconds: number(SETTINGS.robotsTxtTimeout, d.robotsTxtTimeoutSeconds, 1, 600),
-      maxPages: number(SETTINGS.maxPages, d.maxPages, 1, 10_000, true),
-      reportFolder: text(SETTINGS.reportFolder, d.reportFolder, (s) => s !== '' && s.length <= 1024 && !s.includes('\0'), 'a folder path'),
+      connectTimeoutSeconds: number(SETTINGS.connectTimeout, d.connectTimeoutSeconds),
+      requestTimeoutSeconds: number(SETTINGS.requestTimeout, d.requestTimeoutSeconds),
+      robotsTxtTimeoutSeconds: number(SETTINGS.robotsTxtTimeout, d.robotsTxtTimeoutSeconds),
+      maxPages: number(SETTINGS.maxPages, d.maxPages),
+      reportFolder: text(SETTINGS.reportFolder, d.reportFolder, (s) => s !== '' && s.length <= SETTING_MAX_LENGTHS[SETTINGS.reportFolder] && !s.includes('\0'), 'a folder path'),
     },
     problems,
     ignoredWorkspaceValues,

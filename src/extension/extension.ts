@@ -8,23 +8,23 @@ import { registerCrawlCommands } from './commands/crawl';
 import { registerDemoCommands } from './commands/demo';
 import { registerEstimateCommand } from './commands/estimate';
 import { createPlannerViewDeps, registerPlannerCommands } from './commands/planner';
-import { registerRobotsCommands } from './commands/robots';
+import { registerRobotsCommands } from './robots/commands';
 import { createConfigAccess } from './config';
 import { createContactGuard } from './contact';
-import { registerDemoHosts } from './demo';
+import { registerDemoHosts } from './demoHosts';
 import { SETTINGS } from './ids';
 import { createLog } from './log';
-import { registerRobotsDocuments } from './robotsDocument';
-import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxt';
+import { registerRobotsService } from './robots/service';
+import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxtEditor';
 import { registerCrawlStatusBar } from './statusBar';
-import { registerCrawlRuns } from './task/crawlRuns';
+import { registerRunningCrawls } from './task/runningCrawls';
 import { registerCrawlTasks } from './task/taskProvider';
 import { registerPlannerView } from './view/plannerView';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog(context);
   const config = createConfigAccess(vscode.workspace);
-  const runs = registerCrawlRuns(context);
+  const runs = registerRunningCrawls(context);
   const demo = registerDemoHosts(context, { log });
   const contact = createContactGuard({
     contact: () => config.read().settings.contactUrl,
@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     openSetting: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.contactUrl),
     log,
   });
-  const robots = registerRobotsDocuments(context, { config, contact, log });
+  const robots = registerRobotsService(context, { config, contact, log });
   const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
@@ -44,7 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
-  registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, contact, log }));
+  registerRobotsTxtFeatures(
+    context,
+    createRobotsTxtDeps({ config, robots, contact, log, plannedPages: () => view.currentPlanPages(), onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener) }),
+  );
   log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
 }
 

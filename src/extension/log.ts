@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlEvent } from '../core/crawl/events';
-import { eventToJsonLine } from '../core/format/report';
+import { eventToJsonLine } from '../core/format/safeJson';
 
 export type Log = vscode.LogOutputChannel;
 
@@ -50,8 +50,4 @@ export function logCrawlEvent(log: Pick<Log, LogLevelName>, event: CrawlEvent): 
   log[crawlEventLevel(event)](eventToJsonLine(event));
 }
 
-/** A one-line message for a thrown value. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
+export { errorMessage } from '../core/format/text';

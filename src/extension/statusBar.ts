@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 import { formatDuration, formatNumber } from '../core/format/duration';
 import { COMMANDS } from './ids';
-import type { CrawlRunInfo, CrawlRuns } from './task/crawlRuns';
+import type { RunningCrawl, RunningCrawls } from './task/runningCrawls';
 
 export interface CrawlStatusDeps {
-  runs: CrawlRuns;
+  runs: RunningCrawls;
 }
 
 export function registerCrawlStatusBar(context: vscode.ExtensionContext, deps: CrawlStatusDeps): void {
@@ -31,7 +31,7 @@ export function registerCrawlStatusBar(context: vscode.ExtensionContext, deps: C
 }
 
 /** The item's text and tooltip for the running crawls (exported for tests). */
-export function crawlStatusText(runs: readonly CrawlRunInfo[]): { text: string; tooltip: string } {
+export function crawlStatusText(runs: readonly RunningCrawl[]): { text: string; tooltip: string } {
   // With several runs, the newest one is shown and the count says there are more.
   const run = runs[runs.length - 1]!;
   const p = run.progress;

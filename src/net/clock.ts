@@ -1,8 +1,5 @@
 /** The real Clock for the engine: wall time and timers that are cleared when aborted. */
-import type { Clock } from '../core/clock';
-
-/** setTimeout fires after 1 ms for anything above 2^31−1 ms; longer sleeps are chained. */
-const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS, type Clock } from '../core/clock';
 
 export const systemClock: Clock = {
   now: () => Date.now(),

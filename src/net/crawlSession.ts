@@ -6,16 +6,18 @@
  */
 import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
-import type { TestCrawlOptions } from '../core/crawl/options';
+import { EXIT_FAILED, EXIT_OK } from '../core/exitCodes';
+import type { TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
-import { createReportBuilder, type CrawlReport } from '../core/format/report';
+import { createReportBuilder, type CrawlReport } from '../core/crawl/report';
 import { extractLinks } from '../core/html/links';
 import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
 import { validateSeeds } from '../core/seeds';
 import { systemClock } from './clock';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
-import type { RobotsCache } from './robotsFetch';
-import { createRobotsCache, createRobotsGate, inspectRobots, type RobotsInspection } from './robotsInspect';
+import type { RobotsCache } from './robotsCache';
+import { createRobotsGate } from './robotsGate';
+import { createRobotsCache, inspectRobots, type RobotsInspection } from './robotsInspect';
 import { userAgentHeader } from './userAgent';
 
 /** Largest page body read; links past it are not seen, and the record says `truncated`. */
@@ -27,7 +29,7 @@ export interface CrawlSessionResult {
   report: CrawlReport;
   /** 0 when the crawl ran to its end (all work done or the page limit reached); 1 when it stopped early
    * or some hosts were dropped. */
-  exitCode: 0 | 1;
+  exitCode: typeof EXIT_OK | typeof EXIT_FAILED;
   /** The plan the crawl was checked against, when there was one. */
   plan?: Plan;
 }
@@ -314,7 +316,7 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
       const report = builder.build({ urls: result.urls, endedAt: summary.endedAt, ...(plan && !deps.plan ? { plan: estimateDocument(plan) } : {}) });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);
-      return { summary, urls: result.urls, report, exitCode: early || dropped ? 1 : 0, ...(plan ? { plan } : {}) };
+      return { summary, urls: result.urls, report, exitCode: early || dropped ? EXIT_FAILED : EXIT_OK, ...(plan ? { plan } : {}) };
     } finally {
       planning?.ended();
       await client.close();

@@ -3,6 +3,8 @@
  * bytes. It never follows redirects (the caller decides: robots.txt follows up to five, the crawl queues the
  * Location as a new URL under its own politeness budget).
  *
+ * Body decoding and the size cap are httpBody.ts's; naming an error's kind is httpErrors.ts's.
+ *
  * Failures are values, not exceptions: `get()` resolves to `HttpResponse | HttpError` (tell them apart by
  * `ok`). The only rejection is `UnsupportedUrlError`, thrown before any I/O for a URL that is not http(s):
  * that is a caller bug, not a network condition.
@@ -20,9 +22,10 @@
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
-import type * as Zlib from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
 import type { ErrorKind } from '../core/crawl/events';
+import { DecodeError, decodersFor, parseContentLength, readCapped } from './httpBody';
+import { classifyError, describeError, errorCode } from './httpErrors';
 
 export type { ErrorKind };
 
@@ -171,28 +174,23 @@ export interface HttpClient {
 /** Request-option key carrying a callback for the moment the request is written to its connection. */
 const ON_SENT = Symbol('crawlPlanner.onSent');
 
-/**
- * An interceptor that calls `opts[ON_SENT]` when undici hands the request to a connected socket (the
- * handler's onConnect / onRequestStart, just before the headers are written). Politeness is measured
- * from that moment, so connection set-up can never make a server see two starts closer than the interval.
- */
 let undici: typeof Undici | undefined;
-let zlibModule: typeof Zlib | undefined;
 
 /**
- * undici and node:zlib, required on first use: commands that never send a request (`estimate` without
- * `--robots`, `--help`, `robots --file`) do not pay for loading them (about 30 ms and 10 ms of a CLI start).
+ * undici, required on first use: commands that never send a request (`estimate` without `--robots`,
+ * `--help`, `robots --file`) do not pay for loading it (about 30 ms of a CLI start; node:zlib, about 10 ms
+ * more, loads the same way in httpBody.ts).
  */
 function loadUndici(): typeof Undici {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, synchronous load
   return (undici ??= require('undici') as typeof Undici);
 }
 
-function zlib(): typeof Zlib {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, synchronous load
-  return (zlibModule ??= require('node:zlib') as typeof Zlib);
-}
-
+/**
+ * An interceptor that calls `opts[ON_SENT]` when undici hands the request to a connected socket (the
+ * handler's onConnect / onRequestStart, just before the headers are written). Politeness is measured
+ * from that moment, so connection set-up can never make a server see two starts closer than the interval.
+ */
 const sentAtInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
   const onSent = (opts as unknown as Record<symbol, unknown>)[ON_SENT];
   if (typeof onSent !== 'function') return dispatch(opts, handler);
@@ -393,154 +391,6 @@ async function httpGetWith(
   }
 }
 
-class DecodeError extends Error {
-  override readonly name = 'DecodeError';
-}
-
-interface ReadResult {
-  body: Uint8Array;
-  bytes: number;
-  wireBytes: number;
-  truncated: boolean;
-}
-
-/**
- * Reads decoded chunks until the end or `maxBytes`. At the cap the pipeline is destroyed, so a gzip bomb
- * never inflates more than about one zlib chunk past it. A body of exactly maxBytes counts as truncated
- * unless an identity Content-Length says it is complete (we stop as soon as the cap is reached rather than
- * wait to see whether more comes). With `sink`, chunks go to it instead of being kept; it may stop the read.
- */
-async function readCapped(
-  body: Readable,
-  decoders: Transform[],
-  maxBytes: number,
-  identityLength: number | undefined,
-  sink?: GetOptions['onChunk'],
-): Promise<ReadResult> {
-  let wireBytes = 0;
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  let truncated = false;
-
-  let source: AsyncIterable<Buffer>;
-  let stop: () => void;
-  if (decoders.length === 0) {
-    source = body as AsyncIterable<Buffer>;
-    stop = () => body.destroy();
-  } else {
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb: TransformCallback) {
-        wireBytes += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    let decodeError: Error | undefined;
-    for (const d of decoders) d.once('error', (e) => (decodeError ??= e));
-    const last = decoders[decoders.length - 1] as Transform;
-    pipeline([body, counter, ...decoders], () => {});
-    source = (async function* () {
-      try {
-        for await (const chunk of last) yield chunk as Buffer;
-      } catch (err) {
-        // A decoder error only counts when the wire itself was fine (the body error wins otherwise).
-        if (decodeError && !body.errored) throw new DecodeError(decodeError.message);
-        throw body.errored ?? err;
-      }
-    })();
-    stop = () => {
-      last.destroy();
-      body.destroy();
-    };
-  }
-
-  if (maxBytes === 0) {
-    truncated = identityLength !== 0;
-    stop();
-    return { body: new Uint8Array(0), bytes: 0, wireBytes, truncated };
-  }
-
-  const take = (piece: Buffer): boolean | void | Promise<boolean | void> => (sink ? sink(piece) : void chunks.push(piece));
-  for await (const chunk of source) {
-    if (decoders.length === 0) wireBytes += chunk.length;
-    const room = maxBytes - bytes;
-    if (chunk.length >= room) {
-      const more = await take(chunk.length === room ? chunk : chunk.subarray(0, room));
-      bytes += room;
-      const complete = chunk.length === room && identityLength === bytes;
-      if (!complete || more === false) {
-        truncated = true;
-        stop();
-        break;
-      }
-      continue;
-    }
-    bytes += chunk.length;
-    if ((await take(chunk)) === false) {
-      truncated = true;
-      stop();
-      break;
-    }
-  }
-  const buf = Buffer.concat(chunks, bytes);
-  return { body: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), bytes, wireBytes, truncated };
-}
-
-/** Decoders for a Content-Encoding list, outermost last on the wire, so applied in reverse order. */
-function decodersFor(contentEncoding: string | undefined): Transform[] {
-  if (!contentEncoding) return [];
-  const codings = contentEncoding
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  return codings.reverse().map((coding) => {
-    switch (coding) {
-      case 'gzip':
-      case 'x-gzip':
-        // Lenient like browsers: tolerate a missing trailer at the end of the stream.
-        return zlib().createGunzip({ flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH });
-      case 'deflate':
-        return new AutoInflate();
-      case 'br':
-        return zlib().createBrotliDecompress();
-      default:
-        throw new Error(`unsupported Content-Encoding "${coding}"`);
-    }
-  });
-}
-
-/**
- * "deflate" is meant to be zlib-wrapped (RFC 9110 §8.4.1.2) but some servers send raw deflate. Look at the
- * first byte (a zlib header has compression method 8 in its low nibble) and pick the decoder.
- */
-class AutoInflate extends Transform {
-  private inner: Zlib.Inflate | Zlib.InflateRaw | undefined;
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    if (!this.inner) {
-      const first = chunk[0];
-      const opts = { flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH };
-      const inner = first !== undefined && (first & 0x0f) === 8 ? zlib().createInflate(opts) : zlib().createInflateRaw(opts);
-      inner.on('data', (d: Buffer) => this.push(d));
-      inner.on('error', (e) => this.destroy(e));
-      this.inner = inner;
-    }
-    this.inner.write(chunk, () => cb());
-  }
-  override _flush(cb: TransformCallback): void {
-    if (!this.inner) return cb();
-    this.inner.once('end', () => cb());
-    this.inner.end();
-  }
-  override _destroy(err: Error | null, cb: (error?: Error | null) => void): void {
-    this.inner?.destroy();
-    cb(err);
-  }
-}
-
-function parseContentLength(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
-  return Number(value.trim());
-}
-
 /** Lower-case names; arrays joined with ', '. */
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -549,104 +399,4 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'EAI_SERVICE', 'EAI_ADDRFAMILY']);
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM']);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
-const TLS_CODES = new Set([
-  'EPROTO',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_REVOKED',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'HOSTNAME_MISMATCH',
-]);
-
-function errorCode(err: unknown): string | undefined {
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
-    return (err as { code: string }).code;
-  }
-  return undefined;
-}
-
-/** Maps an error from undici, node:net, node:tls, node:dns or node:zlib to an ErrorKind. Looks through
- * `cause` and AggregateError members (happy-eyeballs connects) for a code it knows. */
-export function classifyError(err: unknown): ErrorKind {
-  return classifyInner(err, 0) ?? 'other';
-}
-
-function classifyInner(err: unknown, depth: number): ErrorKind | undefined {
-  if (!err || typeof err !== 'object' || depth > 4) return undefined;
-  const e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  const code = typeof e.code === 'string' ? e.code : '';
-  const name = typeof e.name === 'string' ? e.name : '';
-  const message = typeof e.message === 'string' ? e.message : '';
-  switch (code) {
-    case 'UND_ERR_CONNECT_TIMEOUT':
-    case 'ETIMEDOUT':
-      return 'connect-timeout';
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return 'headers-timeout';
-    case 'UND_ERR_BODY_TIMEOUT':
-      return 'body-timeout';
-    case 'UND_ERR_HEADERS_OVERFLOW':
-    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
-      return 'too-large';
-    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-    case 'UND_ERR_INFO':
-      return 'bad-response';
-    case 'UND_ERR_ABORTED':
-    case 'ABORT_ERR':
-      return 'aborted';
-  }
-  if (code === 'UND_ERR_SOCKET' && /^bad (response|upgrade)/.test(message)) return 'bad-response';
-  if (DNS_CODES.has(code)) return 'dns';
-  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || /^ERR_OSSL/.test(code)) return 'tls';
-  if (CONNECT_CODES.has(code)) return 'connect';
-  if (RESET_CODES.has(code)) return 'reset';
-  if (name === 'HTTPParserError' || code.startsWith('HPE_')) return 'bad-response';
-  if (code.startsWith('Z_') || code.startsWith('ERR__ERROR_')) return 'bad-response';
-  if (name === 'AbortError') return 'aborted';
-  if (Array.isArray(e.errors)) {
-    for (const inner of e.errors) {
-      const k = classifyInner(inner, depth + 1);
-      if (k) return k;
-    }
-  }
-  return classifyInner(e.cause, depth + 1);
-}
-
-function describeError(kind: ErrorKind, err: unknown): string {
-  const raw = err instanceof Error ? err.message : String(err);
-  const code = errorCode(err);
-  const detail = code && !raw.includes(code) ? `${raw} (${code})` : raw;
-  switch (kind) {
-    case 'dns':
-      return `DNS lookup failed: ${detail}`;
-    case 'connect':
-      return `cannot connect: ${detail}`;
-    case 'connect-timeout':
-      return `connect timed out: ${detail}`;
-    case 'headers-timeout':
-      return `no response headers in time: ${detail}`;
-    case 'body-timeout':
-      return `the body stalled: ${detail}`;
-    case 'reset':
-      return `the connection was closed mid-response: ${detail}`;
-    case 'tls':
-      return `TLS failed: ${detail}`;
-    case 'bad-response':
-      return `malformed response: ${detail}`;
-    case 'too-large':
-      return `response too large: ${detail}`;
-    default:
-      return detail;
-  }
 }

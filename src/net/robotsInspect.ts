@@ -1,16 +1,14 @@
 /**
  * robots.txt for a set of URLs: fetch each origin's file (RFC 9309, concurrently under a limit, through
- * the per-origin cache), then report per origin and per URL. Shared by `crawl-planner robots`,
- * `estimate --robots`, the sidebar and the crawl's robots gate.
+ * the per-origin cache), then report per origin and per URL (core/robots/originReport.ts). Shared by
+ * `crawl-planner robots`, `estimate --robots` and the sidebar; the crawl's robots gate (robotsGate.ts)
+ * reads the same cache and parses with loadFetched.
  */
-import type { RobotsDecision, RobotsFetch, RobotsGate } from '../core/crawl/types';
 import {
-  crawlDelayFor,
   loadRobotsFile,
   originReport,
   robotsUrlFor,
   urlResult,
-  verdictWithOutcome,
   type RobotsFile,
   type RobotsOriginReport,
   type RobotsSettings,
@@ -18,7 +16,8 @@ import {
   type RobotsUrlResult,
 } from '../core/robots';
 import { parseHttpUrl } from './http';
-import { RobotsCache, fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsCacheEntry, type RobotsFetchResult } from './robotsFetch';
+import { RobotsCache } from './robotsCache';
+import { fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
 
 export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
 
@@ -166,61 +165,4 @@ export function inspectRobotsText(body: Uint8Array | string, inputs: readonly st
   const source: RobotsSource = { origin: file.origin, robotsUrl: file.robotsUrl, outcome: 'ok', from: 'file', ...(file.body ? { bytes: file.body.bytes, truncated: file.body.truncated } : {}) };
   const otherOrigin = `Another origin: the file stands for ${file.origin}, so it says nothing about this URL.`;
   return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings, otherOrigin);
-}
-
-/** The fetch behind a cached result, as the crawl engine reads it. */
-export function robotsFetchOf(result: RobotsFetchResult, fetchedNow: boolean): RobotsFetch {
-  return {
-    url: result.robotsUrl,
-    startedAt: result.startedAt,
-    ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
-    endedAt: result.fetchedAt,
-    ...(result.error ? { error: result.error } : result.status !== undefined ? { status: result.status } : {}),
-    bytes: result.bytes,
-    truncated: result.truncated,
-    fetchedNow,
-  };
-}
-
-/**
- * The crawl's robots gate on the same cache: one fetch per origin, the verdict per URL, the group's
- * Crawl-delay, `unreachable` passed through so the engine leaves the host out, and the fetch behind the
- * answer. `peek` answers from a fresh cache entry without a request, so the engine decides those at once
- * and schedules the others as requests on their host (the cache's clock must be the engine's).
- */
-export function createRobotsGate(cache: RobotsCache, settings: Pick<RobotsSettings, 'productToken' | 'maxCrawlDelaySeconds'>): RobotsGate {
-  const parsed = new Map<RobotsFetchResult, { loaded: LoadedRobots; crawlDelay: number | undefined }>();
-  const decide = (url: string, result: RobotsFetchResult, fetchedNow: boolean): RobotsDecision => {
-    let p = parsed.get(result);
-    if (!p) {
-      const loaded = loadFetched(result, settings.maxCrawlDelaySeconds);
-      p = { loaded, crawlDelay: loaded.file ? crawlDelayFor(loaded.file, settings.productToken).seconds : undefined };
-      parsed.set(result, p);
-    }
-    const l = p.loaded;
-    const r = verdictWithOutcome(l.source.outcome, l.file, url, settings.productToken, l.source.robotsUrl);
-    return {
-      verdict: r.verdict,
-      outcome: l.source.outcome,
-      ...(r.line !== undefined ? { line: r.line } : {}),
-      ...(r.rule !== undefined ? { rule: r.rule } : {}),
-      ...(p.crawlDelay !== undefined ? { crawlDelaySeconds: p.crawlDelay } : {}),
-      ...(l.source.outcome === 'unreachable' ? { detail: l.source.reason ?? 'robots.txt unreachable' } : {}),
-      fetch: robotsFetchOf(result, fetchedNow),
-    };
-  };
-  const fresh = (url: string): RobotsCacheEntry | undefined => {
-    const entry = cache.peek(url);
-    return entry !== undefined && cache.isFresh(entry) ? entry : undefined;
-  };
-  const gate = async (url: string, signal: AbortSignal): Promise<RobotsDecision> => {
-    const fetchedNow = fresh(url) === undefined;
-    const entry = await cache.get(url, { signal });
-    return decide(url, entry.result, fetchedNow);
-  };
-  const peek = (url: string): RobotsDecision | undefined => {
-    const entry = fresh(url);
-    return entry ? decide(url, entry.result, false) : undefined;
-  };
-  return Object.assign(gate, { peek });
 }

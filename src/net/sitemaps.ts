@@ -25,7 +25,7 @@
  */
 import type { Gunzip } from 'node:zlib';
 import type { Clock } from '../core/clock';
-import { CRAWL_DEFAULTS } from '../core/crawl/types';
+import { CRAWL_DEFAULTS } from '../core/crawl/engineOptions';
 import { PLAN_DEFAULTS } from '../core/plan';
 import { HostRate, HOST_RATE_DEFAULTS } from '../core/politeness/hostRate';
 import type { CrawlDelayPolicy } from '../core/politeness/interval';
@@ -56,7 +56,8 @@ import {
 } from '../core/sitemaps';
 import { systemClock } from './clock';
 import { createHttpClient, parseHttpUrl, type HttpClient, type HttpClientOptions } from './http';
-import { RobotsCache, type RobotsFetchResult } from './robotsFetch';
+import { RobotsCache } from './robotsCache';
+import type { RobotsFetchResult } from './robotsFetch';
 import { createRobotsCache } from './robotsInspect';
 
 export interface SitemapSizingOptions {

@@ -8,7 +8,9 @@
  */
 import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type Plan, type PlanInput, type PlanProblem } from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
+import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
 import type { InvalidSeed } from '../core/seeds';
+import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -21,8 +23,9 @@ export const MAX_SEED_LINES = 1000;
 export const MAX_USER_AGENT_CHARS = 256;
 /** An origin posted by `openRobots`. */
 export const MAX_ORIGIN_CHARS = 2048;
-/** A robots.txt line number posted by `openRobots`. */
+/** A robots.txt line number posted by `openRobots` (or passed to the Open robots.txt command). */
 export const MAX_ROBOTS_LINE = 1_000_000;
+export const ROBOTS_LINE_LIMIT: NumberLimit = { min: 1, max: MAX_ROBOTS_LINE, integer: true };
 
 // ---------------------------------------------------------------------------------------------
 // The form
@@ -145,12 +148,18 @@ export function userAgentProblem(text: string): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // What the extension sends
 
-/** The settings the planner reads (`crawlPlanner.*`), shown as placeholders and used for empty fields. */
-export interface PlannerSettings {
+/**
+ * The settings the planner view reads (part of `crawlPlanner.*`, with the names the extension's settings
+ * object gives them), shown as placeholders and used for empty fields.
+ */
+export interface PlannerViewSettings {
+  /** The crawler's product token ([a-zA-Z_-]+). */
   userAgent: string;
-  defaultDelay: number;
+  /** `crawlPlanner.defaultDelay`. */
+  defaultDelaySeconds: number;
   delayFrom: DelayFrom;
-  maxCrawlDelay: number;
+  /** `crawlPlanner.maxCrawlDelay`. */
+  maxCrawlDelaySeconds: number;
   crawlDelayPolicy: CrawlDelayPolicy;
   /** The page cap of a test crawl. */
   maxPages: number;
@@ -173,8 +182,7 @@ export interface PlanResultView {
   crawlDelayHosts: string[];
 }
 
-export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'not-applicable';
+export type { RobotsOutcome, RobotsVerdict };
 
 export interface RobotsOriginView {
   origin: string;
@@ -256,13 +264,13 @@ export type NoticeLevel = 'info' | 'error';
 
 export type HostToWebview =
   /** Everything, after `ready` and whenever the view becomes visible again. */
-  | { type: 'state'; form: PlannerForm; settings: PlannerSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
+  | { type: 'state'; form: PlannerForm; settings: PlannerViewSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
   /** The plan for the latest form (after `formChanged`, robots results or a settings change). */
   | { type: 'planResult'; result: PlanResultView }
   | { type: 'robotsPending'; origins: number }
   | { type: 'robotsResult'; robots: RobotsView }
   | { type: 'robotsError'; message: string }
-  | { type: 'settings'; settings: PlannerSettings; trusted: boolean }
+  | { type: 'settings'; settings: PlannerViewSettings; trusted: boolean }
   /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
   | { type: 'notice'; level: NoticeLevel; message: string }
   /** The last test crawl in this window ended (also re-posted after `state`). */
@@ -391,10 +399,8 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
       if (typeof origin !== 'string') return { error: `openRobots: ${origin.error}` };
       if (raw.line === undefined) return { type: 'openRobots', origin };
       const line = raw.line;
-      if (typeof line !== 'number' || !Number.isInteger(line) || line < 1 || line > MAX_ROBOTS_LINE) {
-        return { error: `openRobots: line must be a whole number from 1 to ${MAX_ROBOTS_LINE}` };
-      }
-      return { type: 'openRobots', origin, line };
+      if (numberProblem(line, ROBOTS_LINE_LIMIT) !== undefined) return { error: `openRobots: line must be ${rangeText(ROBOTS_LINE_LIMIT)}` };
+      return { type: 'openRobots', origin, line: line as number };
     }
     default: {
       // Compile time: every WebviewMessageType has a case above. Run time: `type` may be any string.

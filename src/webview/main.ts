@@ -13,7 +13,7 @@ import {
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
-  type PlannerSettings,
+  type PlannerViewSettings,
   type PlanResultView,
   type RobotsState,
   type WebviewToHost,
@@ -125,7 +125,7 @@ const saved = parseSavedState(vscode.getState());
 /** The inputs hold the user's form (from getState or from a first `state`); later `state`s leave them alone. */
 let hasLocalForm = saved !== undefined;
 let chosen: string | undefined = saved?.origin;
-let settings: PlannerSettings | undefined;
+let settings: PlannerViewSettings | undefined;
 let trusted = true;
 let result: PlanResultView | undefined;
 let robots: RobotsState = { state: 'off' };
@@ -216,7 +216,7 @@ function formIsValid(): boolean {
 
 function renderSettings(): void {
   if (settings !== undefined) {
-    ui.delay.placeholder = `${settings.defaultDelay} (setting)`;
+    ui.delay.placeholder = `${settings.defaultDelaySeconds} (setting)`;
     ui.userAgent.placeholder = settings.userAgent;
   }
   ui.workers.placeholder = String(PLAN_DEFAULTS.workers);

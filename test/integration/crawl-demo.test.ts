@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { validateTestCrawlOptions } from '../../src/core/crawl/options';
+import { validateTestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
 import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
 import { startPlannedCrawl, type CrawlSessionResult } from '../../src/net/crawlSession';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';

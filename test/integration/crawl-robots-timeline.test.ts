@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateTestCrawlOptions, type TestCrawlOptions } from '../../src/core/crawl/options';
+import { validateTestCrawlOptions, type TestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
 import { startDemoHosts, type DemoHostConfig, type DemoHosts } from '../../src/demo';
 import { planTestCrawl, startCrawlSession, startPlannedCrawl, type CrawlSessionResult } from '../../src/net/crawlSession';
 import { LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import {
-  classifyError,
   createHttpClient,
   flattenHeaders,
   httpGet,
@@ -21,6 +20,7 @@ import {
   type HttpResponse,
   type HttpResult,
 } from '../../src/net/http';
+import { classifyError } from '../../src/net/httpErrors';
 import {
   gzipBomb,
   closedPort,

@@ -5,14 +5,8 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient, type HttpClient } from '../../src/net/http';
-import {
-  cacheControlMaxAge,
-  defaultRetryAfterMs,
-  fetchRobots,
-  fetchRobotsForAll,
-  RobotsCache,
-  type RobotsFetchResult,
-} from '../../src/net/robotsFetch';
+import { cacheControlMaxAge, RobotsCache } from '../../src/net/robotsCache';
+import { defaultRetryAfterMs, fetchRobots, fetchRobotsForAll, type RobotsFetchResult } from '../../src/net/robotsFetch';
 import { startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 
 const UA = 'CrawlPlannerTest/0.1';

@@ -295,6 +295,25 @@ describe('crawl engine: Retry-After', () => {
     assert.equal(byUrl(result).get(a[0]!)!.outcome, 'fetched');
   });
 
+  it('two requests per host ending at one instant: a 301 handled first starts nothing before the 429 beside it pauses the host', async () => {
+    const [p0, p1, p2] = urlsOf('pair.test', 3);
+    const pages: Record<string, FakeScript> = {
+      [p0!]: { status: 301, location: p2! },
+      [p1!]: { status: 429, headers: { 'retry-after': '3' } },
+      [p2!]: {},
+    };
+    const { crawl, rec } = setup(pages, { latencyMs: 50 });
+    await crawl({ seeds: [p0!, p1!], perHostConcurrency: 2, delaySeconds: 0, maxRetries: 0 });
+    const pause = rec.of('host-paused')[0]!;
+    assert.equal(pause.at, T0 + 50);
+    const later = rec.of('request-start').filter((s) => s.at > T0);
+    assert.deepEqual(
+      later.map((s) => [s.url, s.at - T0]),
+      [[p2!, 3050]],
+      'the redirect target waits for the pause the 429 of the same instant asked for',
+    );
+  });
+
   it('503 + Retry-After as an HTTP-date, against the Date header (server clock 1 h ahead)', async () => {
     const url = 'http://date.test/x';
     const pages: Record<string, FakeScript> = {

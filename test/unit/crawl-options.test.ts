@@ -1,7 +1,7 @@
 /** The test-crawl option validator shared by the CLI, the VS Code task and the sidebar. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, validateTestCrawlOptions } from '../../src/core/crawl/options';
+import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, validateTestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
 
 describe('validateTestCrawlOptions', () => {
   it('fills the defaults and normalises seeds (fragment dropped)', () => {

@@ -141,7 +141,9 @@ describe('crawl engine properties', () => {
           const byHost = new Map<string, Array<{ startedAt: number; endedAt?: number }>>();
           for (const l of site.log) byHost.set(l.host, [...(byHost.get(l.host) ?? []), l]);
           for (const f of fetching?.fetches ?? []) byHost.set(new URL(f.origin).host, [...(byHost.get(new URL(f.origin).host) ?? []), f]);
-          for (const log of byHost.values()) log.sort((a, b) => a.startedAt - b.startedAt);
+          // In time order: a request that started and ended at one instant (a robots.txt answered at once) came
+          // before one that started at that instant and ended later.
+          for (const log of byHost.values()) log.sort((a, b) => a.startedAt - b.startedAt || a.endedAt! - b.endedAt!);
           for (const [host, log] of byHost) {
             const floorMs = Math.max(sc.delaySeconds, crawlDelays.get(host) ?? 0, sc.adaptive ? 1 : 0) * 1000;
             for (let i = 1; i < log.length; i++) assert.ok(log[i]!.startedAt >= log[i - 1]!.endedAt! + floorMs - 1e-6, `${host}: end-to-start broken`);

@@ -6,10 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, type TestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
 import { CONTACT_MAX_LENGTH, contactProblem } from '../../src/core/identity';
-import { RESTRICTED_SETTINGS, SETTING_DEFAULTS } from '../../src/extension/config';
+import type { NumberLimit } from '../../src/core/limits';
+import { PACING_DEFAULTS } from '../../src/core/politeness/pacing';
+import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTING_LIMITS, SETTING_MAX_LENGTHS } from '../../src/extension/config';
 import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
-import { TASK_PROPERTIES } from '../../src/extension/task/definition';
+import { ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxtEditor/settings';
+import { resolveCrawlTask, TASK_PROPERTIES } from '../../src/extension/task/definition';
 
 const root = join(__dirname, '..', '..');
 
@@ -81,7 +85,7 @@ for (const [key, s] of Object.entries(settings)) {
   }
 }
 
-test('the settings defaults are the ones the code falls back to', () => {
+test('every setting\'s default is the one the code falls back to (SETTING_DEFAULTS, from the core\'s tables)', () => {
   const expected: Record<string, unknown> = {
     [SETTINGS.userAgent]: SETTING_DEFAULTS.userAgent,
     [SETTINGS.contactUrl]: SETTING_DEFAULTS.contactUrl ?? '',
@@ -94,8 +98,84 @@ test('the settings defaults are the ones the code falls back to', () => {
     [SETTINGS.robotsTxtTimeout]: SETTING_DEFAULTS.robotsTxtTimeoutSeconds,
     [SETTINGS.maxPages]: SETTING_DEFAULTS.maxPages,
     [SETTINGS.reportFolder]: SETTING_DEFAULTS.reportFolder,
+    // The robots.txt editor's: the feature switches are on unless set to false, and N for "time for N pages".
+    [SETTINGS.robotsTxtDiagnostics]: true,
+    [SETTINGS.robotsTxtHovers]: true,
+    [SETTINGS.robotsTxtCodeLens]: true,
+    [SETTINGS.robotsTxtQuickFixes]: true,
+    [SETTINGS.robotsTxtPagesForEstimate]: ROBOTS_TXT_DEFAULTS.pagesForEstimate,
   };
+  assert.deepEqual(Object.keys(settings).sort(), Object.keys(expected).sort(), 'every contributed setting has its default checked here');
   for (const [key, value] of Object.entries(expected)) assert.deepEqual(settings[key]?.default, value, key);
+  // The same values as the CLI's and the engine's.
+  assert.equal(SETTING_DEFAULTS.defaultDelaySeconds, PACING_DEFAULTS.delaySeconds);
+  assert.equal(SETTING_DEFAULTS.maxCrawlDelaySeconds, PACING_DEFAULTS.maxCrawlDelaySeconds);
+  assert.equal(SETTING_DEFAULTS.maxPages, TEST_CRAWL_DEFAULTS.maxPages);
+  assert.equal(SETTING_DEFAULTS.requestTimeoutSeconds, TEST_CRAWL_DEFAULTS.timeoutSeconds);
+});
+
+test('every numeric setting\'s range is the one the code checks (SETTING_LIMITS)', () => {
+  const numeric = Object.entries(settings).filter(([, s]) => s.type === 'number' || s.type === 'integer');
+  assert.deepEqual(numeric.map(([key]) => key).sort(), Object.keys(SETTING_LIMITS).sort());
+  for (const [key, s] of numeric) {
+    const limit: NumberLimit = SETTING_LIMITS[key as keyof typeof SETTING_LIMITS];
+    assert.deepEqual([s.minimum, s.maximum, s.type === 'integer'], [limit.min, limit.max, limit.integer === true], key);
+  }
+  for (const [key, max] of Object.entries(SETTING_MAX_LENGTHS)) assert.equal(settings[key]?.maxLength, max, key);
+});
+
+/** The task property → the test-crawl option it sets. */
+const TASK_OPTION: Record<string, keyof TestCrawlOptions> = {
+  maxPages: 'maxPages',
+  maxDepth: 'maxDepth',
+  delay: 'delaySeconds',
+  delayFrom: 'delayFrom',
+  concurrency: 'concurrency',
+  timeout: 'timeoutSeconds',
+  userAgent: 'userAgent',
+};
+
+test('task definition: each default it states is the one the code uses (a setting, or TEST_CRAWL_DEFAULTS)', () => {
+  const [definition] = manifest.contributes.taskDefinitions;
+  // Settings unlike every default, so a property that falls back to one shows it.
+  const custom = { ...SETTING_DEFAULTS, maxPages: 7, defaultDelaySeconds: 3, delayFrom: 'end' as const, requestTimeoutSeconds: 9, userAgent: 'TaskBot' };
+  const options = resolveCrawlTask({ type: TASK_TYPE, seeds: ['https://a.example/'] }, custom).options;
+  const settingFields: Record<string, keyof typeof custom> = {
+    [SETTINGS.maxPages]: 'maxPages',
+    [SETTINGS.defaultDelay]: 'defaultDelaySeconds',
+    [SETTINGS.delayFrom]: 'delayFrom',
+    [SETTINGS.requestTimeout]: 'requestTimeoutSeconds',
+    [SETTINGS.userAgent]: 'userAgent',
+  };
+  for (const [property, option] of Object.entries(TASK_OPTION)) {
+    const stated = /Default: `([^`]+)`/.exec(definition!.properties[property]!.markdownDescription ?? '')?.[1];
+    assert.ok(stated !== undefined, `${property} states its default`);
+    const setting = /^#(crawlPlanner\.[a-zA-Z.]+)#$/.exec(stated)?.[1];
+    if (setting !== undefined) {
+      assert.ok(setting in settingFields, `${property}: ${setting}`);
+      assert.deepEqual(options[option], custom[settingFields[setting]!], `${property} falls back to ${setting}`);
+    } else {
+      assert.equal(stated, String(TEST_CRAWL_DEFAULTS[option as keyof typeof TEST_CRAWL_DEFAULTS]), property);
+      assert.deepEqual(options[option], TEST_CRAWL_DEFAULTS[option as keyof typeof TEST_CRAWL_DEFAULTS], property);
+    }
+  }
+});
+
+test('task definition: each numeric property\'s range is the code\'s (the setting it overrides, else the test crawl\'s)', () => {
+  const [definition] = manifest.contributes.taskDefinitions;
+  const limits: Record<string, NumberLimit> = {
+    maxPages: SETTING_LIMITS[SETTINGS.maxPages],
+    maxDepth: TEST_CRAWL_LIMITS.maxDepth,
+    delay: SETTING_LIMITS[SETTINGS.defaultDelay],
+    concurrency: TEST_CRAWL_LIMITS.concurrency,
+    timeout: SETTING_LIMITS[SETTINGS.requestTimeout],
+  };
+  const numeric = Object.entries(definition!.properties).filter(([, p]) => p.type === 'number' || p.type === 'integer');
+  assert.deepEqual(numeric.map(([key]) => key).sort(), Object.keys(limits).sort());
+  for (const [key, p] of numeric) {
+    const limit = limits[key]!;
+    assert.deepEqual([p.minimum, p.maximum, p.type === 'integer'], [limit.min, limit.max, limit.integer === true], key);
+  }
 });
 
 test('the user agent is a product token (RFC 9309 §2.2.1)', () => {

@@ -7,7 +7,8 @@ process.env.TZ = 'America/New_York';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_TIMER_MS, RETRY_AFTER_MAX_SECONDS, parseHttpDate, parseRetryAfter, type RetryAfterKind, type RetryAfterNote } from '../../src/core/politeness/retryAfter';
+import { MAX_TIMER_MS } from '../../src/core/clock';
+import { RETRY_AFTER_MAX_SECONDS, parseHttpDate, parseRetryAfter, type RetryAfterKind, type RetryAfterNote } from '../../src/core/politeness/retryAfter';
 
 const NOW = Date.UTC(2024, 0, 1, 0, 0, 0); // Mon, 01 Jan 2024 00:00:00 GMT
 const CAP = 300;

@@ -7,14 +7,8 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from '../../src/core/crawl/events';
-import {
-  REPORT_SCHEMA_VERSION,
-  createReportBuilder,
-  eventToJsonLine,
-  reportToJson,
-  summarizeFromRequests,
-  type CrawlReport,
-} from '../../src/core/format/report';
+import { REPORT_SCHEMA_VERSION, createReportBuilder, summarizeFromRequests, type CrawlReport } from '../../src/core/crawl/report';
+import { eventToJsonLine, reportToJson } from '../../src/core/format/safeJson';
 
 const T0 = 1_700_000_000_000;
 

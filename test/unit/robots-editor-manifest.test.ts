@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORY, COMMANDS, ROBOTS_TXT_LANGUAGE_ID, SETTINGS } from '../../src/extension/ids';
-import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxt/settings';
+import { SETTING_LIMITS } from '../../src/extension/config';
+import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxtEditor/settings';
 
 const root = join(__dirname, '..', '..');
 
@@ -93,7 +94,7 @@ describe('the robots.txt contributions in package.json', () => {
     assert.equal(pages?.type, 'integer');
     assert.equal(pages?.default, ROBOTS_TXT_DEFAULTS.pagesForEstimate);
     assert.equal(pages?.minimum, 1);
-    assert.equal(pages?.maximum, ROBOTS_TXT_DEFAULTS.maxPagesForEstimate);
+    assert.equal(pages?.maximum, SETTING_LIMITS[SETTINGS.robotsTxtPagesForEstimate].max);
     for (const [key, s] of Object.entries(props)) {
       assert.ok(typeof s.markdownDescription === 'string' && s.markdownDescription.length > 20, key);
       assert.equal(s.description, undefined, key);
@@ -115,8 +116,8 @@ describe('readRobotsTxtSettings', () => {
   const planner = { maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap' as const, defaultDelaySeconds: 1, userAgent: 'CrawlPlanner' };
   const config = (values: Record<string, unknown>) => ({ get: <T>(key: string): T | undefined => values[`crawlPlanner.${key}`] as T | undefined });
 
-  it('defaults: every feature on, N = 1,000,000, the planner settings passed through', () => {
-    assert.deepEqual(readRobotsTxtSettings(config({}), planner), {
+  it('defaults: every feature on, N = 1,000,000 (no plan), the planner settings passed through', () => {
+    assert.deepEqual(readRobotsTxtSettings(config({}), planner, undefined), {
       maxCrawlDelaySeconds: 30,
       crawlDelayPolicy: 'cap',
       configuredDelaySeconds: 1,
@@ -130,6 +131,7 @@ describe('readRobotsTxtSettings', () => {
     const s = readRobotsTxtSettings(
       config({ [SETTINGS.robotsTxtDiagnostics]: false, [SETTINGS.robotsTxtHovers]: 'no', [SETTINGS.robotsTxtPagesForEstimate]: 5000 }),
       planner,
+      undefined,
     );
     assert.deepEqual(s.features, { diagnostics: false, hovers: true, codeLens: true, quickFixes: true });
     assert.equal(s.pagesForEstimate, 5000);

@@ -1,5 +1,5 @@
 /**
- * The canonical percent-encoding (encoding.ts) and the matchers (match.ts): the compiled matcher every
+ * The canonical percent-encoding (percentEncoding.ts) and the matchers (match.ts): the compiled matcher every
  * verdict uses, the linear reference matcher, and robots-parser as an independent oracle. Property tests
  * run random rule sets and paths through all three: they must agree on the verdict and the deciding line.
  */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSeedUrl, seedHosts, validateSeeds } from '../../src/core/seeds';
+import { parseSeedUrl, seedHosts, splitUrlList, validateSeeds } from '../../src/core/seeds';
 
 const valid: Array<[string, { url: string; host: string; origin: string }]> = [
   ['https://a.example/', { url: 'https://a.example/', host: 'a.example', origin: 'https://a.example' }],
@@ -72,4 +72,13 @@ test('seedHosts lists distinct hosts in first-seen order', () => {
     'a.example',
     'a.example:8080',
   ]);
+});
+
+test('splitUrlList: white space, and commas that end a URL, separate; a comma inside a URL stays', () => {
+  assert.deepEqual(splitUrlList('https://a.example/ https://b.example/\n\thttps://c.example/'), ['https://a.example/', 'https://b.example/', 'https://c.example/']);
+  assert.deepEqual(splitUrlList('https://a.example/, https://b.example/,https://c.example/,'), ['https://a.example/', 'https://b.example/', 'https://c.example/']);
+  assert.deepEqual(splitUrlList('/a,/b /search?q=a,b'), ['/a', '/b', '/search?q=a,b']);
+  assert.deepEqual(splitUrlList('https://a.example/x?tags=red,blue'), ['https://a.example/x?tags=red,blue']);
+  assert.deepEqual(splitUrlList(' , '), []);
+  assert.deepEqual(splitUrlList(''), []);
 });

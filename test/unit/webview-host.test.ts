@@ -5,18 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlOptions } from '../../src/extension/view/controller';
+import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlRequest } from '../../src/extension/view/controller';
 import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
-import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerSettings } from '../../src/shared/protocol';
+import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerViewSettings } from '../../src/shared/protocol';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
-const settings: PlannerSettings = {
+const settings: PlannerViewSettings = {
   userAgent: 'CrawlPlanner/0.1 (+https://example.com/bot)',
-  defaultDelay: 1,
+  defaultDelaySeconds: 1,
   delayFrom: 'start',
-  maxCrawlDelay: 30,
+  maxCrawlDelaySeconds: 30,
   crawlDelayPolicy: 'cap',
   maxPages: 50,
 };
@@ -114,7 +114,7 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
   const logs: string[] = [];
   const saved: PlannerForm[] = [];
   const clipboard: string[] = [];
-  const crawls: Array<[string[], TestCrawlOptions]> = [];
+  const crawls: Array<[string[], TestCrawlRequest]> = [];
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
   let settingsListener: (() => void) | undefined;
@@ -236,6 +236,53 @@ test('ready with the webview form plans it and saves it; visible re-posts state'
   assert.deepEqual(h.types(), ['state', 'state']);
 });
 
+test('a ready counts as answered once its state was delivered; a webview that took nothing does not count', async () => {
+  const h = harness();
+  assert.equal(h.controller.isReady, false);
+  const first = h.controller.readyAnswered(0);
+  h.controller.receive({ type: 'ready' });
+  assert.equal(h.controller.isReady, true);
+  await first;
+  assert.equal(h.controller.answeredReadies, 1);
+  await h.controller.readyAnswered(0); // at once: one was answered already
+
+  // A new webview whose postMessage resolves false (not live yet): its ready is not an answered one.
+  const refused: HostToWebview[] = [];
+  h.controller.attach((m) => {
+    refused.push(m);
+    return Promise.resolve(false);
+  });
+  let answered = false;
+  void h.controller.readyAnswered(1).then(() => (answered = true));
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  assert.deepEqual(refused.map((m) => m.type), ['state']);
+  assert.equal(answered, false);
+  assert.equal(h.controller.answeredReadies, 1);
+});
+
+test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their changes are announced', async () => {
+  const h = harness();
+  let announced = 0;
+  h.controller.onDidChangePlannedPages(() => announced++);
+  assert.equal(h.controller.currentPlanPages(), undefined, 'the default form has no seeds: no plan');
+  h.controller.receive({ type: 'ready', form });
+  assert.equal(h.controller.currentPlanPages(), 200, '100 per host × 2 hosts');
+  await settle();
+  assert.equal(announced, 1);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 30 } });
+  assert.equal(h.controller.currentPlanPages(), 30);
+  await settle();
+  assert.equal(announced, 2);
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 30, rate: 5 } });
+  await settle();
+  assert.equal(announced, 2, 'a change that keeps the pages is not announced');
+  h.controller.receive({ type: 'formChanged', form: { ...form, seeds: '' } });
+  assert.equal(h.controller.currentPlanPages(), undefined);
+  await settle();
+  assert.equal(announced, 3);
+});
+
 test('the stored form is the fallback; a damaged one is replaced by defaults', () => {
   const h = harness({ stored: form });
   h.controller.receive({ type: 'ready' });
@@ -265,9 +312,9 @@ test('formChanged re-plans with settings for empty fields', () => {
   h.controller.receive({ type: 'formChanged', form: { ...form, workers: 4 } });
   const result = h.last('planResult')!.result;
   assert.equal(result.plan?.input.workers, 4);
-  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelay);
+  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelaySeconds);
   assert.equal(result.plan?.input.crawlDelayPolicy, settings.crawlDelayPolicy);
-  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelay);
+  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelaySeconds);
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: null } });
   assert.equal(h.last('planResult')!.result.plan, null);
   assert.deepEqual(h.last('planResult')!.result.problems.map((p) => p.field), ['pages']);
@@ -446,7 +493,7 @@ test('computePlan narrows robots Crawl-delays to the seed hosts (no override war
 });
 
 test('computePlan reports settings out of range as problems', () => {
-  const c = computePlan(form, { ...settings, defaultDelay: -1 });
+  const c = computePlan(form, { ...settings, defaultDelaySeconds: -1 });
   assert.equal(c.plan, null);
   assert.equal(c.view.problems[0]!.field, 'delaySeconds');
 });

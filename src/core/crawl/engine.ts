@@ -8,10 +8,11 @@
  * Retry-After pause, token bucket, per-host concurrency) can be bypassed. The model, the retry table
  * and the defaults are written up in docs/how-it-works.md §The crawl engine.
  */
-import type { Clock } from '../clock';
+import { MAX_TIMER_MS, type Clock } from '../clock';
+import { errorMessage } from '../format/text';
 import { backoffDelayMs } from '../politeness/backoff';
 import { HostRate } from '../politeness/hostRate';
-import { MAX_TIMER_MS, parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
+import { parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
 import {
   isRedirectStatus,
   isRetryableError,
@@ -21,11 +22,12 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
-import type { CrawlEvent, CrawlSummary, HostDroppedEvent, HostSummary } from './events';
+import type { CrawlEvent, CrawlSummary, HostDroppedEvent } from './events';
+import { resolveCrawlOptions } from './engineOptions';
 import { Frontier, intervalMs, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
+import { CrawlStats, type HostStats } from './stats';
 import {
-  CRAWL_DEFAULTS,
   type CrawlOptions,
   type CrawlResult,
   type PageFailure,
@@ -41,9 +43,6 @@ import {
 /** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
 const IDLE_OVER = new Error('idle wait over');
 
-/** The window for the progress event's rate. */
-const PROGRESS_WINDOW_MS = 30_000;
-
 /**
  * Runs a crawl to its end (all work done, the page limit, a stop, or every host dropped) and returns the
  * summary and one outcome per URL met. Rejects only on a bad option (RangeError, before anything starts)
@@ -56,52 +55,7 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   } catch (err) {
     return Promise.reject(err);
   }
-  return new CrawlRun(resolved).run();
-}
-
-/** Fills in defaults and checks every number; throws RangeError naming the option. */
-export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions {
-  const o = { ...CRAWL_DEFAULTS, ...stripUndefined(options) } as ResolvedCrawlOptions;
-  const int = (name: keyof ResolvedCrawlOptions, min: number, allowInfinity = false): void => {
-    const v = o[name] as unknown as number;
-    const ok = typeof v === 'number' && v >= min && (Number.isInteger(v) || (allowInfinity && v === Infinity));
-    if (!ok) throw new RangeError(`crawl option ${name} must be a whole number ≥ ${min}, got ${String(v)}`);
-  };
-  const num = (name: keyof ResolvedCrawlOptions, min: number, max = Infinity, minExclusive = false): void => {
-    const v = o[name] as unknown as number;
-    const ok = typeof v === 'number' && Number.isFinite(v) && (minExclusive ? v > min : v >= min) && v <= max;
-    if (!ok) throw new RangeError(`crawl option ${name} must be a number ${minExclusive ? '>' : '≥'} ${min}${max < Infinity ? ` and ≤ ${max}` : ''}, got ${String(v)}`);
-  };
-  int('concurrency', 1);
-  int('perHostConcurrency', 1);
-  num('delaySeconds', 0);
-  num('maxCrawlDelaySeconds', 0);
-  int('maxPages', 0, true);
-  int('maxDepth', 0);
-  int('maxRedirects', 0);
-  int('maxRetries', 0);
-  num('backoffBaseMs', 0);
-  num('backoffCapMs', 0);
-  num('retryAfterCapSeconds', 0);
-  int('maxConsecutiveFailures', 1);
-  num('rateIncreaseFactor', 1);
-  num('rateRecoveryFactor', 0, 1, true);
-  num('maxRaisedIntervalSeconds', 0);
-  num('graceMs', 0);
-  num('progressIntervalMs', 0);
-  if (o.delayFrom !== 'start' && o.delayFrom !== 'end') throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
-  if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy)) throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
-  if (o.tokenBucket) {
-    const { ratePerSecond, burst } = o.tokenBucket;
-    if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new RangeError(`crawl option tokenBucket.ratePerSecond must be > 0, got ${ratePerSecond}`);
-    if (!(burst >= 1) || !Number.isFinite(burst)) throw new RangeError(`crawl option tokenBucket.burst must be ≥ 1, got ${burst}`);
-  }
-  if (typeof o.fetch !== 'function') throw new RangeError('crawl option fetch must be a function');
-  return o;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return new CrawlScheduler(resolved).run();
 }
 
 interface UrlRecord {
@@ -130,19 +84,6 @@ interface UrlRecord {
   detail?: string;
 }
 
-interface HostStats {
-  starts: number[];
-  requests: number;
-  pages: number;
-  retries: number;
-  robotsSkips: number;
-  errors: number;
-  retryAfterSeen: string[];
-  consecutiveFailures: number;
-  dropReason?: HostDroppedEvent['reason'];
-  dropped?: string;
-}
-
 interface AdmitContext {
   depth: number;
   from?: string;
@@ -151,12 +92,12 @@ interface AdmitContext {
   seed: boolean;
 }
 
-class CrawlRun {
+class CrawlScheduler {
   private readonly clock: Clock;
   private readonly frontier: Frontier<UrlRecord>;
   private readonly records = new Map<string, UrlRecord>();
   private readonly order: UrlRecord[] = [];
-  private readonly stats = new Map<string, HostStats>();
+  private readonly stats: CrawlStats;
   private readonly seedHosts = new Set<string>();
   private readonly checking = new Set<UrlRecord>();
   private readonly originChains = new Map<string, Promise<void>>();
@@ -164,17 +105,9 @@ class CrawlRun {
   private readonly robotsAbort = new AbortController();
   private graceAbort: AbortController | undefined;
 
-  private pages = 0;
   private activeChains = 0;
   private gateOpen = true;
   private maxPagesReached = false;
-  private notStartedByMaxPages = 0;
-  private requests = 0;
-  private retries = 0;
-  private errors = 0;
-  private robotsSkips = 0;
-  private readonly statusCounts: Record<string, number> = {};
-  private readonly retryAfterSeen: string[] = [];
 
   private stopping = false;
   private fatal: { error: unknown } | undefined;
@@ -184,12 +117,13 @@ class CrawlRun {
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
-  private readonly pageTimes: number[] = [];
-  private readonly startedAt: number;
+  /** More than one request in flight per host: new starts wait for the end of the instant (endOfInstant). */
+  private readonly sharedHosts: boolean;
 
   constructor(private readonly o: ResolvedCrawlOptions) {
     this.clock = o.clock;
-    this.startedAt = this.clock.now();
+    this.sharedHosts = o.perHostConcurrency > 1;
+    this.stats = new CrawlStats(this.clock.now());
     this.frontier = new Frontier<UrlRecord>({
       delayFrom: o.delayFrom,
       perHostConcurrency: o.perHostConcurrency,
@@ -223,6 +157,7 @@ class CrawlRun {
         this.dispatch();
         if (this.finished()) break;
         await this.idle(this.wakeDelay());
+        if (this.sharedHosts) await this.endOfInstant();
       }
     } finally {
       stop?.removeEventListener('abort', onStop);
@@ -247,6 +182,18 @@ class CrawlRun {
       if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
       else this.start(taken.slot, taken.item, taken.previousStartAt, now);
     }
+  }
+
+  /**
+   * Lets the clock's current instant run out: every response that ended at this instant is handled
+   * before anything new starts. With more than one request in flight per host, two of a host's
+   * responses can end at the same instant; were the first (a 301) to free a slot and start the host's
+   * next request at once, a Retry-After in the second (a 429) would pause the host from an instant
+   * that already holds a start. With one request per host this cannot happen (a host starts again only
+   * after its one response is handled), so no turn is spent there.
+   */
+  private endOfInstant(): Promise<void> {
+    return this.clock.sleep(0);
   }
 
   private finished(): boolean {
@@ -349,8 +296,8 @@ class CrawlRun {
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
     if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
     if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
-    if (!ctx.continuation && this.pages >= this.o.maxPages) {
-      this.notStartedByMaxPages++;
+    if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
+      this.stats.notStartedByMaxPages++;
       return this.refuse(url, host, u.origin, ctx, 'not-started', 'max-pages');
     }
     const rec = this.record(url, host, u.origin, ctx);
@@ -405,12 +352,8 @@ class CrawlRun {
     const bucket = this.o.tokenBucket
       ? new TokenBucket({ ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst }, this.clock.now())
       : undefined;
-    this.stats.set(host, { starts: [], requests: 0, pages: 0, retries: 0, robotsSkips: 0, errors: 0, retryAfterSeen: [], consecutiveFailures: 0 });
+    this.stats.addHost(host);
     return this.frontier.add(host, rate, bucket);
-  }
-
-  private hostStats(host: string): HostStats {
-    return this.stats.get(host)!;
   }
 
   /**
@@ -533,9 +476,7 @@ class CrawlRun {
       this.frontier.refresh(slot);
     }
     if (decision.verdict === 'disallowed') {
-      const st = this.hostStats(rec.host);
-      st.robotsSkips++;
-      this.robotsSkips++;
+      this.stats.robotsSkip(rec.host);
       this.emit({
         type: 'robots-skip',
         at: this.clock.now(),
@@ -578,7 +519,7 @@ class CrawlRun {
     }
     rec.state = 'in-flight';
     const robotsUrl = `${rec.origin}/robots.txt`;
-    this.countStart(slot, now);
+    this.stats.started(slot.name, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
@@ -635,14 +576,12 @@ class CrawlRun {
   private reportRobotsRequest(slot: HostSlot<UrlRecord>, fetch: RobotsFetch, at: number): void {
     const sent = fetch.sentAt !== undefined ? { sentAt: fetch.sentAt } : {};
     if (fetch.status === undefined) {
-      const st = this.hostStats(slot.name);
-      st.errors++;
-      this.errors++;
+      this.stats.error(slot.name);
       const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
       this.emit({ type: 'error', at, url: fetch.url, host: slot.name, attempt: 1, kind: error.kind, message: error.message, startedAt: fetch.startedAt, ...sent, willRetry: false, robotsTxt: true });
       return;
     }
-    this.statusCounts[String(fetch.status)] = (this.statusCounts[String(fetch.status)] ?? 0) + 1;
+    this.stats.status(fetch.status);
     this.emit({
       type: 'response',
       at,
@@ -662,14 +601,6 @@ class CrawlRun {
     });
   }
 
-  /** One more request start on the host, at `at`. */
-  private countStart(slot: HostSlot<UrlRecord>, at: number): void {
-    const st = this.hostStats(slot.name);
-    st.requests++;
-    st.starts.push(at);
-    this.requests++;
-  }
-
   // -------------------------------------------------------------------------------------------------
   // Requests
   // -------------------------------------------------------------------------------------------------
@@ -682,7 +613,7 @@ class CrawlRun {
       rec.inChain = true;
       this.activeChains++;
     }
-    this.countStart(slot, now);
+    this.stats.started(slot.name, now);
     const controller = new AbortController();
     this.inFlight.set(rec, controller);
     let pending: Promise<PageResult>;
@@ -741,9 +672,8 @@ class CrawlRun {
 
   private onError(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageFailure, now: number): void {
     const { kind, message } = result.error;
-    const st = this.hostStats(slot.name);
-    st.errors++;
-    this.errors++;
+    const st = this.stats.host(slot.name);
+    this.stats.error(slot.name);
     if (isThrottleError(kind) && !slot.dropped) slot.rate.onThrottle('backoff');
     // Our own stop aborting a request says nothing about the host.
     const giveUp = !slot.dropped && !this.stopping && this.countFailure(st);
@@ -767,20 +697,30 @@ class CrawlRun {
       this.scheduleRetry(slot, rec, now + this.backoff(rec), kind);
       return;
     }
-    if (wouldRetry && (giveUp || slot.dropped)) {
+    this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail: this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail });
+  }
+
+  /**
+   * A failed attempt (an error, a 429 or a 5xx) that is not retried: the host is dropped when its failures
+   * in a row reached the limit (`dropHost`); the URL fails, or, when it would have been retried, goes with
+   * its dropped host.
+   */
+  private endFailedAttempt(slot: HostSlot<UrlRecord>, rec: UrlRecord, st: HostStats, detail: string, end: { wouldRetry: boolean; dropHost: boolean; failedDetail: string }): void {
+    const why = `${st.consecutiveFailures} consecutive failures (last: ${detail})`;
+    if (end.wouldRetry && (end.dropHost || slot.dropped)) {
       rec.detail = detail;
-      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
+      if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why, rec);
       else this.finalizeForDroppedHost(slot, rec);
       return;
     }
-    this.finalize(rec, 'failed', this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail);
-    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+    this.finalize(rec, 'failed', end.failedDetail);
+    if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why);
   }
 
   private onResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number): void {
     const status = result.status;
     rec.status = status;
-    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+    this.stats.status(status);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
     const base = {
@@ -808,8 +748,7 @@ class CrawlRun {
       this.onThrottleResponse(slot, rec, result, now, () => responseEvent(0));
       return;
     }
-    const st = this.hostStats(slot.name);
-    st.consecutiveFailures = 0;
+    this.stats.host(slot.name).consecutiveFailures = 0;
     slot.rate.onSuccess();
 
     const locationRaw = result.location ?? result.headers['location'];
@@ -827,8 +766,9 @@ class CrawlRun {
       this.emit(responseEvent(0));
       return;
     }
-    if (this.o.defer) {
-      // The host's next request first: it goes out while this page is read. Its events wait for this
+    if (this.o.defer && !this.sharedHosts) {
+      // The host's next request first: it goes out while this page is read (not with several requests
+      // in flight per host: a response of this same instant may still pause the host, see endOfInstant). Its events wait for this
       // page's response event, and every later completion reads the pages put off before it.
       this.eventBuffer = [];
       this.frontier.refresh(slot);
@@ -894,13 +834,12 @@ class CrawlRun {
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
   private onThrottleResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number, responseEvent: () => CrawlEvent): void {
     const status = result.status;
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     let retryAfter: RetryAfter | undefined;
     const raw = readsRetryAfter(status) ? result.headers['retry-after'] : undefined;
     if (raw !== undefined) {
       retryAfter = parseRetryAfter(raw, now, { capSeconds: this.o.retryAfterCapSeconds, ...(result.headers['date'] === undefined ? {} : { dateHeader: result.headers['date'] }) });
-      st.retryAfterSeen.push(raw);
-      this.retryAfterSeen.push(raw);
+      this.stats.retryAfter(slot.name, raw);
     }
     const valid = retryAfter !== undefined && retryAfter.kind !== 'invalid';
     if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff');
@@ -929,13 +868,8 @@ class CrawlRun {
       this.scheduleRetry(slot, rec, notBefore, pausedUntil !== undefined ? `status ${status}, Retry-After: ${raw!.trim()}` : detail);
       return;
     }
-    if (wouldRetry && (giveUp || slot.dropped)) {
-      if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`, rec);
-      else this.finalizeForDroppedHost(slot, rec);
-      return;
-    }
-    this.finalize(rec, 'failed', isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail);
-    if (giveUp) this.dropHost(slot, 'consecutive-failures', `${st.consecutiveFailures} consecutive failures (last: ${detail})`);
+    const failedDetail = isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail;
+    this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail });
   }
 
   private countFailure(st: HostStats): boolean {
@@ -951,9 +885,7 @@ class CrawlRun {
   private scheduleRetry(slot: HostSlot<UrlRecord>, rec: UrlRecord, notBefore: number, reason: string): void {
     rec.notBefore = notBefore;
     rec.state = 'queued';
-    const st = this.hostStats(slot.name);
-    st.retries++;
-    this.retries++;
+    this.stats.retry(slot.name);
     this.emit({ type: 'retry-scheduled', at: this.clock.now(), url: rec.url, host: rec.host, attempt: rec.attempts + 1, notBefore, reason });
     this.frontier.enqueue(slot, rec, 'back');
   }
@@ -964,7 +896,7 @@ class CrawlRun {
 
   /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */
   private dropHost(slot: HostSlot<UrlRecord>, reason: HostDroppedEvent['reason'], detail: string, current?: UrlRecord): void {
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     if (slot.dropped) {
       if (current) this.finalizeForDroppedHost(slot, current);
       return;
@@ -980,10 +912,9 @@ class CrawlRun {
 
   private finalizeForDroppedHost(slot: HostSlot<UrlRecord>, rec: UrlRecord): void {
     this.checking.delete(rec);
-    const st = this.hostStats(slot.name);
+    const st = this.stats.host(slot.name);
     if (st.dropReason === 'robots-unreachable') {
-      st.robotsSkips++;
-      this.robotsSkips++;
+      this.stats.robotsSkip(slot.name);
       this.emit({ type: 'robots-skip', at: this.clock.now(), url: rec.url, host: rec.host, reason: 'unreachable' });
       this.finalize(rec, 'robots-unreachable', st.dropped);
     } else {
@@ -1005,26 +936,22 @@ class CrawlRun {
     else if (outcome === 'fetched' || outcome === 'redirected') delete rec.detail;
     if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
     rec.inChain = false;
-    if (outcome === 'fetched') {
-      this.pages++;
-      this.hostStats(rec.host).pages++;
-      this.pageTimes.push(this.clock.now());
-    }
+    if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
   }
 
   /** The page budget: new URLs start only while pages + chains in progress < maxPages. */
   private updateGate(): void {
-    if (!this.maxPagesReached && this.pages >= this.o.maxPages) {
+    if (!this.maxPagesReached && this.stats.pages >= this.o.maxPages) {
       this.maxPagesReached = true;
       const cut = (r: UrlRecord): boolean => r.attempts === 0 && !r.continuation;
       const left = [...this.frontier.removeWhere(cut), ...[...this.checking].filter(cut)];
       for (const rec of left) {
-        this.notStartedByMaxPages++;
+        this.stats.notStartedByMaxPages++;
         this.finalize(rec, 'not-started', 'max-pages');
       }
     }
     // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
-    this.gateOpen = this.pages + this.activeChains < this.o.maxPages;
+    this.gateOpen = this.stats.pages + this.activeChains < this.o.maxPages;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -1054,18 +981,17 @@ class CrawlRun {
   private maybeProgress(now: number, force: boolean): void {
     if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
     this.lastProgressAt = now;
-    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
-    const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
-    const ratePerSecond = span > 0 ? this.pageTimes.length / span : 0;
+    const ratePerSecond = this.stats.pageRate(now);
     let pending = 0;
     for (const rec of this.order) if (rec.state !== 'done') pending++;
-    const planned = Math.min(this.o.maxPages, this.pages + pending);
-    const remaining = Math.max(0, planned - this.pages);
+    const pages = this.stats.pages;
+    const planned = Math.min(this.o.maxPages, pages + pending);
+    const remaining = Math.max(0, planned - pages);
     const etaSeconds = remaining === 0 ? 0 : ratePerSecond > 0 ? remaining / ratePerSecond : undefined;
     this.emit({
       type: 'progress',
       at: now,
-      done: this.pages,
+      done: pages,
       planned,
       queued: this.frontier.queued + this.checking.size,
       inFlight: this.inFlight.size,
@@ -1087,46 +1013,8 @@ class CrawlRun {
   }
 
   private summary(now: number): CrawlSummary {
-    const hosts: HostSummary[] = [];
-    for (const slot of this.frontier.hosts()) {
-      const st = this.hostStats(slot.name);
-      const gaps: number[] = [];
-      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
-      const planned = slot.rate.planned();
-      hosts.push({
-        host: slot.name,
-        requests: st.requests,
-        pages: st.pages,
-        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
-        plannedIntervalSeconds: planned.seconds,
-        intervalSource: planned.source,
-        retryAfterSeen: [...st.retryAfterSeen],
-        retries: st.retries,
-        robotsSkips: st.robotsSkips,
-        errors: st.errors,
-        ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
-      });
-    }
-    let endReason: CrawlSummary['endReason'] = 'complete';
-    if (this.stopping) endReason = 'stopped';
-    else if (this.notStartedByMaxPages > 0) endReason = 'max-pages';
-    else if (hosts.length > 0 && hosts.every((h) => h.dropped !== undefined)) endReason = 'hosts-dropped';
-    return {
-      startedAt: this.startedAt,
-      endedAt: now,
-      elapsedSeconds: (now - this.startedAt) / 1000,
-      ...(this.o.plannedSeconds === undefined ? {} : { plannedSeconds: this.o.plannedSeconds }),
-      pages: this.pages,
-      requests: this.requests,
-      statusCounts: { ...this.statusCounts },
-      retries: this.retries,
-      robotsSkips: this.robotsSkips,
-      errors: this.errors,
-      retryAfterSeen: [...this.retryAfterSeen],
-      hosts,
-      notFollowed: summarizeNotFollowed(this.order),
-      endReason,
-    };
+    const hosts = [...this.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
+    return this.stats.summary(now, hosts, { stopped: this.stopping, plannedSeconds: this.o.plannedSeconds, notFollowed: summarizeNotFollowed(this.order) });
   }
 }
 
@@ -1157,9 +1045,4 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
 
 function isHtml(contentType: string | undefined): boolean {
   return contentType === undefined || /html/i.test(contentType);
-}
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
 }

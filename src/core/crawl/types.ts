@@ -5,6 +5,7 @@
  */
 import type { Clock, Random } from '../clock';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
+import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
 
 // ---------------------------------------------------------------------------------------------------
@@ -87,13 +88,13 @@ export interface RobotsFetch {
 /** robots.txt's answer for one URL (RFC 9309). */
 export interface RobotsDecision {
   /** `not-applicable` (no rules apply) is read as allowed. */
-  verdict: 'allowed' | 'disallowed' | 'not-applicable';
+  verdict: RobotsVerdict;
   /** The deciding line (1-based) and rule text, for the robots-skip event. */
   line?: number;
   rule?: string;
   /** How robots.txt was fetched: `unreachable` (5xx, 429, network error) means complete disallow, and the
    * engine leaves the whole host out of the run. */
-  outcome?: 'ok' | 'unavailable' | 'unreachable';
+  outcome?: RobotsOutcome;
   /** The Crawl-delay of the group that applies, validated (finite, ≥ 0). Merged into the host's interval by max. */
   crawlDelaySeconds?: number;
   /** Why, for `unreachable` (shown in the host-dropped event). */
@@ -153,54 +154,53 @@ export interface CrawlOptions {
    */
   defer?: (task: () => void) => void;
 
-  /** Global request slots (requests in flight over all hosts). Default 8. */
+  // Every default is in CRAWL_DEFAULTS (engineOptions.ts; the pacing ones come from PACING_DEFAULTS).
+
+  /** Global request slots (requests in flight over all hosts). */
   concurrency?: number;
-  /** Requests in flight per host. Default 1. */
+  /** Requests in flight per host. */
   perHostConcurrency?: number;
-  /** The configured per-host delay in seconds. Default 1. */
+  /** The configured per-host delay in seconds. */
   delaySeconds?: number;
-  /** How the delay is measured. Default 'start'. */
+  /** How the delay is measured. */
   delayFrom?: DelayFrom;
-  /** Default 'cap'. */
   crawlDelayPolicy?: CrawlDelayPolicy;
-  /** Default 30. */
   maxCrawlDelaySeconds?: number;
-  /** The adaptive rule max(1 s, 10 × latency). Default false. */
+  /** The adaptive rule max(1 s, 10 × latency). */
   adaptive?: boolean;
   /** Optional per-host token bucket on top of the interval. Default none. */
   tokenBucket?: TokenBucketSetting;
 
-  /** Completed pages (final responses) after which no new URL starts. Default 100. */
+  /** Completed pages (final responses) after which no new URL starts (Infinity: no limit). */
   maxPages?: number;
-  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). Default 2. */
+  /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). */
   maxDepth?: number;
-  /** Follow links and redirects to hosts that are not seed hosts. Default false. */
+  /** Follow links and redirects to hosts that are not seed hosts. */
   allowOtherHosts?: boolean;
   /** Follow redirects to hosts that are not seed hosts (each through that host's robots.txt and queue),
-   * but not links found there. Default false. */
+   * but not links found there. */
   followOtherHostRedirects?: boolean;
-  /** Redirect hops followed per chain. Default 5. */
+  /** Redirect hops followed per chain. */
   maxRedirects?: number;
 
-  /** Retries per URL after the first attempt. Default 3. */
+  /** Retries per URL after the first attempt. */
   maxRetries?: number;
-  /** Full-jitter backoff: first retry's ceiling. Default 1000 ms. */
+  /** Full-jitter backoff: first retry's ceiling. */
   backoffBaseMs?: number;
-  /** Full-jitter backoff: largest ceiling. Default 60 000 ms. */
+  /** Full-jitter backoff: largest ceiling. */
   backoffCapMs?: number;
-  /** A Retry-After above this drops the host for the run. Default 300 s. */
+  /** A Retry-After above this drops the host for the run. */
   retryAfterCapSeconds?: number;
-  /** Consecutive failed attempts (errors, 429, 5xx) on one host after which it is dropped. Default 5. */
+  /** Consecutive failed attempts (errors, 429, 5xx) on one host after which it is dropped. */
   maxConsecutiveFailures?: number;
-  /** Host rate control: throttle multiplier (default 2), per-success recovery (default 0.9), bound on the
-   * raised interval (default 60 s). */
+  /** Host rate control: throttle multiplier, per-success recovery, bound on the raised interval. */
   rateIncreaseFactor?: number;
   rateRecoveryFactor?: number;
   maxRaisedIntervalSeconds?: number;
 
-  /** After a stop, how long in-flight requests may run before they are aborted. Default 5000 ms. */
+  /** After a stop, how long in-flight requests may run before they are aborted. */
   graceMs?: number;
-  /** At most one progress event per this many ms of clock time (plus one at the end). Default 1000. */
+  /** At most one progress event per this many ms of clock time (plus one at the end). */
   progressIntervalMs?: number;
   /** The plan's duration, copied into the summary. */
   plannedSeconds?: number;
@@ -208,31 +208,6 @@ export interface CrawlOptions {
 
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
   Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
-
-export const CRAWL_DEFAULTS = {
-  concurrency: 8,
-  perHostConcurrency: 1,
-  delaySeconds: 1,
-  delayFrom: 'start' as DelayFrom,
-  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
-  maxCrawlDelaySeconds: 30,
-  adaptive: false,
-  maxPages: 100,
-  maxDepth: 2,
-  allowOtherHosts: false,
-  followOtherHostRedirects: false,
-  maxRedirects: 5,
-  maxRetries: 3,
-  backoffBaseMs: 1000,
-  backoffCapMs: 60_000,
-  retryAfterCapSeconds: 300,
-  maxConsecutiveFailures: 5,
-  rateIncreaseFactor: 2,
-  rateRecoveryFactor: 0.9,
-  maxRaisedIntervalSeconds: 60,
-  graceMs: 5000,
-  progressIntervalMs: 1000,
-} as const;
 
 // ---------------------------------------------------------------------------------------------------
 // Result

@@ -1,6 +1,7 @@
 /**
  * The plan as terminal text, shared by `estimate`, `crawl`, `demo` and the extension's readable result.
  */
+import { colors } from './ansi';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
 import type { BindingConstraint, Plan } from '../plan/types';
@@ -17,8 +18,7 @@ const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
 
 /** The plan as text: a per-host table, the total with the binding constraint in words, sharding, warnings. */
 export function formatPlanText(p: Plan, invalidCount: number, color: boolean): string {
-  const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[22m` : s);
-  const yellow = (s: string) => (color ? `\x1b[33m${s}\x1b[39m` : s);
+  const { bold, yellow } = colors(color);
   const sharded = p.sharding !== null;
   const lines: string[] = [];
   const columns = [

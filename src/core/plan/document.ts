@@ -4,40 +4,22 @@
  */
 import { formatDuration } from '../format/duration';
 import type { InvalidSeed } from '../seeds';
-import type {
-  BindingConstraint,
-  Bounds,
-  DeadlineCheck,
-  HostPlan,
-  Plan,
-  PlanWarning,
-  ResolvedPlanInput,
-  Sharding,
-} from './types';
+import type { Plan, ResolvedPlanInput } from './types';
 
 /** Bumped only on a breaking change (a field removed, renamed or retyped); new fields do not bump it. */
 export const ESTIMATE_SCHEMA_VERSION = 1;
 
-export interface EstimateDocument {
+/**
+ * The plan's own fields (declared once, in types.ts), with the input as `settings`, the total in human
+ * units and the seed lines that were not used. The key order of the JSON is estimateDocument's.
+ */
+export type EstimateDocument = Omit<Plan, 'input'> & {
   schemaVersion: typeof ESTIMATE_SCHEMA_VERSION;
-  totalSeconds: number;
   /** totalSeconds in human units, e.g. "11 d 13 h 47 m". */
   totalHuman: string;
-  totalPages: number;
-  skippedPages: number;
-  bindingConstraint: BindingConstraint;
-  bindingHost: string | null;
-  bindingMachine: number | null;
-  bindingDescription: string;
-  perWorkerDelaySeconds: number | null;
-  bounds: Bounds;
   settings: ResolvedPlanInput;
-  hosts: HostPlan[];
-  warnings: PlanWarning[];
   invalidSeeds: InvalidSeed[];
-  deadline: DeadlineCheck | null;
-  sharding: Sharding | null;
-}
+};
 
 export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = []): EstimateDocument {
   return {

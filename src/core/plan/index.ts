@@ -1,16 +1,10 @@
 /** The crawl plan engine: `plan()` and its data. See docs/how-it-works.md §The plan for the conventions. */
-export {
-  plan,
-  planHost,
-  resolvePlanInput,
-  validatePlanInput,
-  tidy,
-  HOST_DOMINATES_RATIO,
-  HOST_DOMINATES_SHARE,
-  SHARD_IMBALANCE_THRESHOLD,
-} from './plan';
+export { plan } from './plan';
+export { planHost, tidy } from './host';
+export { resolvePlanInput, validatePlanInput } from './input';
+export { HOST_DOMINATES_RATIO, HOST_DOMINATES_SHARE, SHARD_IMBALANCE_THRESHOLD } from './warnings';
 export { spreadPages } from './pages';
 export { fnv1a32, machineForHost } from './hash';
-export { parseDurationText } from './duration-text';
+export { parseDurationText } from './parseDuration';
 export { estimateDocument, ESTIMATE_SCHEMA_VERSION, type EstimateDocument } from './document';
 export * from './types';

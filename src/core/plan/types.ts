@@ -3,9 +3,11 @@
  * intervals and durations, the makespan, the binding constraint, warnings, sharding). Plain data with
  * string-literal codes so that the CLI, the webview and the JSON document all read the same thing.
  */
-import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom, type IntervalSource } from '../politeness/interval';
+import type { NumberLimit } from '../limits';
+import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
+import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 
-export type { CrawlDelayPolicy, DelayFrom, IntervalSource };
+export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
 
 /**
  * How many pages: a total spread evenly over the hosts, the same number for every host, or a number per
@@ -21,11 +23,11 @@ export interface PlanInput {
   rate?: number;
   /** Global slots (requests in flight at once), per machine. Default {@link PLAN_DEFAULTS}.workers. */
   workers?: number;
-  /** The configured per-host delay in seconds. Default 1. */
+  /** The configured per-host delay in seconds. Default {@link PLAN_DEFAULTS}.delaySeconds. */
   delaySeconds?: number;
   /** How the delay is measured: `start` (start to start, default) or `end` (end of response to next start). */
   delayFrom?: DelayFrom;
-  /** Expected response time in seconds for every host. Default 0.5. */
+  /** Expected response time in seconds for every host. Default {@link PLAN_DEFAULTS}.latencySeconds. */
   latencySeconds?: number;
   /** Per-host response time overrides, keyed by host (lower-case, with a non-default port). */
   latencyByHost?: Readonly<Record<string, number>>;
@@ -36,7 +38,7 @@ export interface PlanInput {
   crawlDelayByHost?: Readonly<Record<string, number>>;
   /** What to do with a Crawl-delay above `maxCrawlDelaySeconds`. Default `cap`. */
   crawlDelayPolicy?: CrawlDelayPolicy;
-  /** The Crawl-delay cap for the `cap` and `skip` policies. Default 30 s. */
+  /** The Crawl-delay cap for the `cap` and `skip` policies. Default {@link PLAN_DEFAULTS}.maxCrawlDelaySeconds. */
   maxCrawlDelaySeconds?: number;
   /** Apply the adaptive rule max(1 s, 10 × latency) as a floor on each host's interval. Default false. */
   adaptive?: boolean;
@@ -66,34 +68,30 @@ export interface ResolvedPlanInput {
   deadlineSeconds: number | null;
 }
 
+/**
+ * What the plan assumes for what the input leaves out: the pacing defaults every crawl shares
+ * (PACING_DEFAULTS; `workers` is its `concurrency`) and the one number only a plan needs, the response time.
+ */
 export const PLAN_DEFAULTS = {
-  workers: 8,
-  delaySeconds: 1,
-  delayFrom: 'start' as DelayFrom,
+  workers: PACING_DEFAULTS.concurrency,
+  delaySeconds: PACING_DEFAULTS.delaySeconds,
+  delayFrom: PACING_DEFAULTS.delayFrom,
   latencySeconds: 0.5,
-  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
-  maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
-  adaptive: false,
-  perHostConcurrency: 1,
+  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
+  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
+  adaptive: PACING_DEFAULTS.adaptive,
+  perHostConcurrency: PACING_DEFAULTS.perHostConcurrency,
 } as const;
-
-/** A numeric rule; the same shape as the CLI's `NumberRule`, so one table serves both. */
-export interface NumberLimit {
-  min: number;
-  minExclusive?: boolean;
-  max: number;
-  integer?: boolean;
-}
 
 /** The sane range of every number the plan takes. Outside it the input is refused. */
 export const PLAN_LIMITS = {
   pages: { min: 1, max: 1e12, integer: true },
   rate: { min: 0, minExclusive: true, max: 1e6 },
   workers: { min: 1, max: 1e6, integer: true },
-  delaySeconds: { min: 0, max: 86_400 },
+  delaySeconds: PACING_LIMITS.delaySeconds,
   latencySeconds: { min: 0, minExclusive: true, max: 3_600 },
   crawlDelaySeconds: { min: 0, max: 1e7 },
-  maxCrawlDelaySeconds: { min: 0, max: 86_400 },
+  maxCrawlDelaySeconds: PACING_LIMITS.maxCrawlDelaySeconds,
   perHostConcurrency: { min: 1, max: 1_000, integer: true },
   machines: { min: 1, max: 100_000, integer: true },
   deadlineSeconds: { min: 0, minExclusive: true, max: 1e10 },

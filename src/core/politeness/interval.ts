@@ -13,9 +13,6 @@ export type CrawlDelayPolicy = 'cap' | 'skip' | 'obey';
 /** Where an interval came from. `latency` is set by the plan when the response time is longer than the interval. */
 export type IntervalSource = 'configured' | 'crawl-delay' | 'adaptive' | 'latency';
 
-/** The default cap on Crawl-delay (seconds): above it the `cap` policy uses the cap and `skip` leaves the host out. */
-export const DEFAULT_MAX_CRAWL_DELAY_SECONDS = 30;
-
 /** The adaptive rule from the seeds (Mercator): max(1 s, 10 × last latency). */
 export const ADAPTIVE_FLOOR_SECONDS = 1;
 export const ADAPTIVE_LATENCY_FACTOR = 10;

@@ -18,6 +18,7 @@
  * - the `Date` response header, when given and parseable, is the reference for an HTTP-date (clock
  *   skew between the server and us does not change the wait), note `date-header`.
  */
+import { MAX_TIMER_MS } from '../clock';
 
 export type RetryAfterKind = 'seconds' | 'date' | 'invalid';
 
@@ -44,8 +45,6 @@ export interface RetryAfter {
   notes: RetryAfterNote[];
 }
 
-/** The largest delay a Node timer can hold (2^31-1 ms, about 24.8 days). */
-export const MAX_TIMER_MS = 2_147_483_647;
 /** RFC 9111 §1.2.2: a delta-seconds too large to represent is read as 2^31 seconds. */
 export const RETRY_AFTER_MAX_SECONDS = 2_147_483_648;
 

@@ -22,7 +22,8 @@
  * crawler, only the Crawl-delay lines of its own records count (none means no Crawl-delay: the `*` value
  * does not apply); only a crawler named nowhere gets the `*` records'. Of several, the largest is used.
  */
-import { matchablePath } from './encoding';
+import { clip } from '../format/text';
+import { matchablePath } from './percentEncoding';
 import { bestMatch, compileRules, type CompiledRules, type MatchRule } from './match';
 import { largestCrawlDelay, type RobotsCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsRecord, type RobotsRule, type RobotsSitemap, type RuleDirective } from './parse';
 import { resolveProductToken, type ProductTokenSource } from './token';
@@ -401,7 +402,7 @@ export function explain(file: RobotsFile, url: string | URL, productToken: strin
         reason: `${capitalise(where)} has no rules that match anything, so everything is allowed (RFC 9309 §2.1).${tokenNote}`,
       };
     case 'no-match':
-      return { ...common, verdict: 'allowed', basis: d.basis, reason: `No rule in ${where} matches ${clipPath(d.path)}, so it is allowed.${tokenNote}` };
+      return { ...common, verdict: 'allowed', basis: d.basis, reason: `No rule in ${where} matches ${clip(d.path, 120)}, so it is allowed.${tokenNote}` };
     case 'rule': {
       const r = (d.entry as RuleEntry).rule;
       const v = r.directive === 'allow' ? 'allowed' : 'disallowed';
@@ -413,7 +414,7 @@ export function explain(file: RobotsFile, url: string | URL, productToken: strin
         rule: r.text,
         directive: r.directive,
         matcher: r.pattern.includes('*') ? 'wildcard' : r.pattern.endsWith('$') ? 'exact' : 'prefix',
-        reason: `${v === 'allowed' ? 'Allowed' : 'Disallowed'} by line ${r.line} "${clipPath(r.text)}" in ${where}.${tokenNote}`,
+        reason: `${v === 'allowed' ? 'Allowed' : 'Disallowed'} by line ${r.line} "${clip(r.text, 120)}" in ${where}.${tokenNote}`,
       };
     }
   }
@@ -516,6 +517,3 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function clipPath(s: string, max = 120): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}

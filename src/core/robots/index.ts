@@ -4,7 +4,7 @@
  * closing robots-parser's fail-open gaps. See docs/how-it-works.md §robots.txt core.
  */
 export { decodeRobotsBody, notTextReasons, ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
-export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './encoding';
+export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './percentEncoding';
 export {
   explain,
   explainWithOutcome,
@@ -32,7 +32,6 @@ export {
   largestCrawlDelay,
   readCrawlDelay,
   splitRobotsLines,
-  DEFAULT_MAX_CRAWL_DELAY_SECONDS,
   GOOGLE_MAX_LINE_BYTES,
   type ColumnRange,
   type CrawlDelayReading,
@@ -57,4 +56,4 @@ export {
   type ProductTokenSource,
   type UserAgentValue,
 } from './token';
-export { originReport, urlResult, type RobotsSettings, type RobotsSource, type RobotsOriginReport, type RobotsUrlResult } from './inspect';
+export { originReport, urlResult, type RobotsSettings, type RobotsSource, type RobotsOriginReport, type RobotsUrlResult } from './originReport';

@@ -11,6 +11,7 @@
  *
  * Pure: text in, findings out. Positions follow findings.ts: 1-based lines, 0-based UTF-16 columns.
  */
+import { clip } from '../format/text';
 import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
 import { loadRobotsFile } from './load';
 import { largestCrawlDelay, type ColumnRange, type RobotsFile, type RobotsGroup, type RobotsLine, type RobotsRecord } from './parse';
@@ -257,9 +258,6 @@ function shiftFirstLine(file: RobotsFile): RobotsFile {
   return { ...file, lines, findings };
 }
 
-function clip(s: string, max = 80): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
 
 /** Shows invisible characters in messages. */
 function visible(s: string): string {
@@ -317,7 +315,7 @@ function lintGroupRules(group: RobotsGroup, add: Add): void {
     const key = `${rule.directive} ${rule.pattern}`;
     const first = seen.get(key);
     if (first) {
-      add('rule-duplicate', 'info', rule.line, `The same rule is already on line ${first.line} (${clip(first.text)}); this line changes nothing.`);
+      add('rule-duplicate', 'info', rule.line, `The same rule is already on line ${first.line} (${clip(first.text, 80)}); this line changes nothing.`);
       continue;
     }
     seen.set(key, { line: rule.line, text: rule.text });
@@ -359,9 +357,9 @@ function enrich(file: RobotsFile, f: RobotsFinding): RobotsFinding {
     case 'unknown-directive': {
       const key = line?.key ?? '';
       const suggestion = suggestDirective(key);
-      if (!suggestion) return HAS_INVISIBLE.test(key) ? { ...f, message: `Unknown directive "${clip(visible(key))}"; the line is ignored.` } : f;
+      if (!suggestion) return HAS_INVISIBLE.test(key) ? { ...f, message: `Unknown directive "${clip(visible(key), 80)}"; the line is ignored.` } : f;
       const hidden = HAS_INVISIBLE.test(key) ? ' (it holds an invisible character)' : '';
-      return { ...f, message: `Unknown directive "${clip(visible(key))}"${hidden}; did you mean "${suggestion}"? The line is ignored.` };
+      return { ...f, message: `Unknown directive "${clip(visible(key), 80)}"${hidden}; did you mean "${suggestion}"? The line is ignored.` };
     }
     case 'unsupported-directive': {
       const note = IGNORED_DIRECTIVE_NOTES[(line?.key ?? '').toLowerCase()];
@@ -378,7 +376,7 @@ function enrich(file: RobotsFile, f: RobotsFinding): RobotsFinding {
       if (!originUnknown(file)) return f;
       return {
         ...f,
-        message: `Sitemap URLs must be absolute; "${clip(line?.value ?? '')}" is relative and the file's origin is not known, so write the full URL (https://…).`,
+        message: `Sitemap URLs must be absolute; "${clip(line?.value ?? '', 80)}" is relative and the file's origin is not known, so write the full URL (https://…).`,
       };
     }
     default:

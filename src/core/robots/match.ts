@@ -1,6 +1,6 @@
 /**
  * Rule matching: RFC 9309 §2.2.2 precedence (the longest matching pattern wins; on equal length an allow
- * wins; otherwise the earlier rule stays) over canonical patterns (see encoding.ts).
+ * wins; otherwise the earlier rule stays) over canonical patterns (see percentEncoding.ts).
  *
  * Two matchers with the same answers:
  *
@@ -17,7 +17,7 @@
  * Both are property-tested against each other and against robots-parser (test/unit/robots-match.test.ts).
  */
 
-/** A rule as the matchers see it: the canonical pattern (see encoding.ts) and its line. */
+/** A rule as the matchers see it: the canonical pattern (see percentEncoding.ts) and its line. */
 export interface MatchRule {
   /** Canonical pattern; never empty (empty rules never match and are left out). */
   pattern: string;

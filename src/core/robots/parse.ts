@@ -1,7 +1,7 @@
 /**
  * Our own line-level parse of robots.txt: every line with its kind, key and value; the groups; the Crawl-delay
  * records; sitemaps; and a finding for every line that was ignored or read leniently. The rules of each
- * group carry canonical patterns (encoding.ts), which explain.ts compiles for matching (match.ts), so the
+ * group carry canonical patterns (percentEncoding.ts), which explain.ts compiles for matching (match.ts), so the
  * group structure and the encoding are ours (robots-parser's gaps G2, G3/G4, G7, G8 cannot arise).
  *
  * Line syntax, as google/robotstxt reads it:
@@ -23,10 +23,12 @@
  * crawler-commons (Nutch, Heritrix), temoto/robotstxt and texting_robots read it. Every group boundary is a
  * record boundary, so a record lies inside one group; a group may hold several records.
  */
+import { clip } from '../format/text';
 import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
-import { normalizeForMatch } from './encoding';
+import { normalizeForMatch } from './percentEncoding';
 import { readUserAgentValue } from './token';
 import type { SelectionCache } from './explain';
+import { PACING_DEFAULTS } from '../politeness/pacing';
 
 export type RobotsLineKind =
   | 'blank'
@@ -79,7 +81,7 @@ export interface RobotsRule {
   directive: RuleDirective;
   /** The path pattern as written (may be empty: `Disallow:` allows everything). */
   value: string;
-  /** The canonical pattern both matchers compare (see encoding.ts). */
+  /** The canonical pattern both matchers compare (see percentEncoding.ts). */
   pattern: string;
   /** The line as a reader would quote it: comment removed, trimmed, e.g. `Disallow: /private`. */
   text: string;
@@ -163,12 +165,9 @@ export interface RobotsFile {
 export interface ParseOptions {
   /** The original robots.txt URL (http or https). */
   robotsUrl: string;
-  /** Crawl-delay values above this are reported (`crawl-delay-above-cap`). Default 60 s. */
+  /** Crawl-delay values above this are reported (`crawl-delay-above-cap`). Default: PACING_DEFAULTS.maxCrawlDelaySeconds. */
   maxCrawlDelaySeconds?: number;
 }
-
-export { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
-import { DEFAULT_MAX_CRAWL_DELAY_SECONDS } from '../politeness/interval';
 
 /** Google's per-line limit (8 × 2083 bytes). We do not cut lines (docs/how-it-works.md §Behaviour decisions); we report them. */
 export const GOOGLE_MAX_LINE_BYTES = 16_664;
@@ -361,7 +360,7 @@ export function largestCrawlDelay(delays: readonly RobotsCrawlDelay[]): RobotsCr
  */
 export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const base = checkRobotsUrl(options.robotsUrl);
-  const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? DEFAULT_MAX_CRAWL_DELAY_SECONDS;
+  const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PACING_DEFAULTS.maxCrawlDelaySeconds;
   const sink = new FindingSink();
   const add = (code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange): void => {
     sink.add(range ? { code, severity, line, column: range.start, endColumn: range.end, message } : { code, severity, line, message });
@@ -397,14 +396,14 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
     const keyRange = line.keyRange;
     const valueRange = line.valueRange;
     if (line.kind === 'invalid') {
-      add('invalid-line', 'warning', n, `Ignored: "${clip(raw.slice(content.start, content.end))}" is not a "key: value" line.`, content);
+      add('invalid-line', 'warning', n, `Ignored: "${clip(raw.slice(content.start, content.end), 80)}" is not a "key: value" line.`, content);
       continue;
     }
     // Any `key: value` line but a user-agent line ends the record's run of user-agent lines (as in
     // robots-parser); blank lines, comments and lines that are not `key: value` do not.
     if (record && line.kind !== 'user-agent' && line.kind !== 'blank' && line.kind !== 'comment') record.closed = true;
     if (missingColon && info) {
-      add('missing-colon', 'warning', n, `The colon after "${key}" is missing; read as "${info.canonical}: ${clip(value)}", as Google does.`, keyRange);
+      add('missing-colon', 'warning', n, `The colon after "${key}" is missing; read as "${info.canonical}: ${clip(value, 80)}", as Google does.`, keyRange);
     } else if (info?.typo) {
       add('directive-typo', 'warning', n, `"${key}" is read as "${info.canonical}" (a frequent typo Google also accepts).`, keyRange);
     }
@@ -414,7 +413,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
       case 'comment':
         break;
       case 'unknown':
-        add('unknown-directive', 'warning', n, `Unknown directive "${clip(key)}"; the line is ignored.`, keyRange);
+        add('unknown-directive', 'warning', n, `Unknown directive "${clip(key, 80)}"; the line is ignored.`, keyRange);
         break;
       case 'unsupported':
         add('unsupported-directive', 'info', n, `"${key}" is not part of RFC 9309; Crawl Planner ignores it.`, keyRange);
@@ -435,7 +434,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         if (value === '') {
           add('empty-user-agent', 'warning', n, 'This user-agent line has no value; it matches no crawler.', keyRange);
         } else if (ua.token === '') {
-          add('user-agent-not-a-token', 'warning', n, `"${clip(value)}" does not start with a product token ([a-zA-Z_-]+); it matches no crawler.`, valueRange);
+          add('user-agent-not-a-token', 'warning', n, `"${clip(value, 80)}" does not start with a product token ([a-zA-Z_-]+); it matches no crawler.`, valueRange);
         } else if (ua.rest !== '') {
           const versionOnly = !ua.global && /^\/\S*$/.test(ua.rest);
           add(
@@ -443,8 +442,8 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
             versionOnly ? 'info' : 'warning',
             n,
             versionOnly
-              ? `The version "${clip(ua.rest)}" is ignored; this line matches the product token "${value.slice(0, value.length - ua.rest.length)}".`
-              : `"${clip(value)}" is not a product token; it is read as "${ua.global ? '*' : value.slice(0, value.length - ua.rest.length)}", as Google does.`,
+              ? `The version "${clip(ua.rest, 80)}" is ignored; this line matches the product token "${value.slice(0, value.length - ua.rest.length)}".`
+              : `"${clip(value, 80)}" is not a product token; it is read as "${ua.global ? '*' : value.slice(0, value.length - ua.rest.length)}", as Google does.`,
             valueRange,
           );
         }
@@ -463,7 +462,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         if (value === '') {
           if (directive === 'allow') add('empty-allow', 'info', n, 'An empty Allow has no effect.', keyRange);
         } else if (value[0] !== '/' && value[0] !== '*') {
-          add('rule-path-not-absolute', 'warning', n, `The path "${clip(value)}" does not start with "/" or "*", so it never matches a URL.`, valueRange);
+          add('rule-path-not-absolute', 'warning', n, `The path "${clip(value, 80)}" does not start with "/" or "*", so it never matches a URL.`, valueRange);
         }
         break;
       }
@@ -508,11 +507,11 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
           }
         }
         if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-          const why = value === '' ? 'The Sitemap value is empty' : url ? `"${clip(value)}" is not an http(s) URL` : `"${clip(value)}" is not a URL`;
+          const why = value === '' ? 'The Sitemap value is empty' : url ? `"${clip(value, 80)}" is not an http(s) URL` : `"${clip(value, 80)}" is not a URL`;
           add('sitemap-invalid', 'error', n, `${why}; it is ignored.`, valueRange ?? keyRange);
           break;
         }
-        if (relative) add('sitemap-relative', 'warning', n, `Sitemap URLs should be absolute; "${clip(value)}" is read as ${url.href}.`, valueRange);
+        if (relative) add('sitemap-relative', 'warning', n, `Sitemap URLs should be absolute; "${clip(value, 80)}" is read as ${url.href}.`, valueRange);
         const seen = seenSitemaps.get(url.href);
         if (seen !== undefined) {
           add('sitemap-duplicate', 'info', n, `The sitemap ${url.href} is already listed on line ${seen}.`, valueRange);
@@ -588,9 +587,6 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   };
 }
 
-function clip(s: string, max = 80): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
 
 /** `A, B (lines 3, 5)`: agents as written, for messages. */
 function agentList(agents: readonly RobotsUserAgent[]): string {

@@ -4,21 +4,17 @@
  * checked here before it is used, and a bad one is an error that names it.
  */
 import { sanitizeText } from '../../core/format/table';
-import { validateSeeds, type InvalidSeed, type Seed } from '../../core/seeds';
+import { numberProblem, numberProblemText, type NumberLimit } from '../../core/limits';
+import { splitUrlList, validateSeeds, type InvalidSeed, type Seed } from '../../core/seeds';
 
 export class CommandArgumentError extends Error {
   override readonly name = 'CommandArgumentError';
 }
 
-/** "a, b  c\nd" → ["a", "b", "c", "d"]: URLs separated by commas or white space. */
-export function splitUrls(text: string): string[] {
-  return text.split(/[\s,]+/).filter((s) => s !== '');
-}
-
-/** A string (split like splitUrls) or an array of strings. */
+/** A string (split like any URL list: splitUrlList) or an array of strings. */
 export function urlList(name: string, value: unknown): string[] {
-  if (typeof value === 'string') return splitUrls(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitUrls(v));
+  if (typeof value === 'string') return splitUrlList(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitUrlList(v));
   throw new CommandArgumentError(`${name}: give a URL, a list of URLs, or a string of URLs`);
 }
 
@@ -41,14 +37,14 @@ export function argObject(command: string, value: unknown): Record<string, unkno
   throw new CommandArgumentError(`${command}: the argument must be an object`);
 }
 
-/** A finite number in [min, max] (an integer when asked), or undefined when absent. */
-export function optionalNumber(name: string, value: unknown, min: number, max: number, integer = false): number | undefined {
+/** A number within `limit` (a number or its text: "1,000"), or undefined when absent. */
+export function optionalNumber(name: string, value: unknown, limit: NumberLimit): number | undefined {
   if (value === undefined || value === null) return undefined;
   const n = typeof value === 'string' && value.trim() !== '' ? parseNumberText(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new CommandArgumentError(`${name}: ${JSON.stringify(value)} is not a number`);
-  if (integer && !Number.isInteger(n)) throw new CommandArgumentError(`${name}: ${n} must be a whole number`);
-  if (n < min || n > max) throw new CommandArgumentError(`${name}: ${n} must be from ${min} to ${max}`);
-  return n;
+  const problem = numberProblem(n, limit);
+  if (problem === 'not-finite') throw new CommandArgumentError(`${name}: ${JSON.stringify(value)} is not a number`);
+  if (problem !== undefined) throw new CommandArgumentError(`${name}: ${numberProblemText(problem, String(n), limit)}`);
+  return n as number;
 }
 
 /** "1,000,000", "1_000", "1e6", " 42 " → number; NaN when it is not one. */

@@ -12,16 +12,17 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { DemoHostsService } from '../demo';
-import type { CrawlRuns } from '../task/crawlRuns';
+import type { DemoHostsService } from '../demoHosts';
+import type { RunningCrawls } from '../task/runningCrawls';
 import { definitionFrom, TASK_PROPERTIES } from '../task/definition';
 import { rememberSeeds, type CrawlTasks, type SeedSources } from '../task/taskProvider';
-import { argObject, checkUrls, CommandArgumentError, splitUrls, urlList } from './args';
+import { argObject, checkUrls, CommandArgumentError, urlList } from './args';
 import { runCommand } from './run';
+import { askUrls } from './urlInput';
 
 export interface CrawlCommandsDeps {
   tasks: CrawlTasks;
-  runs: CrawlRuns;
+  runs: RunningCrawls;
   demo: DemoHostsService;
   log: Log;
   /** The planner's seeds, and where the last crawl's seeds are remembered. */
@@ -62,17 +63,12 @@ export function registerCrawlCommands(context: vscode.ExtensionContext, deps: Cr
       case 'planner':
         return { seeds: planner, name: 'test crawl: planner seeds' };
       case 'enter': {
-        const text = await vscode.window.showInputBox({
+        const typed = await askUrls({
           title: 'Run Test Crawl',
           prompt: 'Seed URLs, separated by commas or spaces. The crawl stays on their hosts and obeys robots.txt.',
           placeHolder: 'https://www.example.com/',
-          ignoreFocusOut: true,
-          validateInput: (t) => {
-            const checked = checkUrls(splitUrls(t));
-            return 'problem' in checked ? checked.problem : null;
-          },
         });
-        return text === undefined ? undefined : { seeds: splitUrls(text), name: 'test crawl' };
+        return typed === undefined ? undefined : { seeds: typed.urls, name: 'test crawl' };
       }
     }
   };

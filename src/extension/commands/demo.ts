@@ -7,7 +7,7 @@
  * resolves to whether any were running. The `demoHostsRunning` context key follows.
  */
 import * as vscode from 'vscode';
-import type { DemoHostsService, DemoHostSummary } from '../demo';
+import type { DemoHostsService, DemoHostSummary } from '../demoHosts';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import { runCommand } from './run';

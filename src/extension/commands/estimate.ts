@@ -8,13 +8,15 @@
  */
 import * as vscode from 'vscode';
 import { formatPlanText } from '../../core/format/planText';
+import { numberProblem } from '../../core/limits';
 import { estimateDocument, plan, PLAN_LIMITS, PlanInputError, type EstimateDocument, type PlanInput } from '../../core/plan';
 import { validateSeeds } from '../../core/seeds';
-import type { ConfigAccess, PlannerSettings } from '../config';
+import type { ConfigAccess, CrawlPlannerSettings } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalChoice, optionalNumber, parseNumberText, splitUrls, urlList } from './args';
+import { argObject, CommandArgumentError, optionalBoolean, optionalChoice, optionalNumber, parseNumberText, urlList } from './args';
 import { runCommand } from './run';
+import { askUrls } from './urlInput';
 
 export interface EstimateDeps {
   config: ConfigAccess;
@@ -28,28 +30,28 @@ export interface EstimateResult {
 }
 
 /** Plans from command arguments, the settings filling in the rest. Throws CommandArgumentError. */
-export function estimateFromArgs(raw: unknown, settings: PlannerSettings): EstimateResult {
+export function estimateFromArgs(raw: unknown, settings: CrawlPlannerSettings): EstimateResult {
   const args = argObject(COMMANDS.estimate, raw);
   const urls = urlList('urls', args.urls ?? args.seeds);
   const { seeds, invalid } = validateSeeds(urls.map((text, i) => ({ text, line: i + 1, source: 'argument' })));
   if (seeds.length === 0) throw new CommandArgumentError(urls.length === 0 ? 'urls: give at least one URL' : 'urls: no valid http(s) URL');
-  const total = optionalNumber('pages', args.pages, PLAN_LIMITS.pages.min, PLAN_LIMITS.pages.max, true);
-  const perHost = optionalNumber('pagesPerHost', args.pagesPerHost, PLAN_LIMITS.pages.min, PLAN_LIMITS.pages.max, true);
+  const total = optionalNumber('pages', args.pages, PLAN_LIMITS.pages);
+  const perHost = optionalNumber('pagesPerHost', args.pagesPerHost, PLAN_LIMITS.pages);
   if (total !== undefined && perHost !== undefined) throw new CommandArgumentError('pages and pagesPerHost: give one, not both');
   if (total === undefined && perHost === undefined) throw new CommandArgumentError('pages: give the total pages (or pagesPerHost)');
   const input: PlanInput = {
     seeds,
     pages: total !== undefined ? { total } : { perHost: perHost! },
-    delaySeconds: optionalNumber('delay', args.delay, PLAN_LIMITS.delaySeconds.min, PLAN_LIMITS.delaySeconds.max) ?? settings.defaultDelaySeconds,
+    delaySeconds: optionalNumber('delay', args.delay, PLAN_LIMITS.delaySeconds) ?? settings.defaultDelaySeconds,
     delayFrom: optionalChoice('delayFrom', args.delayFrom, ['start', 'end'] as const) ?? settings.delayFrom,
     crawlDelayPolicy: settings.crawlDelayPolicy,
     maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
   };
-  const rate = optionalNumber('rate', args.rate, 0, PLAN_LIMITS.rate.max);
+  const rate = optionalNumber('rate', args.rate, PLAN_LIMITS.rate);
   if (rate !== undefined) input.rate = rate;
-  const workers = optionalNumber('workers', args.workers, PLAN_LIMITS.workers.min, PLAN_LIMITS.workers.max, true);
+  const workers = optionalNumber('workers', args.workers, PLAN_LIMITS.workers);
   if (workers !== undefined) input.workers = workers;
-  const latency = optionalNumber('latency', args.latency, 0, PLAN_LIMITS.latencySeconds.max);
+  const latency = optionalNumber('latency', args.latency, PLAN_LIMITS.latencySeconds);
   if (latency !== undefined) input.latencySeconds = latency;
   try {
     const result = plan(input);
@@ -62,9 +64,9 @@ export function estimateFromArgs(raw: unknown, settings: PlannerSettings): Estim
 
 /** "Pages in total": a whole number from 1 to 10^12, commas allowed. */
 function pagesProblem(text: string): string | undefined {
-  const n = parseNumberText(text);
-  if (!Number.isFinite(n) || !Number.isInteger(n)) return 'Enter a whole number of pages, e.g. 10000 or 1,000,000.';
-  if (n < PLAN_LIMITS.pages.min || n > PLAN_LIMITS.pages.max) return `Enter a number from 1 to ${PLAN_LIMITS.pages.max.toExponential()}.`;
+  const problem = numberProblem(parseNumberText(text), PLAN_LIMITS.pages);
+  if (problem === 'not-finite' || problem === 'not-whole') return 'Enter a whole number of pages, e.g. 10000 or 1,000,000.';
+  if (problem !== undefined) return `Enter a number from 1 to ${PLAN_LIMITS.pages.max.toExponential()}.`;
   return undefined;
 }
 
@@ -73,7 +75,7 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
   let lastUrls = '';
   let lastPages = '10000';
 
-  const show = async (result: EstimateResult, settings: PlannerSettings) => {
+  const show = async (result: EstimateResult, settings: CrawlPlannerSettings) => {
     const d = result.document;
     const head = [
       `Crawl estimate: ${d.totalPages.toLocaleString('en-US')} pages on ${d.hosts.length} host${d.hosts.length === 1 ? '' : 's'} take ${d.totalHuman}.`,
@@ -87,20 +89,15 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
   };
 
   const interactive = async (): Promise<EstimateDocument | undefined> => {
-    const urlsText = await vscode.window.showInputBox({
+    const typed = await askUrls({
       title: 'Estimate Crawl Time (1/2)',
       prompt: 'Seed URLs, separated by commas or spaces',
       placeHolder: 'https://a.example/ https://b.example/',
       value: lastUrls,
-      ignoreFocusOut: true,
-      validateInput: (text) => {
-        const checked = checkUrls(splitUrls(text));
-        return 'problem' in checked ? checked.problem : null;
-      },
     });
-    if (urlsText === undefined) return undefined;
-    lastUrls = urlsText;
-    const hosts = new Set(validateSeeds(splitUrls(urlsText).map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host)).size;
+    if (typed === undefined) return undefined;
+    lastUrls = typed.text;
+    const hosts = new Set(validateSeeds(typed.urls.map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host)).size;
     const pagesText = await vscode.window.showInputBox({
       title: 'Estimate Crawl Time (2/2)',
       prompt: `Pages in total, spread evenly over ${hosts} host${hosts === 1 ? '' : 's'}`,
@@ -111,7 +108,7 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
     if (pagesText === undefined) return undefined;
     lastPages = pagesText;
     const settings = deps.config.read().settings;
-    const result = estimateFromArgs({ urls: urlsText, pages: parseNumberText(pagesText) }, settings);
+    const result = estimateFromArgs({ urls: typed.urls, pages: parseNumberText(pagesText) }, settings);
     await show(result, settings);
     return result.document;
   };

@@ -2,7 +2,8 @@
  * The sidebar planner's side of the extension: the deps it is built with (settings, trust, robots.txt
  * through the shared cache, and the commands it triggers), and the two commands that delegate to it.
  *
- * `crawlPlanner.openPlanner()` reveals the view. `crawlPlanner.copyPlanJson()` copies the planner's
+ * `crawlPlanner.openPlanner()` reveals the view and resolves to true once it shows the planner's state
+ * (false when the view did not load within 10 s). `crawlPlanner.copyPlanJson()` copies the planner's
  * current plan as the `estimate --json` document; `crawlPlanner.copyPlanJson({ urls, pages, … })`
  * (the estimate command's arguments) plans those instead. Both resolve to the JSON text copied.
  */
@@ -10,8 +11,8 @@ import * as vscode from 'vscode';
 import type { ConfigAccess } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
-import type { CrawlRuns } from '../task/crawlRuns';
+import type { RobotsService } from '../robots/service';
+import type { RunningCrawls } from '../task/runningCrawls';
 import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { estimateFromArgs } from './estimate';
@@ -21,22 +22,15 @@ export interface PlannerViewDepsInput {
   config: ConfigAccess;
   robots: RobotsService;
   log: Log;
-  runs: CrawlRuns;
+  runs: RunningCrawls;
 }
 
 /** What the planner view is built with (its type is the view's own). */
 export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDeps {
   return {
     getSettings: () => {
-      const s = deps.config.read().settings;
-      return {
-        userAgent: s.userAgent,
-        defaultDelay: s.defaultDelaySeconds,
-        delayFrom: s.delayFrom,
-        maxCrawlDelay: s.maxCrawlDelaySeconds,
-        crawlDelayPolicy: s.crawlDelayPolicy,
-        maxPages: s.maxPages,
-      };
+      const { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages } = deps.config.read().settings;
+      return { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages };
     },
     isTrusted: () => vscode.workspace.isTrusted,
     inspectRobots: (urls, options) =>

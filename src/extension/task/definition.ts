@@ -5,8 +5,9 @@
  * property the user wrote.
  */
 import type * as vscode from 'vscode';
-import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/options';
-import type { PlannerSettings } from '../config';
+import { CrawlOptionsError, validateTestCrawlOptions, type TestCrawlOptions } from '../../core/crawl/testCrawlOptions';
+import type { DelayFrom } from '../../core/politeness/interval';
+import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';
 
 export interface CrawlTaskDefinition extends vscode.TaskDefinition {
@@ -15,7 +16,7 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
   maxPages?: number;
   maxDepth?: number;
   delay?: number;
-  delayFrom?: 'start' | 'end';
+  delayFrom?: DelayFrom;
   concurrency?: number;
   timeout?: number;
   userAgent?: string;
@@ -51,7 +52,7 @@ export interface ResolvedCrawlTask {
  * The test crawl a definition asks for, with the settings filling in what it leaves out. Throws
  * TaskDefinitionError naming the task property for anything out of range.
  */
-export function resolveCrawlTask(raw: unknown, settings: PlannerSettings): ResolvedCrawlTask {
+export function resolveCrawlTask(raw: unknown, settings: CrawlPlannerSettings): ResolvedCrawlTask {
   if (typeof raw !== 'object' || raw === null) throw new TaskDefinitionError('task', 'must be an object');
   const d = raw as Record<string, unknown>;
   if (d.report !== undefined && (typeof d.report !== 'string' || d.report.trim() === '')) {

@@ -8,7 +8,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { reportToJson, type CrawlReport } from '../../core/format/report';
+import type { CrawlReport } from '../../core/crawl/report';
+import { reportToJson } from '../../core/format/safeJson';
 
 /** `crawl-2024-05-01T12-30-05-123Z.json`: sortable, and valid on every file system. */
 export function reportFileName(at: Date): string {

@@ -4,16 +4,16 @@
  * run the same way. Every task runs through CustomExecution in a CrawlPseudoterminal.
  *
  * Trust: a definition that came from tasks.json, or a provided task that tasks.json customised, counts
- * as supplied by the workspace (startCrawlRun refuses it in Restricted Mode). A test crawl started from
+ * as supplied by the workspace (startTerminalCrawl refuses it in Restricted Mode). A test crawl started from
  * a command in Restricted Mode (VS Code does not run tasks there) runs in a plain extension terminal.
  */
 import * as vscode from 'vscode';
 import { CATEGORY, TASK_TYPE } from '../ids';
-import { startCrawlRun, type CrawlRunDeps, type CrawlRunOutcome } from './crawlRun';
-import { CrawlPseudoterminal } from './crawlTerminal';
+import { startTerminalCrawl, type TerminalCrawlDeps, type TerminalCrawlOutcome } from './terminalCrawl';
+import { CrawlPseudoterminal } from './crawlPseudoterminal';
 import { definitionFrom, sameDefinition, type CrawlTaskDefinition } from './definition';
 
-export interface CrawlTaskDeps extends CrawlRunDeps {
+export interface CrawlTaskDeps extends TerminalCrawlDeps {
   /** Where the seeds offered as tasks come from. */
   seeds: SeedSources;
 }
@@ -22,12 +22,12 @@ export interface StartedCrawl {
   /** Where it runs. */
   via: 'task' | 'terminal';
   /** Settles when the crawl ends; undefined when it never started (e.g. the task was not run). */
-  outcome: Promise<CrawlRunOutcome | undefined>;
+  outcome: Promise<TerminalCrawlOutcome | undefined>;
 }
 
 export interface CrawlTasks {
   /** A task for a definition (for `Tasks: Run Task`, or executeTask). */
-  createTask(definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: CrawlRunOutcome) => void): vscode.Task;
+  createTask(definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: TerminalCrawlOutcome) => void): vscode.Task;
   /** Starts a test crawl the user asked for: as a task when VS Code can run one, else in an extension terminal. */
   run(definition: CrawlTaskDefinition, name: string): Promise<StartedCrawl>;
 }
@@ -43,15 +43,15 @@ function folderOf(scope: vscode.Task['scope']): vscode.WorkspaceFolder | undefin
 }
 
 export function registerCrawlTasks(context: vscode.ExtensionContext, deps: CrawlTaskDeps): CrawlTasks {
-  const execution = (definition: vscode.TaskDefinition, origin: Origin, name: string, folder: vscode.WorkspaceFolder | undefined, onDone?: (o: CrawlRunOutcome) => void) =>
+  const execution = (definition: vscode.TaskDefinition, origin: Origin, name: string, folder: vscode.WorkspaceFolder | undefined, onDone?: (o: TerminalCrawlOutcome) => void) =>
     new vscode.CustomExecution(async (resolved) => {
       // A provided task runs its own definition; if tasks.json changed it, the workspace supplied it.
       const fromWorkspace = origin === 'tasks.json' || !sameDefinition(resolved, definition);
       const request = { definition: fromWorkspace ? resolved : definition, fromWorkspace, folder, name };
-      return new CrawlPseudoterminal((sink) => startCrawlRun(request, deps, sink), { ...(onDone ? { onDone } : {}), closeOnExit: true });
+      return new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), { ...(onDone ? { onDone } : {}), closeOnExit: true });
     });
 
-  const createTask = (definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: CrawlRunOutcome) => void) => {
+  const createTask = (definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: TerminalCrawlOutcome) => void) => {
     const folder = scope ?? firstFolder();
     const task = new vscode.Task(definition, folder ?? vscode.TaskScope.Workspace, name, CATEGORY, execution(definition, 'extension', name, folder, onDone), []);
     task.detail = `${definition.seeds.length} seed${definition.seeds.length === 1 ? '' : 's'}: ${definition.seeds.slice(0, 3).join(' ')}${definition.seeds.length > 3 ? ' …' : ''}`;
@@ -76,11 +76,11 @@ export function registerCrawlTasks(context: vscode.ExtensionContext, deps: Crawl
   context.subscriptions.push(vscode.tasks.registerTaskProvider(TASK_TYPE, provider));
 
   const runInTerminal = (definition: CrawlTaskDefinition, name: string): StartedCrawl => {
-    let settle!: (o: CrawlRunOutcome | undefined) => void;
-    const outcome = new Promise<CrawlRunOutcome | undefined>((resolve) => (settle = resolve));
+    let settle!: (o: TerminalCrawlOutcome | undefined) => void;
+    const outcome = new Promise<TerminalCrawlOutcome | undefined>((resolve) => (settle = resolve));
     const request = { definition, fromWorkspace: false, folder: firstFolder(), name };
     // Closing the terminal stops the crawl (or, before it started, settles with exit code 1).
-    const pty = new CrawlPseudoterminal((sink) => startCrawlRun(request, deps, sink), { onDone: settle, closeOnExit: false });
+    const pty = new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), { onDone: settle, closeOnExit: false });
     const terminal = vscode.window.createTerminal({ name: `${CATEGORY}: ${name}`, pty, iconPath: new vscode.ThemeIcon('globe') });
     terminal.show(true);
     return { via: 'terminal', outcome };
@@ -89,8 +89,8 @@ export function registerCrawlTasks(context: vscode.ExtensionContext, deps: Crawl
   const run = async (definition: CrawlTaskDefinition, name: string): Promise<StartedCrawl> => {
     // VS Code runs tasks only in a trusted workspace with a folder; otherwise use an extension terminal.
     if (!vscode.workspace.isTrusted || !firstFolder()) return runInTerminal(definition, name);
-    let settle!: (o: CrawlRunOutcome | undefined) => void;
-    const outcome = new Promise<CrawlRunOutcome | undefined>((resolve) => (settle = resolve));
+    let settle!: (o: TerminalCrawlOutcome | undefined) => void;
+    const outcome = new Promise<TerminalCrawlOutcome | undefined>((resolve) => (settle = resolve));
     const task = createTask(definition, name, undefined, settle);
     const started = await vscode.tasks.executeTask(task);
     const ended = vscode.tasks.onDidEndTask((e) => {

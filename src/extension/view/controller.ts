@@ -14,13 +14,13 @@ import {
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
-  type PlannerSettings,
+  type PlannerViewSettings,
   type RobotsState,
   type RobotsView,
   type WebviewToHost,
 } from '../../shared/protocol';
 import { computePlan, effectiveDelay, effectiveUserAgent, type PlanComputation } from './planning';
-import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robots';
+import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
 export interface InspectRobotsOptions {
@@ -32,7 +32,7 @@ export interface InspectRobotsOptions {
 }
 
 /** What "Run test crawl" passes on: the form's user agent and delay, and a page cap. */
-export interface TestCrawlOptions {
+export interface TestCrawlRequest {
   userAgent: string;
   delaySeconds: number;
   delayFrom: DelayFrom;
@@ -46,13 +46,13 @@ export interface TestCrawlOptions {
  */
 export interface PlannerViewDeps {
   /** The `crawlPlanner.*` settings the planner uses (read on every plan; cheap). */
-  getSettings(): PlannerSettings;
+  getSettings(): PlannerViewSettings;
   /** Workspace trust: robots.txt is fetched and test crawls run only in a trusted workspace. */
   isTrusted(): boolean;
   /** `inspectRobots` from src/net/robotsInspect.ts with the extension's cache; must honour `signal`. */
   inspectRobots(urls: string[], options: InspectRobotsOptions): PromiseLike<RobotsInspection>;
   /** Executes COMMANDS.runTestCrawl with these seeds and options. */
-  runTestCrawl(seeds: string[], options: TestCrawlOptions): PromiseLike<unknown> | void;
+  runTestCrawl(seeds: string[], options: TestCrawlRequest): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */
   openRobots(origin: string, line?: number): PromiseLike<unknown> | void;
   /** One line to the extension's output channel. */
@@ -75,7 +75,7 @@ export interface ControllerIo {
 }
 
 /** The form before the user has typed anything: empty fields take the settings and the plan's defaults. */
-export function defaultForm(settings: PlannerSettings): PlannerForm {
+export function defaultForm(settings: PlannerViewSettings): PlannerForm {
   return {
     seeds: '',
     pagesMode: 'total',
@@ -103,6 +103,12 @@ export class PlannerController {
   private post: Post | undefined;
   private ready = false;
   private disposed = false;
+  /** How many `ready` messages were answered with a state the webview received. */
+  private readyAnswers = 0;
+  /** The current plan's pages as last computed (undefined: no plan), and who hears when they change. */
+  private plannedPages: number | undefined;
+  private readonly pagesListeners = new Set<() => void>();
+  private readyWaiters: Array<() => void> = [];
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
   constructor(
@@ -122,6 +128,22 @@ export class PlannerController {
   attach(post: Post): void {
     this.post = post;
     this.ready = false;
+  }
+
+  /** A webview has said `ready` and been posted the state since it was attached. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** How many `ready` messages were answered so far (each with a state the webview received). */
+  get answeredReadies(): number {
+    return this.readyAnswers;
+  }
+
+  /** Resolves once a `ready` is answered after `answeredReadies` was `count` (at once if one already was). */
+  readyAnswered(count: number): Promise<void> {
+    if (this.readyAnswers > count) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
   /** The webview is gone (its view was disposed). */
@@ -151,6 +173,7 @@ export class PlannerController {
     this.disposed = true;
     this.robotsAbort?.abort();
     for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.pagesListeners.clear();
     this.detach();
   }
 
@@ -168,6 +191,17 @@ export class PlannerController {
     return [...new Set(this.current().seeds.map((s) => s.url))];
   }
 
+  /** The pages of the current plan (in total, over every host), or undefined when there is no plan. */
+  currentPlanPages(): number | undefined {
+    return this.current().plan?.totalPages;
+  }
+
+  /** Fires after the current plan's pages change (a plan made, changed or gone). */
+  onDidChangePlannedPages(listener: () => void): { dispose(): void } {
+    this.pagesListeners.add(listener);
+    return { dispose: () => this.pagesListeners.delete(listener) };
+  }
+
   /** The form as the planner holds it. */
   currentForm(): PlannerForm {
     return { ...this.form };
@@ -180,7 +214,11 @@ export class PlannerController {
       case 'ready':
         this.ready = true;
         if (message.form) this.setForm(message.form);
-        this.postState();
+        void this.postState().then((delivered) => {
+          if (!delivered) return;
+          this.readyAnswers++;
+          for (const waiter of this.readyWaiters.splice(0)) waiter();
+        });
         if (this.form.useRobots && this.robots.state === 'off') this.startRobots();
         break;
       case 'formChanged': {
@@ -212,7 +250,7 @@ export class PlannerController {
     }
   }
 
-  private settings(): PlannerSettings {
+  private settings(): PlannerViewSettings {
     return this.deps.getSettings();
   }
 
@@ -220,6 +258,12 @@ export class PlannerController {
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
       this.computation = computePlan(this.form, this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {});
+      const pages = this.computation.plan?.totalPages;
+      if (pages !== this.plannedPages) {
+        this.plannedPages = pages;
+        // After this turn: a listener may ask for the pages again (robots.txt CodeLens refresh).
+        if (this.pagesListeners.size > 0) queueMicrotask(() => this.pagesListeners.forEach((listener) => listener()));
+      }
     }
     return this.computation;
   }
@@ -234,17 +278,24 @@ export class PlannerController {
     Promise.resolve(this.io.store.update(form)).catch((err: unknown) => this.deps.log(`Planner view: could not save the form: ${describe(err)}`));
   }
 
-  private send(message: HostToWebview): void {
-    if (!this.ready || this.post === undefined) return;
-    try {
-      Promise.resolve(this.post(message)).catch((err: unknown) => this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`));
-    } catch (err) {
+  /** Posts `message` once the webview is ready; resolves to whether it was delivered (a post that fails is logged). */
+  private send(message: HostToWebview): Promise<boolean> {
+    if (!this.ready || this.post === undefined) return Promise.resolve(false);
+    const failed = (err: unknown): false => {
       this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`);
+      return false;
+    };
+    try {
+      // webview.postMessage resolves to false when the webview could not take it (it is not live).
+      return Promise.resolve(this.post(message)).then((delivered) => delivered !== false, failed);
+    } catch (err) {
+      return Promise.resolve(failed(err));
     }
   }
 
-  private postState(): void {
-    this.send({
+  /** Everything the webview shows; resolves to whether the state message was delivered. */
+  private postState(): Promise<boolean> {
+    const state = this.send({
       type: 'state',
       form: this.form,
       settings: this.settings(),
@@ -252,7 +303,8 @@ export class PlannerController {
       result: this.current().view,
       robots: this.robots,
     });
-    if (this.lastCrawl) this.send({ type: 'crawlResult', crawl: this.lastCrawl });
+    if (this.lastCrawl) void this.send({ type: 'crawlResult', crawl: this.lastCrawl });
+    return state;
   }
 
   private crawlEnded(crawl: CrawlResultView): void {
@@ -320,7 +372,7 @@ export class PlannerController {
         userAgent,
         configuredDelaySeconds: effectiveDelay(this.form, settings),
         crawlDelayPolicy: settings.crawlDelayPolicy,
-        maxCrawlDelaySeconds: settings.maxCrawlDelay,
+        maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
         signal: abort.signal,
       });
     } catch (err) {
@@ -361,7 +413,7 @@ export class PlannerController {
     }
     const settings = this.settings();
     const planned = this.current().plan;
-    const options: TestCrawlOptions = {
+    const options: TestCrawlRequest = {
       userAgent: effectiveUserAgent(this.form, settings),
       delaySeconds: effectiveDelay(this.form, settings),
       delayFrom: this.form.delayFrom,

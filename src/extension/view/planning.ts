@@ -5,7 +5,7 @@
  */
 import { plan as makePlan, validatePlanInput, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
 import { validateSeeds, type InvalidSeed, type Seed, type SeedLineInput } from '../../core/seeds';
-import type { PlannerForm, PlannerSettings, PlanResultView } from '../../shared/protocol';
+import type { PlannerForm, PlannerViewSettings, PlanResultView } from '../../shared/protocol';
 
 /** Invalid seed lines posted to the webview (the JSON copy has them all). */
 export const MAX_SEED_ERRORS_POSTED = 100;
@@ -39,13 +39,13 @@ export interface PlanComputation {
 }
 
 /** The user agent in effect: the form's override, else the setting. */
-export function effectiveUserAgent(form: PlannerForm, settings: PlannerSettings): string {
+export function effectiveUserAgent(form: PlannerForm, settings: PlannerViewSettings): string {
   return form.userAgent.trim() !== '' ? form.userAgent.trim() : settings.userAgent;
 }
 
 /** The per-host delay in effect: the form's, else the `crawlPlanner.defaultDelay` setting. */
-export function effectiveDelay(form: PlannerForm, settings: PlannerSettings): number {
-  return form.delaySeconds ?? settings.defaultDelay;
+export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings): number {
+  return form.delaySeconds ?? settings.defaultDelaySeconds;
 }
 
 /**
@@ -54,7 +54,7 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerSettings): nu
  */
 export function computePlan(
   form: PlannerForm,
-  settings: PlannerSettings,
+  settings: PlannerViewSettings,
   crawlDelayByHost: Readonly<Record<string, number>> = {},
 ): PlanComputation {
   const { seeds, invalid } = validateSeeds(seedLinesFromText(form.seeds));
@@ -95,7 +95,7 @@ export function computePlan(
     ...(form.latencySeconds === null ? {} : { latencySeconds: form.latencySeconds }),
     crawlDelayByHost: crawlDelays,
     crawlDelayPolicy: settings.crawlDelayPolicy,
-    maxCrawlDelaySeconds: settings.maxCrawlDelay,
+    maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
   };
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);

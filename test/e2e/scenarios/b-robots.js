@@ -2,7 +2,8 @@
 /**
  * b. robots.txt results: the `polite` demo host's Crawl-delay (2 s) and the effective interval are
  * shown; the seed `<polite>/private/` is marked disallowed with the deciding line, and clicking that
- * line opens robots.txt in an editor with the cursor on it.
+ * line opens robots.txt in an editor with the cursor on it, where the Crawl-delay's hover prices the
+ * plan's 20 pages.
  */
 const { check, contains } = require('../lib/assert');
 const { poll } = require('../lib/proc');
@@ -78,7 +79,8 @@ module.exports = {
       await hover.waitFor({ state: 'visible', timeout: 10_000 });
     };
     await showHover();
-    contains(await hover.innerText(), [/Crawl-delay/, /2 s/, /pages\/hour/i], 'the hover of the Crawl-delay line');
+    // "Time for N pages" takes N from the Planner's plan while it has one: the 20 pages typed above.
+    contains(await hover.innerText(), [/Crawl-delay/, /2 s/, /pages\/hour/i, /20 pages/], 'the hover of the Crawl-delay line');
     await ctx.screenshots('hover', { each: showHover });
   },
 };

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { COMMANDS, EXTENSION_ID, ROBOTS_TXT_DIAGNOSTIC_SOURCE, ROBOTS_TXT_LANGUAGE_ID, SETTINGS } from '../../../src/extension/ids';
-import type { UrlTestResult } from '../../../src/extension/robotsTxt';
+import type { UrlTestResult } from '../../../src/extension/robotsTxtEditor';
 import { test, waitFor } from './harness';
 
 const TEXT = [

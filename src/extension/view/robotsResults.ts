@@ -1,6 +1,6 @@
 /**
- * robots.txt results for the planner: the `RobotsInspection` the injected `inspectRobots` returns (the
- * lead's `src/net/robotsInspect.ts`), trimmed to what the webview shows, and the Crawl-delays that feed
+ * robots.txt results for the planner view: the `RobotsInspection` the injected `inspectRobots` returns
+ * (src/net/robotsInspect.ts), trimmed to what the webview shows, and the Crawl-delays that feed
  * the plan. Pure.
  */
 import type { RobotsInspection } from '../../net/robotsInspect';

@@ -2,9 +2,12 @@
  * The user-facing options of a test crawl (CLI flags, the VS Code task definition, the sidebar button),
  * their limits and defaults, and one validator that names the field it refused. Pure.
  */
-import { DEFAULT_MAX_CRAWL_DELAY_SECONDS, type CrawlDelayPolicy, type DelayFrom } from '../politeness/interval';
 import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../identity';
+import { numberProblem, numberProblemText, type NumberLimit } from '../limits';
+import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
+import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import { validateProductToken } from '../robots/token';
+import { CRAWL_DEFAULTS } from './engineOptions';
 
 export interface TestCrawlOptions {
   seeds: string[];
@@ -43,45 +46,45 @@ export interface TestCrawlOptions {
   tokenBucket?: { ratePerSecond: number; burst: number };
 }
 
-export interface Limit {
-  min: number;
-  max: number;
-  integer?: boolean;
-  minExclusive?: boolean;
-}
-
 export const TEST_CRAWL_LIMITS = {
   maxPages: { min: 1, max: 100_000, integer: true },
   maxDepth: { min: 0, max: 100, integer: true },
-  delaySeconds: { min: 0, max: 86_400 },
+  delaySeconds: PACING_LIMITS.delaySeconds,
   concurrency: { min: 1, max: 512, integer: true },
   perHostConcurrency: { min: 1, max: 64, integer: true },
   timeoutSeconds: { min: 0, max: 3_600, minExclusive: true },
   connectTimeoutSeconds: { min: 0, max: 600, minExclusive: true },
   maxRetries: { min: 0, max: 20, integer: true },
-  maxCrawlDelaySeconds: { min: 0, max: 86_400 },
+  maxCrawlDelaySeconds: PACING_LIMITS.maxCrawlDelaySeconds,
   hostRatePerSecond: { min: 0, max: 1_000, minExclusive: true },
   hostBurst: { min: 1, max: 1_000, integer: true },
-} as const satisfies Record<string, Limit>;
+} as const satisfies Record<string, NumberLimit>;
 
+/**
+ * A test crawl's defaults: the pacing every crawl shares (PACING_DEFAULTS), the engine's for what it
+ * reads (pages, depth, retries, other hosts: CRAWL_DEFAULTS), and the ones only a test crawl has (the
+ * timeouts, the product token, obeying robots.txt).
+ */
 export const TEST_CRAWL_DEFAULTS = {
-  maxPages: 50,
-  maxDepth: 3,
-  delaySeconds: 1,
-  delayFrom: 'start' as DelayFrom,
-  concurrency: 8,
-  perHostConcurrency: 1,
+  maxPages: CRAWL_DEFAULTS.maxPages,
+  maxDepth: CRAWL_DEFAULTS.maxDepth,
+  delaySeconds: PACING_DEFAULTS.delaySeconds,
+  delayFrom: PACING_DEFAULTS.delayFrom,
+  concurrency: PACING_DEFAULTS.concurrency,
+  perHostConcurrency: PACING_DEFAULTS.perHostConcurrency,
+  /** One request, connect to the end of the body. */
   timeoutSeconds: 15,
+  /** Opening a connection (TCP + TLS). */
   connectTimeoutSeconds: 10,
-  maxRetries: 2,
+  maxRetries: CRAWL_DEFAULTS.maxRetries,
   userAgent: DEFAULT_PRODUCT_TOKEN,
-  crawlDelayPolicy: 'cap' as CrawlDelayPolicy,
-  maxCrawlDelaySeconds: DEFAULT_MAX_CRAWL_DELAY_SECONDS,
+  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
+  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
   respectRobots: true,
-  adaptive: false,
-  allowOtherHosts: false,
-  followOtherHostRedirects: false,
-};
+  adaptive: PACING_DEFAULTS.adaptive,
+  allowOtherHosts: CRAWL_DEFAULTS.allowOtherHosts,
+  followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
+} as const satisfies Omit<TestCrawlOptions, 'seeds' | 'contactUrl' | 'tokenBucket'>;
 
 /** A refused option; `field` is the option's name as the caller knows it. */
 export class CrawlOptionsError extends Error {
@@ -99,12 +102,10 @@ export const MAX_SEEDS = 10_000;
 function num(field: keyof typeof TEST_CRAWL_LIMITS, value: unknown, fallback: number): number {
   if (value === undefined || value === null) return fallback;
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new CrawlOptionsError(field, `${JSON.stringify(value)} is not a finite number`);
-  const l: Limit = TEST_CRAWL_LIMITS[field];
-  if (l.integer && !Number.isInteger(n)) throw new CrawlOptionsError(field, `${n} must be a whole number`);
-  if (l.minExclusive ? n <= l.min : n < l.min) throw new CrawlOptionsError(field, `${n} must be ${l.minExclusive ? 'greater than' : 'at least'} ${l.min}`);
-  if (n > l.max) throw new CrawlOptionsError(field, `${n} is too large (at most ${l.max.toLocaleString('en-US')})`);
-  return n;
+  const limit: NumberLimit = TEST_CRAWL_LIMITS[field];
+  const problem = numberProblem(n, limit);
+  if (problem !== undefined) throw new CrawlOptionsError(field, numberProblemText(problem, problem === 'not-finite' ? JSON.stringify(value) : String(n), limit));
+  return n as number;
 }
 
 function choice<T extends string>(field: string, value: unknown, choices: readonly T[], fallback: T): T {

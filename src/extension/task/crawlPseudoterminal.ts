@@ -1,13 +1,14 @@
 /**
- * The Pseudoterminal of a test crawl: a thin adapter over startCrawlRun (ARCHITECTURE.md §Data flow: a crawl). The crawl
+ * The Pseudoterminal of a test crawl: a thin adapter over startTerminalCrawl (ARCHITECTURE.md §Data flow: a crawl). The crawl
  * starts in open(); anything written before that is buffered; Ctrl+C (handleInput '\x03') and close()
  * stop it; onDidClose fires with the exit code after the last line has been written.
  */
 import * as vscode from 'vscode';
+import { colors } from '../../core/format/ansi';
 import { errorMessage } from '../log';
-import type { CrawlRun, CrawlRunOutcome, TerminalSink } from './crawlRun';
+import type { TerminalCrawl, TerminalCrawlOutcome, TerminalSink } from './terminalCrawl';
 
-export type StartRun = (sink: TerminalSink) => CrawlRun;
+export type StartCrawl = (sink: TerminalSink) => TerminalCrawl;
 
 export class CrawlPseudoterminal implements vscode.Pseudoterminal {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
@@ -20,7 +21,7 @@ export class CrawlPseudoterminal implements vscode.Pseudoterminal {
   private pending: string[] = [];
   private columns: number | undefined;
   private exitCode = 0;
-  private run: CrawlRun | undefined;
+  private run: TerminalCrawl | undefined;
 
   /**
    * `onDone` hears the outcome once, whether the crawl ran, failed or was refused. `closeOnExit`: a
@@ -28,8 +29,8 @@ export class CrawlPseudoterminal implements vscode.Pseudoterminal {
    * extension terminal would vanish with its output, so it waits for a key first.
    */
   constructor(
-    private readonly start: StartRun,
-    private readonly options: { onDone?: (outcome: CrawlRunOutcome) => void; closeOnExit?: boolean } = {},
+    private readonly start: StartCrawl,
+    private readonly options: { onDone?: (outcome: TerminalCrawlOutcome) => void; closeOnExit?: boolean } = {},
   ) {}
 
   open(initialDimensions: vscode.TerminalDimensions | undefined): void {
@@ -86,14 +87,14 @@ export class CrawlPseudoterminal implements vscode.Pseudoterminal {
     else this.pending.push(text);
   }
 
-  private finish(outcome: CrawlRunOutcome): void {
+  private finish(outcome: TerminalCrawlOutcome): void {
     if (this.closed) return;
     this.closed = true;
     this.exitCode = outcome.exitCode;
     this.options.onDone?.(outcome);
     if (!this.opened) return;
     if (this.options.closeOnExit === false) {
-      this.write(`\r\n\x1b[2mThe test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.\x1b[22m\r\n`);
+      this.write(`\r\n${colors(true).dim(`The test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.`)}\r\n`);
       return;
     }
     // Every line was fired above, in order, before this: the terminal shows them all, then the exit code.

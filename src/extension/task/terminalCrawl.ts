@@ -1,7 +1,7 @@
 /**
  * One test crawl in a terminal: the same steps and the same lines as `crawl-planner crawl` (plan text,
  * then one line per event from the shared formatter, then `Report: <path>`), written to a sink with
- * `\r\n` line ends. The Pseudoterminal (crawlTerminal.ts) only adapts this to VS Code.
+ * `\r\n` line ends. The Pseudoterminal (crawlPseudoterminal.ts) only adapts this to VS Code.
  *
  * Before anything touches the network: a crawl asked for by the workspace (tasks.json) refuses to run
  * until the workspace is trusted, and the options are validated (exit code 2 when they are bad, as
@@ -10,20 +10,19 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlSummary } from '../../core/crawl/events';
+import { colors } from '../../core/format/ansi';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
+import { EXIT_FAILED, EXIT_USAGE } from '../../core/exitCodes';
 import { sanitizeText } from '../../core/format/table';
 import type { ConfigAccess } from '../config';
 import { ContactRequiredError, type ContactGuard } from '../contact';
-import type { RobotsService } from '../robotsDocument';
+import type { RobotsService } from '../robots/service';
 import { errorMessage, logCrawlEvent, type Log } from '../log';
-import type { CrawlRuns } from './crawlRuns';
+import type { RunningCrawls } from './runningCrawls';
 import { resolveCrawlTask, TaskDefinitionError, type ResolvedCrawlTask } from './definition';
 import { displayPath, reportTarget, writeReport } from './report';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
 
 export interface TerminalSink {
   /** Text with `\r\n` line ends. */
@@ -32,7 +31,7 @@ export interface TerminalSink {
   columns(): number | undefined;
 }
 
-export interface CrawlRunRequest {
+export interface TerminalCrawlRequest {
   /** The task definition (or the command's arguments as one). */
   definition: unknown;
   /** True when the workspace supplied the definition (tasks.json): it needs workspace trust. */
@@ -43,17 +42,17 @@ export interface CrawlRunRequest {
   name: string;
 }
 
-export interface CrawlRunOutcome {
+export interface TerminalCrawlOutcome {
   exitCode: number;
   reportUri?: vscode.Uri;
   /** The crawl's summary, when it ran. */
   summary?: CrawlSummary;
 }
 
-export interface CrawlRunDeps {
+export interface TerminalCrawlDeps {
   config: ConfigAccess;
   log: Log;
-  runs: CrawlRuns;
+  runs: RunningCrawls;
   robots: RobotsService;
   /** Asks for a contact before a crawl reaches a real host without one. */
   contact: ContactGuard;
@@ -62,17 +61,15 @@ export interface CrawlRunDeps {
   isTrusted(): boolean;
 }
 
-export interface CrawlRun {
-  done: Promise<CrawlRunOutcome>;
+export interface TerminalCrawl {
+  done: Promise<TerminalCrawlOutcome>;
   /** Stop: no new requests; in-flight ones end within the timeout; the report is still written. */
   stop(): void;
 }
 
-const red = (s: string) => `\x1b[31m${s}\x1b[39m`;
-const bold = (s: string) => `\x1b[1m${s}\x1b[22m`;
-const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
+const { red, bold, dim } = colors(true);
 
-export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink: TerminalSink): CrawlRun {
+export function startTerminalCrawl(request: TerminalCrawlRequest, deps: TerminalCrawlDeps, sink: TerminalSink): TerminalCrawl {
   const out = (...lines: string[]) => sink.write(toTerminal(lines));
   const abort = new AbortController();
   let stopSession: (() => void) | undefined;
@@ -85,7 +82,7 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
     stopSession?.();
   };
 
-  const run = async (): Promise<CrawlRunOutcome> => {
+  const run = async (): Promise<TerminalCrawlOutcome> => {
     // 1. Workspace trust: nothing the workspace supplied runs in Restricted Mode.
     if (request.fromWorkspace && !deps.isTrusted()) {
       out(
@@ -121,7 +118,7 @@ export function startCrawlRun(request: CrawlRunRequest, deps: CrawlRunDeps, sink
     });
 
     const handle = deps.runs.begin(request.name, options.maxPages, stop);
-    const finish = (outcome: CrawlRunOutcome): CrawlRunOutcome => {
+    const finish = (outcome: TerminalCrawlOutcome): TerminalCrawlOutcome => {
       handle.end(outcome);
       deps.log.info(`${request.name}: exit code ${outcome.exitCode}${outcome.reportUri ? `, report ${outcome.reportUri.toString(true)}` : ''}`);
       return outcome;

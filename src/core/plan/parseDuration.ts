@@ -1,4 +1,4 @@
-/** Durations as people type them: "90", "90s", "45m", "36h", "2d", "1w", "1d12h", "1.5 h". */
+/** Durations as people type them, parsed to seconds: "90", "90s", "45m", "36h", "2d", "1w", "1d12h", "1.5 h" (format/duration.ts writes them). */
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
   s: 1, sec: 1, secs: 1, second: 1, seconds: 1,

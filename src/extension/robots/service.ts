@@ -1,24 +1,21 @@
 /**
- * Fetched robots.txt files as read-only documents (scheme ROBOTS_SCHEME), and the robots.txt cache
- * they, the planner and the test crawls read from.
- *
- * A document is the fetched file under a header of `#` comment lines (so the document is still a
- * valid robots.txt) that says what was fetched, which group applies to our product token, the
- * Crawl-delay and the effective interval, and the verdict for each URL asked about with its deciding
- * line. Line numbers in the header are the file's own; `lineOffset` maps them to the document's.
+ * The robots.txt service: the robots.txt caches the planner, the commands, the test crawls and the
+ * editor's "Compare with live robots.txt" read from (one per User-Agent header), inspection of URLs
+ * through them, and the fetched files as read-only documents (scheme ROBOTS_SCHEME; their text is
+ * document.ts's).
  *
  * The cache (RFC 9309 §2.4: at most 24 h) is kept in globalState between sessions. The network modules
  * are loaded on first use, so activation stays cheap and does no I/O.
  */
 import * as vscode from 'vscode';
-import type { RobotsCache } from '../net/robotsFetch';
-import type { InspectedOrigin, RobotsInspection } from '../net/robotsInspect';
-import { formatDuration, formatSeconds } from '../core/format/duration';
-import { sanitizeText } from '../core/format/table';
-import type { ConfigAccess, PlannerSettings } from './config';
-import type { ContactGuard } from './contact';
-import { ROBOTS_SCHEME } from './ids';
-import { errorMessage, type Log } from './log';
+import type { RobotsCache } from '../../net/robotsCache';
+import type { RobotsInspection } from '../../net/robotsInspect';
+import { sanitizeText } from '../../core/format/table';
+import type { ConfigAccess, CrawlPlannerSettings } from '../config';
+import type { ContactGuard } from '../contact';
+import { ROBOTS_SCHEME } from '../ids';
+import { errorMessage, type Log } from '../log';
+import { renderRobotsDocument, type RenderedRobotsDocument } from './document';
 
 /** globalState key of the saved cache. */
 export const ROBOTS_CACHE_STATE_KEY = 'crawlPlanner.robotsCache';
@@ -32,7 +29,7 @@ export interface InspectRequest {
   /** Defaults: the settings' user agent, delay, Crawl-delay policy and cap. */
   productToken?: string;
   configuredDelaySeconds?: number;
-  crawlDelayPolicy?: PlannerSettings['crawlDelayPolicy'];
+  crawlDelayPolicy?: CrawlPlannerSettings['crawlDelayPolicy'];
   maxCrawlDelaySeconds?: number;
   signal?: AbortSignal;
 }
@@ -48,17 +45,11 @@ export interface RobotsService {
   open(originOrUrl: string, line?: number): Promise<vscode.TextEditor>;
 }
 
-export interface RobotsDocumentsDeps {
+export interface RobotsServiceDeps {
   config: ConfigAccess;
   /** Asks for a contact before a fetch reaches a real host without one. */
   contact: ContactGuard;
   log: Log;
-}
-
-interface Rendered {
-  text: string;
-  /** Document line (0-based) of robots.txt line 1. */
-  offset: number;
 }
 
 /** The document for an origin: `crawl-planner-robots:/a.example:8080/robots.txt?https%3A%2F%2Fa.example%3A8080`. */
@@ -67,21 +58,21 @@ export function robotsDocumentUri(origin: string): vscode.Uri {
   return vscode.Uri.from({ scheme: ROBOTS_SCHEME, path: `/${host}/robots.txt`, query: origin });
 }
 
-export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: RobotsDocumentsDeps): RobotsService {
-  const documents = new Map<string, Rendered>();
+export function registerRobotsService(context: vscode.ExtensionContext, deps: RobotsServiceDeps): RobotsService {
+  const documents = new Map<string, RenderedRobotsDocument>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
   /** One cache per User-Agent header (the settings', a task's, the planner form's), newest last. */
   const caches = new Map<string, Promise<RobotsCache>>();
 
   const settings = () => deps.config.read().settings;
 
-  const headerFor = async (s: PlannerSettings, productToken = s.userAgent): Promise<string> => {
-    const { userAgentHeader } = await import('../net/userAgent.js');
+  const headerFor = async (s: CrawlPlannerSettings, productToken = s.userAgent): Promise<string> => {
+    const { userAgentHeader } = await import('../../net/userAgent.js');
     return userAgentHeader(productToken, s.contactUrl);
   };
 
   const makeCache = async (header: string, saved: unknown): Promise<RobotsCache> => {
-    const { RobotsCache: Cache, fetchRobots } = await import('../net/robotsFetch.js');
+    const [{ RobotsCache: Cache }, { fetchRobots }] = await Promise.all([import('../../net/robotsCache.js'), import('../../net/robotsFetch.js')]);
     const s = settings();
     const totalMs = s.robotsTxtTimeoutSeconds * 1000;
     const timeouts = { connectMs: Math.min(totalMs, s.connectTimeoutSeconds * 1000), headersMs: totalMs, bodyMs: totalMs, totalMs };
@@ -126,7 +117,7 @@ export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: 
     await deps.contact.check(request.urls, 'robots.txt fetch');
     const header = await headerFor(s, productToken);
     const cache = await cacheFor(header);
-    const { inspectRobots } = await import('../net/robotsInspect.js');
+    const { inspectRobots } = await import('../../net/robotsInspect.js');
     deps.log.info(`robots.txt: inspecting ${request.urls.length} URL(s) as ${productToken}`);
     const inspection = await inspectRobots(request.urls, {
       productToken,
@@ -209,65 +200,4 @@ export function registerRobotsDocuments(context: vscode.ExtensionContext, deps: 
       return reveal(uri, line);
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The document text (pure)
-
-const MAX_FINDINGS_SHOWN = 20;
-
-function clean(text: string): string {
-  return sanitizeText(String(text)).replace(/[\r\n]+/g, ' ');
-}
-
-/** The header block and the file, and where the file starts. Exported for tests. */
-export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<RobotsInspection, 'productToken' | 'results'>): Rendered {
-  const head: string[] = [];
-  const fetched = origin.fetchedAt !== null ? `fetched ${new Date(origin.fetchedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : 'not fetched';
-  // Every URL is followed by a space or the end of the line: the editor's link detection would take a
-  // comma or colon right after one as part of the link.
-  head.push(`# robots.txt of ${clean(origin.origin)} (read-only, as fetched by Crawl Planner)`);
-  head.push(`# ${origin.outcome}${origin.status !== null ? ` (HTTP ${origin.status})` : ''}, ${fetched}, from ${clean(origin.robotsUrl)}`);
-  head.push(`# ${clean(origin.reason)}`);
-  for (const r of origin.redirects) head.push(`#   redirect ${r.status}: ${clean(r.from)} → ${clean(r.to)}`);
-  const token = clean(inspection.productToken);
-  if (origin.group) {
-    const how = origin.group.matchedBy === 'product-token' ? `names ${token}` : origin.group.matchedBy === 'star' ? 'User-agent: *' : 'no group';
-    const where = origin.group.line !== null ? ` (line ${origin.group.line})` : '';
-    head.push(`# Group for ${token}: ${how}${where}; agents: ${origin.group.userAgents.map(clean).join(', ') || '—'}`);
-  } else if (origin.outcome === 'ok') {
-    head.push(`# Group for ${token}: none applies, so everything is allowed`);
-  }
-  const delay =
-    origin.crawlDelaySeconds !== null
-      ? `Crawl-delay ${formatSeconds(origin.crawlDelaySeconds)}${origin.crawlDelayLine !== null ? ` (line ${origin.crawlDelayLine})` : ''}`
-      : 'no Crawl-delay';
-  head.push(`# ${delay}; effective interval ${formatDuration(origin.effectiveIntervalSeconds)} (${clean(origin.intervalSource)})${origin.skipped ? '; host skipped: Crawl-delay above the cap' : ''}`);
-  if (origin.sitemaps.length > 0) {
-    head.push(`# Sitemaps (${origin.sitemaps.length}):`);
-    for (const s of origin.sitemaps.slice(0, 20)) head.push(`#   ${clean(s)}`);
-    if (origin.sitemaps.length > 20) head.push(`#   … and ${origin.sitemaps.length - 20} more`);
-  }
-  const results = inspection.results.filter((r) => r.origin === origin.origin);
-  if (results.length > 0) {
-    head.push('#', `# Verdicts for ${token}:`);
-    const width = Math.max(...results.map((r) => r.verdict.length));
-    for (const r of results) {
-      const rule = r.line !== null ? ` (line ${r.line}${r.rule !== null ? `: ${clean(r.rule)}` : ''})` : '';
-      head.push(`#   ${r.verdict.padEnd(width)}  ${clean(r.url)}${rule}`);
-      head.push(`#   ${' '.repeat(width)}  ${clean(r.reason)}`);
-    }
-  }
-  if (origin.findings.length > 0) {
-    head.push('#', `# Findings (${origin.findings.length}):`);
-    for (const f of origin.findings.slice(0, MAX_FINDINGS_SHOWN)) head.push(`#   line ${f.line} ${f.severity}: ${clean(f.message)}`);
-    if (origin.findings.length > MAX_FINDINGS_SHOWN) head.push(`#   … and ${origin.findings.length - MAX_FINDINGS_SHOWN} more`);
-  }
-  if (origin.text === undefined) {
-    head.push('#', '# (no file: robots.txt was not fetched with a 2xx status)');
-    return { text: head.join('\n') + '\n', offset: head.length };
-  }
-  // The marker line is the last header line; the file's line 1 follows it.
-  head.push('#', `# ---- the file follows; its line 1 is line ${head.length + 3} here ----`);
-  return { text: `${head.join('\n')}\n${origin.text}`, offset: head.length };
 }

@@ -15,10 +15,12 @@ import * as vscode from 'vscode';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
-import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, splitUrls, urlList } from './args';
-import { runCommand } from './run';
+import type { RobotsService } from './service';
+import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, urlList } from '../commands/args';
+import { askUrls } from '../commands/urlInput';
+import { runCommand } from '../commands/run';
 import { PRODUCT_TOKEN } from '../config';
+import { ROBOTS_LINE_LIMIT } from '../../shared/protocol';
 
 export interface RobotsCommandsDeps {
   robots: RobotsService;
@@ -47,7 +49,7 @@ function openArgs(first: unknown, second: unknown): { origin: string; line?: num
   if (typeof target !== 'string') throw new CommandArgumentError('origin: give an http(s) origin or URL');
   const checked = checkUrls([target]);
   if ('problem' in checked) throw new CommandArgumentError(`origin: ${checked.problem}`);
-  const n = optionalNumber('line', line, 1, 1_000_000, true);
+  const n = optionalNumber('line', line, ROBOTS_LINE_LIMIT);
   return { origin: checked.seeds[0]!.origin, ...(n !== undefined ? { line: n } : {}) };
 }
 
@@ -56,21 +58,11 @@ const VERDICT_ICON: Record<string, string> = { allowed: '$(pass)', disallowed: '
 export function registerRobotsCommands(context: vscode.ExtensionContext, deps: RobotsCommandsDeps): void {
   let lastUrl = '';
 
-  const askUrls = async (title: string, prompt: string): Promise<string[] | undefined> => {
-    const text = await vscode.window.showInputBox({
-      title,
-      prompt,
-      placeHolder: 'https://www.example.com/some/page',
-      value: lastUrl,
-      ignoreFocusOut: true,
-      validateInput: (t) => {
-        const checked = checkUrls(splitUrls(t));
-        return 'problem' in checked ? checked.problem : null;
-      },
-    });
-    if (text === undefined) return undefined;
-    lastUrl = text;
-    return splitUrls(text);
+  const askFor = async (title: string, prompt: string): Promise<string[] | undefined> => {
+    const typed = await askUrls({ title, prompt, placeHolder: 'https://www.example.com/some/page', value: lastUrl });
+    if (typed === undefined) return undefined;
+    lastUrl = typed.text;
+    return typed.urls;
   };
 
   /** One origin: open it. Several: pick one (each shows its outcome and verdicts). */
@@ -103,7 +95,7 @@ export function registerRobotsCommands(context: vscode.ExtensionContext, deps: R
       runCommand(deps.log, 'Inspect robots.txt', async () => {
         let request: { urls: string[]; userAgent?: string; show: boolean };
         if (arg === undefined) {
-          const urls = await askUrls('Inspect robots.txt for URL', 'URL(s) to check against their hosts\' robots.txt, separated by commas or spaces');
+          const urls = await askFor('Inspect robots.txt for URL', 'URL(s) to check against their hosts\' robots.txt, separated by commas or spaces');
           if (!urls) return undefined;
           request = { urls, show: true };
         } else {
@@ -125,7 +117,7 @@ export function registerRobotsCommands(context: vscode.ExtensionContext, deps: R
       runCommand(deps.log, 'Open robots.txt', async () => {
         let target: { origin: string; line?: number };
         if (first === undefined) {
-          const urls = await askUrls('Open robots.txt', 'A URL or origin whose robots.txt to open');
+          const urls = await askFor('Open robots.txt', 'A URL or origin whose robots.txt to open');
           if (!urls || urls.length === 0) return undefined;
           target = openArgs(urls[0], undefined);
         } else {

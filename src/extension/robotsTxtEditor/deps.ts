@@ -1,7 +1,7 @@
 /**
  * A ready-made deps object for registerRobotsTxtFeatures, from the extension's services: the settings
- * (config.ts applies workspace trust), the sidebar plan's pages, and the live-file fetch through the
- * extension's robots.txt cache.
+ * (config.ts applies workspace trust), the sidebar plan's pages (N in "time for N pages" while the
+ * Planner has a plan), and the live-file fetch through the extension's robots.txt cache.
  */
 import * as vscode from 'vscode';
 import { decodeRobotsBody } from '../../core/robots';
@@ -9,8 +9,9 @@ import type { ConfigAccess } from '../config';
 import type { ContactGuard } from '../contact';
 import { SETTINGS } from '../ids';
 import { errorMessage, type Log } from '../log';
-import type { RobotsService } from '../robotsDocument';
-import { readRobotsTxtSettings, type RobotsTxtSettings } from './settings';
+import type { RobotsService } from '../robots/service';
+import type { RobotsTxtDeps } from './index';
+import { readRobotsTxtSettings } from './settings';
 
 export interface RobotsTxtDepsSources {
   config: ConfigAccess;
@@ -18,8 +19,10 @@ export interface RobotsTxtDepsSources {
   /** Asks for a contact before the live fetch reaches a real host without one. */
   contact: ContactGuard;
   log: Log;
-  /** The pages of the sidebar's current plan, when there is one. */
-  plannedPages?: () => number | undefined;
+  /** The pages of the sidebar's current plan, or undefined when it has none (PlannerViewApi.currentPlanPages). */
+  plannedPages: () => number | undefined;
+  /** Fires when those pages change, so the CodeLens can be asked again. */
+  onDidChangePlannedPages(listener: () => void): vscode.Disposable;
 }
 
 /**
@@ -28,15 +31,12 @@ export interface RobotsTxtDepsSources {
  * the configured product token and contact URL. A 4xx gives a one-line comment in place of the file (there
  * is no robots.txt, so everything is allowed); 5xx and network errors give undefined.
  */
-export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): {
-  getSettings(): RobotsTxtSettings;
-  fetchLiveRobots(origin: string): Promise<string | undefined>;
-  log: Log;
-} {
+export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): RobotsTxtDeps {
   return {
     log: sources.log,
+    onDidChangePlannedPages: (listener) => sources.onDidChangePlannedPages(listener),
     getSettings: () =>
-      readRobotsTxtSettings(vscode.workspace.getConfiguration(SETTINGS.section), sources.config.read().settings, sources.plannedPages?.()),
+      readRobotsTxtSettings(vscode.workspace.getConfiguration(SETTINGS.section), sources.config.read().settings, sources.plannedPages()),
     fetchLiveRobots: async (origin) => {
       const s = sources.config.read().settings;
       try {

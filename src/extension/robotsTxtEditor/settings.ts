@@ -4,7 +4,9 @@
  * for N pages". Only types come from `vscode`, so this module also loads in unit tests.
  */
 import type * as vscode from 'vscode';
-import type { CrawlDelayPolicy, PlannerSettings } from '../config';
+import type { CrawlDelayPolicy } from '../../core/politeness/interval';
+import { numberProblem } from '../../core/limits';
+import { SETTING_LIMITS, type CrawlPlannerSettings } from '../config';
 import { SETTINGS } from '../ids';
 
 export interface RobotsTxtFeatureSwitches {
@@ -25,9 +27,9 @@ export interface RobotsTxtSettings {
   features: RobotsTxtFeatureSwitches;
 }
 
+/** N in "time for N pages" when the setting is not set (its range is SETTING_LIMITS'). */
 export const ROBOTS_TXT_DEFAULTS = {
   pagesForEstimate: 1_000_000,
-  maxPagesForEstimate: 1e12,
 } as const;
 
 /** `crawlPlanner.robotsTxt.*` relative to the `crawlPlanner` section. */
@@ -37,17 +39,17 @@ function relative(key: string): string {
 
 /**
  * Reads the switches and N from a `crawlPlanner` configuration, falling back to the defaults for values of
- * the wrong type (settings.json can hold anything). `plannedPages` (the sidebar's plan) wins over the
- * setting when it is a positive number.
+ * the wrong type (settings.json can hold anything). `plannedPages` (the pages of the sidebar's plan, or
+ * undefined without one) wins over the setting when it is in the setting's range.
  */
 export function readRobotsTxtSettings(
   configuration: Pick<vscode.WorkspaceConfiguration, 'get'>,
-  planner: Pick<PlannerSettings, 'maxCrawlDelaySeconds' | 'crawlDelayPolicy' | 'defaultDelaySeconds' | 'userAgent'>,
-  plannedPages?: number,
+  planner: Pick<CrawlPlannerSettings, 'maxCrawlDelaySeconds' | 'crawlDelayPolicy' | 'defaultDelaySeconds' | 'userAgent'>,
+  plannedPages: number | undefined,
 ): RobotsTxtSettings {
   const flag = (key: string): boolean => configuration.get<unknown>(relative(key)) !== false;
   const setting = configuration.get<unknown>(relative(SETTINGS.robotsTxtPagesForEstimate));
-  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= ROBOTS_TXT_DEFAULTS.maxPagesForEstimate;
+  const valid = (n: unknown): n is number => numberProblem(n, SETTING_LIMITS[SETTINGS.robotsTxtPagesForEstimate]) === undefined;
   return {
     maxCrawlDelaySeconds: planner.maxCrawlDelaySeconds,
     crawlDelayPolicy: planner.crawlDelayPolicy,

@@ -1,6 +1,6 @@
 /**
- * The `--report FILE.json` document and the `--log FILE.ndjson` lines, built from the CrawlEvent
- * stream. Pure: the adapter feeds events in and writes the result out.
+ * The `--report FILE.json` document, built from the CrawlEvent stream. Pure: the adapter feeds events in
+ * and writes the result out (as text with core/format/safeJson.ts, like the `--log` lines).
  *
  * The report keeps one record per request (a `request-start` paired with its `response` or `error` by
  * URL and attempt), the engine's own summary, and an independent measurement of each host's
@@ -18,9 +18,9 @@ import type {
   LiveIntervalSource,
   RequestStartEvent,
   ResponseEvent,
-} from '../crawl/events';
-import { summarizeNotFollowed } from '../crawl/notFollowed';
-import type { UrlReport } from '../crawl/types';
+} from './events';
+import { summarizeNotFollowed } from './notFollowed';
+import type { UrlReport } from './types';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -96,9 +96,6 @@ export interface DroppedHostRecord {
   urlsLeft: number;
 }
 
-/** One URL's final outcome, as the engine reports it (`CrawlResult.urls`). */
-export type UrlOutcome = UrlReport;
-
 /** Start-to-start intervals measured from the request records, per host. */
 export interface MeasuredHost {
   host: string;
@@ -145,7 +142,7 @@ export interface CrawlReport {
   /** URLs the engine reported as `dropped` in `build({ urls })`. */
   droppedUrls: string[];
   /** The engine's per-URL outcomes from `build({ urls })`, or null when none were given. */
-  urls: UrlOutcome[] | null;
+  urls: UrlReport[] | null;
 }
 
 export interface ReportBuilderOptions {
@@ -159,7 +156,7 @@ export interface ReportBuilderOptions {
 
 export interface ReportExtra {
   /** The engine's per-URL outcome list. */
-  urls?: readonly UrlOutcome[];
+  urls?: readonly UrlReport[];
   /** The plan, when it was made after the builder (it replaces `ReportBuilderOptions.plan`). */
   plan?: unknown;
   /** Epoch ms the crawl ended, when no `done` event gave it (e.g. the run was aborted). */
@@ -478,7 +475,7 @@ interface DeriveInput {
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
   retryAfterByHost: Map<string, string[]>;
-  urls: readonly UrlOutcome[];
+  urls: readonly UrlReport[];
 }
 
 /**
@@ -546,42 +543,4 @@ function deriveSummary(d: DeriveInput): CrawlSummary {
     notFollowed: summarizeNotFollowed(d.urls),
     endReason: hostList.length > 0 && hostList.every((h) => h.dropped !== undefined) ? 'hosts-dropped' : 'stopped',
   };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// JSON text
-
-/**
- * JSON.stringify already escapes C0 controls inside strings; this also escapes DEL, the C1 controls
- * and the bidi/line-separator characters, losslessly, so that `cat` on a log or report cannot drive
- * a terminal. These characters can only occur inside JSON strings, so a global replace is safe.
- */
-function escapeUnsafe(json: string): string {
-  return json.replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Objects with their keys sorted (arrays keep their order), `type` and `at` first. */
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value === null || typeof value !== 'object') return value;
-  const obj = value as Record<string, unknown>;
-  const rank = (k: string) => (k === 'type' ? 0 : k === 'at' ? 1 : 2);
-  const keys = Object.keys(obj).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = stable(obj[k]);
-  return out;
-}
-
-/**
- * One event as one NDJSON line, WITHOUT the line terminator (the writer adds `\n`). Keys are the
- * event's own field names, `type` and `at` first, the rest sorted; absent optional fields are
- * omitted; non-finite numbers become null.
- */
-export function eventToJsonLine(event: CrawlEvent): string {
-  return escapeUnsafe(JSON.stringify(stable(event)));
-}
-
-/** The report as JSON text (2-space indent, trailing newline), terminal-safe like the log. */
-export function reportToJson(report: CrawlReport): string {
-  return `${escapeUnsafe(JSON.stringify(report, null, 2))}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * Hover, CodeLens and quick-fix providers: thin adapters over src/core/robots/editor.ts. Each checks its
+ * Hover, CodeLens and quick-fix providers: thin adapters over src/core/robots/editor/. Each checks its
  * feature switch on every call, so switching a feature off takes effect at once.
  */
 import * as vscode from 'vscode';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { CrawlSummary, ProgressEvent } from '../../core/crawl/events';
 import { CONTEXT_KEYS } from '../ids';
 
-export interface CrawlRunInfo {
+export interface RunningCrawl {
   readonly id: number;
   /** The task or terminal name. */
   readonly name: string;
@@ -19,7 +19,7 @@ export interface CrawlRunInfo {
   readonly progress: ProgressEvent | undefined;
 }
 
-export interface CrawlRunEnd {
+export interface CrawlEnd {
   id: number;
   name: string;
   exitCode: number;
@@ -29,32 +29,32 @@ export interface CrawlRunEnd {
   summary?: CrawlSummary;
 }
 
-export interface CrawlRunHandle {
+export interface RunningCrawlHandle {
   readonly id: number;
   progress(event: ProgressEvent): void;
   end(result: { exitCode: number; reportUri?: vscode.Uri; summary?: CrawlSummary }): void;
 }
 
 interface Entry {
-  info: CrawlRunInfo;
+  info: RunningCrawl;
   stop: () => void;
 }
 
-export class CrawlRuns implements vscode.Disposable {
+export class RunningCrawls implements vscode.Disposable {
   private readonly entries = new Map<number, Entry>();
   private nextId = 1;
   private readonly changed = new vscode.EventEmitter<void>();
-  private readonly ended = new vscode.EventEmitter<CrawlRunEnd>();
+  private readonly ended = new vscode.EventEmitter<CrawlEnd>();
   /** Fires when a run starts, ends or reports progress. */
   readonly onDidChange = this.changed.event;
   readonly onDidEnd = this.ended.event;
 
-  get active(): readonly CrawlRunInfo[] {
+  get active(): readonly RunningCrawl[] {
     return [...this.entries.values()].map((e) => e.info);
   }
 
   /** Registers a starting run; `stop` asks it to stop (it ends later, through the handle). */
-  begin(name: string, maxPages: number, stop: () => void): CrawlRunHandle {
+  begin(name: string, maxPages: number, stop: () => void): RunningCrawlHandle {
     const id = this.nextId++;
     this.entries.set(id, { info: { id, name, maxPages, startedAt: Date.now(), progress: undefined }, stop });
     this.update();
@@ -95,8 +95,8 @@ export class CrawlRuns implements vscode.Disposable {
   }
 }
 
-export function registerCrawlRuns(context: vscode.ExtensionContext): CrawlRuns {
-  const runs = new CrawlRuns();
+export function registerRunningCrawls(context: vscode.ExtensionContext): RunningCrawls {
+  const runs = new RunningCrawls();
   context.subscriptions.push(runs);
   return runs;
 }

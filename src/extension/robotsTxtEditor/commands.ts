@@ -14,6 +14,7 @@
  */
 import * as vscode from 'vscode';
 import { robotsUrlForInputs, splitUrlInput, testUrls, tokenForGroup, verdictMarks, type UrlTest } from '../../core/robots/editor';
+import type { RobotsVerdict } from '../../core/robots/explain';
 import { originUnknown } from '../../core/robots/lint';
 import { sanitizeText } from '../../core/format/table';
 import { argObject, CommandArgumentError, optionalNumber } from '../commands/args';
@@ -30,7 +31,7 @@ export interface UrlTestResult {
   input: string;
   /** The URL as checked, when it parsed. */
   url?: string;
-  verdict: 'allowed' | 'disallowed' | 'not-applicable';
+  verdict: RobotsVerdict;
   /** The deciding line (1-based, a line of the document), when a rule decided. */
   line?: number;
   rule?: string;
@@ -65,7 +66,7 @@ function testArgs(value: unknown): TestArgs {
     }
     out.urls = typeof o.urls === 'string' ? list : splitUrlInput(list.join(' '));
   }
-  const group = optionalNumber('group', o.group, 0, 1_000_000, true);
+  const group = optionalNumber('group', o.group, { min: 0, max: 1_000_000, integer: true });
   if (group !== undefined) out.group = group;
   if (o.productToken !== undefined) {
     if (typeof o.productToken !== 'string' || !PRODUCT_TOKEN.test(o.productToken)) throw new CommandArgumentError('productToken: a product token, [a-zA-Z_-]+');
@@ -99,20 +100,17 @@ function toResult(t: UrlTest, productToken: string, robotsUrl: string): UrlTestR
 const VERDICT_ICON: Record<UrlTestResult['verdict'], string> = { allowed: '$(pass)', disallowed: '$(circle-slash)', 'not-applicable': '$(question)' };
 
 export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps: RobotsTxtCommandDeps): void {
-  const allowedLine = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-    after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
-  });
-  const blockedLine = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-    after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
-  });
+  /** A deciding line's highlight: the diff editor's colours, green for allows and red for blocks. */
+  const verdictLine = (background: string, ruler: string): vscode.TextEditorDecorationType =>
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor(background),
+      overviewRulerColor: new vscode.ThemeColor(ruler),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+      after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
+    });
+  const allowedLine = verdictLine('diffEditor.insertedLineBackground', 'editorOverviewRuler.addedForeground');
+  const blockedLine = verdictLine('diffEditor.removedLineBackground', 'editorOverviewRuler.deletedForeground');
   /** The document whose lines are highlighted, and the highlights, so new editors of it show them too. */
   let marked: { uri: string; allowed: vscode.DecorationOptions[]; blocked: vscode.DecorationOptions[] } | undefined;
   let lastInput = '';
@@ -149,7 +147,7 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
       if (inputs === undefined) {
         const text = await vscode.window.showInputBox({
           title: 'Test URLs against this robots.txt (unsaved changes included)',
-          prompt: 'URLs or paths, separated by spaces: /private/page https://example.com/shop?q=1',
+          prompt: 'URLs or paths, separated by spaces or commas: /private/page https://example.com/shop?q=1',
           value: lastInput,
           ignoreFocusOut: true,
           validateInput: (v) => (splitUrlInput(v).length === 0 ? 'Enter at least one URL or path.' : splitUrlInput(v).length > MAX_URLS ? `At most ${MAX_URLS} at once.` : undefined),

@@ -3,9 +3,10 @@
  * quick fixes, "Test URLs against this robots.txt" and "Compare with live robots.txt", for the
  * `robots-txt` language (files named robots.txt, and the extension's fetched copies).
  *
- * activate() wires it with:
+ * activate() wires it with the sidebar plan's pages, which set N in "time for N pages" while there is a
+ * plan (the `crawlPlanner.robotsTxt.pagesForEstimate` setting otherwise):
  *
- *   registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, log, plannedPages }));
+ *   registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, contact, log, plannedPages, onDidChangePlannedPages }));
  */
 import * as vscode from 'vscode';
 import { SETTINGS } from '../ids';
@@ -25,6 +26,8 @@ export interface RobotsTxtDeps {
   getSettings(): RobotsTxtSettings;
   /** The live robots.txt text of an origin (through the extension's cache), or undefined when it cannot be fetched. */
   fetchLiveRobots(origin: string): Promise<string | undefined>;
+  /** Fires when the sidebar plan's pages change (they are N in the settings while there is a plan). */
+  onDidChangePlannedPages(listener: () => void): vscode.Disposable;
   log: Log;
 }
 
@@ -47,5 +50,6 @@ export function registerRobotsTxtFeatures(context: vscode.ExtensionContext, deps
       diagnostics.refreshAll();
       lenses.refresh();
     }),
+    deps.onDidChangePlannedPages(() => lenses.refresh()),
   );
 }

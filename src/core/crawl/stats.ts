@@ -1,0 +1,145 @@
+/**
+ * What a crawl counts as it runs, over all hosts and per host (requests started and their start times,
+ * pages, retries, errors, robots.txt skips, statuses, Retry-After values, why a host was dropped), the
+ * recent page rate for the progress event, and the summary built from them at the end. The scheduler
+ * (engine.ts) decides what happened; this only keeps count.
+ */
+import type { IntervalDecision } from '../politeness/interval';
+import type { CrawlSummary, HostDroppedEvent, HostSummary, NotFollowed } from './events';
+
+export interface HostStats {
+  /** When each request to the host started (for the achieved intervals). */
+  starts: number[];
+  requests: number;
+  pages: number;
+  retries: number;
+  robotsSkips: number;
+  errors: number;
+  retryAfterSeen: string[];
+  /** Failed attempts (errors, 429, 5xx) in a row; a success resets it. */
+  consecutiveFailures: number;
+  dropReason?: HostDroppedEvent['reason'];
+  /** `reason: detail`, once the host is dropped. */
+  dropped?: string;
+}
+
+/** The window for the progress event's rate. */
+const PROGRESS_WINDOW_MS = 30_000;
+
+export class CrawlStats {
+  /** Final pages (URLs that ended `fetched`). */
+  pages = 0;
+  /** URLs left unstarted because the page budget was spent (the run then ends as `max-pages`). */
+  notStartedByMaxPages = 0;
+  private requests = 0;
+  private retries = 0;
+  private errors = 0;
+  private robotsSkips = 0;
+  private readonly statusCounts: Record<string, number> = {};
+  private readonly retryAfterSeen: string[] = [];
+  /** When recent pages ended, for the rate (trimmed to the window). */
+  private readonly pageTimes: number[] = [];
+  private readonly byHost = new Map<string, HostStats>();
+
+  constructor(private readonly startedAt: number) {}
+
+  addHost(host: string): void {
+    this.byHost.set(host, { starts: [], requests: 0, pages: 0, retries: 0, robotsSkips: 0, errors: 0, retryAfterSeen: [], consecutiveFailures: 0 });
+  }
+
+  host(host: string): HostStats {
+    return this.byHost.get(host)!;
+  }
+
+  /** A request to `host` started at `at`. */
+  started(host: string, at: number): void {
+    const st = this.host(host);
+    st.requests++;
+    st.starts.push(at);
+    this.requests++;
+  }
+
+  status(status: number): void {
+    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+  }
+
+  error(host: string): void {
+    this.host(host).errors++;
+    this.errors++;
+  }
+
+  retry(host: string): void {
+    this.host(host).retries++;
+    this.retries++;
+  }
+
+  robotsSkip(host: string): void {
+    this.host(host).robotsSkips++;
+    this.robotsSkips++;
+  }
+
+  retryAfter(host: string, raw: string): void {
+    this.host(host).retryAfterSeen.push(raw);
+    this.retryAfterSeen.push(raw);
+  }
+
+  page(host: string, at: number): void {
+    this.pages++;
+    this.host(host).pages++;
+    this.pageTimes.push(at);
+  }
+
+  /** Pages per second over the last 30 s (or since the start, when shorter). */
+  pageRate(now: number): number {
+    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
+    const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
+    return span > 0 ? this.pageTimes.length / span : 0;
+  }
+
+  /** The crawl's summary at `now`: each host's figures (in `hosts` order, with its planned interval) and the totals. */
+  summary(
+    now: number,
+    hosts: Iterable<{ name: string; planned: Pick<IntervalDecision, 'seconds' | 'source'> }>,
+    end: { stopped: boolean; plannedSeconds: number | undefined; notFollowed: NotFollowed[] },
+  ): CrawlSummary {
+    const perHost: HostSummary[] = [];
+    for (const { name, planned } of hosts) {
+      const st = this.host(name);
+      const gaps: number[] = [];
+      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
+      perHost.push({
+        host: name,
+        requests: st.requests,
+        pages: st.pages,
+        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
+        plannedIntervalSeconds: planned.seconds,
+        intervalSource: planned.source,
+        retryAfterSeen: [...st.retryAfterSeen],
+        retries: st.retries,
+        robotsSkips: st.robotsSkips,
+        errors: st.errors,
+        ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
+      });
+    }
+    let endReason: CrawlSummary['endReason'] = 'complete';
+    if (end.stopped) endReason = 'stopped';
+    else if (this.notStartedByMaxPages > 0) endReason = 'max-pages';
+    else if (perHost.length > 0 && perHost.every((h) => h.dropped !== undefined)) endReason = 'hosts-dropped';
+    return {
+      startedAt: this.startedAt,
+      endedAt: now,
+      elapsedSeconds: (now - this.startedAt) / 1000,
+      ...(end.plannedSeconds === undefined ? {} : { plannedSeconds: end.plannedSeconds }),
+      pages: this.pages,
+      requests: this.requests,
+      statusCounts: { ...this.statusCounts },
+      retries: this.retries,
+      robotsSkips: this.robotsSkips,
+      errors: this.errors,
+      retryAfterSeen: [...this.retryAfterSeen],
+      hosts: perHost,
+      notFollowed: end.notFollowed,
+      endReason,
+    };
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The plan's warnings: what in the input or the result deserves a second look, each a stable code with a
+ * sentence, in a fixed order (input problems, per host, the crawl as a whole, machines, the deadline).
+ * Computed from the plan's facts, after the maths (plan.ts).
+ */
+import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
+import { tidy, type HostNotes } from './host';
+import type { DeadlineCheck, HostPlan, MachinePlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
+import { plural } from '../format/text';
+import { percent } from './words';
+
+/** `host-dominates`: the host's time is at least this share of all hosts' time… */
+export const HOST_DOMINATES_SHARE = 0.5;
+/** …and at least this many times the next host's. */
+export const HOST_DOMINATES_RATIO = 2;
+/** `shard-imbalance`: the slowest machine takes at least this many times the mean. */
+export const SHARD_IMBALANCE_THRESHOLD = 1.5;
+
+/** Details are formatted for the first few machines only: a fleet can have 100,000 of them. */
+const MACHINES_SHOWN = 3;
+
+/** What the warnings are read from. */
+export interface PlanFacts {
+  /** The input as given (a warning about the workers is made only when they were asked for). */
+  input: PlanInput;
+  r: ResolvedPlanInput;
+  hosts: readonly HostPlan[];
+  /** Notes for the hosts that have one (a capped Crawl-delay). */
+  notes: ReadonlyMap<string, HostNotes>;
+  /** The hosts of each machine (one machine without sharding). */
+  byMachine: ReadonlyArray<readonly HostPlan[]>;
+  perMachine: readonly MachinePlan[];
+  /** The host that sets the slowest machine's makespan, or null when the rate or the workers do. */
+  bindingHost: HostPlan | null;
+  sharding: Sharding | null;
+  deadline: DeadlineCheck | null;
+  totalSeconds: number;
+}
+
+function isActive(h: HostPlan): boolean {
+  return !h.skipped && h.pages > 0;
+}
+
+export function planWarnings(f: PlanFacts): PlanWarning[] {
+  const { r, hosts } = f;
+  const warnings: PlanWarning[] = [];
+  const warn = (code: PlanWarning['code'], message: string, host?: string) =>
+    warnings.push(host === undefined ? { code, message } : { code, message, host });
+
+  // Overrides that match no seed host are most likely typos.
+  const overrides = [['A latency', r.latencyByHost], ['A Crawl-delay', r.crawlDelayByHost], ['A page count', 'byHost' in r.pages ? r.pages.byHost : {}]] as const;
+  if (overrides.some(([, record]) => Object.keys(record).length > 0)) {
+    const known = new Set(hosts.map((h) => h.host));
+    for (const [what, record] of overrides) {
+      for (const host of Object.keys(record)) {
+        if (!known.has(host)) warn('override-for-unknown-host', `${what} was given for ${host}, which is not the host of any seed.`, host);
+      }
+    }
+  }
+
+  // Per host, in host order.
+  for (const h of hosts) {
+    const capped = f.notes.get(h.host)?.capped;
+    if (capped) {
+      warn(
+        'crawl-delay-capped',
+        `Crawl-delay of ${formatSeconds(capped.declaredSeconds)} is above the ${formatSeconds(capped.capSeconds)} cap; planned at ${formatSeconds(capped.capSeconds)} (policy cap).`,
+        h.host,
+      );
+    }
+    if (h.skipped) {
+      warn(
+        'crawl-delay-host-skipped',
+        `Crawl-delay of ${formatSeconds(h.crawlDelaySeconds ?? 0)} is above the ${formatSeconds(r.maxCrawlDelaySeconds)} cap; the host is skipped (policy skip) and its ${plural(h.pages, 'page')} are not planned.`,
+        h.host,
+      );
+    } else if (h.intervalSource === 'latency' && h.intervalSeconds > 0) {
+      // (With no interval at all, `zero-delay` says it.)
+      warn(
+        'latency-exceeds-interval',
+        `Responses take ${formatSeconds(h.latencySeconds)}, longer than the ${formatSeconds(h.intervalSeconds)} interval: with requests measured start to start and ${plural(r.perHostConcurrency, 'request')} in flight, the host gets one page every ${formatSeconds(h.periodSeconds)} per lane, ${percent(h.intervalSeconds / h.periodSeconds)} of the configured rate.`,
+        h.host,
+      );
+    }
+  }
+
+  // The crawl as a whole.
+  const active = hosts.filter(isActive);
+  if (r.delaySeconds === 0) {
+    const zero = active.filter((h) => h.intervalSeconds === 0).length;
+    warn(
+      'zero-delay',
+      `A delay of 0 s imposes no wait between requests to a host; it is not a licence for unbounded concurrency` +
+        (zero > 0 ? ` (${plural(zero, 'host')} will be paced only by response time).` : '.'),
+    );
+  }
+  if (r.perHostConcurrency > 1) {
+    const c = r.perHostConcurrency;
+    warn(
+      'per-host-burst',
+      `${c} requests in flight per host: each host can see ${c} requests at the same instant, a burst of ${c}× its configured rate. Keep 1 unless the server is known to absorb more.`,
+    );
+  }
+  const withoutPages = hosts.filter((h) => h.pages === 0).length;
+  if (withoutPages > 0) {
+    warn(
+      'hosts-without-pages',
+      `${formatNumber(withoutPages)} of ${plural(hosts.length, 'host')} ${withoutPages === 1 ? 'gets' : 'get'} no pages: ` +
+        ('byHost' in r.pages ? `no page count above 0 was given for ${withoutPages === 1 ? 'it' : 'them'}.` : 'the page total is smaller than the number of hosts.'),
+    );
+  }
+  if (hosts.length > 0 && hosts.every((h) => h.skipped)) {
+    warn('all-hosts-skipped', 'Every host is skipped for its Crawl-delay: nothing is planned. Raise the cap or use the cap policy.');
+  }
+
+  // Machines (one without sharding).
+  const machineCount = f.byMachine.length;
+  const sharded = r.machines !== null && machineCount > 1;
+  const ceilingShort: string[] = [];
+  const idleShort: string[] = [];
+  let ceilingCount = 0;
+  let idleCount = 0;
+  f.byMachine.forEach((mine, m) => {
+    const mineActive = mine.filter(isActive);
+    if (mineActive.length === 0) return;
+    const prefix = sharded ? `machine ${m}: ` : '';
+    const ceiling = tidy(mineActive.reduce((s, h) => s + h.pagesPerSecond, 0));
+    if (r.rate !== null && r.rate > ceiling) {
+      if (ceilingCount++ < MACHINES_SHOWN) ceilingShort.push(`${prefix}${formatNumber(ceiling, 3)} req/s over ${plural(mineActive.length, 'host')}`);
+    }
+    // Only when the worker count was asked for: the default is no claim about the user's set-up.
+    const inFlight = mineActive.length * r.perHostConcurrency;
+    if (f.input.workers !== undefined && r.workers > inFlight) {
+      if (idleCount++ < MACHINES_SHOWN) idleShort.push(`${prefix}at most ${formatNumber(inFlight)} in flight with ${plural(mineActive.length, 'host')} × ${r.perHostConcurrency} per host, ${formatNumber(r.workers - inFlight)} idle`);
+    }
+  });
+  const listed = (items: string[], count: number) =>
+    sharded ? ` on ${count} of ${machineCount} machines (${items.join('; ')}${count > items.length ? '; …' : ''})` : ` (${items[0]})`;
+  if (ceilingShort.length > 0) {
+    warn(
+      'rate-exceeds-host-ceilings',
+      `The target rate of ${formatNumber(r.rate ?? 0, 3)} req/s${sharded ? ' per machine' : ''} is above the sum of the per-host ceilings${listed(ceilingShort, ceilingCount)}; the crawl can never reach it.`,
+    );
+  }
+  if (idleShort.length > 0) {
+    warn(
+      'workers-exceed-hosts',
+      `${plural(r.workers, 'worker')}${sharded ? ' per machine' : ''}, more than can ever be busy${listed(idleShort, idleCount)}.`,
+    );
+  }
+
+  // One host dominating the makespan.
+  if (f.bindingHost !== null && active.length >= 2) {
+    const byTime = [...active].sort((a, b) => b.seconds - a.seconds);
+    const top = byTime[0]!;
+    const next = byTime[1]!;
+    const sum = active.reduce((s, h) => s + h.seconds, 0);
+    if (top === f.bindingHost && top.seconds >= HOST_DOMINATES_SHARE * sum && top.seconds >= HOST_DOMINATES_RATIO * next.seconds) {
+      warn(
+        'host-dominates',
+        `${top.host} takes ${percent(top.seconds / sum)} of all hosts' crawl time and ${formatNumber(top.seconds / next.seconds, 1)}× as long as the next host (${next.host}); the crawl ends when it does. More hosts or fewer pages from this one shorten the crawl.`,
+        top.host,
+      );
+    }
+  }
+
+  if (f.sharding !== null && machineCount > 1 && f.sharding.imbalance >= SHARD_IMBALANCE_THRESHOLD) {
+    const idle = f.perMachine.filter((m) => m.pages === 0).length;
+    warn(
+      'shard-imbalance',
+      `The slowest of ${machineCount} machines takes ${formatNumber(f.sharding.imbalance, 2)}× the mean machine time (hosts are assigned by hash, not by size)` +
+        (idle > 0 ? `; ${plural(idle, 'machine')} ${idle === 1 ? 'has' : 'have'} nothing to crawl.` : '.'),
+    );
+  }
+
+  if (f.deadline !== null && !f.deadline.met) {
+    warn(
+      'deadline-unreachable',
+      `The crawl takes ${formatDuration(f.totalSeconds)}, longer than the ${formatDuration(f.deadline.seconds)} deadline by ${formatDuration(-f.deadline.marginSeconds)}.`,
+    );
+  }
+  return warnings;
+}
