@@ -153,11 +153,29 @@ function backoffMs(attempt) {
   return Math.random() * Math.min(S.backoffCapSeconds, S.backoffBaseSeconds * 2 ** attempt) * 1000;
 }
 
-/** What an answer asks of its host: Retry-After on 429/503 (or a backoff before a retry), the adaptive interval. */
-function observe(host, lease, status, headers, willRetry) {
+/** Marks a request as started: now on the monotonic clock, and on Date.now()'s, which got's timings use. */
+function start(host, lease) {
+  lease.startedAt = now();
+  lease.startedEpoch = Date.now();
+  host.lastStart = Math.max(host.lastStart, lease.startedAt);
+}
+
+/**
+ * What an answer tells about its host. Its request left when got finished writing it (timings.upload), which
+ * can be well after the hook let it go (the event loop was busy, a connection had to be opened): the
+ * interval counts from then (+1 ms for Date.now()'s resolution). Then Retry-After on 429/503 (or a backoff
+ * before a retry), and the adaptive interval.
+ */
+function observe(host, lease, status, headers, willRetry, timings) {
   if (lease.observed) return;
   lease.observed = true;
   const t = now();
+  const sent = timings?.upload;
+  if (typeof sent === 'number' && lease.startedEpoch !== undefined) {
+    host.lastStart = Math.max(host.lastStart, lease.startedAt + Math.max(0, sent - lease.startedEpoch) + 1);
+  } else if (lease.startedAt !== undefined) {
+    host.lastStart = Math.max(host.lastStart, t); // sent at some point before now: count from now
+  }
   if (S.adaptive && lease.startedAt !== undefined) {
     host.adaptiveMs = Math.max(S.adaptiveFloorSeconds * 1000, S.adaptiveLatencyFactor * (t - lease.startedAt));
   }
@@ -219,9 +237,8 @@ async function readRobots(host, origin, sendRequest) {
 /** The robots.txt text to obey: the file (2xx), nothing (other 4xx: everything allowed), or disallow-all. */
 async function fetchRobots(host, robotsUrl, sendRequest) {
   await waitTurn(host);
-  const startedAt = now();
-  host.lastStart = startedAt;
-  const lease = { host, startedAt, attempt: 0 };
+  const lease = { host, attempt: 0 };
+  start(host, lease);
   try {
     const response = await sendRequest({
       url: robotsUrl,
@@ -233,7 +250,7 @@ async function fetchRobots(host, robotsUrl, sendRequest) {
       maxRedirects: S.maxRedirects,
       timeout: { request: S.timeoutSeconds * 1000 },
     });
-    observe(host, lease, response.statusCode, response.headers, false);
+    observe(host, lease, response.statusCode, response.headers, false, response.timings);
     const status = response.statusCode;
     if (status >= 200 && status < 300) {
       const text = String(response.body ?? '');
@@ -243,6 +260,7 @@ async function fetchRobots(host, robotsUrl, sendRequest) {
     // Other 4xx: unavailable, everything allowed (RFC 9309 §2.3.1.3); 429, 5xx: unreachable (§2.3.1.4).
     return status >= 400 && status < 500 && status !== 429 ? '' : DISALLOW_ALL;
   } catch {
+    observe(host, lease, undefined, undefined, false, undefined);
     return DISALLOW_ALL; // no answer at all: unreachable
   } finally {
     host.ended(lease);
@@ -263,8 +281,7 @@ async function keepThePlan(context, gotOptions) {
     if (host.dropped !== null) throw new NonRetryableError('host dropped: ' + host.dropped);
     if (!robots.isAllowed(request.url, plan.productToken)) throw new NonRetryableError('disallowed by robots.txt');
     await waitTurn(host);
-    lease.startedAt = now();
-    host.lastStart = lease.startedAt;
+    start(host, lease);
   } catch (err) {
     endRequest(request);
     request.noRetry = true;
@@ -279,7 +296,7 @@ function observeAnswer({ request, response }) {
   const lease = leases.get(request.id);
   if (lease === undefined || response === undefined) return;
   const willRetry = S.retryStatuses.includes(response.statusCode) && request.retryCount < S.maxRetries;
-  observe(lease.host, lease, response.statusCode, response.headers, willRetry);
+  observe(lease.host, lease, response.statusCode, response.headers, willRetry, response.timings);
 }
 
 class PlannedCrawler extends CheerioCrawler {
@@ -364,7 +381,7 @@ const crawler = new PlannedCrawler(
     },
     errorHandler({ request, response }, error) {
       const lease = leases.get(request.id);
-      if (lease !== undefined && lease.startedAt !== undefined) observe(lease.host, lease, response?.statusCode, response?.headers, true);
+      if (lease !== undefined && lease.startedAt !== undefined) observe(lease.host, lease, response?.statusCode, response?.headers, true, response?.timings);
       endRequest(request);
     },
     failedRequestHandler({ request }, error) {

@@ -93,7 +93,7 @@ function crawleeDifferences(plan: Plan, shards: ExportShards): string[] {
   const lines: string[] = [];
   if (r.delayFrom === 'start') {
     lines.push(
-      'Delay measurement: the pre-navigation hook stamps a request\'s start when it lets the request go, just before got opens or reuses a connection; the plan counts from the request\'s start on the wire. The first interval on each host is counted from the end of its first answer (robots.txt, the request that opens a connection), so connection set-up cannot shorten that gap.',
+      'Delay measurement: the pre-navigation hook lets a request go, and once its answer comes back moves the request\'s start to when got finished writing it (response.timings.upload), so the next interval counts from the request on the wire, as the plan does; a request that failed without an answer counts as started when it failed. The first interval on each host is counted from the end of its first answer (robots.txt).',
     );
   } else {
     lines.push('Delay measurement: the end of a request is when its body has arrived (requestHandler) or its failure is reported (errorHandler), a little after the last byte reached the socket.');
