@@ -53,13 +53,13 @@ describe('the exports use the frameworks\' own names', () => {
       'import planned.settings as s',
       'names = json.loads(sys.argv[1])',
       'unknown = [n for n in names if not hasattr(default_settings, n)]',
-      'paths = [p for p in list(s.DOWNLOADER_MIDDLEWARES) + list(s.EXTENSIONS) + [s.SCHEDULER_PRIORITY_QUEUE]]',
+      'paths = list(s.DOWNLOADER_MIDDLEWARES) + list(s.EXTENSIONS) + list(s.DOWNLOAD_HANDLERS.values()) + [s.SCHEDULER_PRIORITY_QUEUE]',
       'for p in paths: load_object(p)',
       'print(json.dumps({"unknown": unknown, "loaded": paths}))',
     ].join('\n');
     const out = JSON.parse(execFileSync(DEBIAN_PYTHON, ['-c', check, JSON.stringify(names)], { cwd: dir, encoding: 'utf8' })) as { unknown: string[]; loaded: string[] };
     assert.deepEqual(out.unknown, []);
-    assert.equal(out.loaded.length, 7);
+    assert.equal(out.loaded.length, 9);
     const list = execFileSync(DEBIAN_PYTHON, ['-m', 'scrapy', 'list'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     assert.equal(list.trim(), 'planned');
   });

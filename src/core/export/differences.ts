@@ -61,7 +61,7 @@ function scrapyDifferences(plan: Plan, shards: ExportShards): string[] {
   const lines: string[] = [];
   if (r.delayFrom === 'start') {
     lines.push(
-      'Delay measurement: Scrapy measures a slot\'s delay from when a request LEAVES the slot, before the connection is opened; the plan measures it from when the request starts. A request that had to open its connection (DNS, TCP, TLS) reaches the host later than the next one, which reuses it. planned/politeness.py therefore counts the first interval on each host from the end of its first answer (robots.txt), which is the request that opens the connection; a connection the server closes and Scrapy opens again can still make one gap short by the connection set-up time.',
+      'Delay measurement: Scrapy counts a slot\'s delay from when a request LEAVES the slot, but its reactor writes the request out only when the rest of its current round is done (tens of ms later under load), and a new connection (DNS, TCP, TLS) delays it further. planned/politeness.py moves the slot\'s clock to the start of the reactor\'s next round, just before the write, and counts the first interval on each host from the end of its first answer, the request that opened the connection. A connection that the server closes and Scrapy opens again can still make one gap short by the time it takes to connect.',
     );
   } else {
     lines.push(
@@ -69,7 +69,7 @@ function scrapyDifferences(plan: Plan, shards: ExportShards): string[] {
     );
   }
   lines.push(
-    `Workers: CONCURRENT_REQUESTS = ${r.workers}, but Scrapy counts requests that wait out a slot's delay among them: when more hosts wait than there are workers, the others wait too, and the crawl is slower than planned (never faster).`,
+    `Workers: CONCURRENT_REQUESTS = ${r.workers}, but Scrapy counts requests that wait out a slot's delay among them. planned/politeness.py's scheduler queue takes the next request for the host that is ready soonest, and all seeds are queued at once, so few wait; when every queued host is within its interval, the requests taken wait holding workers, and the crawl is slower than planned (never faster).`,
   );
   if (r.rate !== null) {
     lines.push(
