@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crawleePeer, ensureCrawlee, ensureScrapy, nodeCommand, scrapyCommand, scrapyPeer, type CrawlerPeer, type CrawlJob } from './peers';
+import { crawleePeer, ensureCrawlee, ensureScrapy, nodeCommand, scrapyCommand, scrapyPeer, type CrawlerPeer, type CrawlJob, type PeerCommand } from './peers';
 import { host, type Scenario } from './scenarios';
 import type { BenchContext } from './types';
 
@@ -48,33 +48,40 @@ export function exportForJob(ctx: BenchContext, format: 'scrapy' | 'crawlee', jo
   return out;
 }
 
-export const scrapyExportPeer: CrawlerPeer = {
-  id: 'scrapy (export)',
-  limits: ['runs `crawl-planner export --format scrapy` unchanged (`scrapy crawl planned`); what it still does differently is in the export\'s settings.py and docs/exports.md'],
-  async prepare(ctx) {
-    cli(ctx);
-    return ensureScrapy(ctx);
-  },
-  command(job, dir, ctx) {
-    const project = exportForJob(ctx, 'scrapy', job, dir);
-    return scrapyCommand(ctx, ['crawl', 'planned', '-s', `LOG_FILE=${path.join(dir, 'scrapy.log')}`], { cwd: project });
-  },
-};
+/** A peer that runs what `crawl-planner export --format FORMAT` writes for the job, as `run` says. */
+function exportPeer(id: string, format: 'scrapy' | 'crawlee', limit: string, ensure: (ctx: BenchContext) => Promise<string>, run: (out: string, dir: string, ctx: BenchContext) => PeerCommand): CrawlerPeer {
+  return {
+    id,
+    limits: [limit],
+    async prepare(ctx) {
+      cli(ctx);
+      return ensure(ctx);
+    },
+    command(job, dir, ctx) {
+      return run(exportForJob(ctx, format, job, dir), dir, ctx);
+    },
+  };
+}
 
-export const crawleeExportPeer: CrawlerPeer = {
-  id: 'crawlee (export)',
-  limits: ['runs `crawl-planner export --format crawlee` unchanged (`node crawl.mjs`, with the bench\'s Crawlee as its node_modules); what it still does differently is in the head of crawl.mjs and docs/exports.md'],
-  async prepare(ctx) {
-    cli(ctx);
-    return ensureCrawlee(ctx);
-  },
-  command(job, dir, ctx) {
-    const out = exportForJob(ctx, 'crawlee', job, dir);
+export const scrapyExportPeer = exportPeer(
+  'scrapy (export)',
+  'scrapy',
+  'runs `crawl-planner export --format scrapy` unchanged (`scrapy crawl planned`); what it still does differently is in the export\'s settings.py and docs/exports.md',
+  ensureScrapy,
+  (project, dir, ctx) => scrapyCommand(ctx, ['crawl', 'planned', '-s', `LOG_FILE=${path.join(dir, 'scrapy.log')}`], { cwd: project }),
+);
+
+export const crawleeExportPeer = exportPeer(
+  'crawlee (export)',
+  'crawlee',
+  'runs `crawl-planner export --format crawlee` unchanged (`node crawl.mjs`, with the bench\'s Crawlee as its node_modules); what it still does differently is in the head of crawl.mjs and docs/exports.md',
+  ensureCrawlee,
+  (out, dir, ctx) => {
     // `crawlee` resolvable next to the script, as `npm install` in the folder would make it.
     fs.symlinkSync(path.join(ctx.root, 'bench', 'peers', 'crawlee', 'node_modules'), path.join(out, 'node_modules'), 'dir');
     return nodeCommand(ctx, path.join(out, 'crawl.mjs'), [], { cwd: dir, env: { CRAWLEE_STORAGE_DIR: path.join(dir, 'storage') } });
   },
-};
+);
 
 /** The frameworks with their own settings and with the export, side by side. */
 export const EXPORT_PEERS: CrawlerPeer[] = [scrapyPeer, scrapyExportPeer, crawleePeer, crawleeExportPeer];

@@ -47,46 +47,60 @@ function maxCrawlDelay(plan: Plan): number {
   return plan.input.crawlDelayPolicy === 'obey' ? -1 : wholeSecondsUp(plan.input.maxCrawlDelaySeconds);
 }
 
-export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOptions): ConfProperty[] {
+/** The keys Nutch and StormCrawler share (same names, same meaning), by name. */
+function sharedKeys(plan: Plan, o: ClusterOptions) {
   const r = plan.input;
+  const key = (name: string, value: ConfProperty['value'], type: ConfType, why: string): ConfProperty => ({ name, value, type, why });
+  return {
+    identity: [key('http.agent.name', o.productToken, 'string', 'the product token robots.txt groups are matched against'), ...contactKeys(o.contact)],
+    serverDelay: key('fetcher.server.delay', r.delaySeconds, 'float', 'the plan\'s configured delay; a host\'s robots.txt Crawl-delay can raise it'),
+    minDelay: key('fetcher.server.min.delay', r.delaySeconds, 'float', 'the delay when fetcher.threads.per.queue is above 1'),
+    perQueue: key('fetcher.threads.per.queue', r.perHostConcurrency, 'int', 'requests in flight per host'),
+    queueMode: key('fetcher.queue.mode', 'byHost', 'string', 'politeness per host, as the plan'),
+    maxCrawlDelay: key('fetcher.max.crawl.delay', maxCrawlDelay(plan), 'int', `the Crawl-delay cap (policy ${r.crawlDelayPolicy})`),
+    timeout: key('http.timeout', Math.round(o.timeoutSeconds * 1000), 'int', 'the bound on one request, ms'),
+    attempts: (name: string) => key(name, o.maxRetries + 1, 'int', 'attempts per URL: the first and the retries'),
+  };
+}
+
+export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOptions): ConfProperty[] {
+  const k = sharedKeys(plan, o);
   return [
-    { name: 'http.agent.name', value: o.productToken, type: 'string', why: 'the product token robots.txt groups are matched against' },
-    ...contactKeys(o.contact),
-    { name: 'fetcher.server.delay', value: r.delaySeconds, type: 'float', why: 'the plan\'s configured delay; a host\'s robots.txt Crawl-delay can raise it' },
-    { name: 'fetcher.server.min.delay', value: r.delaySeconds, type: 'float', why: 'the delay when fetcher.threads.per.queue is above 1' },
-    { name: 'fetcher.threads.per.queue', value: r.perHostConcurrency, type: 'int', why: 'requests in flight per host' },
-    { name: 'fetcher.threads.fetch', value: r.workers, type: 'int', why: 'the plan\'s workers, per fetcher task' },
-    { name: 'fetcher.queue.mode', value: 'byHost', type: 'string', why: 'politeness per host, as the plan' },
-    { name: 'fetcher.max.crawl.delay', value: maxCrawlDelay(plan), type: 'int', why: `the Crawl-delay cap (policy ${r.crawlDelayPolicy})` },
-    { name: 'http.timeout', value: Math.round(o.timeoutSeconds * 1000), type: 'int', why: 'the bound on one request, ms' },
+    ...k.identity,
+    k.serverDelay,
+    k.minDelay,
+    k.perQueue,
+    { name: 'fetcher.threads.fetch', value: plan.input.workers, type: 'int', why: 'the plan\'s workers, per fetcher task' },
+    k.queueMode,
+    k.maxCrawlDelay,
+    k.timeout,
     { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'a host is never split across fetch lists' },
     { name: 'generate.max.count', value: maxPages(shards), type: 'int', why: 'the most pages the plan gives a host' },
     { name: 'generate.count.mode', value: 'host', type: 'string', why: 'generate.max.count counts per host' },
     { name: 'db.ignore.external.links', value: true, type: 'boolean', why: 'the crawl stays on the seeds\' hosts' },
     { name: 'http.robots.503.defer.visits', value: true, type: 'boolean', why: 'a robots.txt answering 5xx or 429 stops the host' },
-    { name: 'db.fetch.retry.max', value: o.maxRetries + 1, type: 'int', why: 'attempts per URL: the first and the retries' },
+    k.attempts('db.fetch.retry.max'),
   ];
 }
 
 export function stormCrawlerProperties(plan: Plan, _shards: ExportShards, o: ClusterOptions): ConfProperty[] {
-  const r = plan.input;
+  const k = sharedKeys(plan, o);
   return [
-    { name: 'http.agent.name', value: o.productToken, type: 'string', why: 'the product token robots.txt groups are matched against' },
-    ...contactKeys(o.contact),
-    { name: 'fetcher.server.delay', value: r.delaySeconds, type: 'float', why: 'the plan\'s configured delay; a host\'s robots.txt Crawl-delay can raise it' },
+    ...k.identity,
+    k.serverDelay,
     { name: 'fetcher.server.delay.force', value: true, type: 'boolean', why: 'a shorter Crawl-delay never lowers the delay (merged by max)' },
-    { name: 'fetcher.server.min.delay', value: r.delaySeconds, type: 'float', why: 'the delay when fetcher.threads.per.queue is above 1' },
-    { name: 'fetcher.threads.per.queue', value: r.perHostConcurrency, type: 'int', why: 'requests in flight per host' },
-    { name: 'fetcher.threads.number', value: r.workers, type: 'int', why: 'the plan\'s workers, per FetcherBolt instance' },
-    { name: 'fetcher.queue.mode', value: 'byHost', type: 'string', why: 'politeness per host, as the plan' },
-    { name: 'fetcher.max.crawl.delay', value: maxCrawlDelay(plan), type: 'int', why: `the Crawl-delay cap (policy ${r.crawlDelayPolicy})` },
-    { name: 'fetcher.max.crawl.delay.force', value: r.crawlDelayPolicy === 'cap', type: 'boolean', why: 'above the cap: crawl at the cap (true) or skip the host (false)' },
+    k.minDelay,
+    k.perQueue,
+    { name: 'fetcher.threads.number', value: plan.input.workers, type: 'int', why: 'the plan\'s workers, per FetcherBolt instance' },
+    k.queueMode,
+    k.maxCrawlDelay,
+    { name: 'fetcher.max.crawl.delay.force', value: plan.input.crawlDelayPolicy === 'cap', type: 'boolean', why: 'above the cap: crawl at the cap (true) or skip the host (false)' },
     { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'one fetcher instance per host' },
-    { name: 'http.timeout', value: Math.round(o.timeoutSeconds * 1000), type: 'int', why: 'the bound on one request, ms' },
+    k.timeout,
     { name: 'http.robots.403.allow', value: true, type: 'boolean', why: 'a 4xx robots.txt allows everything (RFC 9309 §2.3.1.3)' },
     { name: 'http.robots.5xx.allow', value: false, type: 'boolean', why: 'a 5xx robots.txt disallows everything (RFC 9309 §2.3.1.4)' },
     { name: 'http.robots.file.skip', value: false, type: 'boolean', why: 'robots.txt is obeyed' },
-    { name: 'max.fetch.errors', value: o.maxRetries + 1, type: 'int', why: 'attempts per URL: the first and the retries' },
+    k.attempts('max.fetch.errors'),
   ];
 }
 

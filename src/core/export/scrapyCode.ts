@@ -202,17 +202,24 @@ class Plan:
         return request.meta.get("retry_times", 0) < limit
 
 
-class PlanPacing:
-    """The extension: each plan host's slot delay and waits (see the module's docstring)."""
+class _UsesPlan:
+    """A component made by Scrapy from the crawler (from_crawler), with the crawler's Plan."""
 
     def __init__(self, crawler):
         self.plan = Plan.of(crawler)
-        crawler.signals.connect(self.request_reached_downloader, signal=signals.request_reached_downloader)
-        crawler.signals.connect(self.response_downloaded, signal=signals.response_downloaded)
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
+
+
+class PlanPacing(_UsesPlan):
+    """The extension: each plan host's slot delay and waits (see the module's docstring)."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        crawler.signals.connect(self.request_reached_downloader, signal=signals.request_reached_downloader)
+        crawler.signals.connect(self.response_downloaded, signal=signals.response_downloaded)
 
     def request_reached_downloader(self, request, spider):
         # The slot exists now and has not let this request go yet.
@@ -250,15 +257,8 @@ class PlanPacing:
         plan.pace(host, slot)
 
 
-class PlanScopeMiddleware:
+class PlanScopeMiddleware(_UsesPlan):
     """Only the plan's hosts (this machine's, not dropped), each on a download slot of its own."""
-
-    def __init__(self, crawler):
-        self.plan = Plan.of(crawler)
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
 
     def process_request(self, request, spider):
         name = plan_host(request.url)
@@ -325,15 +325,8 @@ class PlannedRobotsTxtMiddleware(RobotsTxtMiddleware):
             waiting.callback(parser)
 
 
-class PlanBudgetMiddleware:
+class PlanBudgetMiddleware(_UsesPlan):
     """Each host's planned pages (robots.txt and retries not counted), and the plan's global rate."""
-
-    def __init__(self, crawler):
-        self.plan = Plan.of(crawler)
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
 
     def process_request(self, request, spider):
         plan = self.plan
@@ -401,15 +394,8 @@ class PlanPriorityQueue(DownloaderAwarePriorityQueue):
         return request
 
 
-class PlanFailureMiddleware:
+class PlanFailureMiddleware(_UsesPlan):
     """A failed attempt (timeout, refused or reset connection): backoff for its host, and its end with delayFrom end."""
-
-    def __init__(self, crawler):
-        self.plan = Plan.of(crawler)
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
 
     def process_exception(self, request, exception, spider):
         if isinstance(exception, IgnoreRequest):
