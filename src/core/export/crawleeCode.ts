@@ -13,23 +13,34 @@ import { CheerioCrawler, Configuration, NonRetryableError, RobotsTxtFile, log } 
 const requireHere = createRequire(import.meta.url);
 const robotsParser = createRequire(requireHere.resolve('@crawlee/utils'))('robots-parser');
 
+/** Bad input: one line on stderr, exit 2. */
+function fail(message) {
+  console.error('crawl.mjs: ' + message);
+  process.exit(2);
+}
+
 const SCHEMA_VERSION = 1;
 const plan = JSON.parse(readFileSync(new URL('plan.json', import.meta.url), 'utf8'));
-if (plan.schemaVersion !== SCHEMA_VERSION) throw new Error('plan.json: schemaVersion ' + plan.schemaVersion + ', this script reads ' + SCHEMA_VERSION);
+if (plan.schemaVersion !== SCHEMA_VERSION) fail('plan.json: schemaVersion ' + plan.schemaVersion + ', this script reads ' + SCHEMA_VERSION);
 const S = plan.settings;
 
-const { values: args } = parseArgs({ options: { machine: { type: 'string' }, 'max-pages': { type: 'string' } } });
+let args;
+try {
+  ({ values: args } = parseArgs({ options: { machine: { type: 'string' }, 'max-pages': { type: 'string' } } }));
+} catch (err) {
+  fail(err.message);
+}
 let machine = 0;
 if (plan.machines > 1) {
   if (!/^\d+$/.test(args.machine ?? '') || Number(args.machine) >= plan.machines) {
-    throw new Error('the plan is sharded over ' + plan.machines + ' machines: run it with --machine K, K from 0 to ' + (plan.machines - 1));
+    fail('the plan is sharded over ' + plan.machines + ' machines: run it with --machine K, K from 0 to ' + (plan.machines - 1));
   }
   machine = Number(args.machine);
 } else if (args.machine !== undefined && args.machine !== '0') {
-  throw new Error('the plan is not sharded: run it without --machine');
+  fail('the plan is not sharded: run it without --machine');
 }
 const maxPages = args['max-pages'] === undefined ? undefined : Number(args['max-pages']);
-if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages > 0)) throw new Error('--max-pages: a whole number above 0');
+if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages > 0)) fail('--max-pages: a whole number above 0');
 const seedsFile = plan.machines > 1 ? 'seeds/machine-' + machine + '.txt' : 'seeds.txt';
 const seeds = readFileSync(new URL(seedsFile, import.meta.url), 'utf8')
   .split('\n')
