@@ -20,7 +20,7 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
-import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
+import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed } from '../core/seeds';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
@@ -41,7 +41,8 @@ import {
 } from './robots';
 import { colors } from '../core/format/ansi';
 
-const OPTIONS = {
+/** The seeds, plan and robots.txt options, shared with `export` (which exports exactly the plan `estimate` prints). */
+export const PLAN_OPTIONS = {
   'seeds-file': { type: 'string' },
   pages: { type: 'string' },
   'pages-per-host': { type: 'string' },
@@ -66,6 +67,10 @@ const OPTIONS = {
   contact: { type: 'string' },
   'require-contact': { type: 'boolean' },
   timeout: { type: 'string' },
+} as const;
+
+const OPTIONS = {
+  ...PLAN_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -181,7 +186,7 @@ function parseDeadline(raw: string | undefined): number | undefined {
   return seconds;
 }
 
-type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
+type Values = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];
 
 /** The options as a PlanInput without seeds. Throws UsageError with a one-line message. */
 export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
@@ -256,10 +261,14 @@ interface RobotsStep {
 
 type RobotsOptions = { productToken: string; contact: string; requireContact: boolean; header: string; timeoutSeconds: number };
 
-/** --robots (or --sitemaps) and their options, checked before anything runs; undefined without either. */
-function robotsOptions(values: Values): RobotsOptions | undefined {
+/**
+ * --robots (or --sitemaps) and their options, checked before anything runs; undefined without either.
+ * `identityAlways`: --user-agent, --contact and --require-contact are allowed without them (the caller uses
+ * them for more than robots.txt).
+ */
+function robotsOptions(values: Values, identityAlways = false): RobotsOptions | undefined {
   if (!values.robots && !values.sitemaps) {
-    for (const name of ['user-agent', 'contact', 'require-contact', 'timeout'] as const) {
+    for (const name of identityAlways ? (['timeout'] as const) : (['user-agent', 'contact', 'require-contact', 'timeout'] as const)) {
       if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots or --sitemaps`);
     }
     return undefined;
@@ -385,20 +394,40 @@ function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: bo
   return lines.join('\n') + '\n\n';
 }
 
-export async function runEstimate(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, OPTIONS);
-  if (values.help) {
-    io.out(ESTIMATE_HELP);
-    return EXIT_OK;
-  }
+/** What the seeds and plan options gave: the plan, or (with --robots) no allowed seed at all. */
+export type PlanOutcome =
+  | {
+      kind: 'planned';
+      plan: Plan;
+      seeds: readonly Seed[];
+      invalid: InvalidSeed[];
+      robots: EstimateRobotsSection | null;
+      sitemaps: EstimateSitemapsSection | null;
+    }
+  | { kind: 'no-allowed-seeds'; invalid: InvalidSeed[]; robots: EstimateRobotsSection };
+
+export interface PlanFromOptions {
+  /** The command, for messages: `crawl-planner <command>: …`. */
+  command: string;
+  /** Print the robots.txt section and the left-out seeds (false for a JSON document on stdout). */
+  text: boolean;
+  /** --user-agent, --contact and --require-contact without --robots. */
+  identityAlways?: boolean;
+}
+
+/**
+ * The seeds and plan options (PLAN_OPTIONS) → the plan, exactly as `estimate` makes it: invalid seed lines on
+ * stderr, robots.txt read first with --robots. Throws UsageError for bad input.
+ */
+export async function planFromOptions(values: Values, positionals: string[], io: Io, how: PlanFromOptions): Promise<PlanOutcome> {
   const options = planInputFromOptions(values);
-  const ro = robotsOptions(values);
+  const ro = robotsOptions(values, how.identityAlways);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
   const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
   if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
-    io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
   }
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
@@ -407,7 +436,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   let planSeeds: readonly Seed[] = seeds;
   let planOptions = options;
   let step: RobotsStep | undefined;
-  if (ro) checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  if (ro) checkContact(how.command, ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
   // One robots.txt fetch per origin serves --robots and --sitemaps.
   const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
   if (ro && values.robots) {
@@ -428,22 +457,14 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
       ...(latencyByHost !== undefined ? { latencyByHost } : {}),
       ...(Object.keys(crawlDelayByHost).length > 0 ? { crawlDelayByHost } : {}),
     };
-    if (!values.json) {
+    if (how.text) {
       io.out(formatRobotsSection(step, seeds, io.color));
       for (const d of step.section.disallowedSeeds) {
         const why = d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
-        io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
+        io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
       }
     }
-    if (planSeeds.length === 0) {
-      const message = 'nothing to plan: robots.txt disallows every seed';
-      if (values.json) {
-        const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: step.section, invalidSeeds: invalid };
-        io.out(JSON.stringify(doc, null, 2) + '\n');
-      }
-      io.err(`crawl-planner estimate: ${message}\n`);
-      return EXIT_FAILED;
-    }
+    if (planSeeds.length === 0) return { kind: 'no-allowed-seeds', invalid, robots: step.section };
   }
 
   let sitemapsSection: EstimateSitemapsSection | undefined;
@@ -462,12 +483,12 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
       fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
     });
     planOptions = { ...planOptions, pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 } };
-    if (!values.json) io.out(formatSitemapsSection(sitemapsSection, io.color));
+    if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 
-  let result: Plan;
   try {
-    result = plan({ ...planOptions, seeds: planSeeds });
+    const robots = step ? step.section : null;
+    return { kind: 'planned', plan: plan({ ...planOptions, seeds: planSeeds }), seeds: planSeeds, invalid, robots, sitemaps: sitemapsSection ?? null };
   } catch (err) {
     if (err instanceof PlanInputError) {
       const first = err.problems[0]!;
@@ -476,13 +497,32 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     }
     throw err;
   }
+}
+
+export async function runEstimate(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (values.help) {
+    io.out(ESTIMATE_HELP);
+    return EXIT_OK;
+  }
+  const outcome = await planFromOptions(values, positionals, io, { command: 'estimate', text: !values.json });
+  if (outcome.kind === 'no-allowed-seeds') {
+    const message = 'nothing to plan: robots.txt disallows every seed';
+    if (values.json) {
+      const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: outcome.robots, invalidSeeds: outcome.invalid };
+      io.out(JSON.stringify(doc, null, 2) + '\n');
+    }
+    io.err(`crawl-planner estimate: ${message}\n`);
+    return EXIT_FAILED;
+  }
+  const result = outcome.plan;
   if (values.json) {
-    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
+    const doc = { ...estimateDocument(result, outcome.invalid), robots: outcome.robots, sitemaps: outcome.sitemaps };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');
   } else {
-    io.out(formatPlanText(result, invalid.length, io.color));
+    io.out(formatPlanText(result, outcome.invalid.length, io.color));
   }
   return EXIT_OK;
 }
