@@ -107,11 +107,11 @@ describe('crawl-planner export', () => {
     const cases: [string[], RegExp][] = [
       [['https://a.example/', '--pages', '5'], /^crawl-planner export: --format is required: one of scrapy, crawlee, nutch, stormcrawler\n$/],
       [['--format', 'heritrix', 'https://a.example/', '--pages', '5'], /^crawl-planner export: --format: "heritrix" must be one of scrapy, crawlee, nutch, stormcrawler\n$/],
-      [['--format', 'scrapy', 'https://a.example/'], /^crawl-planner export: --pages or --pages-per-host is required\n$/],
+      [['--format', 'scrapy', 'https://a.example/'], /^crawl-planner export: --pages, --pages-per-host or --sitemaps is required\n$/],
       [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--request-timeout', '0'], /^crawl-planner export: --request-timeout: 0 must be greater than 0\n$/],
       [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--max-retries', '1.5'], /^crawl-planner export: --max-retries: "1.5" must be a whole number\n$/],
       [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--user-agent', 'Bad Bot/1'], /^crawl-planner export: --user-agent: .*product token/],
-      [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--timeout', '3'], /^crawl-planner export: --timeout: only with --robots\n$/],
+      [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--timeout', '3'], /^crawl-planner export: --timeout: only with --robots or --sitemaps\n$/],
       [['--format', 'scrapy', 'https://a.example/', '--pages', '5', '--require-contact'], /^crawl-planner export: --require-contact: no contact set/],
     ];
     for (const [args, message] of cases) {
