@@ -204,6 +204,12 @@ test('sharded already: workers and rate are per machine, machines counted from t
   assert.match(optionOf(p, 'machines').text, /^Shard over \d+ machines instead of 2, each with 8 workers: /);
 });
 
+test('text: when every host fits alone, the section says what is short', () => {
+  const text = formatPlanText(plan(WORKERS), 0, false);
+  assert.match(text, /^ {2}Every host fits in it alone: what is short is the worker slots or the global rate\.\n {2}1\. Raise the workers from 8 to 34: 50,000 pages in 49 m 1 s\.\n {5}add: --workers 34\n {2}2\. Shard the hosts over \d+ machines/m);
+  assert.doesNotMatch(text, /No number of workers/);
+});
+
 test('a deadline that is met offers nothing to change', () => {
   const d = plan({ ...WORKERS, deadlineSeconds: 20_000 }).deadline!;
   assert.equal(d.met, true);

@@ -133,6 +133,8 @@ function deadlineSection(p: Plan, d: DeadlineCheck, bold: (s: string) => string)
   if (d.blockingHosts.length > 0) {
     const who = d.blockingHosts.length === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(d.blockingHosts.length)} hosts that alone take longer`;
     lines.push(`  No number of workers or machines, and no higher rate, helps ${who}: only fewer pages from ${d.blockingHosts.length === 1 ? 'it' : 'them'}.`);
+  } else {
+    lines.push('  Every host fits in it alone: what is short is the worker slots or the global rate.');
   }
   if (d.options.length === 0) lines.push('  Nothing within the plan\'s limits meets it.');
   d.options.forEach((o, i) => {
