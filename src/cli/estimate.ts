@@ -10,6 +10,7 @@ import { formatPlanText } from '../core/format/planText';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import {
+  applyPlanChange,
   estimateDocument,
   parseDurationText,
   plan,
@@ -62,6 +63,7 @@ export const PLAN_OPTIONS = {
   'per-host-concurrency': { type: 'string' },
   machines: { type: 'string' },
   deadline: { type: 'string' },
+  'drop-host': { type: 'string', multiple: true },
   robots: { type: 'boolean' },
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
@@ -105,7 +107,8 @@ Per host:
   --per-host-concurrency N  requests in flight per host; default ${PLAN_DEFAULTS.perHostConcurrency} (more is warned about)
 Planning:
   --machines M              shard hosts over M machines by FNV-1a hash of the host
-  --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h
+  --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h; when missed, says what meets it
+  --drop-host HOST          leave HOST out of the plan (repeatable); the other hosts keep their pages
 robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
                             seeds it disallows are left out (unreachable: the whole origin is left out);
@@ -147,6 +150,12 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 
   if (hostText === '' || valueText.trim() === '') {
     throw new UsageError(`--${name}: "${sanitizeText(raw)}" must be HOST=${unit}`);
   }
+  const host = parseHost(name, hostText);
+  return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
+}
+
+/** A host (lower-cased), or the host of an http(s) URL. */
+function parseHost(name: string, hostText: string): string {
   let host = hostText.toLowerCase();
   if (hostText.includes('://')) {
     const parsed = parseSeedUrl(hostText);
@@ -155,7 +164,17 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 
   } else if (!/^[^\s/?#@]+$/.test(host)) {
     throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host name`);
   }
-  return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
+  return host;
+}
+
+/** --drop-host: seed hosts to leave out, checked against the seeds (a typo is an error, not a no-op). */
+function dropHostsOption(raws: string[] | undefined, seeds: readonly Seed[]): string[] {
+  if (raws === undefined) return [];
+  const known = new Set(seeds.map((s) => s.host));
+  const hosts = [...new Set(raws.map((raw) => parseHost('drop-host', raw.trim())))];
+  for (const host of hosts) if (!known.has(host)) throw new UsageError(`--drop-host: ${sanitizeText(host)} is not the host of any seed`);
+  if (hosts.length === known.size) throw new UsageError('--drop-host: every seed host is dropped; nothing to plan');
+  return hosts;
 }
 
 function parseHostMap(name: string, raws: string[] | undefined, limit: NumberLimit, unit?: string): Record<string, number> | undefined {
@@ -433,6 +452,7 @@ export async function planFromOptions(values: Values, positionals: string[], io:
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
   }
 
+  const dropHosts = dropHostsOption(values['drop-host'], seeds);
   let planSeeds: readonly Seed[] = seeds;
   let planOptions = options;
   let step: RobotsStep | undefined;
@@ -465,6 +485,12 @@ export async function planFromOptions(values: Values, positionals: string[], io:
       }
     }
     if (planSeeds.length === 0) return { kind: 'no-allowed-seeds', invalid, robots: step.section };
+  }
+
+  if (dropHosts.length > 0) {
+    // After robots.txt (a total is then each remaining host's share, as the deadline's options assume),
+    // before the sitemaps (a dropped host's are not fetched).
+    ({ seeds: planSeeds, ...planOptions } = applyPlanChange({ ...planOptions, seeds: planSeeds }, { dropHosts }));
   }
 
   let sitemapsSection: EstimateSitemapsSection | undefined;

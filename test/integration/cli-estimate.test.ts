@@ -176,14 +176,34 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
     name: '--deadline 36h is 129,600 s',
     args: ['https://a.example/', '--pages', '1000000', '--deadline', '36h'],
     check: (doc) => {
-      assert.deepEqual(doc.deadline, { seconds: 129_600, met: false, marginSeconds: 129_600 - 999_999.5 });
+      const { options, ...verdict } = doc.deadline!;
+      assert.deepEqual(verdict, {
+        seconds: 129_600,
+        met: false,
+        marginSeconds: 129_600 - 999_999.5,
+        earliestSeconds: 999_999.5,
+        blockingHosts: ['a.example'],
+        pagesByHost: { 'a.example': 129_600 },
+      });
+      assert.deepEqual(options.map((o) => [o.kind, o.change, o.cli]), [
+        ['cap', { pagesByHost: { 'a.example': 129_600 } }, { add: ['--pages-per-host', '129600'], remove: ['--pages'] }],
+      ]);
       assert.equal(doc.warnings[0]!.code, 'deadline-unreachable');
     },
   },
   {
     name: '--deadline 2d and plain seconds',
     args: ['https://a.example/', '--pages', '10', '--deadline', '172800'],
-    check: (doc) => assert.deepEqual(doc.deadline, { seconds: 172_800, met: true, marginSeconds: 172_800 - 9.5 }),
+    check: (doc) =>
+      assert.deepEqual(doc.deadline, {
+        seconds: 172_800,
+        met: true,
+        marginSeconds: 172_800 - 9.5,
+        earliestSeconds: 9.5,
+        blockingHosts: [],
+        pagesByHost: { 'a.example': 172_800 },
+        options: [],
+      }),
   },
   {
     name: '--machines shards by FNV-1a of the host',
@@ -239,11 +259,77 @@ test('human: per-worker delay, deadline and machines are shown when asked', () =
   assert.match(r.stdout, /^ {2}Imbalance: 1× \(slowest machine \/ mean\), pages 1×$/m);
 });
 
+// ---- What meets the deadline: each option's options for estimate give its plan. ----
+
+/** `args` with an option's `cli` applied: its `remove` options (and their values) out, its `add` in. */
+function withCli(args: readonly string[], cli: { add: string[]; remove: string[] }): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (cli.remove.includes(args[i]!)) i++;
+    else out.push(args[i]!);
+  }
+  return [...out, ...cli.add];
+}
+
+const DEADLINE_CASES: Array<{ name: string; args: string[]; kinds: string[] }> = [
+  {
+    name: 'a Crawl-delay host over a total',
+    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '1000000', '--crawl-delay', 'b.example=10', '--deadline', '30d'],
+    kinds: ['cap', 'drop'],
+  },
+  {
+    name: 'pages per host, a Crawl-delay host and too few workers',
+    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), 'https://b.example/', '--pages-per-host', '1000', '--latency', '2', '--crawl-delay', 'b.example=20', '--deadline', '3000'],
+    kinds: ['cap', 'drop'],
+  },
+  {
+    name: 'too few workers',
+    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), '--pages-per-host', '1000', '--latency', '2', '--deadline', '50m'],
+    kinds: ['workers', 'machines'],
+  },
+  {
+    name: 'a global rate',
+    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '3000', '--rate', '1', '--deadline', '1000'],
+    kinds: ['rate', 'machines'],
+  },
+];
+for (const c of DEADLINE_CASES) {
+  test(`deadline options (${c.name}): estimate with each option's flags meets the deadline with the option's numbers`, () => {
+    const doc = json(...c.args);
+    assert.equal(doc.deadline!.met, false);
+    assert.deepEqual(doc.deadline!.options.map((o) => o.kind), c.kinds);
+    for (const o of doc.deadline!.options) {
+      const again = json(...withCli(c.args, o.cli));
+      assert.equal(again.deadline!.met, true, `${o.text} with ${o.cli.add.join(' ')}`);
+      assert.equal(again.totalSeconds, o.totalSeconds, o.text);
+      assert.equal(again.totalPages, o.pages, o.text);
+      assert.deepEqual(again.deadline!.options, []);
+    }
+  });
+}
+
+test('human: a missed deadline says what meets it, with the options to add', () => {
+  const r = estimate('https://a.example/', 'https://b.example/', '--pages-per-host', '10000', '--crawl-delay', 'b.example=10', '--deadline', '1d');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration\s+By deadline$/m);
+  assert.match(r.stdout, /^Deadline: 1 d, missed by 3 h 46 m 31 s\n\nWhat meets the deadline:\n/m);
+  assert.match(r.stdout, /^ {2}1\. Cap b\.example at 8,640 pages \(of 10,000\): 18,640 pages in 23 h 59 m 51 s\.\n {5}add: --pages-for b\.example=8640$/m);
+  assert.match(r.stdout, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 40 s\.\n {5}add: --drop-host b\.example$/m);
+});
+
+test('--drop-host leaves a host out; with --pages the others keep their share', () => {
+  const doc = json('https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '10', '--drop-host', 'https://B.example/x', '--latency-for', 'b.example=2');
+  // 10 over 3 hosts is 4, 3, 3: b's 3 are not planned, and its --latency-for is not called a typo.
+  assert.deepEqual(doc.hosts.map((h) => [h.host, h.pages]), [['a.example', 4], ['c.example', 3]]);
+  assert.deepEqual(doc.warnings, []);
+  assert.deepEqual(json('https://a.example/', 'https://b.example/', '--pages-per-host', '7', '--drop-host', 'a.example').hosts.map((h) => [h.host, h.pages]), [['b.example', 7]]);
+});
+
 test('--help prints the options and exits 0', () => {
   const r = estimate('--help');
   assert.equal(r.status, 0);
   assert.match(r.stdout, /^Usage: crawl-planner estimate/);
-  for (const option of ['--pages', '--pages-per-host', '--rate', '--workers', '--delay', '--delay-from', '--latency', '--latency-for', '--crawl-delay', '--crawl-delay-policy', '--max-crawl-delay', '--adaptive', '--per-host-concurrency', '--machines', '--deadline', '--json', '--seeds-file']) {
+  for (const option of ['--pages', '--pages-per-host', '--rate', '--workers', '--delay', '--delay-from', '--latency', '--latency-for', '--crawl-delay', '--crawl-delay-policy', '--max-crawl-delay', '--adaptive', '--per-host-concurrency', '--machines', '--deadline', '--drop-host', '--json', '--seeds-file']) {
     assert.ok(r.stdout.includes(option), option);
   }
 });
@@ -327,6 +413,9 @@ const bad: Array<[string[], string]> = [
   [['--pages', '10', '--deadline', '0'], '--deadline: 0 must be greater than 0'],
   [['--pages', '10', '--deadline', '-3h'], '--deadline: "-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)'],
   [['--pages', '10', '--pages-per-host', '10'], '--pages and --pages-per-host: give one, not both'],
+  [['--pages', '10', '--drop-host', 'b.example'], '--drop-host: b.example is not the host of any seed'],
+  [['--pages', '10', '--drop-host', 'a b'], '--drop-host: "a b" is not a host name'],
+  [['--pages', '10', '--drop-host', 'A.example'], '--drop-host: every seed host is dropped; nothing to plan'],
   [[], '--pages, --pages-per-host or --sitemaps is required'],
   [['--pages-per-host', '1000000000000', 'https://b.example/'], '--pages-per-host: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
   [['--pages', '10', '--bogus'], "Unknown option '--bogus'"],

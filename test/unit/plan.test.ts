@@ -334,12 +334,40 @@ test('defaults are filled in and reported', () => {
 
 test('a deadline that is met has a positive margin', () => {
   const p = plan({ seeds: A, pages: { total: 100 }, deadlineSeconds: 3600 });
-  assert.deepEqual(p.deadline, { seconds: 3600, met: true, marginSeconds: 3600 - 99.5 });
+  // 3,600 pages fit in an hour at 1 s: (3,600 − 1) × 1 s + 0.5 s.
+  assert.deepEqual(p.deadline, {
+    seconds: 3600,
+    met: true,
+    marginSeconds: 3600 - 99.5,
+    earliestSeconds: 99.5,
+    blockingHosts: [],
+    pagesByHost: { 'a.example': 3600 },
+    options: [],
+  });
 });
 
 test('a deadline that is missed has a negative margin', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 });
-  assert.deepEqual(p.deadline, { seconds: 172_800, met: false, marginSeconds: 172_800 - 999_999.5 });
+  // The one host is the politeness bound; 172,800 pages fit in 2 d; dropping it would leave nothing.
+  assert.deepEqual(p.deadline, {
+    seconds: 172_800,
+    met: false,
+    marginSeconds: 172_800 - 999_999.5,
+    earliestSeconds: 999_999.5,
+    blockingHosts: ['a.example'],
+    pagesByHost: { 'a.example': 172_800 },
+    options: [
+      {
+        kind: 'cap',
+        hosts: ['a.example'],
+        pages: 172_800,
+        totalSeconds: 172_799.5,
+        text: 'Cap a.example at 172,800 pages (of 1,000,000): 172,800 pages in 2 d.',
+        change: { pagesByHost: { 'a.example': 172_800 } },
+        cli: { add: ['--pages-per-host', '172800'], remove: ['--pages'] },
+      },
+    ],
+  });
 });
 
 // ---- Sharding. ----
