@@ -20,11 +20,14 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
+import { escapeInvisible } from '../core/seedHygiene';
 import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
+import { demoServeHosts } from '../demo/config';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
+import { seedNoteLines } from './seedNotes';
 import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
 import { changedSinceOption } from './sitemaps';
 import { createRobotsCache } from '../net/robotsInspect';
@@ -395,11 +398,13 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   const ro = robotsOptions(values);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
-  const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
+  const checked = validateSeeds(seedLines(positionals, values['seeds-file']), { expectedLocalHosts: new Set(demoServeHosts()) });
+  const { seeds, invalid } = checked;
   if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
-    io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`);
   }
+  for (const line of seedNoteLines('estimate', checked)) io.err(line);
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
   }
@@ -477,7 +482,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     throw err;
   }
   if (values.json) {
-    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
+    const doc = { ...estimateDocument(result, invalid, checked), robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');
