@@ -1,12 +1,12 @@
 /**
  * The planner form as typed (raw strings, kept in the webview's getState) and as sent (PlannerForm,
- * numbers parsed and checked with the same rules the extension checks them with). Pure: no DOM, so the
- * unit tests run it in node.
+ * numbers parsed and checked with the same rules the extension checks them with). The seeds are not here:
+ * the extension keeps them (`seedsChanged`), so the saved state stays small whatever the list's length.
+ * Pure: no DOM, so the unit tests run it in node.
  */
 import type { DelayFrom } from '../core/plan';
 import {
   formNumberProblem,
-  seedsTextProblem,
   userAgentProblem,
   type FormNumberField,
   type PagesMode,
@@ -15,7 +15,6 @@ import {
 
 /** The form's fields exactly as the inputs hold them. */
 export interface RawForm {
-  seeds: string;
   pagesMode: PagesMode;
   pages: string;
   rate: string;
@@ -60,8 +59,6 @@ export function parseDecimal(text: string): number | 'empty' | 'invalid' {
  */
 export function readForm(raw: RawForm): { form: PlannerForm | undefined; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const seedsProblem = seedsTextProblem(raw.seeds);
-  if (seedsProblem !== undefined) errors.seeds = seedsProblem;
   const uaProblem = userAgentProblem(raw.userAgent);
   if (uaProblem !== undefined) errors.userAgent = uaProblem;
   const numbers = {} as Record<FormNumberField, number | null>;
@@ -80,7 +77,6 @@ export function readForm(raw: RawForm): { form: PlannerForm | undefined; errors:
   if (Object.keys(errors).length > 0) return { form: undefined, errors };
   return {
     form: {
-      seeds: raw.seeds,
       pagesMode: raw.pagesMode,
       delayFrom: raw.delayFrom,
       userAgent: raw.userAgent,
@@ -95,7 +91,6 @@ export function readForm(raw: RawForm): { form: PlannerForm | undefined; errors:
 export function formToRaw(form: PlannerForm): RawForm {
   const text = (n: number | null) => (n === null ? '' : String(n));
   return {
-    seeds: form.seeds,
     pagesMode: form.pagesMode,
     pages: text(form.pages),
     rate: text(form.rate),
@@ -108,9 +103,9 @@ export function formToRaw(form: PlannerForm): RawForm {
   };
 }
 
-/** What the webview keeps in getState/setState. */
+/** What the webview keeps in getState/setState (small: the seeds are the extension's). */
 export interface SavedState {
-  v: 1;
+  v: 2;
   raw: RawForm;
   /** The origin chosen for "Open robots.txt". */
   origin?: string;
@@ -118,14 +113,16 @@ export interface SavedState {
 
 const MAX_SAVED_FIELD = 256;
 
-/** Reads back getState(): anything unexpected (an old version, a damaged value) is dropped. */
+/**
+ * Reads back getState(): this version's state, or an earlier one's (its seeds, which the extension has,
+ * are dropped). Anything unexpected (a damaged value) is dropped.
+ */
 export function parseSavedState(value: unknown): SavedState | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  if (v.v !== 1 || typeof v.raw !== 'object' || v.raw === null) return undefined;
+  if ((v.v !== 1 && v.v !== 2) || typeof v.raw !== 'object' || v.raw === null) return undefined;
   const r = v.raw as Record<string, unknown>;
   const str = (key: string, max = MAX_SAVED_FIELD) => (typeof r[key] === 'string' && (r[key] as string).length <= max ? (r[key] as string) : undefined);
-  const seeds = str('seeds', 4 * 100 * 1024);
   const pages = str('pages');
   const rate = str('rate');
   const workers = str('workers');
@@ -134,7 +131,6 @@ export function parseSavedState(value: unknown): SavedState | undefined {
   const userAgent = str('userAgent', 4096);
   const { pagesMode, delayFrom, useRobots } = r;
   if (
-    seeds === undefined ||
     pages === undefined ||
     rate === undefined ||
     workers === undefined ||
@@ -147,6 +143,6 @@ export function parseSavedState(value: unknown): SavedState | undefined {
   ) {
     return undefined;
   }
-  const raw: RawForm = { seeds, pagesMode, pages, rate, workers, delay, delayFrom, latency, userAgent, useRobots };
-  return typeof v.origin === 'string' && v.origin.length <= 2048 ? { v: 1, raw, origin: v.origin } : { v: 1, raw };
+  const raw: RawForm = { pagesMode, pages, rate, workers, delay, delayFrom, latency, userAgent, useRobots };
+  return typeof v.origin === 'string' && v.origin.length <= 2048 ? { v: 2, raw, origin: v.origin } : { v: 2, raw };
 }
