@@ -81,6 +81,56 @@ export interface PlannerForm {
   useRobots: boolean;
 }
 
+/**
+ * The form's fields exactly as the inputs hold them: numbers as typed (a half-typed "1,0" too). The webview
+ * sends them on every edit (`fieldsEdited`) and the extension keeps them, so a reload shows the screen as it
+ * was; `formFields.ts` reads them into a PlannerForm with the same rules on both sides.
+ */
+export interface RawForm {
+  pagesMode: PagesMode;
+  pages: string;
+  rate: string;
+  workers: string;
+  delay: string;
+  delayFrom: DelayFrom;
+  latency: string;
+  userAgent: string;
+  useRobots: boolean;
+}
+
+/** A number field's text at most (what is typed is kept, not what is valid). */
+export const MAX_FIELD_CHARS = 256;
+/** The user agent field's text at most (typed; a valid one is at most {@link MAX_USER_AGENT_CHARS}). */
+export const MAX_USER_AGENT_FIELD_CHARS = 4096;
+
+/** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
+export function parseRawForm(value: unknown): RawForm | undefined {
+  if (!isRecord(value)) return undefined;
+  if (unknownKeys(value, ['pagesMode', 'pages', 'rate', 'workers', 'delay', 'delayFrom', 'latency', 'userAgent', 'useRobots']) !== undefined) return undefined;
+  const str = (key: string, max = MAX_FIELD_CHARS) => (typeof value[key] === 'string' && (value[key] as string).length <= max ? (value[key] as string) : undefined);
+  const pages = str('pages');
+  const rate = str('rate');
+  const workers = str('workers');
+  const delay = str('delay');
+  const latency = str('latency');
+  const userAgent = str('userAgent', MAX_USER_AGENT_FIELD_CHARS);
+  const { pagesMode, delayFrom, useRobots } = value;
+  if (
+    pages === undefined ||
+    rate === undefined ||
+    workers === undefined ||
+    delay === undefined ||
+    latency === undefined ||
+    userAgent === undefined ||
+    (pagesMode !== 'total' && pagesMode !== 'perHost') ||
+    (delayFrom !== 'start' && delayFrom !== 'end') ||
+    typeof useRobots !== 'boolean'
+  ) {
+    return undefined;
+  }
+  return { pagesMode, pages, rate, workers, delay, delayFrom, latency, userAgent, useRobots };
+}
+
 /** The numeric fields of the form. */
 export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'delaySeconds', 'latencySeconds'] as const;
 export type FormNumberField = (typeof FORM_NUMBER_FIELDS)[number];
@@ -384,7 +434,11 @@ export type NoticeLevel = 'info' | 'error';
 
 export type HostToWebview =
   /** Everything, after `ready` and whenever the view becomes visible again. */
-  | { type: 'state'; form: PlannerForm; seeds: SeedsView; settings: PlannerViewSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
+  /**
+   * Everything, after `ready` and whenever the view becomes visible again. `fields`: the fields as last typed
+   * (null before anything was typed; `form` is then what they show).
+   */
+  | { type: 'state'; form: PlannerForm; fields: RawForm | null; seeds: SeedsView; settings: PlannerViewSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
   /** The seeds' source changed on the extension's side (a file loaded, changed on disk or gone; back to the box). */
   | { type: 'seeds'; seeds: SeedsView }
   /** A long list is being planned (posted before the work, so the view can say so); a `planResult` follows. */
@@ -406,8 +460,10 @@ export type HostToWebview =
 // What the webview sends
 
 export type WebviewToHost =
-  /** The webview is loaded; `form` is its own saved form (getState), if it had a valid one. */
-  | { type: 'ready'; form?: PlannerForm }
+  /** The webview is loaded: the extension answers with `state` (the form, the fields and the seeds it keeps). */
+  | { type: 'ready' }
+  /** A field was edited: every field as typed, sent at once (the extension keeps them; nothing is planned). */
+  | { type: 'fieldsEdited'; fields: RawForm }
   /** The form changed (debounced ~250 ms in the webview). Sent only when every field is valid. */
   | { type: 'formChanged'; form: PlannerForm }
   /**
@@ -515,11 +571,14 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
   const known = type as WebviewMessageType;
   switch (known) {
     case 'ready': {
-      const extra = only('form');
+      const extra = only();
+      return extra ? { error: extra } : { type: 'ready' };
+    }
+    case 'fieldsEdited': {
+      const extra = only('fields');
       if (extra) return { error: extra };
-      if (raw.form === undefined) return { type: 'ready' };
-      const form = parsePlannerForm(raw.form);
-      return 'error' in form ? { error: `ready: ${form.error}` } : { type: 'ready', form };
+      const fields = parseRawForm(raw.fields);
+      return fields === undefined ? { error: 'fieldsEdited: fields are not the form\'s fields' } : { type: 'fieldsEdited', fields };
     }
     case 'formChanged': {
       const extra = only('form');

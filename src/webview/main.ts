@@ -23,12 +23,14 @@ import {
   type PlannerForm,
   type PlannerViewSettings,
   type PlanResultView,
+  type RawForm,
   type RobotsState,
   type SeedsView,
   type WebviewToHost,
 } from '../shared/protocol';
 import { byId, el, renderChart } from './dom';
-import { formToRaw, parseSavedState, readForm, type FieldErrors, type RawField, type RawForm, type SavedState } from './form';
+import { formToRaw, readForm, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
+import { parseSavedState, type SavedState } from './form';
 import {
   ariaSort,
   chosenOrigin,
@@ -138,8 +140,8 @@ const FIELD_INPUTS: ReadonlyArray<[RawField, HTMLInputElement, HTMLElement]> = [
 // State (the webview's own; the extension holds the seeds and the truth about the plan)
 
 const saved = parseSavedState(vscode.getState());
-/** The inputs hold the user's form (from getState or from a first `state`); later `state`s leave them alone. */
-let hasLocalForm = saved !== undefined;
+/** The first `state` sets the fields (the extension keeps them); later ones leave what is typed alone. */
+let stateSeen = false;
 /** The seeds box holds the extension's seeds (after the first `state`); until then it is read-only. */
 let hasSeeds = false;
 let chosen: string | undefined = saved?.origin;
@@ -211,10 +213,14 @@ function showErrors(errors: FieldErrors): void {
   ui.stale.hidden = Object.keys(errors).length === 0;
 }
 
-/** Reads the inputs, saves them, shows field errors, and schedules `formChanged` when all is valid. */
+/**
+ * Reads the inputs, saves them here and in the extension (at once: what is typed is never only here), shows
+ * field errors, and schedules `formChanged` when all is valid.
+ */
 function edited(): void {
   const raw = readRaw();
   save(raw);
+  post({ type: 'fieldsEdited', fields: raw });
   const { form, errors } = readForm(raw);
   showErrors(errors);
   if (timer !== undefined) clearTimeout(timer);
@@ -289,11 +295,17 @@ function checkInsert(event: Event, inserted: string): void {
 }
 
 function renderSeedsBox(): void {
+  if (seeds.source === 'file') {
+    // The box is hidden and not planned: its text's size says nothing now.
+    ui.seedsError.textContent = '';
+    ui.seedsCount.textContent = '';
+    return;
+  }
   const text = ui.seeds.value;
   const limit = refusal ?? seedsTextProblem(text);
   ui.seedsError.textContent = limit ?? '';
   ui.seedsCount.textContent = limit === undefined ? seedsCountText(countSeedLines(text)) : '';
-  if (limit !== undefined || (seeds.source === 'text' && (result?.invalidSeedCount ?? 0) > 0)) ui.seeds.setAttribute('aria-invalid', 'true');
+  if (limit !== undefined || (result?.invalidSeedCount ?? 0) > 0) ui.seeds.setAttribute('aria-invalid', 'true');
   else ui.seeds.removeAttribute('aria-invalid');
 }
 
@@ -374,15 +386,24 @@ function renderTable(): void {
   ui.hostTable.hidden = summary === null || summary.groups.length === 0;
   if (summary === null) return;
   for (const row of sortRows(summary.groups, sort)) {
-    const hostCell = el('th', { attrs: { scope: 'row', title: `${row.label}: ${row.detail}${row.period ? `, ${row.period}` : ''}` } }, [el('span', { className: 'host-name', text: row.label })]);
+    // A group: "1,000 ×" on screen, "1,000 hosts like" for screen readers, then the host it is named after.
+    const name = el('span', { className: 'host-name', text: row.host });
+    const label =
+      row.count > 1
+        ? [el('span', { className: 'host-count', text: `${formatNumber(row.count)} ×`, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'sr-only', text: `${formatNumber(row.count)} hosts like ` }), name]
+        : [name];
+    const hostCell = el('th', { attrs: { scope: 'row', title: `${row.label}: ${row.detail}${row.period ? `, ${row.period}` : ''}` } }, label);
     const classes = [row.binding ? 'binding' : '', row.skipped ? 'skipped' : ''].filter(Boolean).join(' ');
     const attrs: Record<string, string> = { 'data-host': row.host, 'data-source': row.intervalSource, 'data-count': String(row.count) };
     tbody.append(
       el('tr', { className: classes, attrs }, [
         hostCell,
-        el('td', { text: row.pages, attrs: { 'data-label': 'Pages' } }),
-        el('td', { text: row.interval, attrs: { 'data-label': 'Interval', ...(row.period ? { title: row.period } : {}) } }),
-        el('td', { text: row.skipped ? 'skipped' : row.duration, attrs: { 'data-label': 'Duration' } }),
+        el('td', { text: row.pages }),
+        el('td', { attrs: { title: `${row.interval}, set by ${row.source ?? 'the delay'}${row.period ? `; ${row.period}` : ''}` } }, [
+          el('span', { text: row.interval }),
+          ...(row.source === undefined ? [] : [el('span', { className: 'host-detail', text: row.source })]),
+        ]),
+        el('td', { text: row.skipped ? 'skipped' : row.duration }),
       ]),
     );
   }
@@ -587,11 +608,15 @@ function handle(message: HostToWebview): void {
     case 'state':
       settings = message.settings;
       trusted = message.trusted;
-      if (!hasLocalForm) {
-        applyRaw(formToRaw(message.form));
-        hasLocalForm = true;
+      if (!stateSeen) {
+        // The extension's copy of the fields is the newest (this view's saved state can lag behind a reload).
+        stateSeen = true;
+        applyRaw(message.fields ?? formToRaw(message.form));
         save(readRaw());
-        showErrors({});
+        const { form, errors } = readForm(readRaw());
+        showErrors(errors);
+        // Fields typed and kept but not yet planned (the view went before the pause ended): plan them now.
+        if (form !== undefined && !sameForm(form, message.form)) post({ type: 'formChanged', form });
       }
       // The seeds are the extension's: a (re)loaded view shows what it holds. A box edited since is not overwritten.
       if (!hasSeeds || seeds.source !== message.seeds.source || message.seeds.source === 'file') applySeeds(message.seeds);
@@ -778,15 +803,13 @@ ui.robots.addEventListener('click', (event) => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Start: restore the form's fields, then tell the extension we are here (it answers with the seeds).
+// Start: show the fields as this view last saved them, then tell the extension we are here (it answers with
+// its copy of the fields and the seeds).
 
 renderSettings();
 renderPlan();
 if (saved !== undefined) {
   applyRaw(saved.raw);
-  const { form, errors } = readForm(saved.raw);
-  showErrors(errors);
-  post(form === undefined ? { type: 'ready' } : { type: 'ready', form });
-} else {
-  post({ type: 'ready' });
+  showErrors(readForm(saved.raw).errors);
 }
+post({ type: 'ready' });

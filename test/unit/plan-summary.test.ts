@@ -23,11 +23,11 @@ test('host rows: interval and source, pages/h, duration, binding and skipped fla
   });
   const rows = rowsOf(p);
   assert.deepEqual(
-    rows.map((r) => [r.host, r.interval, r.pagesPerHour, r.duration, r.binding, r.skipped, r.count]),
+    rows.map((r) => [r.host, r.interval, r.source, r.pagesPerHour, r.duration, r.binding, r.skipped, r.count]),
     [
-      ['b.example', '10 s · Crawl-delay', '360', '2 h 46 m 31 s', true, false, 1],
-      ['a.example', '1 s · delay', '3,600', '16 m 40 s', false, false, 1],
-      ['c.example', '100 s · Crawl-delay', '36', '1 d 3 h 45 m', false, true, 1],
+      ['b.example', '10 s', 'Crawl-delay', '360', '2 h 46 m 31 s', true, false, 1],
+      ['a.example', '1 s', undefined, '3,600', '16 m 40 s', false, false, 1],
+      ['c.example', '100 s', 'Crawl-delay', '36', '1 d 3 h 45 m', false, true, 1],
     ],
   );
   assert.match(rows[0]!.detail, /limits the crawl/);
@@ -36,10 +36,10 @@ test('host rows: interval and source, pages/h, duration, binding and skipped fla
 
 test('host rows: the period is shown when latency or the end reading sets the pace', () => {
   const start = plan({ seeds: seeds('a.example'), pages: { total: 10 }, latencySeconds: 2 });
-  assert.equal(rowsOf(start)[0]!.interval, '1 s · latency');
+  assert.deepEqual([rowsOf(start)[0]!.interval, rowsOf(start)[0]!.source], ['1 s', 'latency']);
   assert.equal(rowsOf(start)[0]!.period, 'one request every 2 s');
   const end = plan({ seeds: seeds('a.example'), pages: { total: 10 }, delayFrom: 'end' });
-  assert.equal(rowsOf(end)[0]!.interval, '1 s · delay');
+  assert.deepEqual([rowsOf(end)[0]!.interval, rowsOf(end)[0]!.source], ['1 s', undefined], 'the configured delay names no source');
   assert.equal(rowsOf(end)[0]!.period, 'one request every 1.5 s');
   const plain = plan({ seeds: seeds('a.example'), pages: { total: 10 } });
   assert.equal(rowsOf(plain)[0]!.period, undefined);
@@ -55,7 +55,7 @@ test('host groups: hosts with the same pages, interval and duration share a row 
   const row = hostRowText(groups[0]!.host, true, 1000);
   assert.equal(row.label, `1,000 hosts like ${alike.bindingHost}`);
   assert.equal(row.detail, '1,000 pages each, limits the crawl');
-  assert.deepEqual([row.pages, row.interval, row.duration], ['1,000', '1 s · delay', '16 m 40 s']);
+  assert.deepEqual([row.pages, row.interval, row.intervalSource, row.duration], ['1,000', '1 s', 'configured', '16 m 40 s']);
   // Two alike stay two rows.
   const two = hostGroups(plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 } }));
   assert.deepEqual(two.map((g) => [g.host.host, g.count]), [['a.example', 1], ['b.example', 1]]);

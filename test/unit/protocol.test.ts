@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   HOST_MESSAGE_TYPES,
   isHostMessage,
+  MAX_FIELD_CHARS,
   MAX_ORIGIN_QUERY_CHARS,
   MAX_ROBOTS_LINE,
   MAX_USER_AGENT_CHARS,
@@ -16,6 +17,7 @@ import {
   sizeText,
   utf8Length,
   type PlannerForm,
+  type RawForm,
   type WebviewToHost,
 } from '../../src/shared/protocol';
 
@@ -31,6 +33,8 @@ const form: PlannerForm = {
   useRobots: false,
 };
 
+const fields: RawForm = { pagesMode: 'total', pages: '1000', rate: '', workers: '8', delay: '1', delayFrom: 'start', latency: '0.5', userAgent: '', useRobots: false };
+
 const withForm = (patch: Record<string, unknown>) => ({ type: 'formChanged', form: { ...form, ...patch } });
 const withoutField = (field: keyof PlannerForm) => {
   const copy: Record<string, unknown> = { ...form };
@@ -40,7 +44,8 @@ const withoutField = (field: keyof PlannerForm) => {
 
 const valid: Array<[string, unknown, WebviewToHost]> = [
   ['ready without a form', { type: 'ready' }, { type: 'ready' }],
-  ['ready with a form', { type: 'ready', form }, { type: 'ready', form }],
+  ['fieldsEdited', { type: 'fieldsEdited', fields }, { type: 'fieldsEdited', fields }],
+  ['fieldsEdited, half-typed and out of range (kept as typed)', { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }, { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }],
   ['formChanged', { type: 'formChanged', form }, { type: 'formChanged', form }],
   ['formChanged, empty fields', withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }), withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }) as WebviewToHost],
   ['formChanged, per host, end reading, robots on', withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }), withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }) as WebviewToHost],
@@ -82,7 +87,13 @@ const invalid: Array<[string, unknown, RegExp]> = [
   ['a host message type', { type: 'state' }, /unknown type/],
   ['__proto__ as type', JSON.parse('{"type":"__proto__"}'), /unknown type/],
   ['an extra field', { type: 'copyPlan', extra: 1 }, /unknown field "extra"/],
-  ['ready with a bad form', { type: 'ready', form: { ...form, pages: -1 } }, /ready: form.pages/],
+  // The extension keeps the form: a webview does not hand one over when it loads.
+  ['ready with a form', { type: 'ready', form }, /ready: unknown field "form"/],
+  ['fieldsEdited without fields', { type: 'fieldsEdited' }, /fieldsEdited: fields are not the form's fields/],
+  ['fieldsEdited with a number for text', { type: 'fieldsEdited', fields: { ...fields, pages: 5 } }, /fieldsEdited: fields/],
+  ['fieldsEdited with an extra field', { type: 'fieldsEdited', fields: { ...fields, seeds: 'x' } }, /fieldsEdited: fields/],
+  ['fieldsEdited with a long field', { type: 'fieldsEdited', fields: { ...fields, rate: '1'.repeat(MAX_FIELD_CHARS + 1) } }, /fieldsEdited: fields/],
+  ['fieldsEdited with an unknown choice', { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'all' } }, /fieldsEdited: fields/],
   ['formChanged without a form', { type: 'formChanged' }, /form: not an object/],
   ['form as an array', { type: 'formChanged', form: [] }, /form: not an object/],
   ['form with an extra field', withForm({ evil: true }), /unknown field "evil"/],

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  defaultForm,
   parseSavedPlanner,
   PlannerController,
   PLAN_LATER_SEEDS,
@@ -165,6 +166,8 @@ function harness(
     stored?: unknown;
     /** Seeds saved by an earlier session (the box's text). */
     seeds?: string;
+    /** The form saved by an earlier session. */
+    form?: PlannerForm;
     inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspection>;
     files?: SeedFiles;
     defer?: (work: () => void) => void;
@@ -210,7 +213,8 @@ function harness(
       return { dispose: () => (crawlListener = undefined) };
     },
   };
-  const stored = options.stored ?? (options.seeds !== undefined ? { v: 2, form: { ...form, pagesMode: 'total', pages: 1000, delayFrom: 'start' }, seedsText: options.seeds } : undefined);
+  const stored =
+    options.stored ?? (options.seeds !== undefined || options.form !== undefined ? { v: 2, form: options.form ?? defaultForm(settings), seedsText: options.seeds ?? '' } : undefined);
   const controller = new PlannerController(deps, {
     store: { load: () => stored, save: async (state) => void saved.push(structuredClone(state)) },
     writeClipboard: async (text) => void clipboard.push(text),
@@ -290,9 +294,9 @@ test('nothing is posted before ready; ready gets the whole state', () => {
   assert.deepEqual(state.result.problems.map((p) => p.field), ['seeds']);
 });
 
-test('ready with the webview form plans it and saves it; visible re-posts state', () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+test('ready gets the kept form and seeds, planned; visible re-posts state', () => {
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   const state = h.last('state')!;
   assert.deepEqual(state.form, form);
   assert.deepEqual(state.seeds, { source: 'text', text: SEEDS });
@@ -301,7 +305,8 @@ test('ready with the webview form plans it and saves it; visible re-posts state'
   assert.equal(state.result.invalidSeedCount, 1);
   assert.deepEqual(state.result.invalidSeeds[0], { line: 5, text: 'not a url', reason: 'not-a-url', message: 'not a URL' });
   assert.deepEqual(state.result.origins, ['https://a.example', 'https://b.example']);
-  assert.deepEqual(h.saved, [{ v: 2, form, seedsText: SEEDS }]);
+  assert.equal(state.fields, null, 'nothing typed yet');
+  assert.deepEqual(h.saved, [], 'nothing to save on ready');
   h.controller.visible();
   assert.deepEqual(h.types(), ['state', 'state']);
 });
@@ -332,12 +337,12 @@ test('a ready counts as answered once its state was delivered; a webview that to
 });
 
 test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their changes are announced', async () => {
-  const h = harness({ seeds: SEEDS });
+  const h = harness({ seeds: SEEDS, form });
   let announced = 0;
   h.controller.onDidChangePlannedPages(() => announced++);
   h.controller.receive({ type: 'seedsChanged', text: '' });
-  assert.equal(h.controller.currentPlanPages(), undefined, 'the default form has no seeds: no plan');
-  h.controller.receive({ type: 'ready', form });
+  assert.equal(h.controller.currentPlanPages(), undefined, 'no seeds: no plan');
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'seedsChanged', text: SEEDS });
   assert.equal(h.controller.currentPlanPages(), 200, '100 per host × 2 hosts');
   await settle();
@@ -402,8 +407,8 @@ test('formChanged re-plans with settings for empty fields', () => {
 });
 
 test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan as crawl-delay', async () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: true, userAgent: 'ExampleBot/2' } });
   assert.deepEqual(h.types().slice(-2), ['planResult', 'robotsPending']);
   assert.equal(h.inspections.length, 1);
@@ -447,13 +452,14 @@ test('a newer robots.txt request aborts the older one, whose result is dropped',
   const pending: Array<Deferred<RobotsInspection>> = [];
   const h = harness({
     seeds: SEEDS,
+    form: { ...form, useRobots: true },
     inspect: () => {
       const d = deferred<RobotsInspection>();
       pending.push(d);
       return d.promise;
     },
   });
-  h.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  h.controller.receive({ type: 'ready' });
   assert.equal(h.inspections.length, 1, 'ready with robots on starts a check');
   h.controller.receive({ type: 'requestRobots' });
   assert.equal(h.inspections.length, 2);
@@ -468,31 +474,31 @@ test('a newer robots.txt request aborts the older one, whose result is dropped',
 });
 
 test('robots.txt failures and untrusted workspaces are reported, not thrown', async () => {
-  const failing = harness({ seeds: SEEDS, inspect: () => Promise.reject(new Error('network down')) });
-  failing.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  const failing = harness({ seeds: SEEDS, form: { ...form, useRobots: true }, inspect: () => Promise.reject(new Error('network down')) });
+  failing.controller.receive({ type: 'ready' });
   await settle();
   assert.equal(failing.last('robotsError')!.message, 'robots.txt check failed: network down');
   assert.ok(failing.logs.some((l) => l.includes('network down')));
 
-  const untrusted = harness({ seeds: SEEDS, trusted: false });
-  untrusted.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  const untrusted = harness({ seeds: SEEDS, form: { ...form, useRobots: true }, trusted: false });
+  untrusted.controller.receive({ type: 'ready' });
   assert.equal(untrusted.inspections.length, 0);
   assert.match(untrusted.last('robotsError')!.message, /trusted workspace/);
   assert.equal(untrusted.last('state')!.trusted, false);
 
-  const noSeeds = harness({ seeds: 'nope' });
-  noSeeds.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  const noSeeds = harness({ seeds: 'nope', form: { ...form, useRobots: true } });
+  noSeeds.controller.receive({ type: 'ready' });
   assert.match(noSeeds.last('robotsError')!.message, /No valid seed/);
 
-  const off = harness({ seeds: SEEDS });
-  off.controller.receive({ type: 'ready', form });
+  const off = harness({ seeds: SEEDS, form });
+  off.controller.receive({ type: 'ready' });
   off.controller.receive({ type: 'requestRobots' });
   assert.equal(off.inspections.length, 0, 'requestRobots with the toggle off fetches nothing');
 });
 
 test('runTestCrawl passes the valid seeds, the delay and a page cap; refused when untrusted', async () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
+  const h = harness({ seeds: SEEDS, form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.deepEqual(h.crawls, [
     [['https://a.example/', 'https://b.example/private/x'], { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 }],
@@ -508,8 +514,8 @@ test('runTestCrawl passes the valid seeds, the delay and a page cap; refused whe
 });
 
 test('copyPlan writes the estimate --json document; without a plan it says why', async () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'copyPlan' });
   await settle();
   const doc = JSON.parse(h.clipboard[0]!);
@@ -530,8 +536,8 @@ test('copyPlan writes the estimate --json document; without a plan it says why',
 });
 
 test('openRobots only for the seeds’ origins', () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'openRobots', origin: 'https://b.example', line: 3 });
   h.controller.receive({ type: 'openRobots', origin: 'https://a.example' });
   h.controller.receive({ type: 'openRobots', origin: 'https://evil.example' });
@@ -543,8 +549,8 @@ test('openRobots only for the seeds’ origins', () => {
 });
 
 test('a settings change re-posts settings and the plan; dispose stops everything', () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.fireSettings();
   assert.deepEqual(h.types().slice(-2), ['settings', 'planResult']);
   h.controller.dispose();
@@ -555,8 +561,8 @@ test('a settings change re-posts settings and the plan; dispose stops everything
 });
 
 test('a detached webview gets nothing until a new one is ready', () => {
-  const h = harness({ seeds: SEEDS });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.detach();
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: 5 } });
   h.controller.receive({ type: 'seedsChanged', text: 'https://c.example/' });
@@ -566,8 +572,8 @@ test('a detached webview gets nothing until a new one is ready', () => {
 });
 
 test('currentSeeds: valid URLs in order without repeats', () => {
-  const h = harness({ seeds: 'https://a.example/\nhttps://a.example/\nftp://x/\nhttps://b.example/' });
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: 'https://a.example/\nhttps://a.example/\nftp://x/\nhttps://b.example/', form });
+  h.controller.receive({ type: 'ready' });
   assert.deepEqual(h.controller.currentSeeds(), ['https://a.example/', 'https://b.example/']);
 });
 
@@ -586,6 +592,28 @@ test('seedsChanged is planned at once whatever the other fields hold, and saved'
   assert.equal(h.saved.at(-1)!.seedsText, SEEDS);
   h.controller.receive({ type: 'seedsChanged', text: SEEDS });
   assert.equal(h.posted.length, 2, 'the same text again: nothing to do');
+});
+
+test('fieldsEdited keeps the fields as typed (half-typed too) and posts them back; a reload plans what was typed', () => {
+  const typed = { pagesMode: 'total', pages: '500000', rate: '', workers: '', delay: '', delayFrom: 'start', latency: '', userAgent: '', useRobots: false } as const;
+  const h = harness({ seeds: SEEDS });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'fieldsEdited', fields: typed });
+  assert.equal(h.posted.length, 1, 'nothing is planned for an edit: formChanged does that');
+  assert.deepEqual(h.saved.at(-1)!.fields, typed);
+  h.controller.receive({ type: 'ready' });
+  assert.deepEqual(h.last('state')!.fields, typed);
+  // The window went before formChanged: the reloaded planner plans the fields it kept.
+  const reloaded = harness({ stored: h.saved.at(-1) });
+  reloaded.controller.receive({ type: 'ready' });
+  assert.equal(reloaded.last('state')!.form.pages, 500_000);
+  assert.match(reloaded.last('state')!.result.summary!.totalText, /for 500,000 pages/);
+  // Half-typed: kept as typed, the last valid form still planned.
+  h.controller.receive({ type: 'fieldsEdited', fields: { ...typed, pages: '1,0' } });
+  const half = harness({ stored: h.saved.at(-1) });
+  half.controller.receive({ type: 'ready' });
+  assert.equal(half.last('state')!.fields!.pages, '1,0');
+  assert.equal(half.last('state')!.form.pages, 1000);
 });
 
 test('1,000 seeds with a final newline are 1,000 seeds, not refused as 1,001 lines', () => {
@@ -611,7 +639,7 @@ test('past the box\'s limits the text is kept exactly (1.2 MB, 50,000 lines), sa
   // Hidden and shown again: a new webview is sent exactly what was there.
   h.controller.detach();
   h.controller.attach((m) => void h.posted.push(structuredClone(m)));
-  h.controller.receive({ type: 'ready', form });
+  h.controller.receive({ type: 'ready' });
   const state = h.last('state')!;
   assert.equal(state.seeds.source === 'text' && state.seeds.text, big);
   // A window reload: a new controller from what was saved.
@@ -619,7 +647,7 @@ test('past the box\'s limits the text is kept exactly (1.2 MB, 50,000 lines), sa
   reloaded.controller.receive({ type: 'ready' });
   const restored = reloaded.last('state')!;
   assert.equal(restored.seeds.source === 'text' && restored.seeds.text, big);
-  assert.deepEqual(restored.form, form);
+  assert.deepEqual(restored.form, h.controller.currentForm());
 });
 
 test('a saved planner read later (a file under storage) is restored before the first message is answered', async () => {
@@ -657,8 +685,8 @@ test('a seeds file: "Use seeds.txt" reads it, shows its count and first lines, p
   const disk = new Map<string, FakeFile>([['file:///ws/seeds.txt', { text: `# crawl list\n${seedList(50_000)}`, mtime: 1 }]]);
   const fs = fakeFiles(disk);
   const later: Array<() => void> = [];
-  const h = harness({ files: fs.files, defer: (work) => later.push(work) });
-  h.controller.receive({ type: 'ready', form: { ...form, pagesMode: 'total', pages: 1_000_000 } });
+  const h = harness({ files: fs.files, defer: (work) => later.push(work), form: { ...form, pagesMode: 'total', pages: 1_000_000 } });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'useWorkspaceSeeds' });
   await settle();
   const views = h.posted.filter((m) => m.type === 'seeds').map((m) => (m as Extract<HostToWebview, { type: 'seeds' }>).seeds);

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/protocol';
-import { formToRaw, parseDecimal, parseSavedState, readForm, type RawForm } from '../../src/webview/form';
+import { formToRaw, parseDecimal, readForm, sameForm } from '../../src/shared/formFields';
+import type { RawForm } from '../../src/shared/protocol';
+import { parseSavedState } from '../../src/webview/form';
 import {
   ariaSort,
   crawlResultModel,
@@ -100,6 +102,8 @@ test('formToRaw and readForm round-trip', () => {
   const { form } = readForm({ ...raw, rate: '2.5', workers: '16', pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'Bot/1' });
   assert.ok(form);
   assert.deepEqual(readForm(formToRaw(form)).form, form);
+  assert.ok(sameForm(readForm(formToRaw(form)).form!, form));
+  assert.ok(!sameForm({ ...form, rate: 3 }, form));
 });
 
 test('parseSavedState keeps a valid state and drops anything else', () => {
@@ -125,7 +129,7 @@ function row(host: string, pages: number, intervalSeconds: number, seconds: numb
     count: 1,
     detail: `${pages} pages`,
     pages: String(pages),
-    interval: `${intervalSeconds} s · delay`,
+    interval: `${intervalSeconds} s`,
     intervalSource: 'configured',
     pagesPerHour: '0',
     duration: `${seconds} s`,

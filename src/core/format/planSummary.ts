@@ -94,9 +94,11 @@ export interface HostRowText {
   /** "1,000 pages" (", limits the crawl" / ", skipped (…)"), per host for a group. */
   detail: string;
   pages: string;
-  /** "10 s · Crawl-delay": the politeness interval and what sets the pace. */
+  /** "10 s": the politeness interval. */
   interval: string;
   intervalSource: IntervalSource;
+  /** What sets the pace when it is not the configured delay: "Crawl-delay", "adaptive", "latency". */
+  source?: string;
   /** "one request every 1.5 s" when the period differs from the interval (latency, end reading). */
   period?: string;
   /** "360" */
@@ -116,13 +118,14 @@ export function hostRowText(h: HostPlan, binding: boolean, count = 1): HostRowTe
     count,
     detail: h.skipped ? `${pages}, skipped (Crawl-delay above the cap)` : binding ? `${pages}, limits the crawl` : pages,
     pages: formatNumber(h.pages),
-    interval: `${formatSeconds(h.intervalSeconds)} · ${intervalSourceLabel(h.intervalSource)}`,
+    interval: formatSeconds(h.intervalSeconds),
     intervalSource: h.intervalSource,
     pagesPerHour: formatNumber(h.pagesPerHour, 1),
     duration: formatDuration(h.seconds),
     binding,
     skipped: h.skipped,
   };
+  if (h.intervalSource !== 'configured') row.source = intervalSourceLabel(h.intervalSource);
   if (h.periodSeconds !== h.intervalSeconds) row.period = `one request every ${formatSeconds(h.periodSeconds)}`;
   return row;
 }

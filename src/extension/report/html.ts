@@ -85,7 +85,7 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
       <button id="export-csv" type="button" class="secondary" title="Save the rows shown (this search, filter and order) as CSV">Export CSV…</button>
       <button id="export-json" type="button" class="secondary" title="Save the whole plan as the estimate --json document">Export JSON…</button>
     </div>
-    <div id="grid" class="grid" role="table" aria-label="Hosts" aria-rowcount="1">
+    <div id="grid" class="host-grid" role="table" aria-label="Hosts" aria-rowcount="1">
       <div class="grid-head" role="rowgroup">
         <div class="row head" role="row" aria-rowindex="1">${headings}</div>
       </div>

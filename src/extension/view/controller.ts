@@ -11,6 +11,7 @@ import type { RobotsInspection } from '../../net/robotsInspect';
 import {
   assertNever,
   parsePlannerForm,
+  parseRawForm,
   parseWebviewMessage,
   PLANNER_SEED_LIMITS,
   seedLinesText,
@@ -23,12 +24,14 @@ import {
   type PlannerForm,
   type PlannerViewSettings,
   type PlanResultView,
+  type RawForm,
   type RobotsState,
   type RobotsView,
   type SeedFileView,
   type SeedsView,
   type WebviewToHost,
 } from '../../shared/protocol';
+import { readForm } from '../../shared/formFields';
 import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 
@@ -113,6 +116,8 @@ export interface PlannerViewDeps {
 export interface SavedPlanner {
   v: 2;
   form: PlannerForm;
+  /** The fields as last typed (a half-typed number too); absent before anything was typed. */
+  fields?: RawForm;
   seedsText: string;
   seedsFile?: SeedFileRef;
 }
@@ -163,13 +168,22 @@ function parseFileRef(raw: unknown): SeedFileRef | undefined {
  * Reads a saved planner back: this version's, or the form an earlier version saved (its seeds inside it).
  * Anything damaged gives undefined: the defaults apply.
  */
-export function parseSavedPlanner(raw: unknown): { form: PlannerForm; seedsText: string; seedsFile?: SeedFileRef } | undefined {
+export function parseSavedPlanner(raw: unknown): Omit<SavedPlanner, 'v'> | undefined {
   if (!isRecord(raw)) return undefined;
   if (raw.v === 2) {
     const form = parsePlannerForm(raw.form);
     if ('error' in form || typeof raw.seedsText !== 'string' || seedsStoreProblem(raw.seedsText) !== undefined) return undefined;
+    const saved: Omit<SavedPlanner, 'v'> = { form, seedsText: raw.seedsText };
+    const fields = parseRawForm(raw.fields);
+    if (fields !== undefined) {
+      saved.fields = fields;
+      // Typed and kept, but the pause before planning never ended (the window went): these are the form.
+      const typed = readForm(fields).form;
+      if (typed !== undefined) saved.form = typed;
+    }
     const seedsFile = parseFileRef(raw.seedsFile);
-    return seedsFile === undefined ? { form, seedsText: raw.seedsText } : { form, seedsText: raw.seedsText, seedsFile };
+    if (seedsFile !== undefined) saved.seedsFile = seedsFile;
+    return saved;
   }
   // Saved before the seeds left the form: { seeds, ...form }.
   const { seeds, ...rest } = raw;
@@ -197,6 +211,8 @@ type Post = (message: HostToWebview) => PromiseLike<unknown> | void;
 
 export class PlannerController {
   private form: PlannerForm;
+  /** The fields as last typed (undefined before anything was). */
+  private fields: RawForm | undefined;
   /** The seeds box's text, kept whatever its length (a seeds file in use leaves it as it was). */
   private seedsText = '';
   private file: FileState | undefined;
@@ -256,6 +272,7 @@ export class PlannerController {
     const saved = parseSavedPlanner(raw);
     if (saved !== undefined) {
       this.form = saved.form;
+      this.fields = saved.fields;
       this.seedsText = saved.seedsText;
       if (saved.seedsFile !== undefined) {
         this.startFile(saved.seedsFile);
@@ -384,7 +401,6 @@ export class PlannerController {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        if (message.form) this.setForm(message.form);
         void this.postState().then((delivered) => {
           if (!delivered) return;
           this.readyAnswers++;
@@ -392,6 +408,10 @@ export class PlannerController {
         });
         if (this.file !== undefined && !this.file.loading) void this.refreshFile();
         if (this.form.useRobots && this.robots.state === 'off') this.startRobots();
+        break;
+      case 'fieldsEdited':
+        this.fields = message.fields;
+        this.save();
         break;
       case 'formChanged': {
         const wasOn = this.form.useRobots;
@@ -539,6 +559,7 @@ export class PlannerController {
 
   private save(): void {
     const state: SavedPlanner = { v: 2, form: this.form, seedsText: this.seedsText };
+    if (this.fields !== undefined) state.fields = this.fields;
     if (this.file !== undefined) state.seedsFile = this.file.ref;
     let pending: PromiseLike<void>;
     try {
@@ -593,6 +614,7 @@ export class PlannerController {
     const state = this.send({
       type: 'state',
       form: this.form,
+      fields: this.fields ?? null,
       seeds: this.seedsView(),
       settings: this.settings(),
       trusted: this.deps.isTrusted(),

@@ -152,13 +152,12 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
     <div class="table-wrap">
       <table id="host-table" class="host-table">
         <caption>Per host <span class="hint">(hosts alike share a row; click a heading to sort)</span></caption>
-        <colgroup><col class="col-host"><col class="col-pages"><col class="col-interval"><col class="col-duration"></colgroup>
         <thead>
           <tr>
             <th scope="col" data-sort="host" aria-sort="none"><button type="button" class="sort" data-sort="host">Host</button></th>
             <th scope="col" data-sort="pages" aria-sort="none"><button type="button" class="sort" data-sort="pages">Pages</button></th>
             <th scope="col" data-sort="interval" aria-sort="none"><button type="button" class="sort" data-sort="interval">Interval</button></th>
-            <th scope="col" data-sort="duration" aria-sort="none"><button type="button" class="sort" data-sort="duration">Duration</button></th>
+            <th scope="col" data-sort="duration" aria-sort="none"><button type="button" class="sort" data-sort="duration" title="Duration: how long the host's pages take">Time</button></th>
           </tr>
         </thead>
         <tbody></tbody>
