@@ -429,7 +429,8 @@ test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan a
   assert.equal(b.intervalSource, 'crawl-delay');
   assert.equal(b.intervalSeconds, 10);
   assert.deepEqual(planned.crawlDelayHosts, ['b.example']);
-  assert.deepEqual([planned.summary!.groups[0]!.host, planned.summary!.groups[0]!.binding, planned.summary!.groups[0]!.interval], ['b.example', true, '10 s · Crawl-delay']);
+  const first = planned.summary!.groups[0]!;
+  assert.deepEqual([first.host, first.binding, first.interval, first.source], ['b.example', true, '10 s', 'Crawl-delay']);
   // The cards learn the plan's interval and what is covered.
   assert.deepEqual(planned.robots, {
     unchecked: 0,
