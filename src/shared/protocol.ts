@@ -503,7 +503,7 @@ export function assertNever(value: never): never {
 
 type Invalid = { error: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -560,7 +560,11 @@ export function parseOrigin(raw: unknown): string | Invalid {
  * Validates a message from the webview. Every field is checked (types, sizes, ranges, URL schemes);
  * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
  */
-export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
+/**
+ * The start of every message check (this protocol's and the plan report's): an object with a string `type`,
+ * and `only(...keys)`, which says which field is not one of `keys` (and `type`), if any.
+ */
+export function messageHead(raw: unknown): { raw: Record<string, unknown>; type: string; only: (...keys: string[]) => string | undefined } | Invalid {
   if (!isRecord(raw)) return { error: 'message: not an object' };
   const type = raw.type;
   if (typeof type !== 'string') return { error: 'message: no type' };
@@ -568,6 +572,13 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
     const extra = unknownKeys(raw, ['type', ...keys]);
     return extra === undefined ? undefined : `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}`;
   };
+  return { raw, type, only };
+}
+
+export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
+  const head = messageHead(input);
+  if ('error' in head) return head;
+  const { raw, type, only } = head;
   const known = type as WebviewMessageType;
   switch (known) {
     case 'ready': {

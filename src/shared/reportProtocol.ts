@@ -13,7 +13,7 @@
  */
 import type { ChartModel } from '../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../core/plan';
-import type { NoticeLevel } from './protocol';
+import { isRecord, messageHead, type NoticeLevel } from './protocol';
 
 /** Rows asked for at once at most (a screen is about 40). */
 export const MAX_REPORT_ROWS = 500;
@@ -95,10 +95,6 @@ export type HostReportMessageType = HostToReport['type'];
 
 type Invalid = { error: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isCount(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
 }
@@ -120,14 +116,10 @@ export function parseReportQuery(raw: unknown): ReportQuery | Invalid {
  * Validates a message from the report webview. Every field is checked (types, ranges, known values);
  * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
  */
-export function parseReportMessage(raw: unknown): ReportToHost | Invalid {
-  if (!isRecord(raw)) return { error: 'message: not an object' };
-  const type = raw.type;
-  if (typeof type !== 'string') return { error: 'message: no type' };
-  const only = (...keys: string[]): string | undefined => {
-    const extra = Object.keys(raw).find((k) => k !== 'type' && !keys.includes(k));
-    return extra === undefined ? undefined : `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}`;
-  };
+export function parseReportMessage(input: unknown): ReportToHost | Invalid {
+  const head = messageHead(input);
+  if ('error' in head) return head;
+  const { raw, type, only } = head;
   const known = type as ReportMessageType;
   switch (known) {
     case 'ready': {

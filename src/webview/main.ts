@@ -19,7 +19,6 @@ import {
   seedsTextProblem,
   type CrawlResultView,
   type HostToWebview,
-  type NoticeLevel,
   type PlannerForm,
   type PlannerViewSettings,
   type PlanResultView,
@@ -28,7 +27,7 @@ import {
   type SeedsView,
   type WebviewToHost,
 } from '../shared/protocol';
-import { byId, el, renderChart } from './dom';
+import { byId, el, renderChart, showNotice } from './dom';
 import { formToRaw, readForm, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
 import { parseSavedState, type SavedState } from './form';
 import {
@@ -154,7 +153,6 @@ let lastCrawl: CrawlResultView | undefined;
 let pendingForm: PlannerForm | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let seedsTimer: ReturnType<typeof setTimeout> | undefined;
-let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 /** The seeds text the extension was last sent (or sent us): what a refused edit goes back to. */
 let keptSeeds = '';
 /** The refusal of the last paste, shown until the next edit. */
@@ -590,15 +588,6 @@ function renderAll(): void {
   renderCrawl();
 }
 
-function showNotice(level: NoticeLevel, message: string): void {
-  ui.status.textContent = message;
-  ui.status.dataset.level = level;
-  if (noticeTimer !== undefined) clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => {
-    ui.status.textContent = '';
-    delete ui.status.dataset.level;
-  }, NOTICE_MS);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the extension
@@ -658,7 +647,7 @@ function handle(message: HostToWebview): void {
       renderRobots();
       break;
     case 'notice':
-      showNotice(message.level, message.message);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS);
       break;
     case 'crawlResult':
       lastCrawl = message.crawl;
@@ -687,14 +676,20 @@ ui.seeds.addEventListener('drop', (event) => checkInsert(event, event.dataTransf
 ui.seeds.addEventListener('blur', flushSeeds);
 window.addEventListener('pagehide', flush);
 
-ui.loadSeedsFile.addEventListener('click', () => {
-  flush();
-  post({ type: 'loadSeedsFile' });
-});
-ui.useWorkspaceSeeds.addEventListener('click', () => {
-  flush();
-  post({ type: 'useWorkspaceSeeds' });
-});
+/** Buttons whose message the extension acts on with what is on screen: the pending edits go first. */
+const FLUSHING_BUTTONS: ReadonlyArray<[HTMLButtonElement, 'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'openReport' | 'requestRobots']> = [
+  [ui.loadSeedsFile, 'loadSeedsFile'],
+  [ui.useWorkspaceSeeds, 'useWorkspaceSeeds'],
+  [ui.copyPlan, 'copyPlan'],
+  [ui.openReport, 'openReport'],
+  [ui.checkRobots, 'requestRobots'],
+];
+for (const [button, type] of FLUSHING_BUTTONS) {
+  button.addEventListener('click', () => {
+    flush();
+    post({ type });
+  });
+}
 ui.useSeedsText.addEventListener('click', () => post({ type: 'useSeedsText' }));
 ui.openSeedsFile.addEventListener('click', () => post({ type: 'openSeedsFile' }));
 ui.seedErrors.addEventListener('click', (event) => {
@@ -721,21 +716,11 @@ ui.userAgent.addEventListener('change', committed);
 
 ui.runCrawl.addEventListener('click', () => {
   if (!formIsValid()) {
-    showNotice('error', 'Fix the fields marked above first.');
+    showNotice(ui.status, 'error', 'Fix the fields marked above first.', NOTICE_MS);
     return;
   }
   flush();
   post({ type: 'runTestCrawl' });
-});
-
-ui.copyPlan.addEventListener('click', () => {
-  flush();
-  post({ type: 'copyPlan' });
-});
-
-ui.openReport.addEventListener('click', () => {
-  flush();
-  post({ type: 'openReport' });
 });
 
 ui.hostTable.tHead?.addEventListener('click', (event) => {
@@ -743,11 +728,6 @@ ui.hostTable.tHead?.addEventListener('click', (event) => {
   if (!(button instanceof HTMLButtonElement)) return;
   sort = nextSort(sort, button.dataset.sort as SortKey);
   renderTable();
-});
-
-ui.checkRobots.addEventListener('click', () => {
-  flush();
-  post({ type: 'requestRobots' });
 });
 
 ui.robotsOrigin.addEventListener('input', searchOrigins);

@@ -9,6 +9,7 @@ import { estimateDocument, type Plan } from '../../core/plan';
 import type { SeedsCheck } from '../view/planning';
 import { assertNever, type NoticeLevel } from '../../shared/protocol';
 import { parseReportMessage, type HostToReport, type ReportQuery, type ReportToHost } from '../../shared/reportProtocol';
+import { deliver } from '../view/deliver';
 import { reportView, ReportTable } from './table';
 
 /** What the report needs from the planner. */
@@ -164,14 +165,7 @@ export class ReportController {
 
   private send(message: HostToReport): Promise<boolean> {
     if (!this.ready || this.post === undefined) return Promise.resolve(false);
-    const failed = (err: unknown): false => {
-      this.deps.log(`Plan report: could not post ${message.type}: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    };
-    try {
-      return Promise.resolve(this.post(message)).then((delivered) => delivered !== false, failed);
-    } catch (err) {
-      return Promise.resolve(failed(err));
-    }
+    return deliver(this.post, message, (why) => this.deps.log(`Plan report: ${why}`));
   }
+
 }

@@ -5,7 +5,7 @@
  * rows the script draws a window at a time. Pure (no vscode at run time).
  */
 import { REPORT_FILTERS, type ReportFilter } from '../../shared/reportProtocol';
-import { contentSecurityPolicy, escapeAttr, type WebviewLike } from '../view/html';
+import { escapeAttr, webviewPage, type WebviewLike } from '../view/html';
 
 /** The filter menu's words. */
 export const FILTER_LABELS: Readonly<Record<ReportFilter, string>> = {
@@ -32,27 +32,12 @@ export const REPORT_COLUMNS = [
 ] as const;
 
 export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
-  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('getReportHtml: the nonce must be base64');
-  const csp = escapeAttr(contentSecurityPolicy(webview.cspSource, nonce));
-  const script = escapeAttr(webview.asWebviewUri(resources.script).toString());
-  const style = escapeAttr(webview.asWebviewUri(resources.style).toString());
-  const n = escapeAttr(nonce);
   const options = REPORT_FILTERS.map((f) => `<option value="${f}">${escapeAttr(FILTER_LABELS[f])}</option>`).join('');
   const headings = REPORT_COLUMNS.map(
     ([key, label], i) =>
       `<div role="columnheader" class="cell col-${i}" data-column="${i}" aria-sort="none"><button type="button" class="sort" data-sort="${key}">${escapeAttr(label)}</button></div>`,
   ).join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>Crawl Plan Report</title>
-</head>
-<body>
-<main id="report" aria-busy="true">
+  return webviewPage(webview, nonce, resources, 'Crawl Plan Report', `<main id="report" aria-busy="true">
   <header class="report-head">
     <h1 id="report-title">Crawl plan</h1>
     <p id="total" class="total"></p>
@@ -96,8 +81,5 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
     <p id="status" class="status" role="status" aria-live="polite"></p>
   </section>
 </main>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>
-`;
+`);
 }

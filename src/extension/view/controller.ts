@@ -33,6 +33,7 @@ import {
 } from '../../shared/protocol';
 import { readForm } from '../../shared/formFields';
 import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
+import { deliver } from './deliver';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
@@ -597,17 +598,9 @@ export class PlannerController {
   /** Posts `message` once the webview is ready; resolves to whether it was delivered (a post that fails is logged). */
   private send(message: HostToWebview): Promise<boolean> {
     if (!this.ready || this.post === undefined) return Promise.resolve(false);
-    const failed = (err: unknown): false => {
-      this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`);
-      return false;
-    };
-    try {
-      // webview.postMessage resolves to false when the webview could not take it (it is not live).
-      return Promise.resolve(this.post(message)).then((delivered) => delivered !== false, failed);
-    } catch (err) {
-      return Promise.resolve(failed(err));
-    }
+    return deliver(this.post, message, (why) => this.deps.log(`Planner view: ${why}`));
   }
+
 
   /** Everything the webview shows; resolves to whether the state message was delivered. */
   private postState(): Promise<boolean> {

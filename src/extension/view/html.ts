@@ -31,12 +31,16 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
-  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('getHtml: the nonce must be base64');
+/**
+ * A webview page (the planner's, the plan report's): the CSP with `nonce`, one stylesheet, `body` and one
+ * script by nonce. `body` is static markup of ours; the only interpolated values are the CSP source, the
+ * nonce and the two resource URIs, all attribute-escaped.
+ */
+export function webviewPage<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }, title: string, body: string): string {
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('webviewPage: the nonce must be base64');
   const csp = escapeAttr(contentSecurityPolicy(webview.cspSource, nonce));
   const script = escapeAttr(webview.asWebviewUri(resources.script).toString());
   const style = escapeAttr(webview.asWebviewUri(resources.style).toString());
-  const n = escapeAttr(nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -44,10 +48,21 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Crawl Planner</title>
+<title>${escapeAttr(title)}</title>
 </head>
 <body>
-<main id="planner" aria-busy="true">
+${body}<script nonce="${escapeAttr(nonce)}" src="${script}"></script>
+</body>
+</html>
+`;
+}
+
+export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
+  return webviewPage(webview, nonce, resources, 'Crawl Planner', PLANNER_BODY);
+}
+
+/** The planner's markup. */
+const PLANNER_BODY = `<main id="planner" aria-busy="true">
   <p id="trust-note" class="note" hidden>This workspace is not trusted, so this sidebar plans but does not fetch robots.txt or start test crawls. You can still do both yourself from the Command Palette: “Crawl Planner: Inspect robots.txt for URL” and “Crawl Planner: Run Test Crawl”.</p>
 
   <form id="plan-form" novalidate>
@@ -193,8 +208,4 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
     <ul id="crawl-not-followed" class="warnings" aria-label="Not followed, by reason"></ul>
   </section>
 </main>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>
 `;
-}

@@ -6,9 +6,9 @@
  * Decisions live in `model.ts` (pure, unit-tested).
  */
 import { formatNumber } from '../../core/format/duration';
-import { assertNever, type NoticeLevel } from '../../shared/protocol';
+import { assertNever } from '../../shared/protocol';
 import { isHostReportMessage, type HostToReport, type ReportQuery, type ReportRowView, type ReportSortKey, type ReportToHost, type ReportView } from '../../shared/reportProtocol';
-import { byId, el, renderChart } from '../dom';
+import { byId, el, renderChart, showNotice } from '../dom';
 import { headingSort, missingRange, nextQuerySort, parseReportState, ROW_HEIGHT, rowCountText, visibleWindow, type ReportState } from './model';
 
 interface VsCodeApi {
@@ -64,7 +64,6 @@ let waiting: { request: number; offset: number; count: number } | undefined;
 let restoreScroll: number | undefined = state.scrollTop;
 let frame: number | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
-let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 /** Row elements on screen, by position in the view. */
 const drawn = new Map<number, HTMLElement>();
 
@@ -208,15 +207,6 @@ function setQuery(next: ReportQuery): void {
   resetRows(0);
 }
 
-function showNotice(level: NoticeLevel, message: string): void {
-  ui.status.textContent = message;
-  ui.status.dataset.level = level;
-  if (noticeTimer !== undefined) clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => {
-    ui.status.textContent = '';
-    delete ui.status.dataset.level;
-  }, NOTICE_MS);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the extension
@@ -234,7 +224,7 @@ function handle(message: HostToReport): void {
       received(message);
       break;
     case 'notice':
-      showNotice(message.level, message.message);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS);
       break;
     default:
       assertNever(message);
