@@ -595,6 +595,19 @@ test('seedsChanged is planned at once whatever the other fields hold, and saved'
   assert.equal(h.posted.length, 2, 'the same text again: nothing to do');
 });
 
+test('the saved planner is read when the planner is first needed, not when it is made (activation does no file I/O)', () => {
+  let loads = 0;
+  const controller = new PlannerController(
+    { getSettings: () => settings, isTrusted: () => true, inspectRobots: () => Promise.resolve(inspection([])), runTestCrawl: () => undefined, openRobots: () => undefined, log: () => undefined },
+    { store: { load: () => (loads++, { v: 2, form, seedsText: SEEDS }), save: async () => undefined }, writeClipboard: async () => undefined },
+  );
+  assert.equal(loads, 0);
+  assert.deepEqual(controller.currentSeeds(), ['https://a.example/', 'https://b.example/private/x']);
+  assert.equal(loads, 1);
+  controller.receive({ type: 'ready' });
+  assert.equal(loads, 1, 'read once');
+});
+
 test('fieldsEdited keeps the fields as typed (half-typed too) and posts them back; a reload plans what was typed', () => {
   const typed = { pagesMode: 'total', pages: '500000', rate: '', workers: '', delay: '', delayFrom: 'start', latency: '', userAgent: '', useRobots: false } as const;
   const h = harness({ seeds: SEEDS });

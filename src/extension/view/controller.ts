@@ -230,6 +230,7 @@ export class PlannerController {
   private ready = false;
   private disposed = false;
   /** Until the saved planner is read, messages wait here. */
+  private restoreStarted = false;
   private restored = false;
   private waiting: WebviewToHost[] = [];
   private planLater = false;
@@ -249,17 +250,26 @@ export class PlannerController {
     this.form = defaultForm(this.settings());
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
     if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl) => this.crawlEnded(crawl)));
+  }
+
+  /**
+   * Reads what was saved, once, when the planner is first needed (a message, a command): not at activation,
+   * which does no file I/O (a long seeds text and a seeds file are files).
+   */
+  private startRestore(): void {
+    if (this.restoreStarted) return;
+    this.restoreStarted = true;
     let saved: unknown;
     try {
-      saved = io.store.load();
+      saved = this.io.store.load();
     } catch (err) {
-      deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
+      this.deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
     }
     if (isThenable(saved)) {
       Promise.resolve(saved).then(
         (value) => this.restore(value),
         (err: unknown) => {
-          deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
+          this.deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
           this.restore(undefined);
         },
       );
@@ -275,7 +285,8 @@ export class PlannerController {
       this.form = saved.form;
       this.fields = saved.fields;
       this.seedsText = saved.seedsText;
-      if (saved.seedsFile !== undefined) {
+      // A file chosen while the saved planner was read (Load Seeds from File) is newer than the saved one.
+      if (saved.seedsFile !== undefined && this.file === undefined) {
         this.startFile(saved.seedsFile);
         void this.readFile();
       }
@@ -329,6 +340,7 @@ export class PlannerController {
       this.deps.log(`Planner view: ignored an invalid message: ${message.error}`);
       return;
     }
+    this.startRestore();
     if (this.restored) this.handle(message);
     else this.waiting.push(message);
   }
@@ -383,16 +395,19 @@ export class PlannerController {
 
   /** The form as the planner holds it. */
   currentForm(): PlannerForm {
+    this.startRestore();
     return { ...this.form };
   }
 
   /** Where the seeds come from now, as the webview is sent it. */
   currentSeedsView(): SeedsView {
+    this.startRestore();
     return this.seedsView();
   }
 
   /** Makes `ref` the seeds' source (the Load Seeds from File command with an argument); resolves once it is read. */
   useSeedsFile(ref: SeedFileRef): Promise<void> {
+    this.startRestore();
     return this.useFile(ref);
   }
 
@@ -526,6 +541,7 @@ export class PlannerController {
   }
 
   private current(): PlanComputation {
+    this.startRestore();
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
       this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {});
