@@ -404,7 +404,6 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   for (const bad of invalid) {
     io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`);
   }
-  for (const line of seedNoteLines('estimate', checked)) io.err(line);
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
   }
@@ -413,6 +412,8 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   let planOptions = options;
   let step: RobotsStep | undefined;
   if (ro) checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  // After the checks that refuse the run: refused, the one line says why and nothing else.
+  for (const line of seedNoteLines('estimate', checked)) io.err(line);
   // One robots.txt fetch per origin serves --robots and --sitemaps.
   const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
   if (ro && values.robots) {
