@@ -6,7 +6,7 @@
  */
 import { escapeInvisible } from '../../core/seedHygiene';
 import { plan as makePlan, validatePlanInput, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
-import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type Seed, type SeedValidation } from '../../core/seeds';
+import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
 import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
 import { planSummaryView } from './summary';
 
@@ -175,9 +175,4 @@ export function findOrigins(origins: readonly string[], query: string, max = MAX
     total++;
   }
   return { origins: found, total };
-}
-
-/** The valid seeds of a computation, for callers that only need them. */
-export function validSeeds(c: PlanComputation): Seed[] {
-  return c.seeds.validation.seeds;
 }
