@@ -507,10 +507,14 @@ test('runTestCrawl passes the valid seeds, the delay and a page cap; refused whe
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 3 } });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.equal(h.crawls[1]![1].maxPages, 3);
+  // A crawl of one page gets one seed: the first.
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 1 } });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.deepEqual(h.crawls[2], [['https://a.example/'], { userAgent: settings.userAgent, delaySeconds: 1, delayFrom: 'start', maxPages: 1 }]);
 
   h.setTrusted(false);
   h.controller.receive({ type: 'runTestCrawl' });
-  assert.equal(h.crawls.length, 2);
+  assert.equal(h.crawls.length, 3);
   assert.equal(h.last('notice')!.level, 'error');
 });
 

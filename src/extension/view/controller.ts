@@ -831,7 +831,8 @@ export class PlannerController {
       delayFrom: this.form.delayFrom,
       maxPages: Math.max(1, Math.min(settings.maxPages, planned?.totalPages ?? settings.maxPages)),
     };
-    this.guard('run the test crawl', () => this.deps.runTestCrawl(seeds, options));
+    // A crawl of N pages reaches at most N seeds: the first N go (100,000 seeds would not be a test crawl).
+    this.guard('run the test crawl', () => this.deps.runTestCrawl(seeds.slice(0, options.maxPages), options));
   }
 
   private copyPlan(): void {
