@@ -21,11 +21,14 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
-import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed } from '../core/seeds';
+import { escapeInvisible } from '../core/seedHygiene';
+import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed, type SeedValidation } from '../core/seeds';
+import { demoServeHosts } from '../demo/config';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
+import { seedNoteLines } from './seedNotes';
 import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
 import { changedSinceOption } from './sitemaps';
 import { createRobotsCache } from '../net/robotsInspect';
@@ -420,6 +423,8 @@ export type PlanOutcome =
       plan: Plan;
       seeds: readonly Seed[];
       invalid: InvalidSeed[];
+      /** The seed lines' notes and duplicates (estimate's seedNotes and duplicateSeeds). */
+      checked: SeedValidation;
       robots: EstimateRobotsSection | null;
       sitemaps: EstimateSitemapsSection | null;
     }
@@ -443,10 +448,11 @@ export async function planFromOptions(values: Values, positionals: string[], io:
   const ro = robotsOptions(values, how.identityAlways);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
-  const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
+  const checked = validateSeeds(seedLines(positionals, values['seeds-file']), { expectedLocalHosts: new Set(demoServeHosts()) });
+  const { seeds, invalid } = checked;
   if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
-    io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`);
   }
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
@@ -457,6 +463,8 @@ export async function planFromOptions(values: Values, positionals: string[], io:
   let planOptions = options;
   let step: RobotsStep | undefined;
   if (ro) checkContact(how.command, ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  // After the checks that refuse the run: refused, the one line says why and nothing else.
+  for (const line of seedNoteLines(how.command, checked)) io.err(line);
   // One robots.txt fetch per origin serves --robots and --sitemaps.
   const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
   if (ro && values.robots) {
@@ -514,7 +522,7 @@ export async function planFromOptions(values: Values, positionals: string[], io:
 
   try {
     const robots = step ? step.section : null;
-    return { kind: 'planned', plan: plan({ ...planOptions, seeds: planSeeds }), seeds: planSeeds, invalid, robots, sitemaps: sitemapsSection ?? null };
+    return { kind: 'planned', plan: plan({ ...planOptions, seeds: planSeeds }), seeds: planSeeds, invalid, checked, robots, sitemaps: sitemapsSection ?? null };
   } catch (err) {
     if (err instanceof PlanInputError) {
       const first = err.problems[0]!;
@@ -543,7 +551,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   const result = outcome.plan;
   if (values.json) {
-    const doc = { ...estimateDocument(result, outcome.invalid), robots: outcome.robots, sitemaps: outcome.sitemaps };
+    const doc = { ...estimateDocument(result, outcome.invalid, outcome.checked), robots: outcome.robots, sitemaps: outcome.sitemaps };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');

@@ -248,6 +248,64 @@ test('human: the seed example reads 11 d 13 h 47 m, 277.8 h, 11.6 days', () => {
   assert.match(r.stdout, /^Limited by: per-host interval at a\.example$/m);
 });
 
+test('human: under an hour the total is one duration, without the seconds = hours = days repeat', () => {
+  const r = estimate('https://a.example/', '--pages', '10', '--delay', '1');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Total: 9\.5 s for 10 pages on 1 host$/m);
+  const hour = estimate('https://a.example/', '--pages', '3602', '--delay', '1');
+  assert.match(hour.stdout, /^Total: 1 h 2 s \(3,601.5 s = 1 h = 0 days\) for 3,602 pages on 1 host$/m);
+});
+
+// ---- Seed notes (src/core/seedHygiene.ts). ----
+
+test('seed notes: credentials, IP literals, local addresses, invisible characters and duplicates on stderr and in --json', () => {
+  const file = seedsFile(
+    'hygiene.txt',
+    ['http://user:pass@cred.example/', 'http://0x7f.1/', 'http://192.168.0.10/', '\u202Ehttp://rlo.example/', 'http://b.example/\u200Bx', 'https://d.example/', 'https://d.example/', 'http://127.0.0.11:8470/'].join('\n'),
+  );
+  const r = estimate('--seeds-file', file, '--pages', '10');
+  assert.equal(r.status, 0, r.stderr);
+  const at = (line: number) => `crawl-planner estimate: ${file} line ${line}: `;
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  assert.deepEqual(lines, [
+    `${at(4)}not a URL: "\\u202Ehttp://rlo.example/"`,
+    `${at(1)}user name and password removed from the URL: "http://cred.example/"`,
+    `${at(4)}hidden characters: U+202E (right-to-left override): "\\u202Ehttp://rlo.example/"`,
+    `${at(5)}hidden characters: U+200B (zero-width space): "http://b.example/\\u200Bx"`,
+    `${at(2)}0x7f.1 is the IP address 127.0.0.1: "http://0x7f.1/"`,
+    `${at(2)}127.0.0.1 is a loopback address: this machine: "http://0x7f.1/"`,
+    `${at(3)}192.168.0.10 is a private network address: "http://192.168.0.10/"`,
+    'crawl-planner estimate: 1 duplicate seed (the same URL as an earlier line; it changes nothing in the plan)',
+  ]);
+  assert.doesNotMatch(r.stdout + r.stderr, /user:pass|\u202E|\u200B/);
+  // The plan uses the seed without its credentials; the demo host (127.0.0.11:8470) gets no note.
+  assert.match(r.stdout, /^cred\.example\s/m);
+  const doc = json('--seeds-file', file, '--pages', '10');
+  assert.equal(doc.duplicateSeeds, 1);
+  assert.deepEqual(
+    doc.seedNotes.map((n) => [n.line, n.code]),
+    [
+      [1, 'credentials'],
+      [2, 'ip-literal'],
+      [2, 'local-address'],
+      [3, 'local-address'],
+      [4, 'invisible-characters'],
+      [5, 'invisible-characters'],
+    ],
+  );
+  assert.equal(doc.seedNotes.find((n) => n.code === 'local-address')!.kind, 'loopback');
+  assert.doesNotMatch(JSON.stringify(doc), /user:pass/);
+});
+
+test('seed notes: past 20 of a kind, one line counts the rest', () => {
+  const file = seedsFile('private.txt', Array.from({ length: 25 }, (_, i) => `http://10.0.0.${i + 1}/`).join('\n'));
+  const r = estimate('--seeds-file', file, '--pages', '25');
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 21);
+  assert.equal(lines[20], 'crawl-planner estimate: and 5 more seeds are on this machine or a private network (all in --json: seedNotes)');
+});
+
 test('human: per-worker delay, deadline and machines are shown when asked', () => {
   const r = estimate(
     'https://a.example/', 'https://b.example/', '--pages', '100', '--workers', '4', '--rate', '2', '--deadline', '1h', '--machines', '2',
@@ -378,10 +436,14 @@ test('no valid seed left → exit 2', () => {
   ]);
 });
 
-test('control characters in a bad seed line are not echoed to the terminal', () => {
+test('control characters in a bad seed line are not echoed to the terminal: they are shown escaped and named', () => {
   const r = estimate('https://a.example/', 'bad\x1b[2Jseed', '--pages', '10');
   assert.equal(r.status, 0);
-  assert.equal(r.stderr, 'crawl-planner estimate: argument 2: not a URL: "bad[2Jseed"\n');
+  assert.doesNotMatch(r.stderr, /\x1b/);
+  assert.equal(
+    r.stderr,
+    'crawl-planner estimate: argument 2: not a URL: "bad\\u001B[2Jseed"\n' + 'crawl-planner estimate: argument 2: hidden characters: U+001B: "bad\\u001B[2Jseed"\n',
+  );
 });
 
 // ---- Bad input: one line on stderr, exit 2, no stack trace. ----

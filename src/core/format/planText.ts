@@ -45,8 +45,10 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
 
   const t = p.totalSeconds;
   const hostCount = p.hosts.filter((h) => !h.skipped).length;
+  // The same total in seconds, hours and days says something only from an hour up ("9.5 s (9.5 s = 0 h)" did not).
+  const units = t >= 3600 ? ` (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days)` : '';
   lines.push(
-    `${bold('Total:')} ${formatDuration(t)} (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days) ` +
+    `${bold('Total:')} ${formatDuration(t)}${units} ` +
       `for ${formatNumber(p.totalPages)} ${p.totalPages === 1 ? 'page' : 'pages'} on ${formatNumber(hostCount)} ${hostCount === 1 ? 'host' : 'hosts'}` +
       (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : ''),
   );

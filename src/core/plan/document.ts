@@ -3,7 +3,7 @@
  * can offer the same JSON ("copy plan as JSON") without going through the CLI.
  */
 import { formatDuration } from '../format/duration';
-import type { InvalidSeed } from '../seeds';
+import type { InvalidSeed, SeedNote } from '../seeds';
 import type { Plan, ResolvedPlanInput } from './types';
 
 /** Bumped only on a breaking change (a field removed, renamed or retyped); new fields do not bump it. */
@@ -19,9 +19,19 @@ export type EstimateDocument = Omit<Plan, 'input'> & {
   totalHuman: string;
   settings: ResolvedPlanInput;
   invalidSeeds: InvalidSeed[];
+  /** What the seed lines hide (src/core/seeds.ts validateSeeds): credentials removed, IP literals, local addresses, invisible characters. */
+  seedNotes: SeedNote[];
+  /** Seeds that repeat an earlier seed's URL. */
+  duplicateSeeds: number;
 };
 
-export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = []): EstimateDocument {
+/** The seed notes and duplicates of `validateSeeds`, for the document. */
+export interface SeedHygieneSection {
+  notes: readonly SeedNote[];
+  duplicates: number;
+}
+
+export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = [], seeds: SeedHygieneSection = { notes: [], duplicates: 0 }): EstimateDocument {
   return {
     schemaVersion: ESTIMATE_SCHEMA_VERSION,
     totalSeconds: plan.totalSeconds,
@@ -38,6 +48,8 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     hosts: plan.hosts,
     warnings: plan.warnings,
     invalidSeeds: [...invalidSeeds],
+    seedNotes: [...seeds.notes],
+    duplicateSeeds: seeds.duplicates,
     deadline: plan.deadline,
     sharding: plan.sharding,
   };
