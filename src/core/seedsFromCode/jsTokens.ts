@@ -11,23 +11,11 @@
  *
  * Pure and linear in the text. Nothing is run.
  */
-import { afterLineBreak, isLineBreak, LineCursor } from './lines';
+import { afterLineBreak, isLineBreak, LineCursor, type SourceToken } from './lines';
 
 export type JsTokenKind = 'name' | 'number' | 'string' | 'template' | 'templateHead' | 'templateMiddle' | 'templateTail' | 'regex' | 'punct' | 'bad';
 
-export interface JsToken {
-  kind: JsTokenKind;
-  /** A name's or punctuator's text, a number as written; '' for strings and templates. */
-  text: string;
-  /** A string's or a substitution-free template's value (null when an escape cannot be read); a number's value (NaN: BigInt, legacy octal). */
-  value?: string | number | null;
-  start: number;
-  end: number;
-  /** 1-based line of its first character. */
-  line: number;
-  /** 0-based column of its first character (UTF-16 units, as editors count). */
-  column: number;
-}
+export type JsToken = SourceToken<JsTokenKind>;
 
 const PUNCTUATORS = [
   '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',

@@ -3,6 +3,23 @@
  * JavaScript), and the line of an offset for offsets asked in increasing order. Pure.
  */
 
+/** A token of either tokenizer (pythonTokens.ts, jsTokens.ts), by its kinds. */
+export interface SourceToken<Kind extends string> {
+  kind: Kind;
+  /** A name's or an operator's text, a number as written; '' for strings and templates. */
+  text: string;
+  /** A literal string's value (null when it has none: substitutions, bytes, an escape not read); a number's (NaN when not a plain number). */
+  value?: string | number | null;
+  /** Offset of the token's first character. */
+  start: number;
+  /** Offset after its last character. */
+  end: number;
+  /** 1-based line of its first character. */
+  line: number;
+  /** 0-based column of its first character (UTF-16 units, as editors count). */
+  column: number;
+}
+
 /** The offsets where the lines of `text` start (the first is 0). */
 export function lineStarts(text: string): number[] {
   const starts = [0];

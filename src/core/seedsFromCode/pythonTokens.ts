@@ -11,25 +11,11 @@
  *
  * Pure and linear in the text, without recursion: any nesting depth is a counter or an array. Nothing is run.
  */
-import { afterLineBreak, isLineBreak, LineCursor } from './lines';
+import { afterLineBreak, isLineBreak, LineCursor, type SourceToken } from './lines';
 
 export type PyTokenKind = 'name' | 'number' | 'string' | 'op' | 'bad';
 
-export interface PyToken {
-  kind: PyTokenKind;
-  /** A name's or an operator's text, a number as written; '' for strings. */
-  text: string;
-  /** A string's value when it is a literal str; null otherwise. A number's value (NaN when not a real number). */
-  value?: string | number | null;
-  /** Offset of the token's first character. */
-  start: number;
-  /** Offset after its last character. */
-  end: number;
-  /** 1-based line of its first character. */
-  line: number;
-  /** 0-based column of its first character (UTF-16 units, as editors count). */
-  column: number;
-}
+export type PyToken = SourceToken<PyTokenKind>;
 
 export interface PyLogicalLine {
   /** The indentation of its first physical line, in columns (a tab to the next multiple of 8). */
