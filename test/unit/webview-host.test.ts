@@ -1009,4 +1009,8 @@ test('Seeds from code: the text becomes the box\'s seeds, the form takes the num
   assert.ok(plan.summary !== null, 'planned: the saved form has pages');
   assert.ok(plan.seedNotes.some((n) => n.code === 'credentials'));
   assert.equal(h.saved.at(-1)!.form.delaySeconds, 3);
+  // Without a text (the seeds went to a file): the box keeps its text, the form still changes.
+  await h.controller.useSeedsText(undefined, { workers: 2 });
+  assert.equal(h.saved.at(-1)!.seedsText, '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n');
+  assert.equal(h.last('form')!.fields.workers, '2');
 });

@@ -133,7 +133,8 @@ async function plan(deps: SeedsFromCodeDeps, urls: string[], comment: string, fo
     const file = vscode.Uri.joinPath(deps.storageUri, SELECTION_SEEDS_FILE);
     await vscode.workspace.fs.createDirectory(deps.storageUri);
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
-    await deps.view.useSeedsText('', form);
+    // The box keeps its text; the file becomes the source.
+    await deps.view.useSeedsText(undefined, form, notice);
     await deps.view.useSeedsFile(seedFileRef(file));
     source = 'file';
   }

@@ -416,10 +416,11 @@ export class PlannerController {
 
   /**
    * Seeds from code (docs/extension.md §Seeds from code): `text` becomes the box's seeds (a seeds file in use is
-   * let go), `form` sets those numbers of the form (the fields show them), `notice` says so in the sidebar. The
-   * seeds go through the same check as typed ones (seed hygiene included). Resolves once the plan is made.
+   * let go; undefined keeps the box's text), `form` sets those numbers of the form (the fields show them),
+   * `notice` says so in the sidebar. The seeds go through the same check as typed ones (seed hygiene included).
+   * Resolves once the plan is made.
    */
-  async useSeedsText(text: string, form: Partial<PlannerForm> = {}, notice?: string): Promise<void> {
+  async useSeedsText(text: string | undefined, form: Partial<PlannerForm> = {}, notice?: string): Promise<void> {
     this.startRestore();
     if (!this.restored) await new Promise<void>((resolve) => this.restoreWaiters.push(resolve));
     if (this.disposed) return;
@@ -427,7 +428,7 @@ export class PlannerController {
       this.file.watcher?.dispose();
       this.file = undefined;
     }
-    this.seedsText = text;
+    if (text !== undefined) this.seedsText = text;
     const next = { ...this.form, ...form };
     if (Object.keys(form).length > 0) this.fields = formToRaw(next);
     this.setForm(next);

@@ -38,7 +38,7 @@ export interface PlannerViewApi {
   /** Where the seeds come from now: the box's text or a file (its name, size, lines, problem). */
   currentSeedsView(): SeedsView;
   /** Seeds from code: the box's seeds, form numbers and a notice (PlannerController.useSeedsText). */
-  useSeedsText(text: string, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
+  useSeedsText(text: string | undefined, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
   /** The form as the planner holds it. */
   currentForm(): PlannerForm;
 }

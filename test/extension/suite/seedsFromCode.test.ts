@@ -77,6 +77,17 @@ test('Plan URLs in Selection: the URLs of a CSV (the whole file without a select
   assert.deepEqual(line.planner.firstSeeds, ['https://a.example/1']);
 });
 
+test('Plan URLs in Selection: a list the seeds box cannot hold (6,000 URLs) becomes the planner\'s seeds file', async () => {
+  const text = Array.from({ length: 6000 }, (_, i) => `<url><loc>https://host-${i}.example.com/</loc></url>`).join('\n');
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: `<urlset>${text}</urlset>`, language: 'xml' }));
+  const result = await vscode.commands.executeCommand<PlannedFromCode>(COMMANDS.planUrlsInSelection);
+  assert.equal(result.source, 'file');
+  assert.equal(result.urls, 6000);
+  assert.equal(result.planner.seeds, 6000);
+  assert.equal(result.planner.firstSeeds[0], 'https://host-0.example.com/');
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});
+
 test('crawlPlanner.seedsFromCode.enabled: false takes the CodeLens away; true brings it back', async () => {
   try {
     await setEnabled(false);
