@@ -10,7 +10,7 @@ import { VIEWS } from '../ids';
 import { PlannerController, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
-import type { SeedsView } from '../../shared/protocol';
+import type { PlannerForm, SeedsView } from '../../shared/protocol';
 
 export type { InspectRobotsOptions, PlannerViewDeps, SeedFileRef, TestCrawlRequest } from './controller';
 
@@ -37,6 +37,10 @@ export interface PlannerViewApi {
   useSeedsFile(ref: SeedFileRef): Promise<void>;
   /** Where the seeds come from now: the box's text or a file (its name, size, lines, problem). */
   currentSeedsView(): SeedsView;
+  /** Seeds from code: the box's seeds, form numbers and a notice (PlannerController.useSeedsText). */
+  useSeedsText(text: string | undefined, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
+  /** The form as the planner holds it. */
+  currentForm(): PlannerForm;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
@@ -173,6 +177,8 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     onDidChangePlan: (listener) => new vscode.Disposable(controller.onDidChangePlan(listener).dispose),
     useSeedsFile: (ref) => controller.useSeedsFile(ref),
     currentSeedsView: () => controller.currentSeedsView(),
+    useSeedsText: (text, form, notice) => controller.useSeedsText(text, form, notice),
+    currentForm: () => controller.currentForm(),
     dispose: () => {
       if (disposed) return;
       disposed = true;
