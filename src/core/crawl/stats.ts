@@ -37,8 +37,9 @@ export class CrawlStats {
   private robotsSkips = 0;
   private readonly statusCounts: Record<string, number> = {};
   private readonly retryAfterSeen: string[] = [];
-  /** When recent pages ended, for the rate (trimmed to the window). */
-  private readonly pageTimes: number[] = [];
+  /** When recent pages ended, for the rate: those from `pageTimesHead` on are in the window. */
+  private pageTimes: number[] = [];
+  private pageTimesHead = 0;
   private readonly byHost = new Map<string, HostStats>();
 
   constructor(private readonly startedAt: number) {}
@@ -87,13 +88,27 @@ export class CrawlStats {
     this.pages++;
     this.host(host).pages++;
     this.pageTimes.push(at);
+    // Times leave the window as pages come, so the list holds about one window's worth.
+    this.trimPageTimes(at);
   }
 
   /** Pages per second over the last 30 s (or since the start, when shorter). */
   pageRate(now: number): number {
-    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
+    this.trimPageTimes(now);
     const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
-    return span > 0 ? this.pageTimes.length / span : 0;
+    return span > 0 ? (this.pageTimes.length - this.pageTimesHead) / span : 0;
+  }
+
+  /** Drops the times before `now`'s window (in place: no shift per time). */
+  private trimPageTimes(now: number): void {
+    const times = this.pageTimes;
+    let head = this.pageTimesHead;
+    while (head < times.length && times[head]! < now - PROGRESS_WINDOW_MS) head++;
+    if (head > 1024 && head * 2 > times.length) {
+      this.pageTimes = times.slice(head);
+      head = 0;
+    }
+    this.pageTimesHead = head;
   }
 
   /** The crawl's summary at `now`: each host's figures (in `hosts` order, with its planned interval) and the totals. */

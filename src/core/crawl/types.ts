@@ -137,7 +137,14 @@ export interface CrawlOptions {
   seeds: readonly string[];
   clock: Clock;
   random: Random;
-  fetch: PageFetcher;
+  /** Fetches each request (one of `fetch` and `startFetch` is required). */
+  fetch?: PageFetcher;
+  /**
+   * The callback road, for a simulation on a clock that drives its callers (src/core/simulate): starts the
+   * request and calls `done` once with its result, in a later turn of the clock, never inside the call.
+   * When given, `fetch` is not called, and every request shares one signal.
+   */
+  startFetch?: (request: PageRequest, done: (result: PageResult) => void) => void;
   /** Default: everything allowed. */
   robots?: RobotsGate;
   /** Default: no links (only the seeds are fetched). */
@@ -206,8 +213,8 @@ export interface CrawlOptions {
   plannedSeconds?: number;
 }
 
-export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
-  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
+type OptionalCrawlOptions = 'fetch' | 'startFetch' | 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds';
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> & Pick<CrawlOptions, OptionalCrawlOptions>;
 
 // ---------------------------------------------------------------------------------------------------
 // Result

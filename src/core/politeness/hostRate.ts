@@ -46,18 +46,21 @@ export class HostRate {
   private latencySeconds: number | undefined;
   private raisedSeconds = 0;
   private raisedSource: ThrottleCause = 'backoff';
+  /** The floor as last worked out; undefined once its inputs (Crawl-delay, latency) changed. */
+  private plannedDecision: IntervalDecision | undefined = undefined;
 
   constructor(private readonly options: HostRateOptions) {}
 
   /** The floor: the planned effective interval for this host as things stand. */
   planned(): IntervalDecision {
-    return effectiveInterval({
+    // Read on every start and every re-key of the host: worked out only when what it depends on changed.
+    return (this.plannedDecision ??= effectiveInterval({
       configuredSeconds: this.options.configuredSeconds,
       crawlDelayPolicy: this.options.crawlDelayPolicy,
       maxCrawlDelaySeconds: this.options.maxCrawlDelaySeconds,
       ...(this.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: this.crawlDelaySeconds }),
       ...(this.options.adaptive ? { adaptiveLatencySeconds: this.latencySeconds ?? 0 } : {}),
-    });
+    }));
   }
 
   /** The interval to keep between request starts (or end-to-start) right now, in seconds. */
@@ -79,6 +82,7 @@ export class HostRate {
   mergeCrawlDelay(seconds: number | undefined): IntervalDecision {
     if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) {
       this.crawlDelaySeconds = Math.max(this.crawlDelaySeconds ?? 0, seconds);
+      this.plannedDecision = undefined;
     }
     return this.planned();
   }
@@ -88,6 +92,7 @@ export class HostRate {
     if (!this.options.adaptive || !Number.isFinite(seconds) || seconds < 0) return;
     const previous = this.latencySeconds;
     this.latencySeconds = previous === undefined ? seconds : Math.max(seconds, previous * this.options.recoveryFactor);
+    this.plannedDecision = undefined;
   }
 
   /** A response that says nothing about overload (2xx, 3xx, 4xx other than 429). */
