@@ -111,8 +111,12 @@ class CrawlScheduler {
   private readonly seedHosts = new Set<string>();
   private readonly checking = new Set<UrlRecord>();
   private readonly originChains = new Map<string, Promise<void>>();
-  private readonly inFlight = new Map<UrlRecord, AbortController>();
-  private readonly robotsAbort = new AbortController();
+  /** Requests in flight (robots.txt included), and the controllers of those on the promise road. */
+  private inFlight = 0;
+  private readonly controllers = new Map<UrlRecord, AbortController>();
+  /** Aborts the robots.txt gate's calls; made when the first call is, since aborting one costs an exception's stack. */
+  private robotsAbortController: AbortController | undefined;
+  private robotsAborted = false;
   /** The one signal of every request on the callback road (CrawlOptions.startFetch): aborts reach them all at once. */
   private readonly sharedRequests = new AbortController();
   /** Whether anyone listens to events: when not, none is built. */
@@ -127,8 +131,9 @@ class CrawlScheduler {
   private fatal: { error: unknown } | undefined;
   /** What runs when the wait in hand ends; undefined while the loop is not waiting. */
   private wakeThen: (() => void) | undefined;
-  /** Cancels the wait's timer, when it has one. */
+  /** Cancels the wait's timer, when it has one; `idleAt` is when it is set for (a clock's own timer). */
   private idleCancel: (() => void) | undefined;
+  private idleAt = 0;
   private wakePending = false;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
@@ -174,12 +179,16 @@ class CrawlScheduler {
 
   private begin(): void {
     const stop = this.o.stop;
-    for (const seed of this.o.seeds) {
-      const host = seedHost(seed);
+    const seeds = this.o.seeds;
+    // Each seed's host when it is a canonical URL (so that admit need not look again), else undefined.
+    const canonical = new Array<string | undefined>(seeds.length);
+    for (let i = 0; i < seeds.length; i++) {
+      const host = (canonical[i] = canonicalHttpHost(seeds[i]!.trim())) ?? seedHost(seeds[i]!);
       if (host !== undefined) this.seedHosts.add(host);
     }
     if (stop?.aborted) this.stopping = true;
-    for (const seed of this.o.seeds) this.admit(seed, undefined, { depth: 0, hops: 0, continuation: false, seed: true });
+    const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
+    for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
     stop?.addEventListener('abort', this.onStop);
     this.updateGate();
   }
@@ -191,7 +200,7 @@ class CrawlScheduler {
   private dispatch(): void {
     if (this.stopping || this.fatal) return;
     const now = this.clock.now();
-    while (this.inFlight.size < this.o.concurrency) {
+    while (this.inFlight < this.o.concurrency) {
       const taken = this.frontier.takeReady(now);
       if (!taken) break;
       if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
@@ -212,7 +221,7 @@ class CrawlScheduler {
   }
 
   private finished(): boolean {
-    if (this.deferred.length > 0 || this.inFlight.size > 0) return false;
+    if (this.deferred.length > 0 || this.inFlight > 0) return false;
     if (this.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
@@ -220,7 +229,7 @@ class CrawlScheduler {
 
   /** Ms until the next host is ready, or undefined to wait only for a wake-up (slots full, nothing ready). */
   private wakeDelay(): number | undefined {
-    if (this.stopping || this.inFlight.size >= this.o.concurrency) return undefined;
+    if (this.stopping || this.inFlight >= this.o.concurrency) return undefined;
     const at = this.frontier.nextReadyAt();
     if (at === undefined) return undefined;
     return Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
@@ -235,7 +244,7 @@ class CrawlScheduler {
     if (this.ended) return;
     try {
       if (this.fatal) {
-        if (this.inFlight.size === 0) {
+        if (this.inFlight === 0) {
           this.end(undefined);
           return;
         }
@@ -268,7 +277,7 @@ class CrawlScheduler {
     try {
       this.o.stop?.removeEventListener('abort', this.onStop);
       this.graceAbort?.abort();
-      this.robotsAbort.abort();
+      this.abortRobots();
       if (thrown) throw thrown.error;
       this.runDeferred();
       if (this.fatal) throw this.fatal.error;
@@ -276,6 +285,20 @@ class CrawlScheduler {
     } catch (err) {
       settle.reject(err);
     }
+  }
+
+  /** The signal handed to the robots.txt gate's calls. */
+  private get robotsSignal(): AbortSignal {
+    if (this.robotsAbortController === undefined) {
+      this.robotsAbortController = new AbortController();
+      if (this.robotsAborted) this.robotsAbortController.abort();
+    }
+    return this.robotsAbortController.signal;
+  }
+
+  private abortRobots(): void {
+    this.robotsAborted = true;
+    this.robotsAbortController?.abort();
   }
 
   /** Runs `task` after a wait is over, as the continuation of an `await` would run. */
@@ -300,6 +323,19 @@ class CrawlScheduler {
       return;
     }
     this.wakeThen = then;
+    if (this.clock.setTimer) {
+      // A clock's own timer stays set across wake-ups while the loop wants the same time (one per host start,
+      // not one per response); a wake-up leaves it, a new time replaces it, and a wait for a wake-up alone
+      // (every slot busy) leaves it too: should it fire first, the loop only looks again.
+      if (ms === undefined) return;
+      const at = this.clock.now() + ms;
+      if (this.idleCancel !== undefined && this.idleAt === at) return;
+      this.cancelIdle();
+      this.idleAt = at;
+      this.idleCancel = this.clock.setTimer(ms, this.onIdleTimer);
+      return;
+    }
+    this.cancelIdle();
     if (ms !== undefined) this.idleCancel = this.timer(ms, this.onIdleTimer);
   }
 
@@ -308,12 +344,12 @@ class CrawlScheduler {
     this.wakeUp();
   };
 
-  /** Ends the wait in hand (timer cancelled) and posts what was to follow it. */
+  /** Ends the wait in hand and posts what was to follow it (a sleep's timer is cancelled; a clock's own one stays). */
   private wakeUp(): void {
     const then = this.wakeThen;
     if (then === undefined) return;
     this.wakeThen = undefined;
-    this.cancelIdle();
+    if (!this.clock.setTimer) this.cancelIdle();
     this.post(then);
   }
 
@@ -332,13 +368,13 @@ class CrawlScheduler {
   private requestStop(): void {
     if (this.stopping) return;
     this.stopping = true;
-    this.robotsAbort.abort();
-    if (this.inFlight.size > 0) {
+    this.abortRobots();
+    if (this.inFlight > 0) {
       const grace = new AbortController();
       this.graceAbort = grace;
       this.clock.sleep(this.o.graceMs, grace.signal).then(
         () => {
-          for (const controller of this.inFlight.values()) controller.abort();
+          this.abortInFlight();
         },
         () => undefined,
       );
@@ -346,12 +382,18 @@ class CrawlScheduler {
     this.wake();
   }
 
+  /** Aborts every request in flight (a stop's grace is over, or the crawl failed). */
+  private abortInFlight(): void {
+    for (const controller of this.controllers.values()) controller.abort();
+    if (this.inFlight > this.controllers.size) this.sharedRequests.abort();
+  }
+
   private failCrawl(error: unknown): void {
     if (this.fatal) return;
     this.fatal = { error };
     this.eventBuffer = undefined;
-    for (const controller of this.inFlight.values()) controller.abort();
-    this.robotsAbort.abort();
+    this.abortInFlight();
+    this.abortRobots();
     this.wake();
   }
 
@@ -363,10 +405,10 @@ class CrawlScheduler {
    * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
    * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
    */
-  private admit(raw: string, base: string | undefined, ctx: AdmitContext): { queued: boolean; url?: string; why?: string } {
+  private admit(raw: string, base: string | undefined, ctx: AdmitContext, canonicalHost?: string): { queued: boolean; url?: string; why?: string } {
     const text = raw.trim();
     let url: string;
-    let host: string | undefined = canonicalHttpHost(text);
+    let host: string | undefined = canonicalHost ?? canonicalHttpHost(text);
     if (host !== undefined) {
       url = text;
     } else {
@@ -455,19 +497,20 @@ class CrawlScheduler {
    */
   private checkRobots(rec: UrlRecord): void {
     rec.state = 'checking';
-    this.checking.add(rec);
     const gate = this.o.robots;
     if (!gate) {
-      this.robotsDecided(rec, { verdict: 'allowed' });
+      this.robotsDecided(rec, ALLOWED);
       return;
     }
-    if (gate.peek && !this.originChains.has(rec.origin)) {
+    if (gate.peek && (this.originChains.size === 0 || !this.originChains.has(rec.origin))) {
       const known = gate.peek(rec.url);
       if (known) {
         this.decideAtHand(rec, known);
         return;
       }
     }
+    // The answer takes a turn (or a request): meanwhile the URL is being checked.
+    this.checking.add(rec);
     const origin = rec.origin;
     const previous = this.originChains.get(origin) ?? Promise.resolve();
     const next = previous.then(async () => {
@@ -483,7 +526,7 @@ class CrawlScheduler {
       } else {
         let decision: RobotsDecision;
         try {
-          decision = await gate(rec.url, this.robotsAbort.signal);
+          decision = await gate(rec.url, this.robotsSignal);
         } catch (err) {
           decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
         }
@@ -612,9 +655,11 @@ class CrawlScheduler {
     const robotsUrl = `${rec.origin}/robots.txt`;
     this.stats.started(slot.name, now);
     const controller = new AbortController();
-    this.inFlight.set(rec, controller);
+    this.inFlight++;
+    this.controllers.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
-      this.inFlight.delete(rec);
+      this.inFlight--;
+      this.controllers.delete(rec);
       this.runDeferred();
       try {
         const end = this.clock.now();
@@ -623,7 +668,7 @@ class CrawlScheduler {
           url: robotsUrl,
           startedAt: now,
           endedAt: end,
-          error: { kind: this.robotsAbort.signal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
+          error: { kind: this.robotsSignal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
           bytes: 0,
           truncated: false,
           fetchedNow: true,
@@ -643,7 +688,7 @@ class CrawlScheduler {
     };
     let pending: Promise<RobotsDecision>;
     try {
-      pending = Promise.resolve(gate(rec.url, this.robotsAbort.signal));
+      pending = Promise.resolve(gate(rec.url, this.robotsSignal));
     } catch (err) {
       pending = Promise.reject(err);
     }
@@ -709,7 +754,7 @@ class CrawlScheduler {
     if (startFetch) {
       // The callback road (a simulation on its own clock): no promise and no AbortController per request.
       const shared = this.sharedRequests;
-      this.inFlight.set(rec, shared);
+      this.inFlight++;
       let answered = false;
       const done = (result: PageResult): void => {
         if (answered) return;
@@ -728,7 +773,8 @@ class CrawlScheduler {
       return;
     }
     const controller = new AbortController();
-    this.inFlight.set(rec, controller);
+    this.inFlight++;
+    this.controllers.set(rec, controller);
     let pending: Promise<PageResult>;
     try {
       pending = Promise.resolve(this.o.fetch!({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
@@ -766,7 +812,8 @@ class CrawlScheduler {
 
   /** A request's result is in: the request leaves the slots, the result is handled, the loop is woken. */
   private settleRequest(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
-    this.inFlight.delete(rec);
+    this.inFlight--;
+    this.controllers.delete(rec);
     try {
       this.complete(slot, rec, result);
     } catch (err) {
@@ -843,7 +890,7 @@ class CrawlScheduler {
     this.stats.status(status);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
-    const responseEvent = (linksQueued: number, location?: string): CrawlEvent => ({
+    const responseEvent = !this.emitting ? noEvent : (linksQueued: number, location?: string): CrawlEvent => ({
       type: 'response' as const,
       url: rec.url,
       host: rec.host,
@@ -890,11 +937,11 @@ class CrawlScheduler {
       this.eventBuffer = [];
       this.frontier.refresh(slot);
       this.updateGate();
-      const before = this.inFlight.size;
+      const before = this.inFlight;
       this.dispatch();
       const held = this.eventBuffer;
       this.eventBuffer = undefined;
-      if (this.inFlight.size > before) {
+      if (this.inFlight > before) {
         this.later(() => this.readPage(rec, html, responseEvent, held));
         return;
       }
@@ -1077,6 +1124,7 @@ class CrawlScheduler {
   // -------------------------------------------------------------------------------------------------
 
   private emit(event: CrawlEvent): void {
+    if (!this.emitting) return;
     if (this.eventBuffer) {
       this.eventBuffer.push(event);
       return;
@@ -1112,7 +1160,7 @@ class CrawlScheduler {
       done: pages,
       planned,
       queued: this.frontier.queued + this.checking.size,
-      inFlight: this.inFlight.size,
+      inFlight: this.inFlight,
       ratePerSecond,
       ...(etaSeconds === undefined ? {} : { etaSeconds }),
     });
@@ -1127,7 +1175,7 @@ class CrawlScheduler {
     const summary = this.summary(now);
     this.emit({ type: 'done', at: now, summary });
     if (this.fatal) throw this.fatal.error;
-    return { summary, urls: this.order.map(toReport) };
+    return { summary, urls: this.o.urlOutcomes === false ? [] : this.order.map(toReport) };
   }
 
   private summary(now: number): CrawlSummary {
@@ -1136,6 +1184,15 @@ class CrawlScheduler {
   }
 }
 
+
+/** robots.txt's answer when there is no gate: everything is allowed. */
+const ALLOWED: RobotsDecision = Object.freeze({ verdict: 'allowed' });
+
+/** The response event's stand-in when nobody listens to events (never emitted). */
+function noEvent(): CrawlEvent {
+  return NO_EVENT;
+}
+const NO_EVENT: CrawlEvent = { type: 'progress', at: 0, done: 0, planned: 0, queued: 0, inFlight: 0, ratePerSecond: 0 };
 
 /** The host of a seed that is an http(s) URL (its politeness key), else undefined. */
 function seedHost(seed: string): string | undefined {
@@ -1168,6 +1225,7 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
   if (result && typeof result === 'object') {
     if ('error' in result && result.error && typeof result.error === 'object') return result;
     if ('status' in result && typeof result.status === 'number') {
+      if (result.headers && typeof result.bytes === 'number' && typeof result.truncated === 'boolean') return result;
       return { ...result, headers: result.headers ?? {}, bytes: result.bytes ?? 0, truncated: result.truncated ?? false };
     }
   }

@@ -35,7 +35,8 @@ export class CrawlStats {
   private retries = 0;
   private errors = 0;
   private robotsSkips = 0;
-  private readonly statusCounts: Record<string, number> = {};
+  /** Responses per status, in the order first seen (the summary's object orders them by status anyway). */
+  private readonly statusCounts = new Map<number, number>();
   private readonly retryAfterSeen: string[] = [];
   /** When recent pages ended, for the rate: those from `pageTimesHead` on are in the window. */
   private pageTimes: number[] = [];
@@ -61,7 +62,7 @@ export class CrawlStats {
   }
 
   status(status: number): void {
-    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+    this.statusCounts.set(status, (this.statusCounts.get(status) ?? 0) + 1);
   }
 
   error(host: string): void {
@@ -120,13 +121,21 @@ export class CrawlStats {
     const perHost: HostSummary[] = [];
     for (const { name, planned } of hosts) {
       const st = this.host(name);
-      const gaps: number[] = [];
-      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
+      // The gaps between consecutive starts, summed in order and their least (no list: a host can have millions).
+      const starts = st.starts;
+      let sum = 0;
+      let min = Infinity;
+      for (let i = 1; i < starts.length; i++) {
+        const gap = (starts[i]! - starts[i - 1]!) / 1000;
+        sum += gap;
+        if (gap < min) min = gap;
+      }
+      const gaps = starts.length - 1;
       perHost.push({
         host: name,
         requests: st.requests,
         pages: st.pages,
-        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
+        ...(gaps > 0 ? { minIntervalSeconds: min, meanIntervalSeconds: sum / gaps } : {}),
         plannedIntervalSeconds: planned.seconds,
         intervalSource: planned.source,
         retryAfterSeen: [...st.retryAfterSeen],
@@ -147,7 +156,7 @@ export class CrawlStats {
       ...(end.plannedSeconds === undefined ? {} : { plannedSeconds: end.plannedSeconds }),
       pages: this.pages,
       requests: this.requests,
-      statusCounts: { ...this.statusCounts },
+      statusCounts: Object.fromEntries([...this.statusCounts].map(([status, count]) => [String(status), count])),
       retries: this.retries,
       robotsSkips: this.robotsSkips,
       errors: this.errors,

@@ -211,9 +211,11 @@ export interface CrawlOptions {
   progressIntervalMs?: number;
   /** The plan's duration, copied into the summary. */
   plannedSeconds?: number;
+  /** Return one outcome per URL met (`CrawlResult.urls`); a simulation that reads only the summary passes false. Default true. */
+  urlOutcomes?: boolean;
 }
 
-type OptionalCrawlOptions = 'fetch' | 'startFetch' | 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds';
+type OptionalCrawlOptions = 'fetch' | 'startFetch' | 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds' | 'urlOutcomes';
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> & Pick<CrawlOptions, OptionalCrawlOptions>;
 
 // ---------------------------------------------------------------------------------------------------
@@ -258,6 +260,6 @@ export interface UrlReport {
 
 export interface CrawlResult {
   summary: CrawlSummary;
-  /** One entry per distinct URL met, in the order met. */
+  /** One entry per distinct URL met, in the order met (empty with `urlOutcomes: false`). */
   urls: UrlReport[];
 }
