@@ -133,9 +133,9 @@ test('hostRows: interval and source, pages/h, duration, binding and skipped flag
   assert.deepEqual(
     rows.map((r) => [r.host, r.interval, r.pagesPerHour, r.duration, r.binding, r.skipped]),
     [
-      ['a.example', '1 s · delay', '3,600', '16 m 40 s', false, false],
-      ['b.example', '10 s · Crawl-delay', '360', '2 h 46 m 31 s', true, false],
-      ['c.example', '100 s · Crawl-delay', '36', '1 d 3 h 45 m', false, true],
+      ['a.example', '1 s · delay', '3,600', '16 m 42 s', false, false],
+      ['b.example', '10 s · Crawl-delay', '360', '2 h 46 m 42 s', true, false],
+      ['c.example', '100 s · Crawl-delay', '36', '1 d 3 h 47 m', false, true],
     ],
   );
   assert.match(rows[1]!.detail, /limits the crawl/);
@@ -169,7 +169,7 @@ test('intervalSourceLabel names every source', () => {
 
 test('totalText and warnings', () => {
   const p = plan({ seeds: seeds('a.example'), pages: { total: 1_000_000 } });
-  assert.equal(totalText(p), '11 d 13 h 47 m for 1,000,000 pages over 1 host');
+  assert.equal(totalText(p), '11 d 14 h 8 m for 1,000,000 pages over 1 host');
   const skipped = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
   assert.match(totalText(skipped), /10 pages of skipped hosts not counted/);
   const w = warningItems(skipped);
@@ -206,7 +206,7 @@ test('chartModel: longest host first at 100%, the binding host highlighted, labe
     ],
   );
   assert.equal(chart.hidden, 0);
-  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 31 s, longest first: b\.example 2 h 46 m 31 s \(limits the crawl\); a\.example 16 m 40 s/);
+  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 42 s, longest first: b\.example 2 h 46 m 42 s \(limits the crawl\); a\.example 16 m 42 s/);
 });
 
 test('chartModel: a binding global rate or worker bound gets the highlighted bar', () => {

@@ -2,6 +2,7 @@
  * The `estimate --json` document: a stable, versioned shape built from a Plan. Shared so the extension
  * can offer the same JSON ("copy plan as JSON") without going through the CLI.
  */
+import type { Calibration } from '../calibrate/types';
 import { formatDuration } from '../format/duration';
 import type { InvalidSeed } from '../seeds';
 import type { Plan, ResolvedPlanInput } from './types';
@@ -17,9 +18,26 @@ export type EstimateDocument = Omit<Plan, 'input'> & {
   schemaVersion: typeof ESTIMATE_SCHEMA_VERSION;
   /** totalSeconds in human units, e.g. "11 d 13 h 47 m". */
   totalHuman: string;
-  settings: ResolvedPlanInput;
+  /** The input as used, without the calibration (which has a field of its own). */
+  settings: Omit<ResolvedPlanInput, 'calibration'>;
   invalidSeeds: InvalidSeed[];
+  /** What a test crawl measured and the plan used (`estimate --calibrate`), or null. */
+  calibration: CalibrationSection | null;
 };
+
+/** The `calibration` section: the measurements, and the planned hosts the report did not see. */
+export type CalibrationSection = Calibration & {
+  /** Planned hosts the report has no page request for: they keep the typed values. */
+  unseenHosts: string[];
+};
+
+/** The calibration section of a plan, or null without a calibration. */
+export function calibrationSection(plan: Plan): CalibrationSection | null {
+  const c = plan.input.calibration;
+  if (c === null) return null;
+  const seen = new Set(c.hosts.map((h) => h.host.toLowerCase()));
+  return { ...c, unseenHosts: plan.hosts.filter((h) => !seen.has(h.host)).map((h) => h.host) };
+}
 
 export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = []): EstimateDocument {
   return {
@@ -34,11 +52,17 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     bindingDescription: plan.bindingDescription,
     perWorkerDelaySeconds: plan.perWorkerDelaySeconds,
     bounds: plan.bounds,
-    settings: plan.input,
+    settings: settingsOf(plan.input),
     hosts: plan.hosts,
     warnings: plan.warnings,
     invalidSeeds: [...invalidSeeds],
     deadline: plan.deadline,
     sharding: plan.sharding,
+    calibration: calibrationSection(plan),
   };
+}
+
+function settingsOf(input: ResolvedPlanInput): Omit<ResolvedPlanInput, 'calibration'> {
+  const { calibration: _calibration, ...settings } = input;
+  return settings;
 }

@@ -1,0 +1,178 @@
+/**
+ * The simulation's clock: virtual time that only moves when nothing is left to do at the present instant.
+ * It drives its callers itself: the crawl engine arms its waits with `setTimer` and posts its loop with
+ * `post` (src/core/clock.ts), the simulated fetcher answers with `at`, and `run()` works through them in
+ * order (every task posted at an instant, then the next timer) until none is left. No promise, no
+ * microtask and no real timer is involved, so a run is the same every time and costs a few hundred
+ * nanoseconds per request.
+ *
+ * Timers fire in (time, creation order). `latenessMs` models a real timer's lateness: every timer armed
+ * with `setTimer` for a positive time fires that much late (Node fires timers about a millisecond late;
+ * see docs/how-it-works.md §The plan), while `at` is exact (the simulated network).
+ *
+ * `sleep` works too (for code that waits on promises), but what follows it runs only when the caller of
+ * `run()` lets microtasks run; the engine on the callback road never sleeps.
+ */
+import type { Clock } from '../clock';
+
+export class VirtualClock implements Clock {
+  private t: number;
+  private seq = 0;
+  /** The timers' heap, in three parallel arrays: no object per timer but its callback. */
+  private readonly ats: number[] = [];
+  private readonly seqs: number[] = [];
+  /** A function (`at`), or a cancellable timer (`setTimer`), whose `callback` is dropped when it is cancelled. */
+  private readonly callbacks: Array<Entry> = [];
+  private readonly tasks: Array<() => void> = [];
+  private taskHead = 0;
+  private taskTail = 0;
+  /** Timers fired so far. */
+  fired = 0;
+
+  constructor(
+    startMs = 0,
+    private readonly latenessMs = 0,
+  ) {
+    this.t = startMs;
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimer(ms: number, callback: () => void): () => void {
+    const delay = Number.isFinite(ms) && ms > 0 ? ms + this.latenessMs : 0;
+    const timer = new Timer(callback);
+    this.push(this.t + delay, timer);
+    return timer.cancel;
+  }
+
+  /** Calls `callback` at virtual time `time` exactly (not before now), after the timers set for that time before it. */
+  at(time: number, callback: () => void): void {
+    this.push(Math.max(this.t, time), callback);
+  }
+
+  post(task: () => void): void {
+    if (this.taskTail < this.tasks.length) this.tasks[this.taskTail] = task;
+    else this.tasks.push(task);
+    this.taskTail++;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise<void>((resolve, reject) => {
+      let cancel: (() => void) | undefined = undefined;
+      const onAbort = (): void => {
+        cancel?.();
+        reject(abortError(signal!));
+      };
+      cancel = this.setTimer(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Timers not yet fired (cancelled ones included until their time comes). */
+  get pending(): number {
+    return this.callbacks.length;
+  }
+
+  /**
+   * Runs everything: the tasks posted, then the earliest timer (time moves to it), and so on until no task
+   * and no timer is left, or until `untilMs` of virtual time (later timers stay). Returns the timers fired.
+   */
+  run(untilMs = Infinity): number {
+    const before = this.fired;
+    for (;;) {
+      this.drainTasks();
+      if (this.callbacks.length === 0 || this.ats[0]! > untilMs) break;
+      const at = this.ats[0]!;
+      const entry = this.pop();
+      const callback = typeof entry === 'function' ? entry : entry.callback;
+      if (callback === undefined) continue;
+      if (at > this.t) this.t = at;
+      this.fired++;
+      callback();
+    }
+    return this.fired - before;
+  }
+
+  private drainTasks(): void {
+    const tasks = this.tasks;
+    while (this.taskHead < this.taskTail) {
+      const task = tasks[this.taskHead]!;
+      tasks[this.taskHead++] = noop;
+      task();
+    }
+    // The array is kept (not shortened) for the next instant's tasks.
+    this.taskHead = 0;
+    this.taskTail = 0;
+  }
+
+  private push(at: number, callback: Entry): void {
+    const seq = this.seq++;
+    const { ats, seqs, callbacks } = this;
+    let i = callbacks.length;
+    ats.push(at);
+    seqs.push(seq);
+    callbacks.push(callback);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (ats[p]! < at || (ats[p]! === at && seqs[p]! < seq)) break;
+      ats[i] = ats[p]!;
+      seqs[i] = seqs[p]!;
+      callbacks[i] = callbacks[p]!;
+      i = p;
+    }
+    ats[i] = at;
+    seqs[i] = seq;
+    callbacks[i] = callback;
+  }
+
+  private pop(): Entry {
+    const { ats, seqs, callbacks } = this;
+    const top = callbacks[0]!;
+    const at = ats.pop()!;
+    const seq = seqs.pop()!;
+    const callback = callbacks.pop()!;
+    const n = callbacks.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && (ats[r]! < ats[l]! || (ats[r]! === ats[l]! && seqs[r]! < seqs[l]!)) ? r : l;
+        if (at < ats[c]! || (at === ats[c]! && seq < seqs[c]!)) break;
+        ats[i] = ats[c]!;
+        seqs[i] = seqs[c]!;
+        callbacks[i] = callbacks[c]!;
+        i = c;
+      }
+      ats[i] = at;
+      seqs[i] = seq;
+      callbacks[i] = callback;
+    }
+    return top;
+  }
+}
+
+function noop(): void {}
+
+type Entry = (() => void) | Timer;
+
+/** A timer that can be cancelled: the heap keeps it until its time, and drops its callback then. */
+class Timer {
+  constructor(public callback: (() => void) | undefined) {}
+  readonly cancel = (): void => {
+    this.callback = undefined;
+  };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('The operation was aborted', 'AbortError');
+}
