@@ -62,10 +62,12 @@ test('calibration: per host, the answer times, the faults with their rates and R
   const c = calibrationFromReport(report);
   assert.deepEqual(c.hosts.map((h) => h.host), ['a.example', 'b.example']);
   const a = c.hosts[0]!;
-  // 12 pages and a 429 on every 4th request: 15 requests (requests 4, 8 and 12 are 429s).
+  // 12 pages and a 429 on every 4th request: 15 requests (requests 4, 8 and 12 are 429s). A limiter that
+  // counts: the rate is 1/4, not 3 in 15 (the 3 requests after the last 429 say nothing about it).
   assert.equal(a.requests, 15);
   assert.equal(a.faults.tooManyRequests.count, 3);
-  assert.equal(a.faults.tooManyRequests.rate, 3 / 15);
+  assert.equal(a.faults.tooManyRequests.every, 4);
+  assert.equal(a.faults.tooManyRequests.rate, 1 / 4);
   assert.deepEqual(a.faults.tooManyRequests.retryAfterSeconds, [2, 2, 2]);
   assert.deepEqual(a.faults.tooManyRequests.latencySeconds, [0.02, 0.02, 0.02]);
   assert.equal(a.faults.serverErrors.count, 0);
@@ -86,7 +88,9 @@ test('calibration: per host, the answer times, the faults with their rates and R
   const b = c.hosts[1]!;
   // 4 pages, one 503 and one timeout, each retried: 6 requests.
   assert.equal(b.requests, 6);
+  // One fault of a kind is no pattern: its rate is count / requests.
   assert.equal(b.faults.serverErrors.count, 1);
+  assert.equal(b.faults.serverErrors.every, null);
   assert.equal(b.faults.serverErrors.rate, 1 / 6);
   assert.deepEqual(b.faults.serverErrors.statuses, { '503': 1 });
   assert.deepEqual(b.faults.serverErrors.retryAfterSeconds, [1]);
@@ -104,6 +108,36 @@ test('calibration: per host, the answer times, the faults with their rates and R
   assert.ok(b.interval.achievedMeanSeconds! >= b.interval.achievedMinSeconds!);
   assert.equal(c.source.pages, report.summary.pages);
   assert.equal(c.source.requests, report.summary.requests);
+  // On virtual time the crawl has no overhead of its own: every gap after an ordinary answer is the interval
+  // (0.5 s, or b's 2 s) or the answer (a's pages answer in 100 ms or more, under the interval).
+  assert.ok(c.overhead.afterInterval.count >= 10);
+  assert.equal(c.overhead.afterInterval.maxSeconds, 0);
+});
+
+test('calibration: faults that come irregularly get count / requests; faults at N, 2N, … within one get 1/N', () => {
+  const at = (positions: number[], n: number) =>
+    calibrationFromReport({
+      schemaVersion: 1,
+      requests: Array.from({ length: n }, (_, i) => ({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: positions.includes(i + 1) ? 429 : 200, latencyMs: 10, robotsTxt: false })),
+      summary: { hosts: [] },
+      comparison: {},
+    }).hosts[0]!.faults.tooManyRequests;
+  assert.deepEqual([at([3, 11, 12], 20).every, at([3, 11, 12], 20).rate], [null, 3 / 20]);
+  assert.deepEqual([at([10, 20], 21).every, at([10, 20], 21).rate], [10, 1 / 10]);
+  assert.deepEqual([at([9, 21, 30], 31).every, at([9, 21, 30], 31).rate], [10, 1 / 10]);
+  assert.deepEqual([at([1, 2], 10).every, at([1, 2], 10).rate], [null, 2 / 10]);
+});
+
+test('calibration: the crawl\'s own time per request, from the gaps after ordinary answers', () => {
+  // An interval of 100 ms, answers in 10 ms, starts 103 ms apart: 3 ms after each interval; then answers in
+  // 200 ms and starts 201 ms apart: 1 ms after each answer.
+  const requests = [];
+  let t = 1_000;
+  for (let i = 0; i < 6; i++, t += 103) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t, endedAt: t + 10, intervalSeconds: 0.1, robotsTxt: false });
+  for (let i = 6; i < 12; i++, t += 201) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 200, startedAt: t, endedAt: t + 200, intervalSeconds: 0.1, robotsTxt: false });
+  const o = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} }).overhead;
+  assert.deepEqual(o.afterInterval.samplesSeconds, [0.003, 0.003, 0.003, 0.003, 0.003, 0.003]);
+  assert.deepEqual(o.afterResponse.samplesSeconds, [0.001, 0.001, 0.001, 0.001, 0.001]);
 });
 
 test('calibration: without the crawl\'s plan, a Crawl-delay is read from the interval the host was kept to', async () => {

@@ -98,11 +98,13 @@ test('simulation with the workers binding: the global slots make it at least the
 
 // ---- A calibration to draw from. ----
 
-function fault(rate: number, requests: number, latency: number[] = [0.02], retryAfter: number[] = []) {
-  return { count: Math.round(rate * requests), rate, latencySeconds: latency, retryAfterSeconds: retryAfter };
+function fault(rate: number, requests: number, latency: number[] = [0.02], retryAfter: number[] = [], every: number | null = null) {
+  return { count: Math.round(rate * requests), rate, latencySeconds: latency, retryAfterSeconds: retryAfter, every };
 }
 
-function hostCalibration(host: string, o: { samples: number[]; rate429?: number; rate503?: number; ra?: number }): HostCalibration {
+const noGaps = { count: 0, meanSeconds: 0, p50Seconds: 0, p90Seconds: 0, minSeconds: 0, maxSeconds: 0, samplesSeconds: [] };
+
+function hostCalibration(host: string, o: { samples: number[]; rate429?: number; rate503?: number; ra?: number; every?: boolean }): HostCalibration {
   const sorted = [...o.samples].sort((a, b) => a - b);
   return {
     host,
@@ -110,7 +112,7 @@ function hostCalibration(host: string, o: { samples: number[]; rate429?: number;
     latency: { count: sorted.length, meanSeconds: mean(sorted), p50Seconds: percentileSorted(sorted, 50), p90Seconds: percentileSorted(sorted, 90), minSeconds: sorted[0]!, maxSeconds: sorted.at(-1)!, samplesSeconds: sorted },
     robotsLatencySeconds: 0.01,
     faults: {
-      tooManyRequests: fault(o.rate429 ?? 0, 100, [0.02], o.rate429 ? Array(Math.round(o.rate429 * 100)).fill(o.ra ?? 1) : []),
+      tooManyRequests: fault(o.rate429 ?? 0, 100, [0.02], o.rate429 ? Array(Math.round(o.rate429 * 100)).fill(o.ra ?? 1) : [], o.every && o.rate429 ? 1 / o.rate429 : null),
       serverErrors: { ...fault(o.rate503 ?? 0, 100, [0.03], o.rate503 ? Array(Math.round(o.rate503 * 100)).fill(o.ra ?? 1) : []), statuses: o.rate503 ? { '503': Math.round(o.rate503 * 100) } : {} },
       timeouts: fault(0, 100),
       otherErrors: { ...fault(0, 100), kinds: {} },
@@ -120,7 +122,7 @@ function hostCalibration(host: string, o: { samples: number[]; rate429?: number;
 }
 
 function calibration(list: HostCalibration[]): Calibration {
-  return { source: { startedAt: 0, endedAt: 1, elapsedSeconds: 1, pages: 100, requests: 100 }, hosts: list };
+  return { source: { file: null, startedAt: 0, endedAt: 1, elapsedSeconds: 1, pages: 100, requests: 100 }, hosts: list, overhead: { afterInterval: noGaps, afterResponse: noGaps } };
 }
 
 const jitter = Array.from({ length: 21 }, (_, i) => 0.05 + i * 0.01);
@@ -166,7 +168,7 @@ test('a fixed seed gives the same simulation; another seed another one', () => {
 
 test('the plan with periodic faults is what the engine does when every 5th request gets a 429 with Retry-After', async () => {
   const latency = 0.08;
-  const cal = hostCalibration('h0.example', { samples: [latency], rate429: 0.2, ra: 2 });
+  const cal = hostCalibration('h0.example', { samples: [latency], rate429: 0.2, ra: 2, every: true });
   cal.faults.tooManyRequests.latencySeconds = [0.02];
   const p = plan({ seeds: hosts(1), pages: { perHost: 40 }, delaySeconds: 0.2, calibration: calibration([cal]) });
   const h = p.hosts[0]!;

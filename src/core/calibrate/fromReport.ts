@@ -7,9 +7,10 @@
  */
 import type { ErrorKind, LiveIntervalSource } from '../crawl/events';
 import { REPORT_SCHEMA_VERSION } from '../crawl/report';
-import { isRetryableError, readsRetryAfter } from '../politeness/retryPolicy';
+import { readsRetryAfter } from '../politeness/retryPolicy';
 import { mean, percentileSorted, thinSorted } from '../statistics';
-import { CALIBRATION_MAX_SAMPLES, type Calibration, type FaultSummary, type HostCalibration, type LatencySummary } from './types';
+import { intervalMs } from '../crawl/frontier';
+import { CALIBRATION_MAX_SAMPLES, type Calibration, type FaultSummary, type HostCalibration, type LatencySummary, type MeasuredOverhead } from './types';
 
 /** A file that cannot be read as a crawl report; the message says why, in one line. */
 export class CalibrationError extends Error {
@@ -51,12 +52,21 @@ interface Ended {
   errorKind: string | null;
 }
 
+/** A request's times, for the overhead between two starts on one host. */
+interface Timed {
+  startedAt: number;
+  endedAt: number;
+  intervalSeconds: number | null;
+  /** An ordinary answer (not a fault, not robots.txt-less): what follows it is paced by the host's interval. */
+  ordinary: boolean;
+}
+
 /**
  * Reads a parsed crawl report. Throws CalibrationError for anything else: not an object, another document
  * (an estimate, a robots document), an unknown schema version, malformed request records, or no page
  * request that got an answer.
  */
-export function calibrationFromReport(doc: unknown): Calibration {
+export function calibrationFromReport(doc: unknown, file?: string): Calibration {
   if (!isObject(doc)) throw new CalibrationError('not a crawl report: the file is not a JSON object');
   if (!Array.isArray(doc.requests) || !isObject(doc.summary) || !('comparison' in doc)) {
     throw new CalibrationError('not a crawl report (one that crawl --report writes): it has no requests and summary');
@@ -69,6 +79,7 @@ export function calibrationFromReport(doc: unknown): Calibration {
   const order: string[] = [];
   const ended = new Map<string, Ended[]>();
   const robots = new Map<string, number>();
+  const timed = new Map<string, Timed[]>();
   doc.requests.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.host !== 'string' || typeof raw.outcome !== 'string') {
       throw new CalibrationError(`crawl report: requests[${i}] is not a request record`);
@@ -76,6 +87,12 @@ export function calibrationFromReport(doc: unknown): Calibration {
     if (raw.outcome === 'unfinished') return;
     const latencyMs = raw.latencyMs;
     if (!finite(latencyMs) || latencyMs < 0) throw new CalibrationError(`crawl report: requests[${i}].latencyMs is not a time`);
+    if (finite(raw.startedAt) && finite(raw.endedAt)) {
+      const list = timed.get(raw.host) ?? [];
+      const fault = raw.outcome !== 'response' || (finite(raw.status) && (raw.status === 429 || (raw.status >= 500 && raw.status <= 599)));
+      list.push({ startedAt: raw.startedAt, endedAt: raw.endedAt, intervalSeconds: finite(raw.intervalSeconds) ? raw.intervalSeconds : null, ordinary: !fault });
+      timed.set(raw.host, list);
+    }
     if (raw.robotsTxt === true) {
       if (raw.outcome === 'response' && !robots.has(raw.host)) robots.set(raw.host, latencyMs / 1000);
       return;
@@ -118,6 +135,7 @@ export function calibrationFromReport(doc: unknown): Calibration {
   );
   return {
     source: {
+      file: file ?? null,
       startedAt: finite(doc.startedAt) ? doc.startedAt : 0,
       endedAt: finite(doc.endedAt) ? doc.endedAt : null,
       elapsedSeconds: finite(summary.elapsedSeconds) ? summary.elapsedSeconds : 0,
@@ -125,7 +143,37 @@ export function calibrationFromReport(doc: unknown): Calibration {
       requests: finite(summary.requests) ? summary.requests : doc.requests.length,
     },
     hosts,
+    overhead: measureOverhead(timed, delayFromOf(doc.options)),
   };
+}
+
+function delayFromOf(options: unknown): 'start' | 'end' {
+  return isObject(options) && options.delayFrom === 'end' ? 'end' : 'start';
+}
+
+/**
+ * The crawl's own time between two starts on a host, after an ordinary answer: when the host waited for its
+ * interval (it ended before the answer did not), how long after the interval the next request started;
+ * when it waited for the answer, how long after the answer. The interval is the one the next request was
+ * kept to, in whole milliseconds as the engine keeps it. Times in a report are whole milliseconds, so a
+ * sample below 0 (rounding) counts as 0.
+ */
+function measureOverhead(timed: Map<string, Timed[]>, delayFrom: 'start' | 'end'): MeasuredOverhead {
+  const afterInterval: number[] = [];
+  const afterResponse: number[] = [];
+  for (const list of timed.values()) {
+    list.sort((a, b) => a.startedAt - b.startedAt);
+    for (let i = 1; i < list.length; i++) {
+      const a = list[i - 1]!;
+      const b = list[i]!;
+      if (!a.ordinary || b.intervalSeconds === null || a.endedAt > b.startedAt) continue;
+      const interval = intervalMs(b.intervalSeconds);
+      const due = delayFrom === 'end' ? a.endedAt + interval : a.startedAt + interval;
+      if (interval > 0 && due > a.endedAt) afterInterval.push(Math.max(0, b.startedAt - due) / 1000);
+      else afterResponse.push(Math.max(0, b.startedAt - a.endedAt) / 1000);
+    }
+  }
+  return { afterInterval: latencySummary(afterInterval), afterResponse: latencySummary(afterResponse) };
 }
 
 /** Each host's Retry-After pauses: status and seconds (until − at). */
@@ -167,13 +215,29 @@ function latencySummary(values: number[]): LatencySummary {
   };
 }
 
-function fault(count: number, requests: number, latency: number[], retryAfter: number[]): FaultSummary {
+/**
+ * One kind of fault from where it came among the host's `requests` requests. Faults at N, 2N, 3N, … (each
+ * within one request) came from a limiter that counts requests: the rate is 1/N, which the requests after
+ * the last fault (fewer than N) cannot tell; any other pattern gives count / requests.
+ */
+function fault(positions: readonly number[], requests: number, latency: number[], retryAfter: number[]): FaultSummary {
+  const count = positions.length;
+  const every = count >= 2 ? periodOf(positions) : null;
   return {
     count,
-    rate: requests === 0 ? 0 : count / requests,
+    rate: every !== null ? 1 / every : requests === 0 ? 0 : count / requests,
     latencySeconds: thinSorted(sortedAscending(latency), CALIBRATION_MAX_SAMPLES),
     retryAfterSeconds: thinSorted(sortedAscending(retryAfter), CALIBRATION_MAX_SAMPLES),
+    every,
   };
+}
+
+/** N when every position is within one of a multiple of N (the kth at k·N), N ≥ 2; else null. */
+function periodOf(positions: readonly number[]): number | null {
+  const every = positions[positions.length - 1]! / positions.length;
+  if (every < 2) return null;
+  for (let k = 0; k < positions.length; k++) if (Math.abs(positions[k]! - (k + 1) * every) > 1) return null;
+  return Math.round(every * 1000) / 1000;
 }
 
 function hostCalibration(
@@ -192,18 +256,27 @@ function hostCalibration(
   const timeouts: number[] = [];
   const other: number[] = [];
   const kinds: Partial<Record<ErrorKind, number>> = {};
-  for (const r of records) {
-    if (r.status === 429) tooMany.push(r.latencySeconds);
-    else if (r.status !== null && r.status >= 500 && r.status <= 599) {
+  // Where each kind of fault came among the host's requests (1-based), to tell a counting limiter.
+  const at = { tooMany: [] as number[], server: [] as number[], timeouts: [] as number[], other: [] as number[] };
+  records.forEach((r, i) => {
+    const position = i + 1;
+    if (r.status === 429) {
+      tooMany.push(r.latencySeconds);
+      at.tooMany.push(position);
+    } else if (r.status !== null && r.status >= 500 && r.status <= 599) {
       server.push(r.latencySeconds);
+      at.server.push(position);
       statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
     } else if (r.status !== null) ok.push(r.latencySeconds);
-    else if (r.errorKind !== null && TIMEOUT_KINDS.has(r.errorKind)) timeouts.push(r.latencySeconds);
-    else if (r.errorKind !== null) {
+    else if (r.errorKind !== null && TIMEOUT_KINDS.has(r.errorKind)) {
+      timeouts.push(r.latencySeconds);
+      at.timeouts.push(position);
+    } else if (r.errorKind !== null) {
       other.push(r.latencySeconds);
+      at.other.push(position);
       kinds[r.errorKind as ErrorKind] = (kinds[r.errorKind as ErrorKind] ?? 0) + 1;
     }
-  }
+  });
   const n = records.length;
   const pausesFor = (match: (status: number | null) => boolean) => pauses.filter((p) => match(p.status)).map((p) => p.seconds);
   const kept = summary && finite(summary.plannedIntervalSeconds) ? summary.plannedIntervalSeconds : 0;
@@ -217,10 +290,10 @@ function hostCalibration(
     latency: latencySummary(ok.length > 0 ? ok : [...tooMany, ...server]),
     robotsLatencySeconds,
     faults: {
-      tooManyRequests: fault(tooMany.length, n, tooMany, pausesFor((s) => s === 429)),
-      serverErrors: { ...fault(server.length, n, server, pausesFor((s) => s !== null && s >= 500 && readsRetryAfter(s))), statuses },
-      timeouts: fault(timeouts.length, n, timeouts, []),
-      otherErrors: { ...fault(other.length, n, other, []), kinds },
+      tooManyRequests: fault(at.tooMany, n, tooMany, pausesFor((s) => s === 429)),
+      serverErrors: { ...fault(at.server, n, server, pausesFor((s) => s !== null && s >= 500 && readsRetryAfter(s))), statuses },
+      timeouts: fault(at.timeouts, n, timeouts, []),
+      otherErrors: { ...fault(at.other, n, other, []), kinds },
     },
     interval: {
       keptSeconds: kept,
@@ -230,9 +303,4 @@ function hostCalibration(
       achievedMinSeconds: achievedMin,
     },
   };
-}
-
-/** True for a transport error kind the engine retries (it then counts as a fault that costs a retry). */
-export function retriedError(kind: ErrorKind): boolean {
-  return isRetryableError(kind);
 }

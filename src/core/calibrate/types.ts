@@ -33,6 +33,12 @@ export interface FaultSummary {
   latencySeconds: number[];
   /** The pauses a Retry-After decided (until − at), ascending; 429 and 503 only. */
   retryAfterSeconds: number[];
+  /**
+   * N when the faults came on every Nth request from the host's first (at N, 2N, …, each within one), as a
+   * limiter that counts requests gives them; then `rate` is 1/N. Null when they came irregularly (or fewer
+   * than two): then `rate` is count / requests.
+   */
+  every: number | null;
 }
 
 export interface HostFaults {
@@ -68,9 +74,19 @@ export interface HostCalibration {
   };
 }
 
+/** The crawl's own time per request (REQUEST_OVERHEAD, src/core/politeness/pacing.ts) as the test crawl measured it. */
+export interface MeasuredOverhead {
+  /** From the end of an interval to the next start, over the gaps a host waited for its interval. */
+  afterInterval: LatencySummary;
+  /** From an answer to the next start, over the gaps a host waited for the previous answer. */
+  afterResponse: LatencySummary;
+}
+
 export interface Calibration {
   /** The report it came from. */
   source: {
+    /** The report's file name as given (`--calibrate FILE`), or null. */
+    file: string | null;
     startedAt: number;
     endedAt: number | null;
     elapsedSeconds: number;
@@ -79,4 +95,9 @@ export interface Calibration {
   };
   /** One entry per host the report made page requests to, in the report's order. */
   hosts: HostCalibration[];
+  /** The per-request overhead measured over all hosts; a list with fewer than OVERHEAD_MIN_SAMPLES gaps is not used. */
+  overhead: MeasuredOverhead;
 }
+
+/** Gaps needed before a measured overhead replaces REQUEST_OVERHEAD. */
+export const OVERHEAD_MIN_SAMPLES = 5;

@@ -52,6 +52,7 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     bindingDescription: plan.bindingDescription,
     perWorkerDelaySeconds: plan.perWorkerDelaySeconds,
     bounds: plan.bounds,
+    overhead: plan.overhead,
     settings: settingsOf(plan.input),
     hosts: plan.hosts,
     warnings: plan.warnings,

@@ -9,7 +9,7 @@ import type { HostCalibration } from '../calibrate/types';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { faultOutcomes, walkHost } from './faults';
-import { engineSeconds, gapAfter, LatencyModel } from './timing';
+import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
 import { CRAWL_DELAY_CEILING_SECONDS, type CalibratedInput, type HostPlan, type IntervalSource, type ResolvedPlanInput } from './types';
 
 /** Rounds float noise away (10 × 0.3 = 3.0000000000000004 → 3): 12 significant digits. Monotone. */
@@ -31,8 +31,8 @@ export interface HostNotes {
 }
 
 /** One host's interval, period, ceiling and duration under resolved settings. */
-export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput, calibration?: HostCalibration): HostPlan {
-  return planHostWithNotes(host, seeds, pages, r, calibration).plan;
+export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput, calibration?: HostCalibration, overhead: Overhead = REQUEST_OVERHEAD): HostPlan {
+  return planHostWithNotes(host, seeds, pages, r, calibration, overhead).plan;
 }
 
 export function planHostWithNotes(
@@ -41,6 +41,7 @@ export function planHostWithNotes(
   pages: number,
   r: ResolvedPlanInput,
   calibration?: HostCalibration,
+  overhead: Overhead = REQUEST_OVERHEAD,
 ): { plan: HostPlan; notes: HostNotes } {
   const typedLatency = ownValue(r.latencyByHost, host);
   const calibrated: CalibratedInput[] = [];
@@ -77,7 +78,7 @@ export function planHostWithNotes(
   const lanePages = Math.ceil(pages / lanes);
 
   // The crawl's own timeline: robots.txt at t = 0, the first page a gap later, then a page every step.
-  const o = REQUEST_OVERHEAD;
+  const o = overhead;
   const kept = engineSeconds(interval);
   const robotsLatency = calibration?.robotsLatencySeconds ?? latency;
   const firstPage = tidy(gapAfter(kept, robotsLatency, r.delayFrom, o));

@@ -15,6 +15,7 @@ import { planHostWithNotes, tidy, type HostNotes } from './host';
 import { groupHosts, problemsOf, resolvePlanInput } from './input';
 import { makespan, type Makespan } from './makespan';
 import { spreadPages } from './pages';
+import { overheadOf } from './timing';
 import { PlanInputError, type DeadlineCheck, type HostPlan, type MachinePlan, type Plan, type PlanInput, type Sharding } from './types';
 import { planWarnings } from './warnings';
 import { describeBinding } from './words';
@@ -31,9 +32,10 @@ export function plan(input: PlanInput): Plan {
   const notes = new Map<string, HostNotes>();
   const hosts: HostPlan[] = new Array<HostPlan>(groups.size);
   const measured = new Map((r.calibration?.hosts ?? []).map((c) => [c.host.toLowerCase(), c] as const));
+  const overhead = overheadOf(r.calibration);
   let index = 0;
   for (const [host, seeds] of groups) {
-    const planned = planHostWithNotes(host, seeds, pages[index]!, r, measured.get(host));
+    const planned = planHostWithNotes(host, seeds, pages[index]!, r, measured.get(host), overhead);
     if (planned.notes.capped) notes.set(host, planned.notes);
     hosts[index++] = planned.plan;
   }
@@ -101,6 +103,7 @@ export function plan(input: PlanInput): Plan {
     }),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
     bounds: total.bounds,
+    overhead,
     hosts,
     warnings,
     deadline,

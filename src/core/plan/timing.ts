@@ -1,7 +1,7 @@
 /**
  * The gap between two request starts on one host, as the crawl engine makes it (docs/how-it-works.md
  * §Per host): after an answer that took L, with the interval I in whole milliseconds (as the engine keeps it)
- * and the per-request overhead (REQUEST_OVERHEAD, src/core/politeness/pacing.ts):
+ * and the per-request overhead (REQUEST_OVERHEAD, src/core/politeness/pacing.ts, or as a test crawl measured it):
  *
  *   start reading:  L + afterResponse        when that is at least I (the answer is what the host waits for)
  *                   I + afterInterval        otherwise (it waits for its interval, on a timer)
@@ -9,11 +9,30 @@
  *
  * With measured answer times (a calibration) the plan takes the mean of that gap over them.
  */
+import { OVERHEAD_MIN_SAMPLES, type Calibration } from '../calibrate/types';
 import { intervalMs } from '../crawl/frontier';
 import type { DelayFrom } from '../politeness/interval';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 
-export type Overhead = typeof REQUEST_OVERHEAD;
+export interface Overhead {
+  readonly afterIntervalSeconds: number;
+  readonly afterResponseSeconds: number;
+}
+
+/**
+ * The per-request overhead a plan uses: what a calibration's test crawl measured (the mean of each kind of
+ * gap, when it measured at least OVERHEAD_MIN_SAMPLES), else REQUEST_OVERHEAD.
+ */
+export function overheadOf(calibration: Calibration | null): Overhead & { measured: boolean } {
+  const m = calibration?.overhead;
+  const interval = m && m.afterInterval.count >= OVERHEAD_MIN_SAMPLES ? m.afterInterval.meanSeconds : undefined;
+  const response = m && m.afterResponse.count >= OVERHEAD_MIN_SAMPLES ? m.afterResponse.meanSeconds : undefined;
+  return {
+    afterIntervalSeconds: interval ?? REQUEST_OVERHEAD.afterIntervalSeconds,
+    afterResponseSeconds: response ?? REQUEST_OVERHEAD.afterResponseSeconds,
+    measured: interval !== undefined || response !== undefined,
+  };
+}
 
 /** Seconds as the engine keeps an interval: whole milliseconds, rounded up. */
 export function engineSeconds(seconds: number): number {

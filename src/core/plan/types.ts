@@ -252,6 +252,11 @@ export interface Plan {
   perWorkerDelaySeconds: number | null;
   /** The bounds of the machine that sets the total (the only machine without sharding). */
   bounds: Bounds;
+  /**
+   * The crawl's own time per request the plan counted (docs/how-it-works.md §Per host): REQUEST_OVERHEAD, or
+   * (`measured`) the means a calibration's test crawl measured.
+   */
+  overhead: { afterIntervalSeconds: number; afterResponseSeconds: number; measured: boolean };
   hosts: HostPlan[];
   warnings: PlanWarning[];
   deadline: DeadlineCheck | null;

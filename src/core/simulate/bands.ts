@@ -12,9 +12,9 @@
  *
  * test/unit/simulate.test.ts holds the band within a few per cent of the request-by-request one where both run.
  */
+import type { HostCalibration } from '../calibrate/types';
 import type { Random } from '../clock';
 import type { HostPlan, Plan } from '../plan/types';
-import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { deriveSeed, mulberry32 } from '../random';
 import { mean, percentileSorted } from '../statistics';
 import type { HostModel } from './model';
@@ -26,7 +26,13 @@ export const SAMPLE_RUNS = 40;
 /** The fewest pages a host's sample runs have (when it has that many). */
 const MIN_SAMPLE_PAGES = 20;
 
-export function perHostSums(plan: Plan, hosts: readonly HostPlan[], models: readonly HostModel[], o: { runs: number; seed: number; budget: number }): Simulation {
+export function perHostSums(
+  plan: Plan,
+  hosts: readonly HostPlan[],
+  models: readonly HostModel[],
+  calibrations: ReadonlyArray<HostCalibration | undefined>,
+  o: { runs: number; seed: number; budget: number },
+): Simulation {
   const drawnHosts = models.filter((m) => !m.fixed).length;
   const samplePages = Math.max(MIN_SAMPLE_PAGES, Math.floor(o.budget / Math.max(1, drawnHosts * SAMPLE_RUNS)));
   let requests = 0;
@@ -36,7 +42,7 @@ export function perHostSums(plan: Plan, hosts: readonly HostPlan[], models: read
     if (m.fixed) return () => h.seconds;
     const pages = Math.min(h.pages, samplePages);
     const times: number[] = [];
-    const machines = byMachine([{ ...h, pages }], [{ ...m, pages }]);
+    const machines = byMachine([{ ...h, pages }], [calibrations[i]]);
     for (let k = 0; k < SAMPLE_RUNS; k++) {
       const run = runOnce(plan.input, machines, mulberry32(deriveSeed(o.seed, `host ${h.host} ${k}`)), undefined, () => null);
       times.push(run.makespan);
@@ -44,7 +50,7 @@ export function perHostSums(plan: Plan, hosts: readonly HostPlan[], models: read
     }
     if (pages === h.pages) return (random) => times[Math.floor(random() * times.length)]!;
     // The part that does not grow with the pages: the robots.txt gap and the last answer.
-    const fixedPart = h.firstPageSeconds + h.latencySeconds + REQUEST_OVERHEAD.afterResponseSeconds;
+    const fixedPart = h.firstPageSeconds + h.latencySeconds + plan.overhead.afterResponseSeconds;
     const perStep = (mean(times) - fixedPart) / (pages - 1);
     const average = mean(times);
     const variancePerStep = times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);

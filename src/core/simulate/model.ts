@@ -11,12 +11,16 @@ import type { PageResult } from '../crawl/types';
 import type { HostPlan } from '../plan/types';
 import { readsRetryAfter } from '../politeness/retryPolicy';
 
-/** One kind of fault a host answers with, at its rate. */
+/** One kind of fault a host answers with, at its rate: on every `every`th request, or at random. */
 interface FaultKind {
   rate: number;
+  /** N when the calibration saw it on every Nth request (then it comes so, the first at N); else null. */
+  every: number | null;
   /** Draws the answer (a status with its headers, or a transport error) and how long it takes, seconds. */
   draw(random: Random, startedAt: number): { result: (endedAt: number) => PageResult; seconds: number; retryAfterSeconds: number | null; status: number | null };
 }
+
+export type { FaultKind };
 
 export interface HostModel {
   host: string;
@@ -57,17 +61,20 @@ function statusAnswer(status: number, retryAfterSeconds: number | null, startedA
   return (endedAt) => ({ status, headers, bytes: 0, truncated: false, startedAt, endedAt });
 }
 
-function faultKinds(c: HostCalibration, fallbackSeconds: number): FaultKind[] {
+function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => readonly number[]): FaultKind[] {
   const f = c.faults;
   const kinds: FaultKind[] = [];
   if (f.tooManyRequests.rate > 0) {
     const t = f.tooManyRequests;
     const withPause = Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count));
+    const pauses = list(t.retryAfterSeconds);
+    const times = list(t.latencySeconds);
     kinds.push({
       rate: t.rate,
+      every: t.every,
       draw(random, startedAt) {
-        const ra = random() < withPause ? Math.round(pick(t.retryAfterSeconds, random, 1)) : null;
-        return { result: statusAnswer(429, ra, startedAt), seconds: pick(t.latencySeconds, random, fallbackSeconds), retryAfterSeconds: ra, status: 429 };
+        const ra = random() < withPause ? Math.round(pick(pauses, random, 1)) : null;
+        return { result: statusAnswer(429, ra, startedAt), seconds: pick(times, random, fallbackSeconds), retryAfterSeconds: ra, status: 429 };
       },
     });
   }
@@ -76,19 +83,24 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number): FaultKind[] {
     let reading = 0;
     for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
     const withPause = reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading);
+    const pauses = list(s.retryAfterSeconds);
+    const times = list(s.latencySeconds);
     kinds.push({
       rate: s.rate,
+      every: s.every,
       draw(random, startedAt) {
         const status = Number(pickWeighted(s.statuses, random, '503'));
-        const ra = readsRetryAfter(status) && random() < withPause ? Math.round(pick(s.retryAfterSeconds, random, 1)) : null;
-        return { result: statusAnswer(status, ra, startedAt), seconds: pick(s.latencySeconds, random, fallbackSeconds), retryAfterSeconds: ra, status };
+        const ra = readsRetryAfter(status) && random() < withPause ? Math.round(pick(pauses, random, 1)) : null;
+        return { result: statusAnswer(status, ra, startedAt), seconds: pick(times, random, fallbackSeconds), retryAfterSeconds: ra, status };
       },
     });
   }
-  const errorKind = (rate: number, latency: readonly number[], kind: (random: Random) => ErrorKind): void => {
+  const errorKind = (rate: number, every: number | null, measured: readonly number[], kind: (random: Random) => ErrorKind): void => {
     if (rate <= 0) return;
+    const latency = list(measured);
     kinds.push({
       rate,
+      every,
       draw(random, startedAt) {
         const k = kind(random);
         return {
@@ -100,25 +112,38 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number): FaultKind[] {
       },
     });
   };
-  errorKind(f.timeouts.rate, f.timeouts.latencySeconds, () => 'timeout');
-  errorKind(f.otherErrors.rate, f.otherErrors.latencySeconds, (random) => pickWeighted(f.otherErrors.kinds, random, 'other'));
+  errorKind(f.timeouts.rate, f.timeouts.every, f.timeouts.latencySeconds, () => 'timeout');
+  errorKind(f.otherErrors.rate, f.otherErrors.every, f.otherErrors.latencySeconds, (random) => pickWeighted(f.otherErrors.kinds, random, 'other'));
   return kinds;
 }
 
-/** The model of one planned host; `calibration` when a test crawl saw it. */
-export function hostModel(h: HostPlan, calibration: HostCalibration | undefined): HostModel {
-  const measured = h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
-  const faults = calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds) : [];
+/**
+ * The model of one planned host; `calibration` when a test crawl saw it. With `random`, for one run: every
+ * list of measured times is first drawn anew from itself (a bootstrap of the calibration), so that the runs
+ * also spread by how well a test crawl's few samples tell the host's times.
+ */
+export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
+  const list = random === undefined ? (samples: readonly number[]) => samples : (samples: readonly number[]) => resample(samples, random);
+  const measured = h.calibrated.includes('latency') && calibration !== undefined ? list(calibration.latency.samplesSeconds) : undefined;
+  const faults = calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
   const fixedLatency = h.latencySeconds;
   const robots = calibration?.robotsLatencySeconds ?? h.latencySeconds;
-  const spread = measured !== undefined && measured[0] !== measured[measured.length - 1];
+  const original = h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
+  const spread = original !== undefined && original[0] !== original[original.length - 1];
   return {
     host: h.host,
     pages: h.pages,
     crawlDelaySeconds: h.crawlDelaySeconds ?? undefined,
     robotsSeconds: robots,
-    latency: measured === undefined ? () => fixedLatency : (random) => measured[Math.floor(random() * measured.length)]!,
+    latency: measured === undefined ? () => fixedLatency : (r) => measured[Math.floor(r() * measured.length)]!,
     faults,
     fixed: !spread && faults.length === 0,
   };
+}
+
+/** As many draws from `samples` as it has, with replacement. */
+export function resample(samples: readonly number[], random: Random): number[] {
+  const out = new Array<number>(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = samples[Math.floor(random() * samples.length)]!;
+  return out;
 }

@@ -19,18 +19,12 @@ import { percentileSorted } from '../statistics';
 import { perHostSums } from './bands';
 import { hostModel } from './model';
 import { byMachine, runOnce } from './run';
+import { SIMULATION_BUDGET_REQUESTS, SIMULATION_DEFAULTS } from './options';
 import type { Simulation, TimelineHost } from './types';
 
 export type { Simulation, SimulationTimeline, TimelineHost } from './types';
+export { SIMULATION_BUDGET_REQUESTS, SIMULATION_DEFAULTS, SIMULATION_LIMITS } from './options';
 
-/** Runs by default (`--runs`). */
-export const SIMULATION_DEFAULTS = { runs: 200, seed: 1 } as const;
-export const SIMULATION_LIMITS = {
-  runs: { min: 1, max: 10_000, integer: true },
-  seed: { min: 0, max: 2 ** 32 - 1, integer: true },
-} as const;
-/** Requests simulated one by one at most, over all runs; a larger plan gets per-host sums (bands.ts). */
-export const SIMULATION_BUDGET_REQUESTS = 1_000_000;
 
 export interface SimulationOptions {
   runs?: number;
@@ -51,13 +45,15 @@ export function simulate(plan: Plan, options: SimulationOptions = {}): Simulatio
   const budget = options.budgetRequests ?? SIMULATION_BUDGET_REQUESTS;
   const hosts = simulatedHosts(plan);
   const calibrations = new Map((plan.input.calibration?.hosts ?? []).map((c) => [c.host.toLowerCase(), c] as const));
-  const models = hosts.map((h) => hostModel(h, calibrations.get(h.host)));
+  const measured = hosts.map((h) => calibrations.get(h.host));
+  const models = hosts.map((h, i) => hostModel(h, measured[i]));
   const perRun = hosts.reduce((sum, h) => sum + h.requests, 0);
-  if (perRun * runs > budget) return perHostSums(plan, hosts, models, { runs, seed, budget });
+  if (perRun * runs > budget) return perHostSums(plan, hosts, models, measured, { runs, seed, budget });
 
-  // With nothing drawn at random (fixed answer times, no faults), every run is the same: one is run.
-  const drawn = models.some((m) => !m.fixed);
-  const machines = byMachine(hosts, models);
+  // With nothing drawn at random (fixed answer times, no faults, the overhead a constant), every run is the
+  // same: one is run.
+  const drawn = models.some((m) => !m.fixed) || plan.overhead.measured;
+  const machines = byMachine(hosts, measured);
   const makespans: number[] = [];
   const ends: number[][] = hosts.map(() => []);
   let requests = 0;

@@ -6,9 +6,9 @@
  * microtask and no real timer is involved, so a run is the same every time and costs a few hundred
  * nanoseconds per request.
  *
- * Timers fire in (time, creation order). `latenessMs` models a real timer's lateness: every timer armed
- * with `setTimer` for a positive time fires that much late (Node fires timers about a millisecond late;
- * see docs/how-it-works.md §The plan), while `at` is exact (the simulated network).
+ * Timers fire in (time, creation order). `lateness` models a real timer's lateness: every timer armed with
+ * `setTimer` for a positive time fires that much late (Node fires timers about a millisecond late; see
+ * docs/how-it-works.md §The simulation), while `at` is exact (the simulated network).
  *
  * `sleep` works too (for code that waits on promises), but what follows it runs only when the caller of
  * `run()` lets microtasks run; the engine on the callback road never sleeps.
@@ -29,9 +29,10 @@ export class VirtualClock implements Clock {
   /** Timers fired so far. */
   fired = 0;
 
+  /** `lateness`: ms a setTimer fires late, a number or a draw per timer. */
   constructor(
     startMs = 0,
-    private readonly latenessMs = 0,
+    private readonly lateness: number | (() => number) = 0,
   ) {
     this.t = startMs;
   }
@@ -41,7 +42,8 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(ms: number, callback: () => void): () => void {
-    const delay = Number.isFinite(ms) && ms > 0 ? ms + this.latenessMs : 0;
+    const late = typeof this.lateness === 'number' ? this.lateness : this.lateness();
+    const delay = Number.isFinite(ms) && ms > 0 ? ms + late : 0;
     const timer = new Timer(callback);
     this.push(this.t + delay, timer);
     return timer.cancel;
