@@ -4,6 +4,7 @@ import { crawlersSection } from './crawlers';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 import { scaleSection } from './scale';
+import { simulationSection } from './simulation';
 import { sitemapsSection } from './sitemaps';
 
-export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection, sitemapsSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, simulationSection, scaleSection, sitemapsSection];

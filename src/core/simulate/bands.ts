@@ -34,7 +34,8 @@ export function perHostSums(
   o: { runs: number; seed: number; budget: number },
 ): Simulation {
   const drawnHosts = models.filter((m) => !m.fixed).length;
-  const samplePages = Math.max(MIN_SAMPLE_PAGES, Math.floor(o.budget / Math.max(1, drawnHosts * SAMPLE_RUNS)));
+  // A quarter of the budget for the sample runs: the band of a plan this large comes in a fraction of it.
+  const samplePages = Math.max(MIN_SAMPLE_PAGES, Math.floor(o.budget / 4 / Math.max(1, drawnHosts * SAMPLE_RUNS)));
   let requests = 0;
   // Per host: a function drawing its time in one run.
   const draws = hosts.map((h, i): ((random: Random) => number) => {

@@ -38,9 +38,33 @@ export interface HostModel {
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** A uniform pick from a list; `fallback` when it is empty. */
-function pick(list: readonly number[], random: Random, fallback: number): number {
-  return list.length === 0 ? fallback : list[Math.floor(random() * list.length)]!;
+/** Draws one of a list's values (see hostModel's `list`), or undefined for an empty list. */
+type Draw = (random: Random) => number | undefined;
+
+/** A uniform pick from a list of measured values. */
+function drawFrom(samples: readonly number[]): Draw {
+  return (random) => (samples.length === 0 ? undefined : samples[Math.floor(random() * samples.length)]!);
+}
+
+/**
+ * A uniform pick from a bootstrap resample of `samples` (as many draws from it as it has, with replacement),
+ * made lazily: the resample's ith value is drawn the first time a pick lands on i. The same distribution as
+ * resampling the whole list first, at the cost of the picks a run makes, not of the list's length.
+ */
+function drawFromResample(samples: readonly number[], runRandom: Random): Draw {
+  const n = samples.length;
+  // Which value each drawn place of the resample holds (a sparse list: a run picks few of them).
+  const resampled: number[] = [];
+  return (random) => {
+    if (n === 0) return undefined;
+    const i = Math.floor(random() * n);
+    let value = resampled[i];
+    if (value === undefined) {
+      value = samples[Math.floor(runRandom() * n)]!;
+      resampled[i] = value;
+    }
+    return value;
+  };
 }
 
 /** Picks a key by its count. */
@@ -61,7 +85,7 @@ function statusAnswer(status: number, retryAfterSeconds: number | null, startedA
   return (endedAt) => ({ status, headers, bytes: 0, truncated: false, startedAt, endedAt });
 }
 
-function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => readonly number[]): FaultKind[] {
+function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => Draw): FaultKind[] {
   const f = c.faults;
   const kinds: FaultKind[] = [];
   if (f.tooManyRequests.rate > 0) {
@@ -73,8 +97,8 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
       rate: t.rate,
       every: t.every,
       draw(random, startedAt) {
-        const ra = random() < withPause ? Math.round(pick(pauses, random, 1)) : null;
-        return { result: statusAnswer(429, ra, startedAt), seconds: pick(times, random, fallbackSeconds), retryAfterSeconds: ra, status: 429 };
+        const ra = random() < withPause ? Math.round(pauses(random) ?? 1) : null;
+        return { result: statusAnswer(429, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status: 429 };
       },
     });
   }
@@ -90,8 +114,8 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
       every: s.every,
       draw(random, startedAt) {
         const status = Number(pickWeighted(s.statuses, random, '503'));
-        const ra = readsRetryAfter(status) && random() < withPause ? Math.round(pick(pauses, random, 1)) : null;
-        return { result: statusAnswer(status, ra, startedAt), seconds: pick(times, random, fallbackSeconds), retryAfterSeconds: ra, status };
+        const ra = readsRetryAfter(status) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
+        return { result: statusAnswer(status, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status };
       },
     });
   }
@@ -105,7 +129,7 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
         const k = kind(random);
         return {
           result: (endedAt) => ({ error: { kind: k, message: `simulated ${k}` }, startedAt, endedAt }),
-          seconds: pick(latency, random, fallbackSeconds),
+          seconds: latency(random) ?? fallbackSeconds,
           retryAfterSeconds: null,
           status: null,
         };
@@ -123,7 +147,7 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
  * also spread by how well a test crawl's few samples tell the host's times.
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
-  const list = random === undefined ? (samples: readonly number[]) => samples : (samples: readonly number[]) => resample(samples, random);
+  const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
   const measured = h.calibrated.includes('latency') && calibration !== undefined ? list(calibration.latency.samplesSeconds) : undefined;
   const faults = calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
   const fixedLatency = h.latencySeconds;
@@ -135,15 +159,13 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
     pages: h.pages,
     crawlDelaySeconds: h.crawlDelaySeconds ?? undefined,
     robotsSeconds: robots,
-    latency: measured === undefined ? () => fixedLatency : (r) => measured[Math.floor(r() * measured.length)]!,
+    latency: measured === undefined ? () => fixedLatency : (r) => measured(r) ?? fixedLatency,
     faults,
     fixed: !spread && faults.length === 0,
   };
 }
 
-/** As many draws from `samples` as it has, with replacement. */
-export function resample(samples: readonly number[], random: Random): number[] {
-  const out = new Array<number>(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = samples[Math.floor(random() * samples.length)]!;
-  return out;
+/** Draws from `samples`, for each run from a bootstrap resample of it (see hostModel). */
+export function sampler(samples: readonly number[], runRandom: Random): (random: Random) => number | undefined {
+  return drawFromResample(samples, runRandom);
 }

@@ -8,7 +8,7 @@ import type { PageRequest, PageResult, RobotsDecision, RobotsGate } from '../cra
 import type { HostPlan, ResolvedPlanInput } from '../plan/types';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { OVERHEAD_MIN_SAMPLES, type Calibration, type HostCalibration, type LatencySummary } from '../calibrate/types';
-import { hostModel, resample, type FaultKind, type HostModel } from './model';
+import { hostModel, sampler, type FaultKind, type HostModel } from './model';
 import type { TimelineHost } from './types';
 import { VirtualClock } from './virtualClock';
 
@@ -195,8 +195,8 @@ export function overheadDraws(calibration: Calibration | null): OverheadDraws {
   const draw = (summary: LatencySummary | undefined, fallback: number) => (random: Random) => {
     if (summary === undefined || summary.count < OVERHEAD_MIN_SAMPLES || summary.samplesSeconds.length === 0) return () => fallback * 1000;
     // A bootstrap of the measured gaps for each run, as for the hosts' times (model.ts).
-    const samples = resample(summary.samplesSeconds, random);
-    return () => samples[Math.floor(random() * samples.length)]! * 1000;
+    const draw = sampler(summary.samplesSeconds, random);
+    return () => (draw(random) ?? fallback) * 1000;
   };
   return {
     afterInterval: draw(m?.afterInterval, REQUEST_OVERHEAD.afterIntervalSeconds),
