@@ -11,6 +11,7 @@
  * the items, the hosts and the frontier's own structures all count.
  */
 import { runCrawl } from '../../src/core/crawl/engine';
+import type { CrawlResult } from '../../src/core/crawl/types';
 import { Frontier, type HostSlot } from '../../src/core/crawl/frontier';
 import { HOST_RATE_DEFAULTS, HostRate } from '../../src/core/politeness/hostRate';
 import { formatNumber } from '../../src/core/format/duration';
@@ -121,82 +122,78 @@ export function measureFrontier(shape: Shape, reps: number): FrontierMeasure {
   return best!;
 }
 
-/** `runCrawl` with every URL a seed, on a virtual clock; the fetcher answers 200 after LATENCY_MS. */
-export async function measureScheduler(shape: Shape): Promise<SchedulerMeasure> {
+/** The engine's options in both scheduler passes. */
+const PASS_OPTIONS = { random: () => 0.5, concurrency: CONCURRENCY, delaySeconds: DELAY_SECONDS, maxPages: Infinity, maxDepth: 0 } as const;
+
+/**
+ * One scheduler pass: every URL a seed, `crawl(seeds, firstStart)` runs the engine and calls `firstStart` at
+ * its first request, when every seed is queued: the bytes are measured then, and the time that takes is left
+ * out of the wall time.
+ */
+async function schedulerPass(shape: Shape, crawl: (seeds: string[], firstStart: () => void) => Promise<CrawlResult>): Promise<SchedulerMeasure> {
   const n = shape.hosts * shape.perHost;
   const before = liveHeapBytes();
   const seeds = Array.from({ length: n }, (_, i) => url(i % shape.hosts, i));
-  const clock = new VirtualClock(T0);
   let bytesPerUrl = 0;
   let measuring = 0;
+  const firstStart = (): void => {
+    if (bytesPerUrl > 0) return;
+    const m = performance.now();
+    bytesPerUrl = (liveHeapBytes() - before) / n;
+    measuring = performance.now() - m;
+  };
   const t = performance.now();
-  const result = await clock.run(
-    runCrawl({
-      seeds,
-      clock,
-      random: () => 0.5,
-      concurrency: CONCURRENCY,
-      delaySeconds: DELAY_SECONDS,
-      maxPages: Infinity,
-      maxDepth: 0,
-      progressIntervalMs: 60_000,
-      // At the first start every seed is queued: measure then, and leave the time it takes out.
-      emit: (event) => {
-        if (event.type !== 'request-start' || bytesPerUrl > 0) return;
-        const m = performance.now();
-        bytesPerUrl = (liveHeapBytes() - before) / n;
-        measuring = performance.now() - m;
-      },
-      fetch: async (req) => {
-        const startedAt = clock.now();
-        await clock.sleep(LATENCY_MS, req.signal);
-        return { status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() };
-      },
-    }),
-    { maxTimers: 10 * n, maxMs: Number.MAX_SAFE_INTEGER },
-  );
+  const result = await crawl(seeds, firstStart);
   const wallSeconds = (performance.now() - t - measuring) / 1000;
   const requests = result.summary.requests;
   return { urls: n, requests, wallSeconds, requestsPerSecond: requests / wallSeconds, bytesPerUrl, virtualSeconds: result.summary.elapsedSeconds };
 }
 
+/** `runCrawl` on the tests' virtual clock; the fetcher's promise answers 200 after LATENCY_MS. */
+export function measureScheduler(shape: Shape): Promise<SchedulerMeasure> {
+  return schedulerPass(shape, (seeds, firstStart) => {
+    const clock = new VirtualClock(T0);
+    return clock.run(
+      runCrawl({
+        ...PASS_OPTIONS,
+        seeds,
+        clock,
+        progressIntervalMs: 60_000,
+        emit: (event) => {
+          if (event.type === 'request-start') firstStart();
+        },
+        fetch: async (req) => {
+          const startedAt = clock.now();
+          await clock.sleep(LATENCY_MS, req.signal);
+          return { status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() };
+        },
+      }),
+      { maxTimers: 10 * seeds.length, maxMs: Number.MAX_SAFE_INTEGER },
+    );
+  });
+}
+
 /**
  * The same crawl on the callback road the simulation takes (src/core/simulate): the simulation's virtual
- * clock drives the engine, and a fetcher that answers after LATENCY_MS through the clock (no promise, no
- * event sink). Bytes are measured at the first request, when every seed is queued.
+ * clock drives the engine, and a fetcher answers after LATENCY_MS through the clock (no promise, no event sink).
  */
-export async function measureSchedulerOnSimulationClock(shape: Shape): Promise<SchedulerMeasure> {
-  const n = shape.hosts * shape.perHost;
-  const before = liveHeapBytes();
-  const seeds = Array.from({ length: n }, (_, i) => url(i % shape.hosts, i));
-  const clock = new SimulationClock(T0);
-  let bytesPerUrl = 0;
-  let measuring = 0;
-  const t = performance.now();
-  const finished = runCrawl({
-    seeds,
-    clock,
-    random: () => 0.5,
-    concurrency: CONCURRENCY,
-    delaySeconds: DELAY_SECONDS,
-    maxPages: Infinity,
-    maxDepth: 0,
-    urlOutcomes: false,
-    startFetch: (_req, done) => {
-      if (bytesPerUrl === 0) {
-        const m = performance.now();
-        bytesPerUrl = (liveHeapBytes() - before) / n;
-        measuring = performance.now() - m;
-      }
-      const startedAt = clock.now();
-      clock.at(startedAt + LATENCY_MS, () => done({ status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() }));
-    },
+export function measureSchedulerOnSimulationClock(shape: Shape): Promise<SchedulerMeasure> {
+  return schedulerPass(shape, (seeds, firstStart) => {
+    const clock = new SimulationClock(T0);
+    const finished = runCrawl({
+      ...PASS_OPTIONS,
+      seeds,
+      clock,
+      urlOutcomes: false,
+      startFetch: (_req, done) => {
+        firstStart();
+        const startedAt = clock.now();
+        clock.at(startedAt + LATENCY_MS, () => done({ status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() }));
+      },
+    });
+    clock.run();
+    return finished;
   });
-  clock.run();
-  const result = await finished;
-  const wallSeconds = (performance.now() - t - measuring) / 1000;
-  const requests = result.summary.requests;
-  return { urls: n, requests, wallSeconds, requestsPerSecond: requests / wallSeconds, bytesPerUrl, virtualSeconds: result.summary.elapsedSeconds };
 }
 
 function shapeLabel(shape: Shape): string {

@@ -4,7 +4,7 @@
  * for a host it did not see: a fixed answer time, no faults). Built from a Plan (its hosts, its settings
  * and its calibration).
  */
-import type { HostCalibration } from '../calibrate/types';
+import type { FaultSummary, HostCalibration } from '../calibrate/types';
 import type { Random } from '../clock';
 import type { ErrorKind } from '../crawl/events';
 import type { PageResult } from '../crawl/types';
@@ -88,37 +88,27 @@ function statusAnswer(status: number, retryAfterSeconds: number | null, startedA
 function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => Draw): FaultKind[] {
   const f = c.faults;
   const kinds: FaultKind[] = [];
-  if (f.tooManyRequests.rate > 0) {
-    const t = f.tooManyRequests;
-    const withPause = Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count));
-    const pauses = list(t.retryAfterSeconds);
-    const times = list(t.latencySeconds);
+  // 429 and 5xx: a status (5xx: drawn by how often each came), with a Retry-After pause as often as one came.
+  const statusKind = (fault: FaultSummary, status: (random: Random) => number, withPause: number): void => {
+    if (fault.rate <= 0) return;
+    const pauses = list(fault.retryAfterSeconds);
+    const times = list(fault.latencySeconds);
     kinds.push({
-      rate: t.rate,
-      every: t.every,
+      rate: fault.rate,
+      every: fault.every,
       draw(random, startedAt) {
-        const ra = random() < withPause ? Math.round(pauses(random) ?? 1) : null;
-        return { result: statusAnswer(429, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status: 429 };
+        const drawn = status(random);
+        const ra = readsRetryAfter(drawn) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
+        return { result: statusAnswer(drawn, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status: drawn };
       },
     });
-  }
-  if (f.serverErrors.rate > 0) {
-    const s = f.serverErrors;
-    let reading = 0;
-    for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
-    const withPause = reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading);
-    const pauses = list(s.retryAfterSeconds);
-    const times = list(s.latencySeconds);
-    kinds.push({
-      rate: s.rate,
-      every: s.every,
-      draw(random, startedAt) {
-        const status = Number(pickWeighted(s.statuses, random, '503'));
-        const ra = readsRetryAfter(status) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
-        return { result: statusAnswer(status, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status };
-      },
-    });
-  }
+  };
+  const t = f.tooManyRequests;
+  statusKind(t, () => 429, Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count)));
+  const s = f.serverErrors;
+  let reading = 0;
+  for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
+  statusKind(s, (random) => Number(pickWeighted(s.statuses, random, '503')), reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading));
   const errorKind = (rate: number, every: number | null, measured: readonly number[], kind: (random: Random) => ErrorKind): void => {
     if (rate <= 0) return;
     const latency = list(measured);

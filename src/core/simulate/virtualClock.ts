@@ -14,15 +14,13 @@
  * `run()` lets microtasks run; the engine on the callback road never sleeps.
  */
 import type { Clock } from '../clock';
+import { SeqHeap } from '../crawl/heap';
 
 export class VirtualClock implements Clock {
   private t: number;
   private seq = 0;
-  /** The timers' heap, in three parallel arrays: no object per timer but its callback. */
-  private readonly ats: number[] = [];
-  private readonly seqs: number[] = [];
-  /** A function (`at`), or a cancellable timer (`setTimer`), whose `callback` is dropped when it is cancelled. */
-  private readonly callbacks: Array<Entry> = [];
+  /** The timers, by (time, creation order): the frontier's heap (src/core/crawl/heap.ts). */
+  private readonly timers = new SeqHeap<Entry>();
   private readonly tasks: Array<() => void> = [];
   private taskHead = 0;
   private taskTail = 0;
@@ -45,13 +43,13 @@ export class VirtualClock implements Clock {
     const late = typeof this.lateness === 'number' ? this.lateness : this.lateness();
     const delay = Number.isFinite(ms) && ms > 0 ? ms + late : 0;
     const timer = new Timer(callback);
-    this.push(this.t + delay, timer);
+    this.timers.push(this.t + delay, this.seq++, timer);
     return timer.cancel;
   }
 
   /** Calls `callback` at virtual time `time` exactly (not before now), after the timers set for that time before it. */
   at(time: number, callback: () => void): void {
-    this.push(Math.max(this.t, time), callback);
+    this.timers.push(Math.max(this.t, time), this.seq++, callback);
   }
 
   post(task: () => void): void {
@@ -78,7 +76,7 @@ export class VirtualClock implements Clock {
 
   /** Timers not yet fired (cancelled ones included until their time comes). */
   get pending(): number {
-    return this.callbacks.length;
+    return this.timers.size;
   }
 
   /**
@@ -89,9 +87,9 @@ export class VirtualClock implements Clock {
     const before = this.fired;
     for (;;) {
       this.drainTasks();
-      if (this.callbacks.length === 0 || this.ats[0]! > untilMs) break;
-      const at = this.ats[0]!;
-      const entry = this.pop();
+      const at = this.timers.peekKey();
+      if (at === undefined || at > untilMs) break;
+      const entry = this.timers.pop()!;
       const callback = typeof entry === 'function' ? entry : entry.callback;
       if (callback === undefined) continue;
       if (at > this.t) this.t = at;
@@ -111,53 +109,6 @@ export class VirtualClock implements Clock {
     // The array is kept (not shortened) for the next instant's tasks.
     this.taskHead = 0;
     this.taskTail = 0;
-  }
-
-  private push(at: number, callback: Entry): void {
-    const seq = this.seq++;
-    const { ats, seqs, callbacks } = this;
-    let i = callbacks.length;
-    ats.push(at);
-    seqs.push(seq);
-    callbacks.push(callback);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (ats[p]! < at || (ats[p]! === at && seqs[p]! < seq)) break;
-      ats[i] = ats[p]!;
-      seqs[i] = seqs[p]!;
-      callbacks[i] = callbacks[p]!;
-      i = p;
-    }
-    ats[i] = at;
-    seqs[i] = seq;
-    callbacks[i] = callback;
-  }
-
-  private pop(): Entry {
-    const { ats, seqs, callbacks } = this;
-    const top = callbacks[0]!;
-    const at = ats.pop()!;
-    const seq = seqs.pop()!;
-    const callback = callbacks.pop()!;
-    const n = callbacks.length;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        const c = r < n && (ats[r]! < ats[l]! || (ats[r]! === ats[l]! && seqs[r]! < seqs[l]!)) ? r : l;
-        if (at < ats[c]! || (at === ats[c]! && seq < seqs[c]!)) break;
-        ats[i] = ats[c]!;
-        seqs[i] = seqs[c]!;
-        callbacks[i] = callbacks[c]!;
-        i = c;
-      }
-      ats[i] = at;
-      seqs[i] = seq;
-      callbacks[i] = callback;
-    }
-    return top;
   }
 }
 
