@@ -237,8 +237,8 @@ class CrawlScheduler {
 
   /**
    * The loop: start what may start, then wait for a wake-up (a response, a robots.txt answer, a stop) or
-   * the next host's time. A wait ends in `resume`, which runs the loop again on the clock's `post` (a
-   * microtask by default), as an `await` would.
+   * the next host's time. The wait's end posts the loop again on the clock's `post` (a microtask by
+   * default), as the continuation of an `await` would run.
    */
   private readonly step = (): void => {
     if (this.ended) return;
