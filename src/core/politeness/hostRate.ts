@@ -46,26 +46,33 @@ export class HostRate {
   private latencySeconds: number | undefined;
   private raisedSeconds = 0;
   private raisedSource: ThrottleCause = 'backoff';
-  /** The floor as last worked out; undefined once its inputs (Crawl-delay, latency) changed. */
-  private plannedDecision: IntervalDecision | undefined = undefined;
+  /**
+   * The floor's seconds as last worked out; undefined once its inputs (Crawl-delay, latency) changed. Read on
+   * every start and every re-key of the host, so it is kept; a number, not the decision (a host holds it).
+   */
+  private floorSeconds: number | undefined = undefined;
 
   constructor(private readonly options: HostRateOptions) {}
 
   /** The floor: the planned effective interval for this host as things stand. */
   planned(): IntervalDecision {
-    // Read on every start and every re-key of the host: worked out only when what it depends on changed.
-    return (this.plannedDecision ??= effectiveInterval({
+    return effectiveInterval({
       configuredSeconds: this.options.configuredSeconds,
       crawlDelayPolicy: this.options.crawlDelayPolicy,
       maxCrawlDelaySeconds: this.options.maxCrawlDelaySeconds,
       ...(this.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: this.crawlDelaySeconds }),
       ...(this.options.adaptive ? { adaptiveLatencySeconds: this.latencySeconds ?? 0 } : {}),
-    }));
+    });
+  }
+
+  /** The floor's seconds: planned().seconds, kept until its inputs change. */
+  private floor(): number {
+    return (this.floorSeconds ??= this.planned().seconds);
   }
 
   /** The interval to keep between request starts (or end-to-start) right now, in seconds. */
   get intervalSeconds(): number {
-    return Math.max(this.planned().seconds, this.raisedSeconds);
+    return Math.max(this.floor(), this.raisedSeconds);
   }
 
   get source(): LiveIntervalSource {
@@ -75,14 +82,14 @@ export class HostRate {
 
   /** True while the interval is above the plan because of a throttle signal. */
   get raised(): boolean {
-    return this.raisedSeconds > this.planned().seconds;
+    return this.raisedSeconds > this.floor();
   }
 
   /** Merges a Crawl-delay (from any of the host's origins) by max, and returns the new plan. */
   mergeCrawlDelay(seconds: number | undefined): IntervalDecision {
     if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) {
       this.crawlDelaySeconds = Math.max(this.crawlDelaySeconds ?? 0, seconds);
-      this.plannedDecision = undefined;
+      this.floorSeconds = undefined;
     }
     return this.planned();
   }
@@ -92,19 +99,19 @@ export class HostRate {
     if (!this.options.adaptive || !Number.isFinite(seconds) || seconds < 0) return;
     const previous = this.latencySeconds;
     this.latencySeconds = previous === undefined ? seconds : Math.max(seconds, previous * this.options.recoveryFactor);
-    this.plannedDecision = undefined;
+    this.floorSeconds = undefined;
   }
 
   /** A response that says nothing about overload (2xx, 3xx, 4xx other than 429). */
   onSuccess(): void {
     if (this.raisedSeconds === 0) return;
     this.raisedSeconds *= this.options.recoveryFactor;
-    if (this.raisedSeconds <= this.planned().seconds) this.raisedSeconds = 0;
+    if (this.raisedSeconds <= this.floor()) this.raisedSeconds = 0;
   }
 
   /** 429, 5xx, a timeout or a refused/reset connection: raise the interval at once. */
   onThrottle(cause: ThrottleCause): void {
-    const floor = this.planned().seconds;
+    const floor = this.floor();
     const bound = Math.max(this.options.maxIntervalSeconds, floor);
     const next = Math.min(bound, Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds));
     this.raisedSeconds = Math.max(this.raisedSeconds, next);
