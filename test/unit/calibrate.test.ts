@@ -131,13 +131,20 @@ test('calibration: faults that come irregularly get count / requests; faults at 
 test('calibration: the crawl\'s own time per request, from the gaps after ordinary answers', () => {
   // An interval of 100 ms, answers in 10 ms, starts 103 ms apart: 3 ms after each interval; then answers in
   // 200 ms and starts 201 ms apart: 1 ms after each answer.
-  const requests = [];
+  const requests: Array<Record<string, unknown>> = [];
   let t = 1_000;
   for (let i = 0; i < 6; i++, t += 103) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t, endedAt: t + 10, intervalSeconds: 0.1, robotsTxt: false });
   for (let i = 6; i < 12; i++, t += 201) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 200, startedAt: t, endedAt: t + 200, intervalSeconds: 0.1, robotsTxt: false });
   const o = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} }).overhead;
   assert.deepEqual(o.afterInterval.samplesSeconds, [0.003, 0.003, 0.003, 0.003, 0.003, 0.003]);
   assert.deepEqual(o.afterResponse.samplesSeconds, [0.001, 0.001, 0.001, 0.001, 0.001]);
+  // A start 2 s late waited for something else (its queue empty), and a retry for its own time: neither counts.
+  t += 2_000;
+  requests.push({ url: 'http://a.example/12', host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t, endedAt: t + 10, intervalSeconds: 0.1, robotsTxt: false });
+  requests.push({ url: 'http://a.example/13', host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t + 150, endedAt: t + 160, intervalSeconds: 0.1, robotsTxt: false, attempt: 2 });
+  const later = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} }).overhead;
+  assert.deepEqual(later.afterInterval.samplesSeconds, o.afterInterval.samplesSeconds);
+  assert.deepEqual(later.afterResponse.samplesSeconds, o.afterResponse.samplesSeconds);
 });
 
 test('calibration: without the crawl\'s plan, a Crawl-delay is read from the interval the host was kept to', async () => {

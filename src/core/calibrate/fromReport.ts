@@ -57,9 +57,17 @@ interface Timed {
   startedAt: number;
   endedAt: number;
   intervalSeconds: number | null;
-  /** An ordinary answer (not a fault, not robots.txt-less): what follows it is paced by the host's interval. */
+  /** An ordinary answer (not a fault): what follows it is paced by the host's interval. */
   ordinary: boolean;
+  /** A retry: it waited for its own time (backoff, Retry-After), not only the host's. */
+  retry: boolean;
 }
+
+/**
+ * A gap longer than this after the interval or the answer is the host waiting for something else (its queue
+ * empty until a page's links are read, a retry's backoff, a global slot), not the crawl's own time.
+ */
+export const OVERHEAD_MAX_SECONDS = 0.1;
 
 /**
  * Reads a parsed crawl report. Throws CalibrationError for anything else: not an object, another document
@@ -90,7 +98,13 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     if (finite(raw.startedAt) && finite(raw.endedAt)) {
       const list = timed.get(raw.host) ?? [];
       const fault = raw.outcome !== 'response' || (finite(raw.status) && (raw.status === 429 || (raw.status >= 500 && raw.status <= 599)));
-      list.push({ startedAt: raw.startedAt, endedAt: raw.endedAt, intervalSeconds: finite(raw.intervalSeconds) ? raw.intervalSeconds : null, ordinary: !fault });
+      list.push({
+        startedAt: raw.startedAt,
+        endedAt: raw.endedAt,
+        intervalSeconds: finite(raw.intervalSeconds) ? raw.intervalSeconds : null,
+        ordinary: !fault,
+        retry: finite(raw.attempt) && raw.attempt > 1,
+      });
       timed.set(raw.host, list);
     }
     if (raw.robotsTxt === true) {
@@ -152,11 +166,11 @@ function delayFromOf(options: unknown): 'start' | 'end' {
 }
 
 /**
- * The crawl's own time between two starts on a host, after an ordinary answer: when the host waited for its
- * interval (it ended before the answer did not), how long after the interval the next request started;
- * when it waited for the answer, how long after the answer. The interval is the one the next request was
- * kept to, in whole milliseconds as the engine keeps it. Times in a report are whole milliseconds, so a
- * sample below 0 (rounding) counts as 0.
+ * The crawl's own time between two starts on a host, after an ordinary answer and before a first try: when
+ * the host waited for its interval (it ended after the answer), how long after the interval the next request
+ * started; when it waited for the answer, how long after the answer. The interval is the one the next
+ * request was kept to, in whole milliseconds as the engine keeps it. Times in a report are whole
+ * milliseconds, so a sample below 0 (rounding) counts as 0; one above OVERHEAD_MAX_SECONDS is left out.
  */
 function measureOverhead(timed: Map<string, Timed[]>, delayFrom: 'start' | 'end'): MeasuredOverhead {
   const afterInterval: number[] = [];
@@ -166,11 +180,13 @@ function measureOverhead(timed: Map<string, Timed[]>, delayFrom: 'start' | 'end'
     for (let i = 1; i < list.length; i++) {
       const a = list[i - 1]!;
       const b = list[i]!;
-      if (!a.ordinary || b.intervalSeconds === null || a.endedAt > b.startedAt) continue;
+      if (!a.ordinary || b.retry || b.intervalSeconds === null || a.endedAt > b.startedAt) continue;
       const interval = intervalMs(b.intervalSeconds);
       const due = delayFrom === 'end' ? a.endedAt + interval : a.startedAt + interval;
-      if (interval > 0 && due > a.endedAt) afterInterval.push(Math.max(0, b.startedAt - due) / 1000);
-      else afterResponse.push(Math.max(0, b.startedAt - a.endedAt) / 1000);
+      const afterDue = interval > 0 && due > a.endedAt;
+      const seconds = Math.max(0, b.startedAt - (afterDue ? due : a.endedAt)) / 1000;
+      if (seconds > OVERHEAD_MAX_SECONDS) continue;
+      (afterDue ? afterInterval : afterResponse).push(seconds);
     }
   }
   return { afterInterval: latencySummary(afterInterval), afterResponse: latencySummary(afterResponse) };
