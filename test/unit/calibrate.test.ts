@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calibrationFromReport, CalibrationError } from '../../src/core/calibrate/fromReport';
+import { calibrationMatcher } from '../../src/core/calibrate/match';
+import type { Calibration, HostCalibration } from '../../src/core/calibrate/types';
 import { runCrawl } from '../../src/core/crawl/engine';
 import { createReportBuilder, type CrawlReport } from '../../src/core/crawl/report';
 import { reportToJson } from '../../src/core/format/safeJson';
@@ -181,3 +183,18 @@ for (const [name, doc, message] of bad) {
     assert.throws(() => calibrationFromReport(doc), (err: unknown) => err instanceof CalibrationError && message.test(err.message));
   });
 }
+
+test('calibration matches a planned host by host and port, or by its name when the report has it on one other port only', () => {
+  const host = (name: string) => ({ host: name }) as HostCalibration;
+  const c = { hosts: [host('a.example:8001'), host('b.example:8001'), host('b.example:8002'), host('127.0.0.11:4000'), host('c.example')] } as unknown as Calibration;
+  const of = calibrationMatcher(c);
+  assert.equal(of('a.example:8001')?.host, 'a.example:8001');
+  assert.equal(of('a.example:9999')?.host, 'a.example:8001');
+  assert.equal(of('a.example')?.host, 'a.example:8001');
+  assert.equal(of('b.example:8002')?.host, 'b.example:8002');
+  assert.equal(of('b.example:9999'), undefined, 'two ports of b.example: which one is not known');
+  assert.equal(of('127.0.0.11:5000')?.host, '127.0.0.11:4000');
+  assert.equal(of('c.example:8080')?.host, 'c.example');
+  assert.equal(of('d.example'), undefined);
+  assert.equal(calibrationMatcher(null)('a.example:8001'), undefined);
+});

@@ -4,7 +4,8 @@
  * demo) and the extension's readable result.
  */
 import type { Calibration, HostCalibration } from '../calibrate/types';
-import type { Plan } from '../plan/types';
+import { calibrationMatcher } from '../calibrate/match';
+import type { HostPlan, Plan } from '../plan/types';
 import type { Simulation } from '../simulate/types';
 import { colors } from './ansi';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
@@ -31,7 +32,13 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
   const lines: string[] = [];
   const from = s.file === null ? 'a test crawl' : sanitizeText(s.file);
   lines.push(`${bold('Calibrated from')} ${from}: a test crawl of ${plural(s.pages, 'page')}, ${plural(s.requests, 'request')} in ${formatDuration(s.elapsedSeconds)}`);
-  const planned = new Map(plan.hosts.map((h) => [h.host, h] as const));
+  // Which planned host each measured one stands for (the same host, or the same name on another port).
+  const calibrationOf = calibrationMatcher(calibration);
+  const planned = new Map<HostCalibration, HostPlan>();
+  for (const h of plan.hosts) {
+    const c = calibrationOf(h.host);
+    if (c !== undefined) planned.set(c, h);
+  }
   const row = (c: HostCalibration) => {
     const f = c.faults;
     return [
@@ -43,7 +50,7 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
       faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
       c.interval.crawlDelaySeconds === null ? '—' : formatSeconds(c.interval.crawlDelaySeconds),
       c.interval.achievedMeanSeconds === null ? '—' : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
-      planned.get(c.host.toLowerCase())?.calibrated.join(', ') || 'not planned',
+      planned.get(c)?.calibrated.join(', ') || 'not planned',
     ];
   };
   lines.push(

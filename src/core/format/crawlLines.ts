@@ -152,7 +152,9 @@ export function planDeviation(elapsedSeconds: number, plannedSeconds: number | u
 
 /** "band 24.8–27.1 s (p10–p90 of 200 simulated runs): inside", or "band 25.5 s (…)" when it has no width. */
 export function bandText(band: PlannedBand, elapsedSeconds: number): string {
-  const range = band.p10Seconds === band.p90Seconds ? formatDuration(band.p10Seconds) : `${formatDuration(band.p10Seconds)}–${formatDuration(band.p90Seconds)}`;
+  const low = formatDuration(band.p10Seconds);
+  const high = formatDuration(band.p90Seconds);
+  const range = low === high ? low : `${low}–${high}`;
   return `band ${range} (p10–p90 of ${formatNumber(band.runs)} simulated runs): ${bandPlace(band, elapsedSeconds)}`;
 }
 

@@ -2,6 +2,7 @@
  * The `estimate --json` document: a stable, versioned shape built from a Plan. Shared so the extension
  * can offer the same JSON ("copy plan as JSON") without going through the CLI.
  */
+import { calibrationMatcher } from '../calibrate/match';
 import type { Calibration } from '../calibrate/types';
 import { formatDuration } from '../format/duration';
 import type { InvalidSeed } from '../seeds';
@@ -35,8 +36,8 @@ export type CalibrationSection = Calibration & {
 export function calibrationSection(plan: Plan): CalibrationSection | null {
   const c = plan.input.calibration;
   if (c === null) return null;
-  const seen = new Set(c.hosts.map((h) => h.host.toLowerCase()));
-  return { ...c, unseenHosts: plan.hosts.filter((h) => !seen.has(h.host)).map((h) => h.host) };
+  const calibrationOf = calibrationMatcher(c);
+  return { ...c, unseenHosts: plan.hosts.filter((h) => calibrationOf(h.host) === undefined).map((h) => h.host) };
 }
 
 export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = []): EstimateDocument {

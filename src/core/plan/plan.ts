@@ -10,6 +10,7 @@
  * the global rate allows its N requests in (N − 1) / rate + the shortest latency; the worker slots, each
  * held for a request's latency, need Σ requests × latency / workers.
  */
+import { calibrationMatcher } from '../calibrate/match';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
 import { groupHosts, problemsOf, resolvePlanInput } from './input';
@@ -31,11 +32,11 @@ export function plan(input: PlanInput): Plan {
   // Notes only for the hosts that have one (a capped Crawl-delay): most hosts have none.
   const notes = new Map<string, HostNotes>();
   const hosts: HostPlan[] = new Array<HostPlan>(groups.size);
-  const measured = new Map((r.calibration?.hosts ?? []).map((c) => [c.host.toLowerCase(), c] as const));
+  const calibrationOf = calibrationMatcher(r.calibration);
   const overhead = overheadOf(r.calibration);
   let index = 0;
   for (const [host, seeds] of groups) {
-    const planned = planHostWithNotes(host, seeds, pages[index]!, r, measured.get(host), overhead);
+    const planned = planHostWithNotes(host, seeds, pages[index]!, r, calibrationOf(host), overhead);
     if (planned.notes.capped) notes.set(host, planned.notes);
     hosts[index++] = planned.plan;
   }

@@ -13,6 +13,7 @@
  * runs) gets its band from per-host sums instead (bands.ts): each host's time is drawn from the spread the
  * engine shows on a shorter crawl of that host alone, and the makespan is the slowest host's.
  */
+import { calibrationMatcher } from '../calibrate/match';
 import type { HostPlan, Plan } from '../plan/types';
 import { deriveSeed, mulberry32 } from '../random';
 import { percentileSorted } from '../statistics';
@@ -44,8 +45,8 @@ export function simulate(plan: Plan, options: SimulationOptions = {}): Simulatio
   const seed = options.seed ?? SIMULATION_DEFAULTS.seed;
   const budget = options.budgetRequests ?? SIMULATION_BUDGET_REQUESTS;
   const hosts = simulatedHosts(plan);
-  const calibrations = new Map((plan.input.calibration?.hosts ?? []).map((c) => [c.host.toLowerCase(), c] as const));
-  const measured = hosts.map((h) => calibrations.get(h.host));
+  const calibrationOf = calibrationMatcher(plan.input.calibration);
+  const measured = hosts.map((h) => calibrationOf(h.host));
   const models = hosts.map((h, i) => hostModel(h, measured[i]));
   const perRun = hosts.reduce((sum, h) => sum + h.requests, 0);
   if (perRun * runs > budget) return perHostSums(plan, hosts, models, measured, { runs, seed, budget });
