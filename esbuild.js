@@ -46,10 +46,12 @@ const targets = [
 if (fs.existsSync(path.join(__dirname, 'src/extension/extension.ts'))) {
   targets.push({ ...node, entryPoints: ['src/extension/extension.ts'], outfile: out('extension.js'), external: ['vscode'] });
 }
-if (fs.existsSync(path.join(__dirname, 'src/webview/main.ts'))) {
+// The browser bundles: the sidebar planner and the plan report (each webview loads one).
+for (const [entry, file] of [['src/webview/main.ts', 'webview.js'], ['src/webview/report/main.ts', 'report.js']]) {
+  if (!fs.existsSync(path.join(__dirname, entry))) continue;
   targets.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: ['src/webview/main.ts'], outfile: out('webview.js'),
+    logLevel: 'warning', entryPoints: [entry], outfile: out(file),
   });
 }
 

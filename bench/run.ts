@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { renderTable } from '../src/core/format/table';
+import { benchTableLines } from './lib/print';
 import type { BenchContext, BenchTable } from './lib/types';
 import { SECTIONS } from './sections';
 
@@ -38,11 +38,7 @@ async function main(): Promise<void> {
     console.log(`\n## ${section.title}`);
     try {
       const tables = await section.run(ctx);
-      for (const t of tables) {
-        console.log(`\n${t.title}`);
-        for (const line of renderTable(t.columns, t.rows, { indent: '  ' })) console.log(line);
-        for (const note of t.notes ?? []) console.log(`  ${note}`);
-      }
+      for (const t of tables) console.log(`\n${benchTableLines(t).join('\n')}`);
       results.push({ id: section.id, title: section.title, tables });
     } catch (err) {
       failed = true;

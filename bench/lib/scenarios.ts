@@ -26,13 +26,14 @@ export const BENCH_TLD = 'localhost';
 /** Link depth every crawler may follow: the home page links to every page, so 1 would do. */
 export const BENCH_MAX_DEPTH = 3;
 
-interface HostOptions {
+export interface HostOptions {
   pages: number;
   latency: LatencyConfig;
   description?: string;
 }
 
-function host(name: string, o: HostOptions, extra: Partial<DemoHostConfig> = {}): DemoHostConfig {
+/** A scenario host named `NAME.localhost` whose home page links to every page. */
+export function host(name: string, o: HostOptions, extra: Partial<DemoHostConfig> = {}): DemoHostConfig {
   return {
     name,
     hostname: `${name}.${BENCH_TLD}`,

@@ -22,10 +22,11 @@ import type { BenchContext, BenchSection, BenchTable } from '../lib/types';
 /** `CRAWL_BENCH_KEEP=DIR npm run bench -- crawlers` copies every run's files (job, output, arrival log) to DIR. */
 const KEEP_ENV = 'CRAWL_BENCH_KEEP';
 /** Comma-separated scenario ids and peer ids to run (default: all), e.g. `CRAWL_BENCH_SCENARIOS=faults CRAWL_BENCH_PEERS=scrapy`. */
-const SCENARIOS_ENV = 'CRAWL_BENCH_SCENARIOS';
-const PEERS_ENV = 'CRAWL_BENCH_PEERS';
+export const SCENARIOS_ENV = 'CRAWL_BENCH_SCENARIOS';
+export const PEERS_ENV = 'CRAWL_BENCH_PEERS';
 
-function chosen<T extends { id: string }>(all: T[], variable: string): T[] {
+/** The items of `all` named in the environment variable (comma-separated ids), or all of them. */
+export function chosen<T extends { id: string }>(all: T[], variable: string): T[] {
   const wanted = process.env[variable]?.split(',').map((x) => x.trim()).filter(Boolean);
   if (!wanted || wanted.length === 0) return all;
   const unknown = wanted.filter((id) => !all.some((x) => x.id === id));

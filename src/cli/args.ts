@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { numberProblem, numberProblemText, type NumberLimit } from '../core/limits';
+import { seedLines as linesOfText } from '../core/seeds';
 
 /** Bad input from the user: printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -124,23 +125,13 @@ export function lineFile(option: string, path: string): Iterable<SeedLine> {
   let content: string;
   const stdin = path === '-';
   try {
-    content = readFileSync(stdin ? 0 : path, 'utf8').replace(/^\uFEFF/, '');
+    content = readFileSync(stdin ? 0 : path, 'utf8');
   } catch (err) {
     throw new UsageError(`--${option}: cannot read ${stdin ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const source = stdin ? STDIN_SOURCE : path;
-  return (function* () {
-    const breaks = /\r\n|\r|\n/g;
-    let start = 0;
-    for (let line = 1; start <= content.length; line++) {
-      const found = breaks.exec(content);
-      const end = found ? found.index : content.length;
-      const text = content.slice(start, end).replace(/(^|\s)#.*$/, '').trim();
-      if (text !== '') yield { text, line, source };
-      if (!found) break;
-      start = breaks.lastIndex;
-    }
-  })();
+  // The one line rule (src/core/seeds.ts): every line carries `source`, as SeedLine says.
+  return linesOfText(content, source) as Iterable<SeedLine>;
 }
 
 /** A writer for stdout/stderr, injected so commands can be run in-process by tests. */

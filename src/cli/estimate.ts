@@ -10,6 +10,7 @@ import { formatPlanText } from '../core/format/planText';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import {
+  applyPlanChange,
   estimateDocument,
   parseDurationText,
   plan,
@@ -20,11 +21,14 @@ import {
   type Plan,
   type PlanInput,
 } from '../core/plan';
-import { parseSeedUrl, validateSeeds, type Seed } from '../core/seeds';
+import { escapeInvisible } from '../core/seedHygiene';
+import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed, type SeedValidation } from '../core/seeds';
+import { demoServeHosts } from '../demo/config';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
+import { seedNoteLines } from './seedNotes';
 import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
 import { changedSinceOption } from './sitemaps';
 import { createRobotsCache } from '../net/robotsInspect';
@@ -46,7 +50,8 @@ import { SIMULATION_DEFAULTS, SIMULATION_LIMITS } from '../core/simulate/options
 import type { Simulation } from '../core/simulate/types';
 import { readCalibration } from './calibrate';
 
-const OPTIONS = {
+/** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
+export const PLAN_OPTIONS = {
   'seeds-file': { type: 'string' },
   pages: { type: 'string' },
   'pages-per-host': { type: 'string' },
@@ -66,12 +71,17 @@ const OPTIONS = {
   'per-host-concurrency': { type: 'string' },
   machines: { type: 'string' },
   deadline: { type: 'string' },
+  'drop-host': { type: 'string', multiple: true },
   robots: { type: 'boolean' },
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
   'require-contact': { type: 'boolean' },
   timeout: { type: 'string' },
   calibrate: { type: 'string' },
+} as const;
+
+const OPTIONS = {
+  ...PLAN_OPTIONS,
   simulate: { type: 'boolean' },
   runs: { type: 'string' },
   seed: { type: 'string' },
@@ -109,7 +119,8 @@ Per host:
   --per-host-concurrency N  requests in flight per host; default ${PLAN_DEFAULTS.perHostConcurrency} (more is warned about)
 Planning:
   --machines M              shard hosts over M machines by FNV-1a hash of the host
-  --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h
+  --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h; when missed, says what meets it
+  --drop-host HOST          leave HOST out of the plan (repeatable); the other hosts keep their pages
 robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
                             seeds it disallows are left out (unreachable: the whole origin is left out);
@@ -119,9 +130,10 @@ robots.txt:
                             an http(s) URL or mailto: address; without it, real hosts get a warning line
   --require-contact         refuse to fetch from a real host (not loopback) without --contact
   --timeout S               bound on each robots.txt (and sitemap) fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
-Calibration and simulation:
+Calibration:
   --calibrate REPORT        plan with what a test crawl measured: the report crawl --report wrote; each host
                             it saw gets its answer times, faults (429, 5xx, timeouts) and Crawl-delay from it
+Simulation:
   --simulate                run the crawl engine on virtual time, --runs times, over the measured answer
                             times and faults: a p10-p90 band around the plan
   --runs N                  simulated runs; default ${SIMULATION_DEFAULTS.runs}
@@ -158,6 +170,12 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 
   if (hostText === '' || valueText.trim() === '') {
     throw new UsageError(`--${name}: "${sanitizeText(raw)}" must be HOST=${unit}`);
   }
+  const host = parseHost(name, hostText);
+  return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
+}
+
+/** A host (lower-cased), or the host of an http(s) URL. */
+function parseHost(name: string, hostText: string): string {
   let host = hostText.toLowerCase();
   if (hostText.includes('://')) {
     const parsed = parseSeedUrl(hostText);
@@ -166,7 +184,17 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 
   } else if (!/^[^\s/?#@]+$/.test(host)) {
     throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host name`);
   }
-  return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
+  return host;
+}
+
+/** --drop-host: seed hosts to leave out, checked against the seeds (a typo is an error, not a no-op). */
+function dropHostsOption(raws: string[] | undefined, seeds: readonly Seed[]): string[] {
+  if (raws === undefined) return [];
+  const known = new Set(seeds.map((s) => s.host));
+  const hosts = [...new Set(raws.map((raw) => parseHost('drop-host', raw.trim())))];
+  for (const host of hosts) if (!known.has(host)) throw new UsageError(`--drop-host: ${sanitizeText(host)} is not the host of any seed`);
+  if (hosts.length === known.size) throw new UsageError('--drop-host: every seed host is dropped; nothing to plan');
+  return hosts;
 }
 
 function parseHostMap(name: string, raws: string[] | undefined, limit: NumberLimit, unit?: string): Record<string, number> | undefined {
@@ -197,7 +225,7 @@ function parseDeadline(raw: string | undefined): number | undefined {
   return seconds;
 }
 
-type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
+type Values = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];
 
 /** The options as a PlanInput without seeds. Throws UsageError with a one-line message. */
 export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
@@ -272,10 +300,14 @@ interface RobotsStep {
 
 type RobotsOptions = { productToken: string; contact: string; requireContact: boolean; header: string; timeoutSeconds: number };
 
-/** --robots (or --sitemaps) and their options, checked before anything runs; undefined without either. */
-function robotsOptions(values: Values): RobotsOptions | undefined {
+/**
+ * --robots (or --sitemaps) and their options, checked before anything runs; undefined without either.
+ * `identityAlways`: --user-agent, --contact and --require-contact are allowed without them (the caller uses
+ * them for more than robots.txt).
+ */
+function robotsOptions(values: Values, identityAlways = false): RobotsOptions | undefined {
   if (!values.robots && !values.sitemaps) {
-    for (const name of ['user-agent', 'contact', 'require-contact', 'timeout'] as const) {
+    for (const name of identityAlways ? (['timeout'] as const) : (['user-agent', 'contact', 'require-contact', 'timeout'] as const)) {
       if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots or --sitemaps`);
     }
     return undefined;
@@ -401,31 +433,56 @@ function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: bo
   return lines.join('\n') + '\n\n';
 }
 
-export async function runEstimate(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, OPTIONS);
-  if (values.help) {
-    io.out(ESTIMATE_HELP);
-    return EXIT_OK;
-  }
+/** What the seeds and plan options gave: the plan, or (with --robots) no allowed seed at all. */
+export type PlanOutcome =
+  | {
+      kind: 'planned';
+      plan: Plan;
+      seeds: readonly Seed[];
+      invalid: InvalidSeed[];
+      /** The seed lines' notes and duplicates (estimate's seedNotes and duplicateSeeds). */
+      checked: SeedValidation;
+      robots: EstimateRobotsSection | null;
+      sitemaps: EstimateSitemapsSection | null;
+    }
+  | { kind: 'no-allowed-seeds'; invalid: InvalidSeed[]; robots: EstimateRobotsSection };
+
+export interface PlanFromOptions {
+  /** The command, for messages: `crawl-planner <command>: …`. */
+  command: string;
+  /** Print the robots.txt section and the left-out seeds (false for a JSON document on stdout). */
+  text: boolean;
+  /** --user-agent, --contact and --require-contact without --robots. */
+  identityAlways?: boolean;
+}
+
+/**
+ * The seeds and plan options (PLAN_OPTIONS) → the plan, exactly as `estimate` makes it: invalid seed lines on
+ * stderr, robots.txt read first with --robots. Throws UsageError for bad input.
+ */
+export async function planFromOptions(values: Values, positionals: string[], io: Io, how: PlanFromOptions): Promise<PlanOutcome> {
   const options = planInputFromOptions(values);
-  const sim = simulationOptions(values);
   const calibration = readCalibration(values.calibrate);
-  const ro = robotsOptions(values);
+  const ro = robotsOptions(values, how.identityAlways);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
-  const { seeds, invalid } = validateSeeds(seedLines(positionals, values['seeds-file']));
+  const checked = validateSeeds(seedLines(positionals, values['seeds-file']), { expectedLocalHosts: new Set(demoServeHosts()) });
+  const { seeds, invalid } = checked;
   if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
-    io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`);
   }
   if (seeds.length === 0) {
     throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
   }
 
+  const dropHosts = dropHostsOption(values['drop-host'], seeds);
   let planSeeds: readonly Seed[] = seeds;
   let planOptions = options;
   let step: RobotsStep | undefined;
-  if (ro) checkContact('estimate', ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  if (ro) checkContact(how.command, ro.contact, realHosts(seeds.map((s) => s.url)), ro.requireContact, io);
+  // After the checks that refuse the run: refused, the one line says why and nothing else.
+  for (const line of seedNoteLines(how.command, checked)) io.err(line);
   // One robots.txt fetch per origin serves --robots and --sitemaps.
   const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
   if (ro && values.robots) {
@@ -446,22 +503,20 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
       ...(latencyByHost !== undefined ? { latencyByHost } : {}),
       ...(Object.keys(crawlDelayByHost).length > 0 ? { crawlDelayByHost } : {}),
     };
-    if (!values.json) {
+    if (how.text) {
       io.out(formatRobotsSection(step, seeds, io.color));
       for (const d of step.section.disallowedSeeds) {
         const why = d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
-        io.err(`crawl-planner estimate: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
+        io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
       }
     }
-    if (planSeeds.length === 0) {
-      const message = 'nothing to plan: robots.txt disallows every seed';
-      if (values.json) {
-        const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: step.section, invalidSeeds: invalid };
-        io.out(JSON.stringify(doc, null, 2) + '\n');
-      }
-      io.err(`crawl-planner estimate: ${message}\n`);
-      return EXIT_FAILED;
-    }
+    if (planSeeds.length === 0) return { kind: 'no-allowed-seeds', invalid, robots: step.section };
+  }
+
+  if (dropHosts.length > 0) {
+    // After robots.txt (a total is then each remaining host's share, as the deadline's options assume),
+    // before the sitemaps (a dropped host's are not fetched).
+    ({ seeds: planSeeds, ...planOptions } = applyPlanChange({ ...planOptions, seeds: planSeeds }, { dropHosts }));
   }
 
   let sitemapsSection: EstimateSitemapsSection | undefined;
@@ -480,7 +535,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
       fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
     });
     planOptions = { ...planOptions, pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 } };
-    if (!values.json) io.out(formatSitemapsSection(sitemapsSection, io.color));
+    if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 
   let result: Plan;
@@ -494,23 +549,45 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     }
     throw err;
   }
+  // What the test crawl measured, before the plan that uses it (estimate's and export's text alike).
+  if (how.text && calibration) io.out(formatCalibrationText(result, calibration, io.color) + '\n');
+  return { kind: 'planned', plan: result, seeds: planSeeds, invalid, checked, robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
+}
+
+export async function runEstimate(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (values.help) {
+    io.out(ESTIMATE_HELP);
+    return EXIT_OK;
+  }
+  const sim = simulationOptions(values);
+  const outcome = await planFromOptions(values, positionals, io, { command: 'estimate', text: !values.json });
+  if (outcome.kind === 'no-allowed-seeds') {
+    const message = 'nothing to plan: robots.txt disallows every seed';
+    if (values.json) {
+      const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: outcome.robots, invalidSeeds: outcome.invalid };
+      io.out(JSON.stringify(doc, null, 2) + '\n');
+    }
+    io.err(`crawl-planner estimate: ${message}\n`);
+    return EXIT_FAILED;
+  }
+  const result = outcome.plan;
   // The simulation runs the crawl engine, which loads only when it is asked for (src/cli/main.ts: start-up).
   const simulation: Simulation | null = sim ? (await import('../core/simulate/simulate.js')).simulate(result, sim) : null;
   if (values.json) {
-    const doc = { ...estimateDocument(result, invalid), robots: step ? step.section : null, sitemaps: sitemapsSection ?? null, simulation };
+    const doc = { ...estimateDocument(result, outcome.invalid, outcome.checked), robots: outcome.robots, sitemaps: outcome.sitemaps, simulation };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');
   } else {
-    if (calibration) io.out(formatCalibrationText(result, calibration, io.color) + '\n');
-    io.out(formatPlanText(result, invalid.length, io.color));
+    io.out(formatPlanText(result, outcome.invalid.length, io.color));
     if (simulation) io.out(formatSimulationText(simulation, result, io.color));
   }
   return EXIT_OK;
 }
 
 /** --simulate and its --runs and --seed, checked before anything runs; undefined without --simulate. */
-function simulationOptions(values: Values): { runs: number; seed: number } | undefined {
+function simulationOptions(values: { simulate?: boolean; runs?: string; seed?: string }): { runs: number; seed: number } | undefined {
   if (!values.simulate) {
     for (const name of ['runs', 'seed'] as const) if (values[name] !== undefined) throw new UsageError(`--${name}: only with --simulate`);
     return undefined;

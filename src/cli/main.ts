@@ -16,6 +16,10 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     load: async () => (await import('./estimate.js')).runEstimate,
     summary: 'how long a crawl takes, per host and in total, and what limits it',
   },
+  export: {
+    load: async () => (await import('./export.js')).runExport,
+    summary: 'the plan as a Scrapy project, a Crawlee script, or Nutch or StormCrawler settings',
+  },
   robots: {
     load: async () => (await import('./robots.js')).runRobots,
     summary: 'what robots.txt says about URLs: outcome, Crawl-delay, verdict and deciding line',

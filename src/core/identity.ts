@@ -11,6 +11,8 @@
  * listen on loopback only).
  */
 
+import { localAddressKind } from './seedHygiene';
+
 declare const __VERSION__: string | undefined;
 
 /** Crawl Planner's version, from package.json (esbuild.js defines it); '0.0.0-dev' when run from source. */
@@ -49,13 +51,11 @@ const RULE = 'an absolute http(s) URL or a mailto: address';
 /**
  * Whether a URL host name (`URL.hostname`, IPv6 in brackets) is this machine: loopback (127.0.0.0/8,
  * ::1 and its IPv4-mapped form), the unspecified address a connection to which reaches this machine
- * (0.0.0.0, ::), and `localhost` with its subdomains (RFC 6761 §6.3).
+ * (0.0.0.0/8, ::), and `localhost` with its subdomains (RFC 6761 §6.3).
  */
 export function isLocalHostname(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '0.0.0.0') return true;
-  return h === '[::1]' || h === '[::]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
+  const kind = localAddressKind(hostname);
+  return kind === 'loopback' || kind === 'unspecified';
 }
 
 /**

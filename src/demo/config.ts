@@ -131,7 +131,7 @@ export interface DemoConfig {
   addressing?: DemoAddressing;
   /** 0 (default) = an ephemeral port per host, for tests. A fixed port makes the URLs stable for `--serve`. */
   basePort?: number;
-  /** The last octet of the first host's address in `distinct` mode (default 11: 127.0.0.11, .12, …). */
+  /** The last octet of the first host's address in `distinct` mode (default {@link DEMO_FIRST_ADDRESS}: 127.0.0.11, .12, …). */
   firstAddress?: number;
   /**
    * The clock for arrival times, the Date header and every decision that depends on time (the 429
@@ -143,6 +143,18 @@ export interface DemoConfig {
 
 /** A port for `crawl-planner demo --serve`, so that the demo URLs stay the same between runs. */
 export const DEMO_SERVE_PORT = 8470;
+
+/** The last octet of the first demo host's address in `distinct` mode (127.0.0.11, .12, …). */
+export const DEMO_FIRST_ADDRESS = 11;
+
+/**
+ * The hosts (`host:port`) the default demo set listens on with a fixed `port` (`crawl-planner demo --serve`,
+ * Start Demo Hosts), in either addressing mode: seeds on them are local on purpose.
+ */
+export function demoServeHosts(port = DEMO_SERVE_PORT): string[] {
+  const count = defaultDemoConfig().hosts?.length ?? 0;
+  return Array.from({ length: count }, (_, i) => [`127.0.0.${DEMO_FIRST_ADDRESS + i}:${port}`, `127.0.0.1:${port + i}`]).flat();
+}
 
 /**
  * The default demo set: five hosts, 92 pages in all, built so that a polite crawl with a 1 s interval and

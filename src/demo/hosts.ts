@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultDemoConfig, type BigPageConfig, type DemoConfig, type DemoHostConfig, type RetryAfterForm } from './config';
+import { defaultDemoConfig, DEMO_FIRST_ADDRESS, type BigPageConfig, type DemoConfig, type DemoHostConfig, type RetryAfterForm } from './config';
 import { deriveSeed, latencySampler, mulberry32 } from './random';
 import {
   buildSite,
@@ -413,7 +413,7 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
   if (!Number.isInteger(basePort) || basePort < 0 || basePort + Math.max(0, hostConfigs.length - 1) > 65535) {
     throw new RangeError(`demo hosts: basePort must be an integer from 0 to ${65535 - Math.max(0, hostConfigs.length - 1)}`);
   }
-  const firstAddress = config.firstAddress ?? 11;
+  const firstAddress = config.firstAddress ?? DEMO_FIRST_ADDRESS;
   if (!Number.isInteger(firstAddress) || firstAddress < 1 || firstAddress + hostConfigs.length - 1 > 254) {
     throw new RangeError('demo hosts: firstAddress must leave room for every host in 127.0.0.1–254');
   }

@@ -1,7 +1,9 @@
 /** The built-in demo hosts: loopback web hosts that exercise and verify a polite crawl. */
 export {
   defaultDemoConfig,
+  DEMO_FIRST_ADDRESS,
   DEMO_SERVE_PORT,
+  demoServeHosts,
   type BigPageConfig,
   type DemoAddressing,
   type DemoConfig,

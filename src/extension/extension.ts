@@ -14,6 +14,7 @@ import { createContactGuard } from './contact';
 import { registerDemoHosts } from './demoHosts';
 import { SETTINGS } from './ids';
 import { createLog } from './log';
+import { registerPlanReport } from './report/panel';
 import { registerRobotsService } from './robots/service';
 import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxtEditor';
 import { registerCrawlStatusBar } from './statusBar';
@@ -34,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
   });
   const robots = registerRobotsService(context, { config, contact, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs }));
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs, demo }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
   const tasks = registerCrawlTasks(context, { config, log, runs, robots, contact, seeds, isTrusted, storageUri: context.globalStorageUri });
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
+  registerPlanReport(context, { planner: view, log });
   registerRobotsTxtFeatures(
     context,
     createRobotsTxtDeps({ config, robots, contact, log, plannedPages: () => view.currentPlanPages(), onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener) }),

@@ -16,6 +16,10 @@ export const COMMANDS = {
   stopDemoHosts: 'crawlPlanner.stopDemoHosts',
   copyPlanJson: 'crawlPlanner.copyPlanJson',
   openRobotsTxt: 'crawlPlanner.openRobotsTxt',
+  /** The plan report: every host of the planner's plan in an editor tab (docs/extension.md §The plan report). */
+  openPlanReport: 'crawlPlanner.openPlanReport',
+  /** Makes a file the planner's seeds (docs/extension.md §Seeds). */
+  loadSeedsFile: 'crawlPlanner.loadSeedsFile',
   /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-txt-editor.md). */
   testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */
@@ -28,6 +32,9 @@ export const VIEWS = {
   /** The sidebar webview view. */
   planner: 'crawlPlanner.planner',
 } as const;
+
+/** The plan report's webview panel type. */
+export const PLAN_REPORT_PANEL = 'crawlPlanner.planReport';
 
 export const CONTEXT_KEYS = {
   crawlRunning: 'crawlPlanner.crawlRunning',

@@ -6,19 +6,39 @@
  *
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
  */
-import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type Plan, type PlanInput, type PlanProblem } from '../core/plan';
+import type { ChartModel, HostRowText } from '../core/format/planSummary';
+import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type BindingConstraint, type PlanInput, type PlanProblem, type PlanWarningCode } from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
 import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
-import type { InvalidSeed } from '../core/seeds';
+import { countSeedLines, type InvalidSeed, type SeedNote, type SeedNoteCode } from '../core/seeds';
+import { formatNumber } from '../core/format/duration';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 
 // ---------------------------------------------------------------------------------------------
 // Limits
 
-/** The seeds text area: at most this many UTF-8 bytes (100 KiB)… */
-export const MAX_SEEDS_BYTES = 100 * 1024;
-/** …and this many lines. */
-export const MAX_SEED_LINES = 1000;
+/**
+ * How many seeds the planner takes, and in which form (docs/extension.md §Seeds). The seeds box is for lists
+ * a person reads; a longer list is a file the planner reads and keeps as the source.
+ */
+export const PLANNER_SEED_LIMITS = {
+  /** Seed lines the seeds box plans (blank and comment lines are not counted). */
+  textLines: 5_000,
+  /** UTF-8 bytes the seeds box plans (512 KiB). */
+  textBytes: 512 * 1024,
+  /** From this many seed lines the box suggests a file instead. */
+  suggestFileLines: 2_000,
+  /**
+   * UTF-8 bytes of seeds box text the extension keeps (4 MiB): what is typed past the planning limits is
+   * kept and restored, just not planned. A paste over the limits is refused before it reaches the box.
+   */
+  storedTextBytes: 4 * 1024 * 1024,
+  /** Seed lines a seeds file may have. */
+  fileLines: 100_000,
+  /** Bytes a seeds file may have (32 MiB). */
+  fileBytes: 32 * 1024 * 1024,
+} as const;
+
 /** A user agent override in the form (the header value; control characters refused). */
 export const MAX_USER_AGENT_CHARS = 256;
 /** An origin posted by `openRobots`. */
@@ -26,6 +46,10 @@ export const MAX_ORIGIN_CHARS = 2048;
 /** A robots.txt line number posted by `openRobots` (or passed to the Open robots.txt command). */
 export const MAX_ROBOTS_LINE = 1_000_000;
 export const ROBOTS_LINE_LIMIT: NumberLimit = { min: 1, max: MAX_ROBOTS_LINE, integer: true };
+/** A seeds file line posted by `openSeedsFile`. */
+export const SEEDS_FILE_LINE_LIMIT: NumberLimit = { min: 1, max: 100_000_000, integer: true };
+/** The origin picker's search text posted by `findOrigins`. */
+export const MAX_ORIGIN_QUERY_CHARS = 256;
 
 // ---------------------------------------------------------------------------------------------
 // The form
@@ -35,11 +59,10 @@ export type PagesMode = 'total' | 'perHost';
 /**
  * The planner form as the extension sees it: every number already parsed and in range. `null` means
  * "left empty": the setting or the plan's default applies (docs/extension.md §What it shows). The webview keeps the
- * raw text of each field itself (getState/setState), so a half-typed value is never lost.
+ * raw text of each field itself (getState/setState), so a half-typed value is never lost. The seeds are not
+ * part of it: the extension keeps them (`seedsChanged`, a seeds file), so a list of any length survives.
  */
 export interface PlannerForm {
-  /** The seeds text area as typed: one URL per line; blank lines and `#` comments are skipped. */
-  seeds: string;
   pagesMode: PagesMode;
   /** Pages in total or per host (by `pagesMode`); null: none given, nothing is planned. */
   pages: number | null;
@@ -58,12 +81,61 @@ export interface PlannerForm {
   useRobots: boolean;
 }
 
+/**
+ * The form's fields exactly as the inputs hold them: numbers as typed (a half-typed "1,0" too). The webview
+ * sends them on every edit (`fieldsEdited`) and the extension keeps them, so a reload shows the screen as it
+ * was; `formFields.ts` reads them into a PlannerForm with the same rules on both sides.
+ */
+export interface RawForm {
+  pagesMode: PagesMode;
+  pages: string;
+  rate: string;
+  workers: string;
+  delay: string;
+  delayFrom: DelayFrom;
+  latency: string;
+  userAgent: string;
+  useRobots: boolean;
+}
+
+/** A number field's text at most (what is typed is kept, not what is valid). */
+export const MAX_FIELD_CHARS = 256;
+/** The user agent field's text at most (typed; a valid one is at most {@link MAX_USER_AGENT_CHARS}). */
+export const MAX_USER_AGENT_FIELD_CHARS = 4096;
+
+/** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
+export function parseRawForm(value: unknown): RawForm | undefined {
+  if (!isRecord(value)) return undefined;
+  if (unknownKeys(value, ['pagesMode', 'pages', 'rate', 'workers', 'delay', 'delayFrom', 'latency', 'userAgent', 'useRobots']) !== undefined) return undefined;
+  const str = (key: string, max = MAX_FIELD_CHARS) => (typeof value[key] === 'string' && (value[key] as string).length <= max ? (value[key] as string) : undefined);
+  const pages = str('pages');
+  const rate = str('rate');
+  const workers = str('workers');
+  const delay = str('delay');
+  const latency = str('latency');
+  const userAgent = str('userAgent', MAX_USER_AGENT_FIELD_CHARS);
+  const { pagesMode, delayFrom, useRobots } = value;
+  if (
+    pages === undefined ||
+    rate === undefined ||
+    workers === undefined ||
+    delay === undefined ||
+    latency === undefined ||
+    userAgent === undefined ||
+    (pagesMode !== 'total' && pagesMode !== 'perHost') ||
+    (delayFrom !== 'start' && delayFrom !== 'end') ||
+    typeof useRobots !== 'boolean'
+  ) {
+    return undefined;
+  }
+  return { pagesMode, pages, rate, workers, delay, delayFrom, latency, userAgent, useRobots };
+}
+
 /** The numeric fields of the form. */
 export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'delaySeconds', 'latencySeconds'] as const;
 export type FormNumberField = (typeof FORM_NUMBER_FIELDS)[number];
 
 const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
-  'seeds',
   'pagesMode',
   'pages',
   'rate',
@@ -106,36 +178,68 @@ export function formNumberProblem(field: FormNumberField, value: number, pagesMo
   return problem === undefined ? undefined : problem.message.replace(/^[^:]*: /, '');
 }
 
-/** UTF-8 length of `text` without allocating for short strings. */
+/** UTF-8 length of `text`, counted without encoding it. */
 export function utf8Length(text: string): number {
-  if (text.length * 3 <= MAX_SEEDS_BYTES) {
-    // Cheap exact count for texts that cannot be over the limit anyway.
-    let n = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x80) n += 1;
-      else if (c < 0x800) n += 2;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-        n += 4;
-        i++;
-      } else n += 3;
-    }
-    return n;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
-  return new TextEncoder().encode(text).length;
+  return n;
 }
 
-/** Lines in a text as the seeds area counts them (CRLF, CR and LF all end a line). */
-export function countLines(text: string): number {
-  if (text === '') return 0;
-  return text.split(/\r\n|\r|\n/).length;
+/** "1.2 MB", "230 KB", "512 bytes": a size for messages (1 KB = 1,024 bytes). */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < 1024 * 1024) return `${formatNumber(bytes / 1024, bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${formatNumber(bytes / (1024 * 1024), 1)} MB`;
 }
 
-/** Why the seeds text cannot be sent, or undefined. */
+/** "1 seed line", "50,000 seed lines". */
+export function seedLinesText(n: number): string {
+  return `${formatNumber(n)} seed ${n === 1 ? 'line' : 'lines'}`;
+}
+
+/** What to do with a list too long for the box (the two buttons beside it). */
+export const SEEDS_FILE_ADVICE = 'Save the list as a file and use “Load seeds from file…”, or save it as seeds.txt in the workspace and use “Use seeds.txt”.';
+
+const L = PLANNER_SEED_LIMITS;
+
+/** "5,000 seed lines (512 KB)": the box's limits. */
+export const SEEDS_BOX_LIMIT_TEXT = `${seedLinesText(L.textLines)} (${sizeText(L.textBytes)})`;
+
+/**
+ * Why the seeds box text cannot be planned, or undefined: its size and seed lines (blank and comment lines
+ * not counted), the limit, and what to do instead.
+ */
 export function seedsTextProblem(text: string): string | undefined {
-  if (text.length > MAX_SEEDS_BYTES || utf8Length(text) > MAX_SEEDS_BYTES) return `at most ${MAX_SEEDS_BYTES / 1024} KB of seeds`;
-  if (countLines(text) > MAX_SEED_LINES) return `at most ${MAX_SEED_LINES} lines of seeds`;
-  return undefined;
+  const bytes = utf8Length(text);
+  const lines = countSeedLines(text);
+  if (bytes <= L.textBytes && lines <= L.textLines) return undefined;
+  const has = `${seedLinesText(lines)} (${sizeText(bytes)})`;
+  return `${has}: the box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
+}
+
+/**
+ * Why a paste (or a drop) of `pasted` into a box holding `before` (minus the selection it replaces) is refused,
+ * or undefined. Refused: a result over the box's limits; it never reaches the box, and the message says its
+ * size, the limit and what to do instead.
+ */
+export function seedsPasteProblem(pasted: string, resultText: string): string | undefined {
+  if (seedsTextProblem(resultText) === undefined) return undefined;
+  const bytes = utf8Length(pasted);
+  return `Not pasted: ${seedLinesText(countSeedLines(pasted))} (${sizeText(bytes)}). The box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
+}
+
+/** Why a seeds box text cannot even be kept (over {@link PLANNER_SEED_LIMITS}.storedTextBytes), or undefined. */
+export function seedsStoreProblem(text: string): string | undefined {
+  if (text.length <= L.storedTextBytes / 3 || utf8Length(text) <= L.storedTextBytes) return undefined;
+  return `Not kept: ${sizeText(utf8Length(text))} of seeds; the box keeps at most ${sizeText(L.storedTextBytes)}. ${SEEDS_FILE_ADVICE}`;
 }
 
 /** Why a user agent override cannot be used, or undefined. */
@@ -165,22 +269,88 @@ export interface PlannerViewSettings {
   maxPages: number;
 }
 
-/** The plan for the current form, computed by the extension from `src/core/plan`. */
+/** The plan in a few lines (src/core/format/planSummary.ts): what the sidebar shows of it. */
+export interface PlanSummaryView {
+  /** "11 d 13 h 47 m for 1,000,000 pages over 2 hosts" */
+  totalText: string;
+  totalSeconds: number;
+  totalPages: number;
+  hostCount: number;
+  bindingConstraint: BindingConstraint;
+  /** What limits the crawl, in words. */
+  bindingDescription: string;
+  /** The first warnings; `warningCount` has them all. */
+  warnings: Array<{ code: PlanWarningCode; host?: string; text: string }>;
+  warningCount: number;
+  chart: ChartModel;
+  /** The first rows of the host table: hosts alike grouped, the binding row first; `groupCount` has them all. */
+  groups: SummaryRow[];
+  groupCount: number;
+}
+
+/** A row of the sidebar's host table: the text, and the numbers it sorts by. */
+export interface SummaryRow extends HostRowText {
+  sort: { pages: number; intervalSeconds: number; pagesPerHour: number; seconds: number };
+}
+
+/** Seed notes of one kind: how many, and the first few. */
+export interface SeedNoteGroupView {
+  code: SeedNoteCode;
+  count: number;
+  notes: SeedNote[];
+}
+
+/** Where the current seeds stand against the last robots.txt check (for its cards and status line). */
+export interface RobotsCoverageView {
+  /** Seed origins the check did not cover (new seeds, or origins over the per-check limit). */
+  unchecked: number;
+  /** Checked origins that are no longer seed origins. */
+  stale: string[];
+  /** The plan's interval for each checked origin's host, and what set it. */
+  intervals: Array<{ origin: string; intervalSeconds: number; source: IntervalSource }>;
+}
+
+/** The plan for the current form and seeds, computed by the extension from `src/core/plan`. */
 export interface PlanResultView {
-  /** The plan, or null when there is nothing to plan (no valid seed, no pages, a value out of range). */
-  plan: Plan | null;
-  /** Why there is no plan (field + message), from `validatePlanInput` and the form. */
+  /** The plan in a few lines, or null when there is nothing to plan (no valid seed, no pages, a value out of range). */
+  summary: PlanSummaryView | null;
+  /** Why there is no plan (field + message), from `validatePlanInput`, the seeds and the form. */
   problems: PlanProblem[];
   /** Usable seed URLs. */
   validSeeds: number;
   /** The first invalid seed lines (line, text, reason, message); `invalidSeedCount` has them all. */
   invalidSeeds: InvalidSeed[];
   invalidSeedCount: number;
-  /** The distinct origins of the valid seeds, first-seen order (for "Open robots.txt"). */
+  /** What the seed lines hide, by kind (credentials, IP literals, local addresses, invisible characters). */
+  seedNotes: SeedNoteGroupView[];
+  /** Seeds that repeat an earlier seed's URL. */
+  duplicateSeeds: number;
+  /** The first distinct origins of the valid seeds, first-seen order; `originCount` has them all (`findOrigins` searches them). */
   origins: string[];
+  originCount: number;
   /** Hosts whose interval was fed a Crawl-delay from robots.txt. */
   crawlDelayHosts: string[];
+  /** The seeds against the last robots.txt check; null without one. */
+  robots: RobotsCoverageView | null;
 }
+
+/** A seeds file the planner reads (the seeds' source instead of the box). */
+export interface SeedFileView {
+  /** The file for people: its path in the workspace, or its full path. */
+  label: string;
+  bytes: number;
+  /** Seed lines (blank and comment lines not counted). */
+  seedLines: number;
+  /** The first seed lines as written (invisible characters escaped, long lines cut). */
+  firstLines: string[];
+  /** Why it cannot be planned now (being read, gone, unreadable, too long); the file stays the source. */
+  problem?: string;
+  /** True while it is read. */
+  loading?: boolean;
+}
+
+/** Where the seeds come from: the box (its text, kept by the extension) or a file. */
+export type SeedsView = { source: 'text'; text: string } | { source: 'file'; file: SeedFileView };
 
 export type { RobotsOutcome, RobotsVerdict };
 
@@ -264,9 +434,19 @@ export type NoticeLevel = 'info' | 'error';
 
 export type HostToWebview =
   /** Everything, after `ready` and whenever the view becomes visible again. */
-  | { type: 'state'; form: PlannerForm; settings: PlannerViewSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
-  /** The plan for the latest form (after `formChanged`, robots results or a settings change). */
+  /**
+   * Everything, after `ready` and whenever the view becomes visible again. `fields`: the fields as last typed
+   * (null before anything was typed; `form` is then what they show).
+   */
+  | { type: 'state'; form: PlannerForm; fields: RawForm | null; seeds: SeedsView; settings: PlannerViewSettings; trusted: boolean; result: PlanResultView; robots: RobotsState }
+  /** The seeds' source changed on the extension's side (a file loaded, changed on disk or gone; back to the box). */
+  | { type: 'seeds'; seeds: SeedsView }
+  /** A long list is being planned (posted before the work, so the view can say so); a `planResult` follows. */
+  | { type: 'planning'; seeds: number }
+  /** The plan for the latest form and seeds (after `formChanged`, `seedsChanged`, a file, robots results or a settings change). */
   | { type: 'planResult'; result: PlanResultView }
+  /** The seed origins that contain `query` (the answer to `findOrigins`): the first ones, and how many in all. */
+  | { type: 'origins'; query: string; origins: string[]; total: number }
   | { type: 'robotsPending'; origins: number }
   | { type: 'robotsResult'; robots: RobotsView }
   | { type: 'robotsError'; message: string }
@@ -280,10 +460,30 @@ export type HostToWebview =
 // What the webview sends
 
 export type WebviewToHost =
-  /** The webview is loaded; `form` is its own saved form (getState), if it had a valid one. */
-  | { type: 'ready'; form?: PlannerForm }
+  /** The webview is loaded: the extension answers with `state` (the form, the fields and the seeds it keeps). */
+  | { type: 'ready' }
+  /** A field was edited: every field as typed, sent at once (the extension keeps them; nothing is planned). */
+  | { type: 'fieldsEdited'; fields: RawForm }
   /** The form changed (debounced ~250 ms in the webview). Sent only when every field is valid. */
   | { type: 'formChanged'; form: PlannerForm }
+  /**
+   * The seeds box changed: its whole text, sent at once (a long text: after a short pause and when the box loses
+   * focus), whatever the other fields hold, so the extension always has what is typed. Up to
+   * {@link PLANNER_SEED_LIMITS}.storedTextBytes; past the planning limits it is kept, not planned.
+   */
+  | { type: 'seedsChanged'; text: string }
+  /** "Load seeds from file…": the extension asks for a file, which becomes the source. */
+  | { type: 'loadSeedsFile' }
+  /** "Use seeds.txt": the workspace's seeds.txt becomes the source (a pick when there are several). */
+  | { type: 'useWorkspaceSeeds' }
+  /** "Use the box": the seeds file is no longer the source; the box's text is again. */
+  | { type: 'useSeedsText' }
+  /** Open the seeds file in an editor, at a line when given. */
+  | { type: 'openSeedsFile'; line?: number }
+  /** The origin picker's search: the seed origins containing `query` (answered by `origins`). */
+  | { type: 'findOrigins'; query: string }
+  /** "Open Plan Report": every host of the plan in an editor tab. */
+  | { type: 'openReport' }
   /** Fetch robots.txt for the current seeds again (the Check button, or leaving the seeds field). */
   | { type: 'requestRobots' }
   /** Run a test crawl of the current valid seeds with the current delay and pages. */
@@ -303,7 +503,7 @@ export function assertNever(value: never): never {
 
 type Invalid = { error: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -317,10 +517,7 @@ export function parsePlannerForm(raw: unknown): PlannerForm | Invalid {
   const extra = unknownKeys(raw, FORM_KEYS);
   if (extra !== undefined) return { error: `form: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
 
-  const { seeds, pagesMode, delayFrom, userAgent, useRobots } = raw;
-  if (typeof seeds !== 'string') return { error: 'form.seeds: not a string' };
-  const seedsProblem = seedsTextProblem(seeds);
-  if (seedsProblem !== undefined) return { error: `form.seeds: ${seedsProblem}` };
+  const { pagesMode, delayFrom, userAgent, useRobots } = raw;
   if (pagesMode !== 'total' && pagesMode !== 'perHost') return { error: 'form.pagesMode: must be total or perHost' };
   if (delayFrom !== 'start' && delayFrom !== 'end') return { error: 'form.delayFrom: must be start or end' };
   if (typeof userAgent !== 'string') return { error: 'form.userAgent: not a string' };
@@ -341,7 +538,7 @@ export function parsePlannerForm(raw: unknown): PlannerForm | Invalid {
     if (problem !== undefined) return { error: `form.${field}: ${problem}` };
     numbers[field] = value;
   }
-  return { seeds, pagesMode, delayFrom, userAgent, useRobots, ...numbers };
+  return { pagesMode, delayFrom, userAgent, useRobots, ...numbers };
 }
 
 /** An origin the webview may ask to open: `http(s)://host[:port]` exactly, nothing else. */
@@ -363,7 +560,11 @@ export function parseOrigin(raw: unknown): string | Invalid {
  * Validates a message from the webview. Every field is checked (types, sizes, ranges, URL schemes);
  * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
  */
-export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
+/**
+ * The start of every message check (this protocol's and the plan report's): an object with a string `type`,
+ * and `only(...keys)`, which says which field is not one of `keys` (and `type`), if any.
+ */
+export function messageHead(raw: unknown): { raw: Record<string, unknown>; type: string; only: (...keys: string[]) => string | undefined } | Invalid {
   if (!isRecord(raw)) return { error: 'message: not an object' };
   const type = raw.type;
   if (typeof type !== 'string') return { error: 'message: no type' };
@@ -371,14 +572,24 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
     const extra = unknownKeys(raw, ['type', ...keys]);
     return extra === undefined ? undefined : `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}`;
   };
+  return { raw, type, only };
+}
+
+export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
+  const head = messageHead(input);
+  if ('error' in head) return head;
+  const { raw, type, only } = head;
   const known = type as WebviewMessageType;
   switch (known) {
     case 'ready': {
-      const extra = only('form');
+      const extra = only();
+      return extra ? { error: extra } : { type: 'ready' };
+    }
+    case 'fieldsEdited': {
+      const extra = only('fields');
       if (extra) return { error: extra };
-      if (raw.form === undefined) return { type: 'ready' };
-      const form = parsePlannerForm(raw.form);
-      return 'error' in form ? { error: `ready: ${form.error}` } : { type: 'ready', form };
+      const fields = parseRawForm(raw.fields);
+      return fields === undefined ? { error: 'fieldsEdited: fields are not the form\'s fields' } : { type: 'fieldsEdited', fields };
     }
     case 'formChanged': {
       const extra = only('form');
@@ -386,6 +597,30 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
       const form = parsePlannerForm(raw.form);
       return 'error' in form ? { error: `formChanged: ${form.error}` } : { type: 'formChanged', form };
     }
+    case 'seedsChanged': {
+      const extra = only('text');
+      if (extra) return { error: extra };
+      if (typeof raw.text !== 'string') return { error: 'seedsChanged: text is not a string' };
+      const problem = seedsStoreProblem(raw.text);
+      return problem !== undefined ? { error: `seedsChanged: ${problem}` } : { type: 'seedsChanged', text: raw.text };
+    }
+    case 'openSeedsFile': {
+      const extra = only('line');
+      if (extra) return { error: extra };
+      if (raw.line === undefined) return { type: 'openSeedsFile' };
+      if (numberProblem(raw.line, SEEDS_FILE_LINE_LIMIT) !== undefined) return { error: `openSeedsFile: line must be ${rangeText(SEEDS_FILE_LINE_LIMIT)}` };
+      return { type: 'openSeedsFile', line: raw.line as number };
+    }
+    case 'findOrigins': {
+      const extra = only('query');
+      if (extra) return { error: extra };
+      if (typeof raw.query !== 'string' || raw.query.length > MAX_ORIGIN_QUERY_CHARS) return { error: `findOrigins: query must be a string of at most ${MAX_ORIGIN_QUERY_CHARS} characters` };
+      return { type: 'findOrigins', query: raw.query };
+    }
+    case 'loadSeedsFile':
+    case 'useWorkspaceSeeds':
+    case 'useSeedsText':
+    case 'openReport':
     case 'requestRobots':
     case 'runTestCrawl':
     case 'copyPlan': {
@@ -412,7 +647,10 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | Invalid {
 
 const HOST_MESSAGE_TYPE_SET = {
   state: true,
+  seeds: true,
+  planning: true,
   planResult: true,
+  origins: true,
   robotsPending: true,
   robotsResult: true,
   robotsError: true,

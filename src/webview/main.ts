@@ -1,35 +1,50 @@
 /**
- * The planner webview (browser, bundled as an iife into dist/webview.js). It keeps the form as typed in
- * getState/setState, sends it (debounced) once every field is valid, and renders what the extension
- * posts back. Every piece of text goes in through `textContent` or an attribute: no HTML is ever parsed
- * from a string here (test/unit/webview-static.test.ts checks it). The rendering decisions live in
- * `model.ts` (pure, unit-tested); this file only builds elements.
+ * The planner webview (browser, bundled as an iife into dist/webview.js). It keeps the form's fields as typed
+ * in getState/setState and sends them (debounced) once every field is valid; it sends the seeds box's text at
+ * once, whatever the other fields hold, because the extension keeps the seeds (docs/extension.md §Seeds). It
+ * renders what the extension posts back: a summary of the plan, never the plan of every host. Every piece of
+ * text goes in through `textContent` or an attribute: no HTML is ever parsed from a string here
+ * (test/unit/webview-static.test.ts checks it). The rendering decisions live in `model.ts` (pure,
+ * unit-tested); this file only builds elements.
  */
+import { formatNumber } from '../core/format/duration';
 import { PLAN_DEFAULTS } from '../core/plan';
+import { countSeedLines } from '../core/seeds';
 import {
   assertNever,
   isHostMessage,
+  PLANNER_SEED_LIMITS,
+  seedsPasteProblem,
+  seedsStoreProblem,
+  seedsTextProblem,
   type CrawlResultView,
   type HostToWebview,
-  type NoticeLevel,
   type PlannerForm,
   type PlannerViewSettings,
   type PlanResultView,
+  type RawForm,
   type RobotsState,
+  type SeedsView,
   type WebviewToHost,
 } from '../shared/protocol';
-import { formToRaw, parseSavedState, readForm, type FieldErrors, type RawField, type RawForm, type SavedState } from './form';
+import { byId, el, renderChart, showNotice } from './dom';
+import { formToRaw, readForm, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
+import { parseSavedState, type SavedState } from './form';
 import {
-  chartModel,
+  ariaSort,
   chosenOrigin,
   crawlResultModel,
-  hostRows,
+  nextSort,
   robotsCards,
   robotsStatusText,
   seedErrorItems,
-  totalText,
-  warningItems,
+  seedFileSummary,
+  seedNoteItems,
+  seedsCountText,
+  sortRows,
   type RobotsCard,
+  type SortKey,
+  type TableSort,
 } from './model';
 
 interface VsCodeApi {
@@ -41,40 +56,38 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const DEBOUNCE_MS = 250;
 const NOTICE_MS = 6000;
+/** A seeds text longer than this is sent after a short pause (and when the box loses focus), not on every key. */
+const SEEDS_SEND_NOW_CHARS = 64 * 1024;
+const SEEDS_DEBOUNCE_MS = 150;
+const ORIGIN_SEARCH_MS = 120;
+/** Origins listed in the picker at once. */
+const ORIGIN_OPTIONS = 50;
 
 const vscode = acquireVsCodeApi();
 
 // ---------------------------------------------------------------------------------------------
 // Elements
 
-function byId<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (found === null) throw new Error(`planner: #${id} is missing`);
-  return found as T;
-}
-
-interface ElementOptions {
-  className?: string;
-  text?: string;
-  attrs?: Record<string, string>;
-}
-
-/** An element with text and attributes set as data, never parsed as markup. */
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, children: Node[] = []): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (options.className) node.className = options.className;
-  if (options.text !== undefined) node.textContent = options.text;
-  for (const [name, value] of Object.entries(options.attrs ?? {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
-
 const ui = {
   main: byId<HTMLElement>('planner'),
   form: byId<HTMLFormElement>('plan-form'),
   trustNote: byId<HTMLElement>('trust-note'),
   seeds: byId<HTMLTextAreaElement>('seeds'),
+  seedsBox: byId<HTMLElement>('seeds-box'),
+  seedsCount: byId<HTMLElement>('seeds-count'),
+  seedsHelp: byId<HTMLElement>('seeds-help'),
+  seedsError: byId<HTMLElement>('seeds-error'),
+  seedsFile: byId<HTMLElement>('seeds-file'),
+  seedsFileName: byId<HTMLElement>('seeds-file-name'),
+  seedsFileCount: byId<HTMLElement>('seeds-file-count'),
+  seedsFileLines: byId<HTMLOListElement>('seeds-file-lines'),
+  seedsFileProblem: byId<HTMLElement>('seeds-file-problem'),
+  openSeedsFile: byId<HTMLButtonElement>('open-seeds-file'),
+  useSeedsText: byId<HTMLButtonElement>('use-seeds-text'),
+  loadSeedsFile: byId<HTMLButtonElement>('load-seeds-file'),
+  useWorkspaceSeeds: byId<HTMLButtonElement>('use-workspace-seeds'),
   seedErrors: byId<HTMLUListElement>('seed-errors'),
+  seedNotes: byId<HTMLElement>('seed-notes'),
   pages: byId<HTMLInputElement>('pages'),
   pagesMode: byId<HTMLSelectElement>('pages-mode'),
   rate: byId<HTMLInputElement>('rate'),
@@ -87,17 +100,22 @@ const ui = {
   runCrawl: byId<HTMLButtonElement>('run-crawl'),
   copyPlan: byId<HTMLButtonElement>('copy-plan'),
   status: byId<HTMLElement>('status'),
+  planStatus: byId<HTMLElement>('plan-status'),
   stale: byId<HTMLElement>('stale'),
   total: byId<HTMLElement>('total'),
   binding: byId<HTMLElement>('binding'),
   problems: byId<HTMLUListElement>('problems'),
   warnings: byId<HTMLUListElement>('warnings'),
+  warningsMore: byId<HTMLElement>('warnings-more'),
   chart: byId<HTMLElement>('chart'),
   chartMore: byId<HTMLElement>('chart-more'),
   hostTable: byId<HTMLTableElement>('host-table'),
   tableMore: byId<HTMLElement>('table-more'),
+  openReport: byId<HTMLButtonElement>('open-report'),
   robotsStatus: byId<HTMLElement>('robots-status'),
-  robotsOrigin: byId<HTMLSelectElement>('robots-origin'),
+  robotsOrigin: byId<HTMLInputElement>('robots-origin'),
+  robotsOriginList: byId<HTMLUListElement>('robots-origin-list'),
+  robotsOriginCount: byId<HTMLElement>('robots-origin-count'),
   openRobots: byId<HTMLButtonElement>('open-robots'),
   checkRobots: byId<HTMLButtonElement>('check-robots'),
   robots: byId<HTMLElement>('robots'),
@@ -108,8 +126,7 @@ const ui = {
 };
 
 /** The input of each raw field that can be wrong, and where its message goes. */
-const FIELD_INPUTS: ReadonlyArray<[RawField, HTMLInputElement | HTMLTextAreaElement, HTMLElement]> = [
-  ['seeds', ui.seeds, byId('seeds-error')],
+const FIELD_INPUTS: ReadonlyArray<[RawField, HTMLInputElement, HTMLElement]> = [
   ['pages', ui.pages, byId('pages-error')],
   ['rate', ui.rate, byId('rate-error')],
   ['workers', ui.workers, byId('workers-error')],
@@ -119,20 +136,32 @@ const FIELD_INPUTS: ReadonlyArray<[RawField, HTMLInputElement | HTMLTextAreaElem
 ];
 
 // ---------------------------------------------------------------------------------------------
-// State (the webview's own; the extension holds the truth about the plan)
+// State (the webview's own; the extension holds the seeds and the truth about the plan)
 
 const saved = parseSavedState(vscode.getState());
-/** The inputs hold the user's form (from getState or from a first `state`); later `state`s leave them alone. */
-let hasLocalForm = saved !== undefined;
+/** The first `state` sets the fields (the extension keeps them); later ones leave what is typed alone. */
+let stateSeen = false;
+/** The seeds box holds the extension's seeds (after the first `state`); until then it is read-only. */
+let hasSeeds = false;
 let chosen: string | undefined = saved?.origin;
 let settings: PlannerViewSettings | undefined;
 let trusted = true;
 let result: PlanResultView | undefined;
+let seeds: SeedsView = { source: 'text', text: '' };
 let robots: RobotsState = { state: 'off' };
 let lastCrawl: CrawlResultView | undefined;
 let pendingForm: PlannerForm | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
-let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+let seedsTimer: ReturnType<typeof setTimeout> | undefined;
+/** The seeds text the extension was last sent (or sent us): what a refused edit goes back to. */
+let keptSeeds = '';
+/** The refusal of the last paste, shown until the next edit. */
+let refusal: string | undefined;
+let sort: TableSort = { key: 'plan', descending: false };
+/** The origin picker: the options listed and the active one. */
+let originOptions: string[] = [];
+let activeOption = -1;
+let originTimer: ReturnType<typeof setTimeout> | undefined;
 
 function post(message: WebviewToHost): void {
   vscode.postMessage(message);
@@ -140,7 +169,6 @@ function post(message: WebviewToHost): void {
 
 function readRaw(): RawForm {
   return {
-    seeds: ui.seeds.value,
     pagesMode: ui.pagesMode.value === 'perHost' ? 'perHost' : 'total',
     pages: ui.pages.value,
     rate: ui.rate.value,
@@ -158,7 +186,6 @@ function setValue(input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElem
 }
 
 function applyRaw(raw: RawForm): void {
-  setValue(ui.seeds, raw.seeds);
   setValue(ui.pagesMode, raw.pagesMode);
   setValue(ui.pages, raw.pages);
   setValue(ui.rate, raw.rate);
@@ -171,7 +198,7 @@ function applyRaw(raw: RawForm): void {
 }
 
 function save(raw: RawForm): void {
-  vscode.setState(chosen === undefined ? { v: 1, raw } : { v: 1, raw, origin: chosen });
+  vscode.setState(chosen === undefined ? { v: 2, raw } : { v: 2, raw, origin: chosen });
 }
 
 function showErrors(errors: FieldErrors): void {
@@ -181,15 +208,17 @@ function showErrors(errors: FieldErrors): void {
     if (message === undefined) input.removeAttribute('aria-invalid');
     else input.setAttribute('aria-invalid', 'true');
   }
-  // The seeds area is also invalid while the extension reports bad lines.
-  if (errors.seeds === undefined && (result?.invalidSeedCount ?? 0) > 0) ui.seeds.setAttribute('aria-invalid', 'true');
   ui.stale.hidden = Object.keys(errors).length === 0;
 }
 
-/** Reads the inputs, saves them, shows field errors, and schedules `formChanged` when all is valid. */
+/**
+ * Reads the inputs, saves them here and in the extension (at once: what is typed is never only here), shows
+ * field errors, and schedules `formChanged` when all is valid.
+ */
 function edited(): void {
   const raw = readRaw();
   save(raw);
+  post({ type: 'fieldsEdited', fields: raw });
   const { form, errors } = readForm(raw);
   showErrors(errors);
   if (timer !== undefined) clearTimeout(timer);
@@ -199,16 +228,109 @@ function edited(): void {
   renderRobots();
 }
 
-/** Sends the pending form now (before any action, so the extension acts on what is on screen). */
+/** Sends the pending form and seeds now (before any action, so the extension acts on what is on screen). */
 function flush(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
   if (pendingForm !== undefined) post({ type: 'formChanged', form: pendingForm });
   pendingForm = undefined;
+  flushSeeds();
 }
 
 function formIsValid(): boolean {
   return readForm(readRaw()).form !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The seeds box: its text goes to the extension, which keeps it
+
+/** Sends the box's text when it differs from what the extension has. */
+function flushSeeds(): void {
+  if (seedsTimer !== undefined) clearTimeout(seedsTimer);
+  seedsTimer = undefined;
+  if (!hasSeeds || seeds.source !== 'text') return;
+  const text = ui.seeds.value;
+  if (text === keptSeeds) return;
+  keptSeeds = text;
+  seeds = { source: 'text', text };
+  post({ type: 'seedsChanged', text });
+}
+
+/** The box changed (typed, pasted, dropped, set): check it, send it, say what its size means. */
+function seedsEdited(): void {
+  if (!hasSeeds) return;
+  const text = ui.seeds.value;
+  refusal = undefined;
+  const notKept = seedsStoreProblem(text);
+  if (notKept !== undefined) {
+    // Over what the extension keeps (only a paste that came past the paste check gets here): back to what was kept.
+    ui.seeds.value = keptSeeds;
+    refuse(notKept);
+    return;
+  }
+  if (seedsTimer !== undefined) clearTimeout(seedsTimer);
+  if (text.length <= SEEDS_SEND_NOW_CHARS) flushSeeds();
+  else seedsTimer = setTimeout(flushSeeds, SEEDS_DEBOUNCE_MS);
+  renderSeedsBox();
+}
+
+/** A refused paste: its size, the limit and what to do instead; the old line errors go (they were for other text). */
+function refuse(message: string): void {
+  refusal = message;
+  ui.seedErrors.replaceChildren();
+  ui.seedNotes.replaceChildren();
+  renderSeedsBox();
+}
+
+/** A paste or a drop that would put the box over its limits is refused before the text reaches it. */
+function checkInsert(event: Event, inserted: string): void {
+  const box = ui.seeds;
+  const resultText = box.value.slice(0, box.selectionStart) + inserted + box.value.slice(box.selectionEnd);
+  const problem = seedsPasteProblem(inserted, resultText);
+  if (problem === undefined) return;
+  event.preventDefault();
+  refuse(problem);
+}
+
+function renderSeedsBox(): void {
+  if (seeds.source === 'file') {
+    // The box is hidden and not planned: its text's size says nothing now.
+    ui.seedsError.textContent = '';
+    ui.seedsCount.textContent = '';
+    return;
+  }
+  const text = ui.seeds.value;
+  const limit = refusal ?? seedsTextProblem(text);
+  ui.seedsError.textContent = limit ?? '';
+  ui.seedsCount.textContent = limit === undefined ? seedsCountText(countSeedLines(text)) : '';
+  if (limit !== undefined || (result?.invalidSeedCount ?? 0) > 0) ui.seeds.setAttribute('aria-invalid', 'true');
+  else ui.seeds.removeAttribute('aria-invalid');
+}
+
+/** The seeds' source as the extension sent it: the box with its text, or a file's summary in its place. */
+function applySeeds(view: SeedsView): void {
+  seeds = view;
+  hasSeeds = true;
+  ui.seeds.readOnly = false;
+  if (view.source === 'text') {
+    keptSeeds = view.text;
+    setValue(ui.seeds, view.text);
+    ui.seedsBox.hidden = false;
+    ui.seedsFile.hidden = true;
+    ui.seeds.disabled = false;
+  } else {
+    const file = view.file;
+    ui.seedsBox.hidden = true;
+    ui.seedsFile.hidden = false;
+    ui.seedsFileName.textContent = file.label;
+    ui.seedsFileName.title = file.label;
+    ui.seedsFileCount.textContent = seedFileSummary(file);
+    ui.seedsFileLines.replaceChildren(...file.firstLines.map((line) => el('li', { text: line })));
+    ui.seedsFileProblem.textContent = file.problem ?? '';
+    ui.openSeedsFile.disabled = file.loading === true;
+  }
+  refusal = undefined;
+  renderSeedsBox();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,103 +348,159 @@ function renderSettings(): void {
   ui.trustNote.hidden = trusted;
   ui.runCrawl.disabled = !trusted;
   ui.useRobots.disabled = !trusted && !ui.useRobots.checked;
+  const L = PLANNER_SEED_LIMITS;
+  ui.seedsHelp.textContent = `http and https only; blank lines and # comments are skipped. Up to ${formatNumber(L.textLines)} seed lines here, ${formatNumber(L.fileLines)} from a file.`;
 }
 
 function renderSeedErrors(): void {
   ui.seedErrors.replaceChildren();
-  if (result === undefined) return;
+  ui.seedNotes.replaceChildren();
+  if (result === undefined || refusal !== undefined) return;
   const { items, more } = seedErrorItems(result);
+  const inFile = seeds.source === 'file';
   for (const item of items) {
-    ui.seedErrors.append(
-      el('li', { attrs: { 'data-line': String(item.line) } }, [
-        el('span', { className: 'seed-error-label', text: item.label }),
-        document.createTextNode(' '),
-        el('code', { className: 'seed-error-text', text: item.text === '' ? '(empty)' : item.text }),
+    const label = inFile
+      ? el('button', { className: 'link seed-error-label', text: item.label, attrs: { type: 'button', 'data-line': String(item.line), title: `Open the file at line ${item.line}` } })
+      : el('span', { className: 'seed-error-label', text: item.label });
+    ui.seedErrors.append(el('li', { attrs: { 'data-line': String(item.line) } }, [label, document.createTextNode(' '), el('code', { className: 'seed-error-text', text: item.text === '' ? '(empty)' : item.text })]));
+  }
+  if (more > 0) ui.seedErrors.append(el('li', { className: 'more', text: `and ${formatNumber(more)} more invalid lines` }));
+  const notes = seedNoteItems(result);
+  for (const group of notes.groups) {
+    const list = el('ul', {}, group.lines.map((n) => el('li', { attrs: { 'data-line': String(n.line) } }, [el('span', { text: n.label }), document.createTextNode(' '), el('code', { text: n.text })])));
+    if (group.more > 0) list.append(el('li', { className: 'more', text: `and ${formatNumber(group.more)} more (in Copy plan as JSON: seedNotes)` }));
+    ui.seedNotes.append(el('details', { className: 'seed-note', attrs: { 'data-code': group.code } }, [el('summary', { text: group.head }), list]));
+  }
+  if (notes.duplicates !== undefined) ui.seedNotes.append(el('p', { className: 'seed-note hint', text: notes.duplicates, attrs: { 'data-code': 'duplicates' } }));
+  renderSeedsBox();
+}
+
+function renderTable(): void {
+  const tbody = ui.hostTable.tBodies[0] ?? ui.hostTable.createTBody();
+  tbody.replaceChildren();
+  const summary = result?.summary ?? null;
+  for (const th of ui.hostTable.tHead?.querySelectorAll<HTMLTableCellElement>('th[data-sort]') ?? []) th.setAttribute('aria-sort', ariaSort(sort, th.dataset.sort as SortKey));
+  ui.tableMore.textContent = '';
+  ui.hostTable.hidden = summary === null || summary.groups.length === 0;
+  if (summary === null) return;
+  for (const row of sortRows(summary.groups, sort)) {
+    // A group: "1,000 ×" on screen, "1,000 hosts like" for screen readers, then the host it is named after.
+    const name = el('span', { className: 'host-name', text: row.host });
+    const label =
+      row.count > 1
+        ? [el('span', { className: 'host-count', text: `${formatNumber(row.count)} ×`, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'sr-only', text: `${formatNumber(row.count)} hosts like ` }), name]
+        : [name];
+    const hostCell = el('th', { attrs: { scope: 'row', title: `${row.label}: ${row.detail}${row.period ? `, ${row.period}` : ''}` } }, label);
+    const classes = [row.binding ? 'binding' : '', row.skipped ? 'skipped' : ''].filter(Boolean).join(' ');
+    const attrs: Record<string, string> = { 'data-host': row.host, 'data-source': row.intervalSource, 'data-count': String(row.count) };
+    tbody.append(
+      el('tr', { className: classes, attrs }, [
+        hostCell,
+        el('td', { text: row.pages }),
+        el('td', { attrs: { title: `${row.interval}, set by ${row.source ?? 'the delay'}${row.period ? `; ${row.period}` : ''}` } }, [
+          el('span', { text: row.interval }),
+          ...(row.source === undefined ? [] : [el('span', { className: 'host-detail', text: row.source })]),
+        ]),
+        el('td', { text: row.skipped ? 'skipped' : row.duration }),
       ]),
     );
   }
-  if (more > 0) ui.seedErrors.append(el('li', { className: 'more', text: `and ${more} more invalid lines` }));
-  if (result.invalidSeedCount > 0) ui.seeds.setAttribute('aria-invalid', 'true');
-  else if (byId('seeds-error').textContent === '') ui.seeds.removeAttribute('aria-invalid');
+  const hidden = summary.groupCount - summary.groups.length;
+  if (hidden > 0) ui.tableMore.textContent = `${formatNumber(hidden)} more ${hidden === 1 ? 'row' : 'rows'} in the plan report.`;
 }
 
 function renderPlan(): void {
-  const tbody = ui.hostTable.tBodies[0] ?? ui.hostTable.createTBody();
-  tbody.replaceChildren();
   ui.problems.replaceChildren();
   ui.warnings.replaceChildren();
-  ui.chart.replaceChildren();
-  ui.chartMore.textContent = '';
-  ui.tableMore.textContent = '';
-  const plan = result?.plan ?? null;
-  ui.copyPlan.disabled = plan === null;
-  if (result === undefined || plan === null) {
+  ui.warningsMore.textContent = '';
+  ui.planStatus.textContent = '';
+  const summary = result?.summary ?? null;
+  ui.copyPlan.disabled = summary === null;
+  ui.openReport.disabled = summary === null;
+  renderTable();
+  if (result === undefined || summary === null) {
     ui.total.textContent = 'No plan yet.';
     ui.binding.textContent = '';
     for (const p of result?.problems ?? []) ui.problems.append(el('li', { text: p.message, attrs: { 'data-field': p.field } }));
-    ui.chart.setAttribute('aria-label', 'No plan yet');
-    ui.hostTable.hidden = true;
+    renderChart(ui.chart, ui.chartMore, null);
     return;
   }
-  ui.total.textContent = totalText(plan);
-  ui.binding.textContent = plan.bindingDescription;
-  for (const w of warningItems(plan)) {
+  ui.total.textContent = summary.totalText;
+  ui.binding.textContent = summary.bindingDescription;
+  for (const w of summary.warnings) {
     const attrs: Record<string, string> = { 'data-code': w.code };
     if (w.host !== undefined) attrs['data-host'] = w.host;
     ui.warnings.append(el('li', { text: w.text, attrs }));
   }
+  const moreWarnings = summary.warningCount - summary.warnings.length;
+  if (moreWarnings > 0) ui.warningsMore.textContent = `and ${formatNumber(moreWarnings)} more warnings in the plan report.`;
 
-  const chart = chartModel(plan);
-  ui.chart.setAttribute('aria-label', chart.summary);
-  for (const bar of chart.bars) {
-    const fill = el('span', { className: 'bar-fill' });
-    // CSSOM, not a style attribute: allowed by the CSP (no 'unsafe-inline').
-    fill.style.width = `${bar.percent}%`;
-    const attrs: Record<string, string> = { 'data-kind': bar.kind, 'aria-hidden': 'true' };
-    if (bar.host !== undefined) attrs['data-host'] = bar.host;
-    ui.chart.append(
-      el('div', { className: bar.binding ? 'bar binding' : 'bar', attrs }, [
-        el('span', { className: 'bar-label', text: bar.label }),
-        el('span', { className: 'bar-value', text: bar.binding ? `${bar.value} · limits the crawl` : bar.value }),
-        el('span', { className: 'bar-track' }, [fill]),
-      ]),
-    );
-  }
-  if (chart.hidden > 0) ui.chartMore.textContent = `${chart.hidden} shorter ${chart.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
-
-  const { rows, hidden } = hostRows(plan);
-  ui.hostTable.hidden = rows.length === 0;
-  for (const row of rows) {
-    const hostCell = el('th', { attrs: { scope: 'row' } }, [
-      el('span', { className: 'host-name', text: row.host }),
-      el('span', { className: 'host-detail', text: row.detail }),
-    ]);
-    const intervalCell = el('td', { attrs: { 'data-label': 'Interval' } }, [el('span', { text: row.interval })]);
-    if (row.period !== undefined) intervalCell.append(el('span', { className: 'host-detail', text: row.period }));
-    const classes = [row.binding ? 'binding' : '', row.skipped ? 'skipped' : ''].filter(Boolean).join(' ');
-    tbody.append(
-      el('tr', { className: classes, attrs: { 'data-host': row.host, 'data-source': row.intervalSource } }, [
-        hostCell,
-        intervalCell,
-        el('td', { text: row.pagesPerHour, attrs: { 'data-label': 'Pages/h' } }),
-        el('td', { text: row.duration, attrs: { 'data-label': 'Duration' } }),
-      ]),
-    );
-  }
-  if (hidden > 0) ui.tableMore.textContent = `${hidden} more hosts are in the JSON copy.`;
+  renderChart(ui.chart, ui.chartMore, summary.chart);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The origin picker: a search box over the seed origins (the extension searches long lists)
 
 function renderOrigins(): void {
   const origins = result?.origins ?? [];
-  const selected = chosenOrigin(origins, chosen);
-  const current = [...ui.robotsOrigin.options].map((o) => o.value);
-  if (current.length !== origins.length || current.some((v, i) => v !== origins[i])) {
-    ui.robotsOrigin.replaceChildren(...origins.map((o) => el('option', { text: o, attrs: { value: o } })));
-  }
-  if (selected !== undefined) ui.robotsOrigin.value = selected;
-  ui.robotsOrigin.disabled = origins.length === 0;
-  ui.openRobots.disabled = origins.length === 0 || !trusted;
+  const total = result?.originCount ?? 0;
+  ui.robotsOrigin.disabled = total === 0;
+  ui.openRobots.disabled = total === 0 || !trusted;
+  const selected = chosenOrigin(origins, chosen, total);
+  if (document.activeElement !== ui.robotsOrigin) setValue(ui.robotsOrigin, selected ?? '');
+  ui.robotsOriginCount.textContent = total > 1 ? `${formatNumber(total)} origins: type to search.` : '';
+  if (!ui.robotsOriginList.hidden) searchOrigins();
 }
+
+function showOriginOptions(options: string[], total: number): void {
+  originOptions = options;
+  activeOption = options.length > 0 ? 0 : -1;
+  ui.robotsOriginList.replaceChildren(
+    ...options.map((origin, i) => el('li', { text: origin, attrs: { role: 'option', id: `origin-option-${i}`, 'data-origin': origin, 'aria-selected': String(i === activeOption) } })),
+  );
+  if (total > options.length) ui.robotsOriginList.append(el('li', { className: 'more', text: `and ${formatNumber(total - options.length)} more: type more of the name`, attrs: { role: 'presentation' } }));
+  if (options.length === 0) ui.robotsOriginList.append(el('li', { className: 'more', text: 'No seed origin contains that.', attrs: { role: 'presentation' } }));
+  setOriginListOpen(true);
+  markActiveOption();
+}
+
+function setOriginListOpen(open: boolean): void {
+  ui.robotsOriginList.hidden = !open;
+  ui.robotsOrigin.setAttribute('aria-expanded', String(open));
+  if (!open) ui.robotsOrigin.removeAttribute('aria-activedescendant');
+}
+
+function markActiveOption(): void {
+  for (const [i, item] of [...ui.robotsOriginList.querySelectorAll('li[role="option"]')].entries()) item.setAttribute('aria-selected', String(i === activeOption));
+  if (activeOption >= 0) {
+    ui.robotsOrigin.setAttribute('aria-activedescendant', `origin-option-${activeOption}`);
+    document.getElementById(`origin-option-${activeOption}`)?.scrollIntoView({ block: 'nearest' });
+  } else ui.robotsOrigin.removeAttribute('aria-activedescendant');
+}
+
+/** Lists the origins that contain the typed text: from the origins at hand when they are all here, else asked. */
+function searchOrigins(): void {
+  const query = ui.robotsOrigin.value.trim().toLowerCase();
+  const origins = result?.origins ?? [];
+  const total = result?.originCount ?? 0;
+  if (total <= origins.length) {
+    const found = origins.filter((o) => o.toLowerCase().includes(query));
+    showOriginOptions(found.slice(0, ORIGIN_OPTIONS), found.length);
+    return;
+  }
+  if (originTimer !== undefined) clearTimeout(originTimer);
+  originTimer = setTimeout(() => post({ type: 'findOrigins', query: ui.robotsOrigin.value.trim() }), ORIGIN_SEARCH_MS);
+}
+
+function pickOrigin(origin: string): void {
+  chosen = origin;
+  setValue(ui.robotsOrigin, origin);
+  setOriginListOpen(false);
+  save(readRaw());
+}
+
+// ---------------------------------------------------------------------------------------------
+// robots.txt cards and the last crawl
 
 function robotsCardElement(card: RobotsCard): HTMLElement {
   const section = el('section', {
@@ -378,14 +556,13 @@ function robotsCardElement(card: RobotsCard): HTMLElement {
 
 function renderRobots(): void {
   const useRobots = ui.useRobots.checked;
-  const origins = result?.origins ?? [];
-  ui.robotsStatus.textContent = robotsStatusText(robots, useRobots, origins);
+  ui.robotsStatus.textContent = robotsStatusText(robots, useRobots, result?.robots?.unchecked ?? 0);
   ui.robotsStatus.dataset.state = useRobots ? robots.state : 'off';
   ui.checkRobots.hidden = !useRobots;
   ui.checkRobots.disabled = !trusted;
   ui.robots.replaceChildren();
   if (!useRobots || robots.state !== 'done') return;
-  for (const card of robotsCards(robots.robots, result?.plan ?? null, origins)) ui.robots.append(robotsCardElement(card));
+  for (const card of robotsCards(robots.robots, result?.robots ?? null)) ui.robots.append(robotsCardElement(card));
 }
 
 function renderCrawl(): void {
@@ -398,24 +575,19 @@ function renderCrawl(): void {
   ui.crawlNotFollowed.replaceChildren(...model.notFollowed.map((text) => el('li', { text })));
 }
 
-function renderAll(): void {
-  renderSettings();
+function renderResult(): void {
   renderSeedErrors();
   renderPlan();
   renderOrigins();
   renderRobots();
+}
+
+function renderAll(): void {
+  renderSettings();
+  renderResult();
   renderCrawl();
 }
 
-function showNotice(level: NoticeLevel, message: string): void {
-  ui.status.textContent = message;
-  ui.status.dataset.level = level;
-  if (noticeTimer !== undefined) clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => {
-    ui.status.textContent = '';
-    delete ui.status.dataset.level;
-  }, NOTICE_MS);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the extension
@@ -425,23 +597,35 @@ function handle(message: HostToWebview): void {
     case 'state':
       settings = message.settings;
       trusted = message.trusted;
-      if (!hasLocalForm) {
-        applyRaw(formToRaw(message.form));
-        hasLocalForm = true;
+      if (!stateSeen) {
+        // The extension's copy of the fields is the newest (this view's saved state can lag behind a reload).
+        stateSeen = true;
+        applyRaw(message.fields ?? formToRaw(message.form));
         save(readRaw());
-        showErrors({});
+        const { form, errors } = readForm(readRaw());
+        showErrors(errors);
+        // Fields typed and kept but not yet planned (the view went before the pause ended): plan them now.
+        if (form !== undefined && !sameForm(form, message.form)) post({ type: 'formChanged', form });
       }
+      // The seeds are the extension's: a (re)loaded view shows what it holds. A box edited since is not overwritten.
+      if (!hasSeeds || seeds.source !== message.seeds.source || message.seeds.source === 'file') applySeeds(message.seeds);
       result = message.result;
       robots = message.robots;
       renderAll();
       ui.main.removeAttribute('aria-busy');
       break;
+    case 'seeds':
+      applySeeds(message.seeds);
+      break;
+    case 'planning':
+      ui.planStatus.textContent = `Planning ${formatNumber(message.seeds)} seeds…`;
+      break;
     case 'planResult':
       result = message.result;
-      renderSeedErrors();
-      renderPlan();
-      renderOrigins();
-      renderRobots();
+      renderResult();
+      break;
+    case 'origins':
+      if (message.query === ui.robotsOrigin.value.trim() && document.activeElement === ui.robotsOrigin) showOriginOptions(message.origins, message.total);
       break;
     case 'robotsPending':
       robots = { state: 'loading', origins: message.origins };
@@ -463,7 +647,7 @@ function handle(message: HostToWebview): void {
       renderRobots();
       break;
     case 'notice':
-      showNotice(message.level, message.message);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS);
       break;
     case 'crawlResult':
       lastCrawl = message.crawl;
@@ -482,8 +666,38 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 // Events
 
 ui.form.addEventListener('submit', (event) => event.preventDefault());
-for (const input of [ui.seeds, ui.pages, ui.rate, ui.workers, ui.delay, ui.latency, ui.userAgent]) input.addEventListener('input', edited);
+for (const input of [ui.pages, ui.rate, ui.workers, ui.delay, ui.latency, ui.userAgent]) input.addEventListener('input', edited);
 for (const select of [ui.pagesMode, ui.delayFrom]) select.addEventListener('change', edited);
+
+ui.seeds.addEventListener('input', seedsEdited);
+ui.seeds.addEventListener('paste', (event) => checkInsert(event, event.clipboardData?.getData('text/plain') ?? ''));
+ui.seeds.addEventListener('drop', (event) => checkInsert(event, event.dataTransfer?.getData('text/plain') ?? ''));
+// Hiding the view moves the focus first: the box's text is sent before the webview goes.
+ui.seeds.addEventListener('blur', flushSeeds);
+window.addEventListener('pagehide', flush);
+
+/** Buttons whose message the extension acts on with what is on screen: the pending edits go first. */
+const FLUSHING_BUTTONS: ReadonlyArray<[HTMLButtonElement, 'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'openReport' | 'requestRobots']> = [
+  [ui.loadSeedsFile, 'loadSeedsFile'],
+  [ui.useWorkspaceSeeds, 'useWorkspaceSeeds'],
+  [ui.copyPlan, 'copyPlan'],
+  [ui.openReport, 'openReport'],
+  [ui.checkRobots, 'requestRobots'],
+];
+for (const [button, type] of FLUSHING_BUTTONS) {
+  button.addEventListener('click', () => {
+    flush();
+    post({ type });
+  });
+}
+ui.useSeedsText.addEventListener('click', () => post({ type: 'useSeedsText' }));
+ui.openSeedsFile.addEventListener('click', () => post({ type: 'openSeedsFile' }));
+ui.seedErrors.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('button[data-line]') : null;
+  if (!(target instanceof HTMLButtonElement) || seeds.source !== 'file') return;
+  const line = Number(target.dataset.line);
+  if (Number.isInteger(line) && line >= 1) post({ type: 'openSeedsFile', line });
+});
 
 ui.useRobots.addEventListener('change', () => {
   edited();
@@ -502,30 +716,60 @@ ui.userAgent.addEventListener('change', committed);
 
 ui.runCrawl.addEventListener('click', () => {
   if (!formIsValid()) {
-    showNotice('error', 'Fix the fields marked above first.');
+    showNotice(ui.status, 'error', 'Fix the fields marked above first.', NOTICE_MS);
     return;
   }
   flush();
   post({ type: 'runTestCrawl' });
 });
 
-ui.copyPlan.addEventListener('click', () => {
-  flush();
-  post({ type: 'copyPlan' });
+ui.hostTable.tHead?.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;
+  if (!(button instanceof HTMLButtonElement)) return;
+  sort = nextSort(sort, button.dataset.sort as SortKey);
+  renderTable();
 });
 
-ui.checkRobots.addEventListener('click', () => {
-  flush();
-  post({ type: 'requestRobots' });
+ui.robotsOrigin.addEventListener('input', searchOrigins);
+ui.robotsOrigin.addEventListener('focus', searchOrigins);
+ui.robotsOrigin.addEventListener('keydown', (event) => {
+  const open = !ui.robotsOriginList.hidden;
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    event.preventDefault();
+    if (!open) {
+      searchOrigins();
+      return;
+    }
+    const n = originOptions.length;
+    if (n === 0) return;
+    activeOption = event.key === 'ArrowDown' ? (activeOption + 1) % n : (activeOption - 1 + n) % n;
+    markActiveOption();
+  } else if (event.key === 'Enter') {
+    event.preventDefault();
+    const origin = open ? originOptions[activeOption] : chosenOrigin(result?.origins ?? [], chosen, result?.originCount ?? 0);
+    if (origin !== undefined) pickOrigin(origin);
+  } else if (event.key === 'Escape' && open) {
+    event.preventDefault();
+    setOriginListOpen(false);
+  }
 });
-
-ui.robotsOrigin.addEventListener('change', () => {
-  chosen = ui.robotsOrigin.value;
-  save(readRaw());
+ui.robotsOrigin.addEventListener('blur', () => {
+  // A click on an option lands after the blur: close once it had its turn.
+  setTimeout(() => {
+    setOriginListOpen(false);
+    renderOrigins();
+  }, 150);
+});
+ui.robotsOriginList.addEventListener('mousedown', (event) => {
+  const item = event.target instanceof Element ? event.target.closest('li[data-origin]') : null;
+  if (item instanceof HTMLElement && item.dataset.origin !== undefined) {
+    event.preventDefault();
+    pickOrigin(item.dataset.origin);
+  }
 });
 
 ui.openRobots.addEventListener('click', () => {
-  const origin = chosenOrigin(result?.origins ?? [], chosen);
+  const origin = chosenOrigin(result?.origins ?? [], chosen, result?.originCount ?? 0);
   if (origin !== undefined) post({ type: 'openRobots', origin });
 });
 
@@ -539,15 +783,13 @@ ui.robots.addEventListener('click', (event) => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Start: restore the form, then tell the extension we are here.
+// Start: show the fields as this view last saved them, then tell the extension we are here (it answers with
+// its copy of the fields and the seeds).
 
 renderSettings();
 renderPlan();
 if (saved !== undefined) {
   applyRaw(saved.raw);
-  const { form, errors } = readForm(saved.raw);
-  showErrors(errors);
-  post(form === undefined ? { type: 'ready' } : { type: 'ready', form });
-} else {
-  post({ type: 'ready' });
+  showErrors(readForm(saved.raw).errors);
 }
+post({ type: 'ready' });

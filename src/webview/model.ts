@@ -1,171 +1,79 @@
 /**
- * Rendering decisions for the planner, as pure functions of the plan and the robots.txt results: table
- * rows, chart bars and their widths, labels, the accessible chart summary, seed error lines, robots.txt
- * cards. No DOM, so they are unit-tested in node; `main.ts` only turns these into elements (textContent).
+ * Rendering decisions for the planner, as pure functions of what the extension posts: seed error lines and
+ * notes, the host table's order, robots.txt cards, the last crawl. No DOM, so they are unit-tested in node;
+ * `main.ts` only turns these into elements (textContent). The plan's own text (total, rows, chart) is made
+ * by the extension (src/core/format/planSummary.ts).
  */
 import { END_REASONS, formatNotFollowedReason, notFollowedHeadline } from '../core/format/crawlOutcome';
 import { formatDuration, formatNumber, formatSeconds } from '../core/format/duration';
-import type { HostPlan, IntervalSource, Plan } from '../core/plan';
-import type { InvalidSeed } from '../core/seeds';
-import { assertNever, type CrawlResultView, type PlanResultView, type RobotsOriginView, type RobotsOutcome, type RobotsSeedView, type RobotsState, type RobotsVerdict, type RobotsView } from '../shared/protocol';
+import { intervalSourceLabel } from '../core/format/planSummary';
+import type { InvalidSeed, SeedNoteCode } from '../core/seeds';
+import {
+  assertNever,
+  PLANNER_SEED_LIMITS,
+  seedLinesText,
+  sizeText,
+  type CrawlResultView,
+  type PlanResultView,
+  type RobotsCoverageView,
+  type RobotsOriginView,
+  type RobotsOutcome,
+  type RobotsSeedView,
+  type RobotsState,
+  type RobotsVerdict,
+  type RobotsView,
+  type SeedFileView,
+  type SummaryRow,
+} from '../shared/protocol';
 
-/** Host table rows rendered at most (the JSON copy has all hosts). */
-export const MAX_TABLE_ROWS = 200;
-/** Chart bars at most (longest first). */
-export const MAX_CHART_BARS = 12;
 /** Seed error lines shown at most. */
 export const MAX_SEED_ERRORS_SHOWN = 20;
-/** A visible bar for any non-zero duration, however short next to the longest. */
-export const MIN_BAR_PERCENT = 0.5;
 
 // ---------------------------------------------------------------------------------------------
-// The plan
+// The host table
 
-/** What sets a host's interval, in words short enough for a table cell. */
-export function intervalSourceLabel(source: IntervalSource): string {
-  switch (source) {
-    case 'configured':
-      return 'delay';
-    case 'crawl-delay':
-      return 'Crawl-delay';
-    case 'adaptive':
-      return 'adaptive';
-    case 'latency':
-      return 'latency';
-    default:
-      return assertNever(source);
-  }
+/** What the sidebar's host table can be sorted by; `plan` is the extension's order (the binding row first). */
+export type SortKey = 'plan' | 'host' | 'pages' | 'interval' | 'duration';
+
+export interface TableSort {
+  key: SortKey;
+  descending: boolean;
 }
 
-export interface HostRow {
-  host: string;
-  /** "10 s · Crawl-delay": the politeness interval and what sets the pace. */
-  interval: string;
-  intervalSource: IntervalSource;
-  /** "one request every 1.5 s" when the period differs from the interval (latency, end reading). */
-  period?: string;
-  /** "360" */
-  pagesPerHour: string;
-  /** "2 h 46 m" */
-  duration: string;
-  /** "1,000 pages" (or "skipped: …" for a skipped host) */
-  detail: string;
-  /** This host sets the total. */
-  binding: boolean;
-  skipped: boolean;
+/** The order a column sorts in first: numbers largest first, hosts A to Z. */
+export function firstDirection(key: SortKey): boolean {
+  return key !== 'host' && key !== 'plan';
 }
 
-export function hostRow(h: HostPlan, plan: Plan): HostRow {
-  const binding = plan.bindingHost === h.host;
-  const pages = `${formatNumber(h.pages)} ${h.pages === 1 ? 'page' : 'pages'}`;
-  const row: HostRow = {
-    host: h.host,
-    interval: `${formatSeconds(h.intervalSeconds)} · ${intervalSourceLabel(h.intervalSource)}`,
-    intervalSource: h.intervalSource,
-    pagesPerHour: formatNumber(h.pagesPerHour, 1),
-    duration: formatDuration(h.seconds),
-    detail: h.skipped ? `${pages}, skipped (Crawl-delay above the cap)` : binding ? `${pages}, limits the crawl` : pages,
-    binding,
-    skipped: h.skipped,
-  };
-  if (h.periodSeconds !== h.intervalSeconds) row.period = `one request every ${formatSeconds(h.periodSeconds)}`;
-  return row;
+/** The next sort after a click on `key`'s header: that column, or the other direction when it is sorted already. */
+export function nextSort(current: TableSort, key: SortKey): TableSort {
+  return current.key === key ? { key, descending: !current.descending } : { key, descending: firstDirection(key) };
 }
 
-/** The host table: rows in plan order, cut at `max`, and how many were left out. */
-export function hostRows(plan: Plan, max = MAX_TABLE_ROWS): { rows: HostRow[]; hidden: number } {
-  return { rows: plan.hosts.slice(0, max).map((h) => hostRow(h, plan)), hidden: Math.max(0, plan.hosts.length - max) };
+const SORT_VALUES: Readonly<Record<Exclude<SortKey, 'plan'>, (r: SummaryRow) => number | string>> = {
+  host: (r) => r.host,
+  pages: (r) => r.sort.pages,
+  interval: (r) => r.sort.intervalSeconds,
+  duration: (r) => r.sort.seconds,
+};
+
+/** The rows in `sort`'s order (stable: ties keep the extension's order). */
+export function sortRows(rows: readonly SummaryRow[], sort: TableSort): SummaryRow[] {
+  if (sort.key === 'plan') return [...rows];
+  const value = SORT_VALUES[sort.key];
+  const sign = sort.descending ? -1 : 1;
+  return rows
+    .map((row, i) => ({ row, i, v: value(row) }))
+    .sort((a, b) => {
+      const c = typeof a.v === 'string' && typeof b.v === 'string' ? a.v.localeCompare(b.v) : (a.v as number) - (b.v as number);
+      return c === 0 ? a.i - b.i : sign * c;
+    })
+    .map((x) => x.row);
 }
 
-/** "11 d 13 h 47 m for 1,000,000 pages over 2 hosts" (+ skipped pages). */
-export function totalText(plan: Plan): string {
-  const hosts = plan.hosts.length;
-  let text = `${formatDuration(plan.totalSeconds)} for ${formatNumber(plan.totalPages)} ${plan.totalPages === 1 ? 'page' : 'pages'} over ${formatNumber(hosts)} ${hosts === 1 ? 'host' : 'hosts'}`;
-  if (plan.skippedPages > 0) text += ` (${formatNumber(plan.skippedPages)} pages of skipped hosts not counted)`;
-  return text;
-}
-
-export interface WarningItem {
-  code: string;
-  host?: string;
-  text: string;
-}
-
-export function warningItems(plan: Plan): WarningItem[] {
-  return plan.warnings.map((w) => (w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message }));
-}
-
-export type BarKind = 'host' | 'global-rate' | 'workers';
-
-export interface ChartBar {
-  kind: BarKind;
-  /** The host, or the bound's name ("global rate", "workers"). */
-  label: string;
-  /** `data-host` for host bars. */
-  host?: string;
-  seconds: number;
-  /** 0–100, one decimal; at least {@link MIN_BAR_PERCENT} for a non-zero duration. */
-  percent: number;
-  /** "11 d 13 h 47 m" */
-  value: string;
-  /** This bar sets the total. */
-  binding: boolean;
-}
-
-export interface ChartModel {
-  bars: ChartBar[];
-  /** Host bars left out (shortest ones). */
-  hidden: number;
-  /** The chart in one sentence for `aria-label` (role="img"). */
-  summary: string;
-}
-
-/** The bar width: `seconds` as a share of `max`, one decimal, never invisible when non-zero. */
-export function barPercent(seconds: number, max: number): number {
-  if (!(max > 0) || !(seconds > 0)) return 0;
-  const p = Math.round((seconds / max) * 1000) / 10;
-  return Math.min(100, Math.max(MIN_BAR_PERCENT, p));
-}
-
-/**
- * The duration chart: one bar per crawled host, longest first, plus a bar for the global-rate and the
- * workers bounds when they are not negligible, so whatever limits the crawl has a highlighted bar.
- * Skipped hosts and hosts without pages are not drawn.
- */
-export function chartModel(plan: Plan, maxBars = MAX_CHART_BARS): ChartModel {
-  const active = plan.hosts.filter((h) => !h.skipped && h.pages > 0).sort((a, b) => b.seconds - a.seconds);
-  const shown = active.slice(0, maxBars);
-  const bounds: Array<{ kind: BarKind; label: string; seconds: number }> = [];
-  if (plan.bounds.globalRateSeconds !== null) bounds.push({ kind: 'global-rate', label: 'global rate', seconds: plan.bounds.globalRateSeconds });
-  bounds.push({ kind: 'workers', label: 'workers', seconds: plan.bounds.workersSeconds });
-  const max = Math.max(0, ...shown.map((h) => h.seconds), ...bounds.map((b) => b.seconds));
-  const bars: ChartBar[] = shown.map((h) => ({
-    kind: 'host',
-    label: h.host,
-    host: h.host,
-    seconds: h.seconds,
-    percent: barPercent(h.seconds, max),
-    value: formatDuration(h.seconds),
-    binding: plan.bindingHost === h.host,
-  }));
-  for (const b of bounds) {
-    const binding = plan.bindingConstraint === b.kind;
-    // A bound far below the longest bar says nothing; draw it only when it binds or is within reach.
-    if (!binding && !(b.seconds >= 0.1 * max && b.seconds > 0)) continue;
-    bars.push({ kind: b.kind, label: b.label, seconds: b.seconds, percent: barPercent(b.seconds, max), value: formatDuration(b.seconds), binding });
-  }
-  const hidden = active.length - shown.length;
-  return { bars, hidden, summary: chartSummary(plan, bars, hidden) };
-}
-
-function chartSummary(plan: Plan, bars: readonly ChartBar[], hidden: number): string {
-  if (bars.length === 0) return 'Crawl duration chart: nothing to crawl.';
-  const parts = bars.map((b) => {
-    const name = b.kind === 'host' ? b.label : `${b.label} bound`;
-    return `${name} ${b.value}${b.binding ? ' (limits the crawl)' : ''}`;
-  });
-  const more = hidden > 0 ? `; and ${formatNumber(hidden)} shorter ${hidden === 1 ? 'host' : 'hosts'}` : '';
-  return `Crawl duration, total ${formatDuration(plan.totalSeconds)}, longest first: ${parts.join('; ')}${more}.`;
+/** `aria-sort` of a column header. */
+export function ariaSort(sort: TableSort, key: SortKey): 'ascending' | 'descending' | 'none' {
+  return sort.key !== key ? 'none' : sort.descending ? 'descending' : 'ascending';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,6 +90,55 @@ export interface SeedErrorItem {
 export function seedErrorItems(result: Pick<PlanResultView, 'invalidSeeds' | 'invalidSeedCount'>, max = MAX_SEED_ERRORS_SHOWN): { items: SeedErrorItem[]; more: number } {
   const items = result.invalidSeeds.slice(0, max).map((s: InvalidSeed) => ({ line: s.line, label: `Line ${s.line}: ${s.message}`, text: s.text }));
   return { items, more: Math.max(0, result.invalidSeedCount - items.length) };
+}
+
+const NOTE_HEADS: Readonly<Record<SeedNoteCode, [string, string]>> = {
+  credentials: ['seed had a user name or password: removed, never sent', 'seeds had a user name or password: removed, never sent'],
+  'invisible-characters': ['line holds invisible characters (shown escaped)', 'lines hold invisible characters (shown escaped)'],
+  'ip-literal': ['seed names an IP address in another form', 'seeds name an IP address in another form'],
+  'local-address': ['seed is on this machine or a private network', 'seeds are on this machine or a private network'],
+};
+
+export interface SeedNoteItem {
+  code: SeedNoteCode;
+  /** "2 seeds had a user name or password: removed, never sent" */
+  head: string;
+  /** "Line 4: user name and password removed from the URL" with the line's text (escaped, without credentials). */
+  lines: Array<{ line: number; label: string; text: string }>;
+  /** Notes of this kind not listed. */
+  more: number;
+}
+
+/** What the seeds hide, a group per kind, then the duplicates' count. */
+export function seedNoteItems(result: Pick<PlanResultView, 'seedNotes' | 'duplicateSeeds'>): { groups: SeedNoteItem[]; duplicates?: string } {
+  const groups = result.seedNotes.map((g) => {
+    const [one, many] = NOTE_HEADS[g.code];
+    return {
+      code: g.code,
+      head: `${formatNumber(g.count)} ${g.count === 1 ? one : many}`,
+      lines: g.notes.map((n) => ({ line: n.line, label: `Line ${n.line}: ${n.message}`, text: n.text })),
+      more: g.count - g.notes.length,
+    };
+  });
+  const d = result.duplicateSeeds;
+  if (d === 0) return { groups };
+  return { groups, duplicates: `${formatNumber(d)} duplicate ${d === 1 ? 'seed' : 'seeds'} (the same URL as an earlier line; ${d === 1 ? 'it changes' : 'they change'} nothing in the plan)` };
+}
+
+/** Under the seeds box: how many seed lines, and past a few thousand, that a file suits a long list better. */
+export function seedsCountText(seedLines: number): string {
+  if (seedLines === 0) return '';
+  const count = seedLinesText(seedLines);
+  return seedLines > PLANNER_SEED_LIMITS.suggestFileLines
+    ? `${count}. A list this long is better kept in a file: “Load seeds from file…” or “Use seeds.txt” (the file stays the source).`
+    : `${count}.`;
+}
+
+/** A seeds file as the sidebar describes it: "50,000 seed lines · 1.2 MB", or that it is being read. */
+export function seedFileSummary(file: SeedFileView): string {
+  if (file.loading) return 'Reading…';
+  if (file.problem !== undefined && file.bytes === 0) return '';
+  return `${seedLinesText(file.seedLines)} · ${sizeText(file.bytes)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,22 +211,15 @@ export interface RobotsCard {
   stale: boolean;
 }
 
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
 export function robotsSeedItem(r: RobotsSeedView): RobotsSeedItem {
   const item: RobotsSeedItem = { url: r.url, verdict: r.verdict, verdictText: verdictLabel(r.verdict), reason: r.reason };
   if (r.line !== undefined && r.verdict !== 'not-applicable') item.deciding = { line: r.line, label: decidingLineLabel(r.line, r.rule) };
   return item;
 }
 
-export function robotsCards(robots: RobotsView, plan: Plan | null, currentOrigins: readonly string[]): RobotsCard[] {
-  const current = new Set(currentOrigins);
+export function robotsCards(robots: RobotsView, coverage: RobotsCoverageView | null): RobotsCard[] {
+  const stale = new Set(coverage?.stale ?? []);
+  const intervals = new Map((coverage?.intervals ?? []).map((i) => [i.origin, i] as const));
   return robots.origins.map((o) => {
     const card: RobotsCard = {
       origin: o.origin,
@@ -285,11 +235,10 @@ export function robotsCards(robots: RobotsView, plan: Plan | null, currentOrigin
       sitemaps: o.sitemaps,
       reason: o.reason,
       seeds: robots.results.filter((r) => r.origin === o.origin).map(robotsSeedItem),
-      stale: !current.has(o.origin),
+      stale: stale.has(o.origin),
     };
-    const host = hostOf(o.origin);
-    const h = plan?.hosts.find((x) => x.host === host);
-    if (h) card.intervalText = `Interval in the plan: ${formatSeconds(h.intervalSeconds)} (${intervalSourceLabel(h.politenessSource)})`;
+    const interval = intervals.get(o.origin);
+    if (interval) card.intervalText = `Interval in the plan: ${formatSeconds(interval.intervalSeconds)} (${intervalSourceLabel(interval.source)})`;
     if (o.outcome === 'ok') {
       card.groupText = o.group ? `Group at L${o.group.line}: ${o.group.userAgents.join(', ')}` : 'No group applies to this user agent: everything allowed';
     }
@@ -303,14 +252,8 @@ export function robotsCards(robots: RobotsView, plan: Plan | null, currentOrigin
   });
 }
 
-/** Seed origins that the last check did not cover (new seeds, or origins over the per-check limit). */
-export function uncheckedOrigins(robots: RobotsView, currentOrigins: readonly string[]): string[] {
-  const checked = new Set(robots.origins.map((o) => o.origin));
-  return currentOrigins.filter((o) => !checked.has(o));
-}
-
-/** The line above the robots.txt cards. */
-export function robotsStatusText(state: RobotsState, useRobots: boolean, currentOrigins: readonly string[]): string {
+/** The line above the robots.txt cards; `unchecked`: seed origins the last check did not cover. */
+export function robotsStatusText(state: RobotsState, useRobots: boolean, unchecked: number): string {
   if (!useRobots) return 'Off: robots.txt is not fetched. Turn on “Use robots.txt” to check each seed origin.';
   switch (state.state) {
     case 'off':
@@ -323,8 +266,8 @@ export function robotsStatusText(state: RobotsState, useRobots: boolean, current
       const n = state.robots.origins.length;
       let text = `Checked ${formatNumber(n)} ${n === 1 ? 'origin' : 'origins'} for “${state.robots.userAgent}”.`;
       if (state.robots.omittedOrigins > 0) text += ` ${formatNumber(state.robots.omittedOrigins)} more origins were not checked (limit per check).`;
-      const unchecked = uncheckedOrigins(state.robots, currentOrigins).length;
-      if (unchecked > 0) text += ` ${formatNumber(unchecked)} seed ${unchecked === 1 ? 'origin is' : 'origins are'} not checked yet: press Check robots.txt.`;
+      const fresh = Math.max(0, unchecked - state.robots.omittedOrigins);
+      if (fresh > 0) text += ` ${formatNumber(fresh)} seed ${fresh === 1 ? 'origin is' : 'origins are'} not checked yet: press Check robots.txt.`;
       return text;
     }
     default:
@@ -332,9 +275,12 @@ export function robotsStatusText(state: RobotsState, useRobots: boolean, current
   }
 }
 
-/** The origin "Open robots.txt" uses: the chosen one while it is still a seed origin, else the first. */
-export function chosenOrigin(origins: readonly string[], chosen: string | undefined): string | undefined {
-  return chosen !== undefined && origins.includes(chosen) ? chosen : origins[0];
+/**
+ * The origin "Open robots.txt" uses: the chosen one while it is still a seed origin (or may be: the list
+ * posted is only the first of `total`), else the first.
+ */
+export function chosenOrigin(origins: readonly string[], chosen: string | undefined, total = origins.length): string | undefined {
+  return chosen !== undefined && (origins.includes(chosen) || total > origins.length) ? chosen : origins[0];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ const SCENARIOS = [
   require('./scenarios/e-hostile'),
   require('./scenarios/f-trust'),
   require('./scenarios/g-legibility'),
+  require('./scenarios/h-scale'),
   require('./scenarios/x-extension-host'),
 ];
 

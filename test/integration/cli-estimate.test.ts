@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EstimateDocument } from '../../src/core/plan';
+import { tidy, type EstimateDocument } from '../../src/core/plan';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -182,14 +182,37 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
     name: '--deadline 36h is 129,600 s',
     args: ['https://a.example/', '--pages', '1000000', '--deadline', '36h'],
     check: (doc) => {
-      assert.deepEqual(doc.deadline, { seconds: 129_600, met: false, marginSeconds: 129_600 - 1_001_300.50005 });
+      const { options, ...verdict } = doc.deadline!;
+      // robots.txt, then a page every 1 s + 1.3 ms, the last answered 0.50005 s later (REQUEST_OVERHEAD):
+      // n × 1.0013 s + 0.50005 s ≤ 129,600 s → n = 129,431.
+      assert.deepEqual(verdict, {
+        seconds: 129_600,
+        met: false,
+        marginSeconds: tidy(129_600 - 1_001_300.50005),
+        earliestSeconds: 1_001_300.50005,
+        blockingHosts: ['a.example'],
+        pagesByHost: { 'a.example': 129_431 },
+      });
+      assert.deepEqual(options.map((o) => [o.kind, o.change, o.cli]), [
+        ['cap', { pagesByHost: { 'a.example': 129_431 } }, { add: ['--pages-per-host', '129431'], remove: ['--pages'] }],
+      ]);
       assert.equal(doc.warnings[0]!.code, 'deadline-unreachable');
     },
   },
   {
     name: '--deadline 2d and plain seconds',
     args: ['https://a.example/', '--pages', '10', '--deadline', '172800'],
-    check: (doc) => assert.deepEqual(doc.deadline, { seconds: 172_800, met: true, marginSeconds: 172_789.48695 }),
+    check: (doc) =>
+      assert.deepEqual(doc.deadline, {
+        seconds: 172_800,
+        met: true,
+        // 10 × 1.0013 s + 0.50005 s; n × 1.0013 s + 0.50005 s ≤ 172,800 s → n = 172,575.
+        marginSeconds: tidy(172_800 - 10.51305),
+        earliestSeconds: 10.51305,
+        blockingHosts: [],
+        pagesByHost: { 'a.example': 172_575 },
+        options: [],
+      }),
   },
   {
     name: '--machines shards by FNV-1a of the host',
@@ -234,6 +257,65 @@ test('human: the seed example reads 11 d 14 h 8 m, 278.1 h, 11.6 days', () => {
   assert.match(r.stdout, /^Limited by: per-host interval at a\.example$/m);
 });
 
+test('human: under an hour the total is one duration, without the seconds = hours = days repeat', () => {
+  const r = estimate('https://a.example/', '--pages', '10', '--delay', '1');
+  assert.equal(r.status, 0, r.stderr);
+  // 10 × 1.0013 s + 0.50005 s = 10.51305 s; 3,602 × 1.0013 s + 0.50005 s = 3,607.18265 s.
+  assert.match(r.stdout, /^Total: 10\.5 s for 10 pages on 1 host$/m);
+  const hour = estimate('https://a.example/', '--pages', '3602', '--delay', '1');
+  assert.match(hour.stdout, /^Total: 1 h 7 s \(3,607.2 s = 1 h = 0 days\) for 3,602 pages on 1 host$/m);
+});
+
+// ---- Seed notes (src/core/seedHygiene.ts). ----
+
+test('seed notes: credentials, IP literals, local addresses, invisible characters and duplicates on stderr and in --json', () => {
+  const file = seedsFile(
+    'hygiene.txt',
+    ['http://user:pass@cred.example/', 'http://0x7f.1/', 'http://192.168.0.10/', '\u202Ehttp://rlo.example/', 'http://b.example/\u200Bx', 'https://d.example/', 'https://d.example/', 'http://127.0.0.11:8470/'].join('\n'),
+  );
+  const r = estimate('--seeds-file', file, '--pages', '10');
+  assert.equal(r.status, 0, r.stderr);
+  const at = (line: number) => `crawl-planner estimate: ${file} line ${line}: `;
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  assert.deepEqual(lines, [
+    `${at(4)}not a URL: "\\u202Ehttp://rlo.example/"`,
+    `${at(1)}user name and password removed from the URL: "http://cred.example/"`,
+    `${at(4)}hidden characters: U+202E (right-to-left override): "\\u202Ehttp://rlo.example/"`,
+    `${at(5)}hidden characters: U+200B (zero-width space): "http://b.example/\\u200Bx"`,
+    `${at(2)}0x7f.1 is the IP address 127.0.0.1: "http://0x7f.1/"`,
+    `${at(2)}127.0.0.1 is a loopback address: this machine: "http://0x7f.1/"`,
+    `${at(3)}192.168.0.10 is a private network address: "http://192.168.0.10/"`,
+    'crawl-planner estimate: 1 duplicate seed (the same URL as an earlier line; it changes nothing in the plan)',
+  ]);
+  assert.doesNotMatch(r.stdout + r.stderr, /user:pass|\u202E|\u200B/);
+  // The plan uses the seed without its credentials; the demo host (127.0.0.11:8470) gets no note.
+  assert.match(r.stdout, /^cred\.example\s/m);
+  const doc = json('--seeds-file', file, '--pages', '10');
+  assert.equal(doc.duplicateSeeds, 1);
+  assert.deepEqual(
+    doc.seedNotes.map((n) => [n.line, n.code]),
+    [
+      [1, 'credentials'],
+      [2, 'ip-literal'],
+      [2, 'local-address'],
+      [3, 'local-address'],
+      [4, 'invisible-characters'],
+      [5, 'invisible-characters'],
+    ],
+  );
+  assert.equal(doc.seedNotes.find((n) => n.code === 'local-address')!.kind, 'loopback');
+  assert.doesNotMatch(JSON.stringify(doc), /user:pass/);
+});
+
+test('seed notes: past 20 of a kind, one line counts the rest', () => {
+  const file = seedsFile('private.txt', Array.from({ length: 25 }, (_, i) => `http://10.0.0.${i + 1}/`).join('\n'));
+  const r = estimate('--seeds-file', file, '--pages', '25');
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 21);
+  assert.equal(lines[20], 'crawl-planner estimate: and 5 more seeds are on this machine or a private network (all in --json: seedNotes)');
+});
+
 test('human: per-worker delay, deadline and machines are shown when asked', () => {
   const r = estimate(
     'https://a.example/', 'https://b.example/', '--pages', '100', '--workers', '4', '--rate', '2', '--deadline', '1h', '--machines', '2',
@@ -245,11 +327,79 @@ test('human: per-worker delay, deadline and machines are shown when asked', () =
   assert.match(r.stdout, /^ {2}Imbalance: 1× \(slowest machine \/ mean\), pages 1×$/m);
 });
 
+// ---- What meets the deadline: each option's options for estimate give its plan. ----
+
+/** `args` with an option's `cli` applied: its `remove` options (and their values) out, its `add` in. */
+function withCli(args: readonly string[], cli: { add: string[]; remove: string[] }): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (cli.remove.includes(args[i]!)) i++;
+    else out.push(args[i]!);
+  }
+  return [...out, ...cli.add];
+}
+
+const DEADLINE_CASES: Array<{ name: string; args: string[]; kinds: string[] }> = [
+  {
+    name: 'a Crawl-delay host over a total',
+    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '1000000', '--crawl-delay', 'b.example=10', '--deadline', '30d'],
+    kinds: ['cap', 'drop'],
+  },
+  {
+    name: 'pages per host, a Crawl-delay host and too few workers',
+    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), 'https://b.example/', '--pages-per-host', '1000', '--latency', '2', '--crawl-delay', 'b.example=20', '--deadline', '3000'],
+    kinds: ['cap', 'drop'],
+  },
+  {
+    name: 'too few workers',
+    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), '--pages-per-host', '1000', '--latency', '2', '--deadline', '50m'],
+    kinds: ['workers', 'machines'],
+  },
+  {
+    // Each host alone takes 1,000 × 1.0013 s + 0.50005 s = 1,001.8 s: within 1,100 s, so only the rate is short.
+    name: 'a global rate',
+    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '3000', '--rate', '1', '--deadline', '1100'],
+    kinds: ['rate', 'machines'],
+  },
+];
+for (const c of DEADLINE_CASES) {
+  test(`deadline options (${c.name}): estimate with each option's flags meets the deadline with the option's numbers`, () => {
+    const doc = json(...c.args);
+    assert.equal(doc.deadline!.met, false);
+    assert.deepEqual(doc.deadline!.options.map((o) => o.kind), c.kinds);
+    for (const o of doc.deadline!.options) {
+      const again = json(...withCli(c.args, o.cli));
+      assert.equal(again.deadline!.met, true, `${o.text} with ${o.cli.add.join(' ')}`);
+      assert.equal(again.totalSeconds, o.totalSeconds, o.text);
+      assert.equal(again.totalPages, o.pages, o.text);
+      assert.deepEqual(again.deadline!.options, []);
+    }
+  });
+}
+
+test('human: a missed deadline says what meets it, with the options to add', () => {
+  const r = estimate('https://a.example/', 'https://b.example/', '--pages-per-host', '10000', '--crawl-delay', 'b.example=10', '--deadline', '1d');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration\s+By deadline$/m);
+  // b.example: 10,000 × 10.0013 s + 0.50005 s = 100,013.50005 s; n × 10.0013 s + 0.50005 s ≤ 86,400 s → n = 8,638.
+  assert.match(r.stdout, /^Deadline: 1 d, missed by 3 h 46 m 54 s\n\nWhat meets the deadline:\n/m);
+  assert.match(r.stdout, /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m);
+  assert.match(r.stdout, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m);
+});
+
+test('--drop-host leaves a host out; with --pages the others keep their share', () => {
+  const doc = json('https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '10', '--drop-host', 'https://B.example/x', '--latency-for', 'b.example=2');
+  // 10 over 3 hosts is 4, 3, 3: b's 3 are not planned, and its --latency-for is not called a typo.
+  assert.deepEqual(doc.hosts.map((h) => [h.host, h.pages]), [['a.example', 4], ['c.example', 3]]);
+  assert.deepEqual(doc.warnings, []);
+  assert.deepEqual(json('https://a.example/', 'https://b.example/', '--pages-per-host', '7', '--drop-host', 'a.example').hosts.map((h) => [h.host, h.pages]), [['b.example', 7]]);
+});
+
 test('--help prints the options and exits 0', () => {
   const r = estimate('--help');
   assert.equal(r.status, 0);
   assert.match(r.stdout, /^Usage: crawl-planner estimate/);
-  for (const option of ['--pages', '--pages-per-host', '--rate', '--workers', '--delay', '--delay-from', '--latency', '--latency-for', '--crawl-delay', '--crawl-delay-policy', '--max-crawl-delay', '--adaptive', '--per-host-concurrency', '--machines', '--deadline', '--json', '--seeds-file']) {
+  for (const option of ['--pages', '--pages-per-host', '--rate', '--workers', '--delay', '--delay-from', '--latency', '--latency-for', '--crawl-delay', '--crawl-delay-policy', '--max-crawl-delay', '--adaptive', '--per-host-concurrency', '--machines', '--deadline', '--drop-host', '--json', '--seeds-file']) {
     assert.ok(r.stdout.includes(option), option);
   }
 });
@@ -298,10 +448,14 @@ test('no valid seed left → exit 2', () => {
   ]);
 });
 
-test('control characters in a bad seed line are not echoed to the terminal', () => {
+test('control characters in a bad seed line are not echoed to the terminal: they are shown escaped and named', () => {
   const r = estimate('https://a.example/', 'bad\x1b[2Jseed', '--pages', '10');
   assert.equal(r.status, 0);
-  assert.equal(r.stderr, 'crawl-planner estimate: argument 2: not a URL: "bad[2Jseed"\n');
+  assert.doesNotMatch(r.stderr, /\x1b/);
+  assert.equal(
+    r.stderr,
+    'crawl-planner estimate: argument 2: not a URL: "bad\\u001B[2Jseed"\n' + 'crawl-planner estimate: argument 2: hidden characters: U+001B: "bad\\u001B[2Jseed"\n',
+  );
 });
 
 // ---- Bad input: one line on stderr, exit 2, no stack trace. ----
@@ -333,6 +487,9 @@ const bad: Array<[string[], string]> = [
   [['--pages', '10', '--deadline', '0'], '--deadline: 0 must be greater than 0'],
   [['--pages', '10', '--deadline', '-3h'], '--deadline: "-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)'],
   [['--pages', '10', '--pages-per-host', '10'], '--pages and --pages-per-host: give one, not both'],
+  [['--pages', '10', '--drop-host', 'b.example'], '--drop-host: b.example is not the host of any seed'],
+  [['--pages', '10', '--drop-host', 'a b'], '--drop-host: "a b" is not a host name'],
+  [['--pages', '10', '--drop-host', 'A.example'], '--drop-host: every seed host is dropped; nothing to plan'],
   [[], '--pages, --pages-per-host or --sitemaps is required'],
   [['--pages-per-host', '1000000000000', 'https://b.example/'], '--pages-per-host: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
   [['--pages', '10', '--bogus'], "Unknown option '--bogus'"],

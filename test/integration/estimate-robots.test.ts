@@ -125,7 +125,10 @@ describe('estimate --robots', () => {
     assert.match(r.stdout, new RegExp(`^${esc(host(slow))}\\s+10\\s+10 s \\(crawl-delay\\)\\s+10 s\\s+360\\s`, 'm'));
     assert.doesNotMatch(r.stdout, new RegExp(`^${esc(host(down))}\\s`, 'm'));
     assert.match(r.stdout, /on 2 hosts$/m);
+    // The seeds are on this machine (loopback test servers): each is noted first (docs/cli.md § Seed notes).
+    const seeds = [slow.url('/'), slow.url('/private/x'), down.url('/'), fast.url('/')];
     assert.deepEqual(r.stderr.trimEnd().split('\n'), [
+      ...seeds.map((u, i) => `crawl-planner estimate: argument ${i + 1}: ${new URL(u).hostname} is a loopback address: this machine: "${u}"`),
       `crawl-planner estimate: argument 2: disallowed by robots.txt (L3 Disallow: /private), left out: ${slow.url('/private/x')}`,
       `crawl-planner estimate: argument 3: robots.txt unreachable, left out: ${down.url('/')}`,
     ]);

@@ -1,6 +1,6 @@
 /**
  * The .vsix holds exactly what the extension needs at run time: the manifest, README, CHANGELOG,
- * LICENSE, the two bundles and media/. No sources, no source maps, no tests, no node_modules.
+ * LICENSE, the three bundles and media/. No sources, no source maps, no tests, no node_modules.
  *
  * Packs with `vsce package --no-dependencies` into a temporary folder (the bundles in dist/ are built
  * first when missing) and reads the archive's central directory. The README's pictures and its links to
@@ -59,7 +59,7 @@ function entryText(zip: Buffer, e: ZipEntry): string {
 }
 
 test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
-  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(join(root, 'dist', 'webview.js'))) {
+  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(join(root, 'dist', 'webview.js')) || !existsSync(join(root, 'dist', 'report.js'))) {
     execFileSync(process.execPath, [join(root, 'esbuild.js')], { cwd: root, stdio: 'pipe' });
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-vsix-'));
@@ -79,6 +79,7 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
       'extension/LICENSE.txt',
       'extension/dist/extension.js',
       'extension/dist/webview.js',
+      'extension/dist/report.js',
       'extension/media/icon.png',
       'extension/media/activity.svg',
       // The robots.txt language: its grammar and its language configuration.

@@ -343,12 +343,42 @@ test('defaults are filled in and reported', () => {
 
 test('a deadline that is met has a positive margin', () => {
   const p = plan({ seeds: A, pages: { total: 100 }, deadlineSeconds: 3600 });
-  assert.deepEqual(p.deadline, { seconds: 3600, met: true, marginSeconds: tidy(3600 - 100.63005) });
+  // robots.txt, then 100 pages 1.0013 s apart, the last answered 0.50005 s later: 100.63005 s. By the hour:
+  // n × 1.0013 s + 0.50005 s ≤ 3,600 s → n = 3,594.
+  assert.deepEqual(p.deadline, {
+    seconds: 3600,
+    met: true,
+    marginSeconds: tidy(3600 - 100.63005),
+    earliestSeconds: 100.63005,
+    blockingHosts: [],
+    pagesByHost: { 'a.example': 3594 },
+    options: [],
+  });
 });
 
 test('a deadline that is missed has a negative margin', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 });
-  assert.deepEqual(p.deadline, { seconds: 172_800, met: false, marginSeconds: tidy(172_800 - 1_001_300.50005) });
+  // The one host is the politeness bound (1,000,000 × 1.0013 s + 0.50005 s); n × 1.0013 s + 0.50005 s ≤ 2 d →
+  // 172,575 pages fit (172,799.84755 s); dropping it would leave nothing.
+  assert.deepEqual(p.deadline, {
+    seconds: 172_800,
+    met: false,
+    marginSeconds: tidy(172_800 - 1_001_300.50005),
+    earliestSeconds: 1_001_300.50005,
+    blockingHosts: ['a.example'],
+    pagesByHost: { 'a.example': 172_575 },
+    options: [
+      {
+        kind: 'cap',
+        hosts: ['a.example'],
+        pages: 172_575,
+        totalSeconds: 172_799.84755,
+        text: 'Cap a.example at 172,575 pages (of 1,000,000): 172,575 pages in 2 d.',
+        change: { pagesByHost: { 'a.example': 172_575 } },
+        cli: { add: ['--pages-per-host', '172575'], remove: ['--pages'] },
+      },
+    ],
+  });
 });
 
 // ---- Sharding. ----

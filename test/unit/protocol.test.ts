@@ -3,21 +3,25 @@ import assert from 'node:assert/strict';
 import {
   HOST_MESSAGE_TYPES,
   isHostMessage,
+  MAX_FIELD_CHARS,
+  MAX_ORIGIN_QUERY_CHARS,
   MAX_ROBOTS_LINE,
-  MAX_SEED_LINES,
-  MAX_SEEDS_BYTES,
   MAX_USER_AGENT_CHARS,
-  countLines,
+  PLANNER_SEED_LIMITS,
   formNumberProblem,
   parseOrigin,
   parseWebviewMessage,
+  seedsPasteProblem,
+  seedsStoreProblem,
+  seedsTextProblem,
+  sizeText,
   utf8Length,
   type PlannerForm,
+  type RawForm,
   type WebviewToHost,
 } from '../../src/shared/protocol';
 
 const form: PlannerForm = {
-  seeds: 'https://a.example/\nhttps://b.example/x',
   pagesMode: 'total',
   pages: 1000,
   rate: null,
@@ -29,6 +33,8 @@ const form: PlannerForm = {
   useRobots: false,
 };
 
+const fields: RawForm = { pagesMode: 'total', pages: '1000', rate: '', workers: '8', delay: '1', delayFrom: 'start', latency: '0.5', userAgent: '', useRobots: false };
+
 const withForm = (patch: Record<string, unknown>) => ({ type: 'formChanged', form: { ...form, ...patch } });
 const withoutField = (field: keyof PlannerForm) => {
   const copy: Record<string, unknown> = { ...form };
@@ -38,12 +44,24 @@ const withoutField = (field: keyof PlannerForm) => {
 
 const valid: Array<[string, unknown, WebviewToHost]> = [
   ['ready without a form', { type: 'ready' }, { type: 'ready' }],
-  ['ready with a form', { type: 'ready', form }, { type: 'ready', form }],
+  ['fieldsEdited', { type: 'fieldsEdited', fields }, { type: 'fieldsEdited', fields }],
+  ['fieldsEdited, half-typed and out of range (kept as typed)', { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }, { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }],
   ['formChanged', { type: 'formChanged', form }, { type: 'formChanged', form }],
   ['formChanged, empty fields', withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }), withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }) as WebviewToHost],
   ['formChanged, per host, end reading, robots on', withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }), withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }) as WebviewToHost],
   ['formChanged, limits at their edges', withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }), withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }) as WebviewToHost],
-  ['formChanged, 1000 lines', withForm({ seeds: 'https://a.example/\n'.repeat(MAX_SEED_LINES - 1) + 'https://a.example/' }), withForm({ seeds: 'https://a.example/\n'.repeat(MAX_SEED_LINES - 1) + 'https://a.example/' }) as WebviewToHost],
+  ['seedsChanged', { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' }, { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' }],
+  ['seedsChanged, empty', { type: 'seedsChanged', text: '' }, { type: 'seedsChanged', text: '' }],
+  // Past the box's planning limits the text is still kept (not planned): only the storage cap refuses it.
+  ['seedsChanged, 50,000 lines (1.2 MB)', { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) }, { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) }],
+  ['loadSeedsFile', { type: 'loadSeedsFile' }, { type: 'loadSeedsFile' }],
+  ['useWorkspaceSeeds', { type: 'useWorkspaceSeeds' }, { type: 'useWorkspaceSeeds' }],
+  ['useSeedsText', { type: 'useSeedsText' }, { type: 'useSeedsText' }],
+  ['openSeedsFile', { type: 'openSeedsFile' }, { type: 'openSeedsFile' }],
+  ['openSeedsFile at a line', { type: 'openSeedsFile', line: 42 }, { type: 'openSeedsFile', line: 42 }],
+  ['findOrigins', { type: 'findOrigins', query: 'example' }, { type: 'findOrigins', query: 'example' }],
+  ['findOrigins, empty', { type: 'findOrigins', query: '' }, { type: 'findOrigins', query: '' }],
+  ['openReport', { type: 'openReport' }, { type: 'openReport' }],
   ['requestRobots', { type: 'requestRobots' }, { type: 'requestRobots' }],
   ['runTestCrawl', { type: 'runTestCrawl' }, { type: 'runTestCrawl' }],
   ['copyPlan', { type: 'copyPlan' }, { type: 'copyPlan' }],
@@ -69,15 +87,29 @@ const invalid: Array<[string, unknown, RegExp]> = [
   ['a host message type', { type: 'state' }, /unknown type/],
   ['__proto__ as type', JSON.parse('{"type":"__proto__"}'), /unknown type/],
   ['an extra field', { type: 'copyPlan', extra: 1 }, /unknown field "extra"/],
-  ['ready with a bad form', { type: 'ready', form: { ...form, pages: -1 } }, /ready: form.pages/],
+  // The extension keeps the form: a webview does not hand one over when it loads.
+  ['ready with a form', { type: 'ready', form }, /ready: unknown field "form"/],
+  ['fieldsEdited without fields', { type: 'fieldsEdited' }, /fieldsEdited: fields are not the form's fields/],
+  ['fieldsEdited with a number for text', { type: 'fieldsEdited', fields: { ...fields, pages: 5 } }, /fieldsEdited: fields/],
+  ['fieldsEdited with an extra field', { type: 'fieldsEdited', fields: { ...fields, seeds: 'x' } }, /fieldsEdited: fields/],
+  ['fieldsEdited with a long field', { type: 'fieldsEdited', fields: { ...fields, rate: '1'.repeat(MAX_FIELD_CHARS + 1) } }, /fieldsEdited: fields/],
+  ['fieldsEdited with an unknown choice', { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'all' } }, /fieldsEdited: fields/],
   ['formChanged without a form', { type: 'formChanged' }, /form: not an object/],
   ['form as an array', { type: 'formChanged', form: [] }, /form: not an object/],
   ['form with an extra field', withForm({ evil: true }), /unknown field "evil"/],
-  ['seeds missing', withoutField('seeds'), /form.seeds: not a string/],
-  ['seeds a number', withForm({ seeds: 5 }), /form.seeds: not a string/],
-  ['seeds over 100 KB', withForm({ seeds: 'a'.repeat(MAX_SEEDS_BYTES + 1) }), /form.seeds: at most 100 KB/],
-  ['seeds over 100 KB in UTF-8', withForm({ seeds: 'é'.repeat(MAX_SEEDS_BYTES / 2 + 1) }), /form.seeds: at most 100 KB/],
-  ['seeds over 1000 lines', withForm({ seeds: 'x\n'.repeat(MAX_SEED_LINES) }), /form.seeds: at most 1000 lines/],
+  // The seeds are not a form field any more: they come with seedsChanged.
+  ['a form with seeds', withForm({ seeds: 'https://a.example/' }), /unknown field "seeds"/],
+  ['seedsChanged without text', { type: 'seedsChanged' }, /seedsChanged: text is not a string/],
+  ['seedsChanged with a number', { type: 'seedsChanged', text: 5 }, /seedsChanged: text is not a string/],
+  ['seedsChanged over 4 MB', { type: 'seedsChanged', text: 'a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1) }, /seedsChanged: Not kept: 4 MB of seeds; the box keeps at most 4 MB/],
+  ['seedsChanged over 4 MB in UTF-8', { type: 'seedsChanged', text: 'é'.repeat(PLANNER_SEED_LIMITS.storedTextBytes / 2 + 1) }, /seedsChanged: Not kept/],
+  ['seedsChanged with an extra field', { type: 'seedsChanged', text: '', file: '/etc/passwd' }, /unknown field "file"/],
+  ['loadSeedsFile with a path', { type: 'loadSeedsFile', path: '/etc/passwd' }, /unknown field "path"/],
+  ['openSeedsFile line 0', { type: 'openSeedsFile', line: 0 }, /line must be/],
+  ['openSeedsFile line a string', { type: 'openSeedsFile', line: '3' }, /line must be/],
+  ['findOrigins without a query', { type: 'findOrigins' }, /findOrigins: query must be a string/],
+  ['findOrigins with a long query', { type: 'findOrigins', query: 'a'.repeat(MAX_ORIGIN_QUERY_CHARS + 1) }, /findOrigins: query must be a string of at most/],
+  ['openReport with a field', { type: 'openReport', hosts: 1 }, /unknown field "hosts"/],
   ['pagesMode unknown', withForm({ pagesMode: 'some' }), /pagesMode/],
   ['delayFrom unknown', withForm({ delayFrom: 'middle' }), /delayFrom/],
   ['userAgent not a string', withForm({ userAgent: null }), /userAgent: not a string/],
@@ -156,19 +188,46 @@ test('parseOrigin accepts exactly an http(s) origin', () => {
   assert.ok(typeof parseOrigin('https://a.example:443') !== 'string', 'a default port is not how origins are written');
 });
 
-test('utf8Length and countLines', () => {
+test('utf8Length and sizeText', () => {
   assert.equal(utf8Length('abc'), 3);
   assert.equal(utf8Length('é'), 2);
   assert.equal(utf8Length('ツ'), 3);
   assert.equal(utf8Length('😀'), 4);
   assert.equal(utf8Length('é'.repeat(60_000)), 120_000);
-  assert.equal(countLines(''), 0);
-  assert.equal(countLines('a'), 1);
-  assert.equal(countLines('a\r\nb\rc\nd'), 4);
+  assert.equal(sizeText(1), '1 byte');
+  assert.equal(sizeText(900), '900 bytes');
+  assert.equal(sizeText(5 * 1024 + 512), '5.5 KB');
+  assert.equal(sizeText(229 * 1024), '229 KB');
+  assert.equal(sizeText(1.19 * 1024 * 1024), '1.2 MB');
+});
+
+const lines = (n: number, end = '\n') => Array.from({ length: n }, (_, i) => `https://h${i}.example/`).join('\n') + end;
+
+test('seedsTextProblem counts seed lines as the seed rules do: a trailing newline, blank lines and comments are not lines', () => {
+  const L = PLANNER_SEED_LIMITS;
+  assert.equal(seedsTextProblem(lines(L.textLines)), undefined, 'the limit itself, with the usual final newline');
+  assert.equal(seedsTextProblem(`# header\n\n${lines(L.textLines)}\n\n# trailer\n`), undefined);
+  const over = seedsTextProblem(lines(L.textLines + 1));
+  assert.match(over!, /^5,001 seed lines \(\d+ KB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file and use “Load seeds from file…”, or save it as seeds\.txt in the workspace and use “Use seeds\.txt”\.$/);
+  const bytes = seedsTextProblem(`https://a.example/${'x'.repeat(L.textBytes)}`);
+  assert.match(bytes!, /^1 seed line \(512 KB\): the box plans at most/);
+});
+
+test('seedsPasteProblem: a paste that would put the box over its limits says its size, the limit and what to do', () => {
+  assert.equal(seedsPasteProblem(lines(1000), lines(1000)), undefined);
+  const pasted = lines(50_000);
+  assert.match(seedsPasteProblem(pasted, pasted)!, /^Not pasted: 50,000 seed lines \(1\.\d MB\)\. The box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/);
+  // What the box holds counts: 3,000 more lines into a box of 3,000 is too many.
+  assert.match(seedsPasteProblem(lines(3000), lines(3000) + lines(3000))!, /^Not pasted: 3,000 seed lines/);
+});
+
+test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () => {
+  assert.equal(seedsStoreProblem(lines(50_000)), undefined);
+  assert.match(seedsStoreProblem('a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1))!, /^Not kept: 4 MB of seeds; the box keeps at most 4 MB\./);
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'notice', 'planResult', 'robotsError', 'robotsPending', 'robotsResult', 'settings', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

@@ -63,7 +63,7 @@ test('validateSeeds keeps line numbers, sources, order and duplicates; reasons a
 });
 
 test('validateSeeds of nothing is nothing', () => {
-  assert.deepEqual(validateSeeds([]), { seeds: [], invalid: [] });
+  assert.deepEqual(validateSeeds([]), { seeds: [], invalid: [], notes: [], duplicates: 0 });
 });
 
 test('seedHosts lists distinct hosts in first-seen order', () => {

@@ -5,8 +5,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlannerController, type InspectRobotsOptions, type PlannerViewDeps, type TestCrawlRequest } from '../../src/extension/view/controller';
-import { computePlan, seedLinesFromText } from '../../src/extension/view/planning';
+import {
+  defaultForm,
+  parseSavedPlanner,
+  PlannerController,
+  PLAN_LATER_SEEDS,
+  type InspectRobotsOptions,
+  type PlannerViewDeps,
+  type SavedPlanner,
+  type SeedFileRead,
+  type SeedFileRef,
+  type SeedFiles,
+  type TestCrawlRequest,
+} from '../../src/extension/view/controller';
+import { checkSeedText, computePlan, findOrigins, planResultView, unplannableSeeds } from '../../src/extension/view/planning';
+import { seedLinesFromText } from '../../src/core/seeds';
 import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
 import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerViewSettings } from '../../src/shared/protocol';
@@ -21,8 +34,10 @@ const settings: PlannerViewSettings = {
   maxPages: 50,
 };
 
+/** The seeds box's text: two valid seeds, a comment, a blank line and an invalid line (line 5). */
+const SEEDS = 'https://a.example/\nhttps://b.example/private/x\n# a comment\n\nnot a url';
+
 const form: PlannerForm = {
-  seeds: 'https://a.example/\nhttps://b.example/private/x\n# a comment\n\nnot a url',
   pagesMode: 'perHost',
   pages: 100,
   rate: null,
@@ -109,14 +124,64 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspection> } = {}) {
+/** A seeds file on a fake disk: its text (undefined: gone) and modification time. */
+interface FakeFile {
+  text?: string;
+  mtime: number;
+}
+
+/** SeedFiles over a map of fake files; `picked` is what the Open dialog returns. */
+function fakeFiles(disk: Map<string, FakeFile>, picked?: SeedFileRef) {
+  const reads: string[] = [];
+  const opened: Array<[string, number | undefined]> = [];
+  const watchers = new Map<string, () => void>();
+  const files: SeedFiles = {
+    pick: async () => picked,
+    findWorkspaceSeeds: async () => [...disk.keys()].filter((k) => k.endsWith('seeds.txt')).map((uri) => ({ uri, label: uri.replace(/^file:\/\/\/ws\//, '') })),
+    choose: async (list) => list[list.length - 1],
+    read: async (ref, maxBytes): Promise<SeedFileRead> => {
+      reads.push(ref.uri);
+      const f = disk.get(ref.uri);
+      if (f?.text === undefined) return { problem: `Cannot read ${ref.label}: the file is gone (moved or deleted?).` };
+      const bytes = Buffer.byteLength(f.text);
+      if (bytes > maxBytes) return { problem: `${ref.label} is too big` };
+      return { text: f.text, bytes, mtime: f.mtime };
+    },
+    stat: async (ref) => {
+      const f = disk.get(ref.uri);
+      return f?.text === undefined ? undefined : { bytes: Buffer.byteLength(f.text), mtime: f.mtime };
+    },
+    open: async (ref, line) => void opened.push([ref.uri, line]),
+    watch: (ref, changed) => {
+      watchers.set(ref.uri, changed);
+      return { dispose: () => watchers.delete(ref.uri) };
+    },
+  };
+  return { files, reads, opened, watchers };
+}
+
+function harness(
+  options: {
+    trusted?: boolean;
+    stored?: unknown;
+    /** Seeds saved by an earlier session (the box's text). */
+    seeds?: string;
+    /** The form saved by an earlier session. */
+    form?: PlannerForm;
+    inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspection>;
+    files?: SeedFiles;
+    defer?: (work: () => void) => void;
+    expectedLocalHosts?: ReadonlySet<string>;
+  } = {},
+) {
   const posted: HostToWebview[] = [];
   const logs: string[] = [];
-  const saved: PlannerForm[] = [];
+  const saved: SavedPlanner[] = [];
   const clipboard: string[] = [];
   const crawls: Array<[string[], TestCrawlRequest]> = [];
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
+  let reports = 0;
   let settingsListener: (() => void) | undefined;
   let crawlListener: ((crawl: CrawlResultView) => void) | undefined;
   let trusted = options.trusted ?? true;
@@ -134,6 +199,10 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
     openRobots: (origin, line) => {
       opened.push([origin, line]);
     },
+    openReport: () => void reports++,
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.defer ? { defer: options.defer } : {}),
+    ...(options.expectedLocalHosts ? { expectedLocalHosts: () => options.expectedLocalHosts! } : {}),
     log: (m) => logs.push(m),
     onDidChangeSettings: (listener) => {
       settingsListener = listener;
@@ -144,8 +213,10 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
       return { dispose: () => (crawlListener = undefined) };
     },
   };
+  const stored =
+    options.stored ?? (options.seeds !== undefined || options.form !== undefined ? { v: 2, form: options.form ?? defaultForm(settings), seedsText: options.seeds ?? '' } : undefined);
   const controller = new PlannerController(deps, {
-    store: { get: () => options.stored, update: async (f) => void saved.push(f) },
+    store: { load: () => stored, save: async (state) => void saved.push(structuredClone(state)) },
     writeClipboard: async (text) => void clipboard.push(text),
   });
   controller.attach((m) => {
@@ -161,6 +232,7 @@ function harness(options: { trusted?: boolean; stored?: unknown; inspect?: (urls
     crawls,
     opened,
     inspections,
+    reports: () => reports,
     setTrusted: (t: boolean) => (trusted = t),
     fireSettings: () => settingsListener?.(),
     endCrawl: (crawl: CrawlResultView) => crawlListener?.(crawl),
@@ -218,20 +290,23 @@ test('nothing is posted before ready; ready gets the whole state', () => {
   assert.deepEqual(state.settings, settings);
   assert.equal(state.form.pages, 1000, 'the default form');
   assert.deepEqual(state.robots, { state: 'off' });
+  assert.deepEqual(state.seeds, { source: 'text', text: '' });
   assert.deepEqual(state.result.problems.map((p) => p.field), ['seeds']);
 });
 
-test('ready with the webview form plans it and saves it; visible re-posts state', () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+test('ready gets the kept form and seeds, planned; visible re-posts state', () => {
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   const state = h.last('state')!;
   assert.deepEqual(state.form, form);
-  assert.equal(state.result.plan?.hosts.length, 2);
+  assert.deepEqual(state.seeds, { source: 'text', text: SEEDS });
+  assert.equal(state.result.summary?.hostCount, 2);
   assert.equal(state.result.validSeeds, 2);
   assert.equal(state.result.invalidSeedCount, 1);
   assert.deepEqual(state.result.invalidSeeds[0], { line: 5, text: 'not a url', reason: 'not-a-url', message: 'not a URL' });
   assert.deepEqual(state.result.origins, ['https://a.example', 'https://b.example']);
-  assert.deepEqual(h.saved, [form]);
+  assert.equal(state.fields, null, 'nothing typed yet');
+  assert.deepEqual(h.saved, [], 'nothing to save on ready');
   h.controller.visible();
   assert.deepEqual(h.types(), ['state', 'state']);
 });
@@ -262,11 +337,13 @@ test('a ready counts as answered once its state was delivered; a webview that to
 });
 
 test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their changes are announced', async () => {
-  const h = harness();
+  const h = harness({ seeds: SEEDS, form });
   let announced = 0;
   h.controller.onDidChangePlannedPages(() => announced++);
-  assert.equal(h.controller.currentPlanPages(), undefined, 'the default form has no seeds: no plan');
-  h.controller.receive({ type: 'ready', form });
+  h.controller.receive({ type: 'seedsChanged', text: '' });
+  assert.equal(h.controller.currentPlanPages(), undefined, 'no seeds: no plan');
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'seedsChanged', text: SEEDS });
   assert.equal(h.controller.currentPlanPages(), 200, '100 per host × 2 hosts');
   await settle();
   assert.equal(announced, 1);
@@ -277,19 +354,27 @@ test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their 
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 30, rate: 5 } });
   await settle();
   assert.equal(announced, 2, 'a change that keeps the pages is not announced');
-  h.controller.receive({ type: 'formChanged', form: { ...form, seeds: '' } });
+  h.controller.receive({ type: 'seedsChanged', text: '' });
   assert.equal(h.controller.currentPlanPages(), undefined);
   await settle();
   assert.equal(announced, 3);
 });
 
-test('the stored form is the fallback; a damaged one is replaced by defaults', () => {
-  const h = harness({ stored: form });
+test('the stored planner is the fallback (and a form an earlier version stored, seeds inside); a damaged one is replaced by defaults', () => {
+  const h = harness({ stored: { v: 2, form, seedsText: SEEDS } });
   h.controller.receive({ type: 'ready' });
   assert.deepEqual(h.last('state')!.form, form);
-  const bad = harness({ stored: { ...form, pages: 'lots' } });
-  bad.controller.receive({ type: 'ready' });
-  assert.equal(bad.last('state')!.form.pages, 1000);
+  assert.deepEqual(h.last('state')!.seeds, { source: 'text', text: SEEDS });
+  const legacy = harness({ stored: { ...form, seeds: SEEDS } });
+  legacy.controller.receive({ type: 'ready' });
+  assert.deepEqual(legacy.last('state')!.form, form);
+  assert.deepEqual(legacy.last('state')!.seeds, { source: 'text', text: SEEDS });
+  for (const damaged of [{ ...form, seeds: SEEDS, pages: 'lots' }, { v: 2, form: { ...form, pages: 'lots' }, seedsText: SEEDS }, { v: 2, form, seedsText: 5 }, 'x']) {
+    const bad = harness({ stored: damaged });
+    bad.controller.receive({ type: 'ready' });
+    assert.equal(bad.last('state')!.form.pages, 1000, JSON.stringify(damaged).slice(0, 80));
+    assert.deepEqual(bad.last('state')!.seeds, { source: 'text', text: '' });
+  }
 });
 
 test('invalid messages are logged and ignored before any work', () => {
@@ -307,22 +392,23 @@ test('invalid messages are logged and ignored before any work', () => {
 });
 
 test('formChanged re-plans with settings for empty fields', () => {
-  const h = harness();
+  const h = harness({ seeds: SEEDS });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'formChanged', form: { ...form, workers: 4 } });
-  const result = h.last('planResult')!.result;
-  assert.equal(result.plan?.input.workers, 4);
-  assert.equal(result.plan?.input.delaySeconds, settings.defaultDelaySeconds);
-  assert.equal(result.plan?.input.crawlDelayPolicy, settings.crawlDelayPolicy);
-  assert.equal(result.plan?.input.maxCrawlDelaySeconds, settings.maxCrawlDelaySeconds);
+  assert.ok(h.last('planResult')!.result.summary);
+  const input = h.controller.currentPlan().plan!.input;
+  assert.equal(input.workers, 4);
+  assert.equal(input.delaySeconds, settings.defaultDelaySeconds);
+  assert.equal(input.crawlDelayPolicy, settings.crawlDelayPolicy);
+  assert.equal(input.maxCrawlDelaySeconds, settings.maxCrawlDelaySeconds);
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: null } });
-  assert.equal(h.last('planResult')!.result.plan, null);
+  assert.equal(h.last('planResult')!.result.summary, null);
   assert.deepEqual(h.last('planResult')!.result.problems.map((p) => p.field), ['pages']);
 });
 
 test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan as crawl-delay', async () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: true, userAgent: 'ExampleBot/2' } });
   assert.deepEqual(h.types().slice(-2), ['planResult', 'robotsPending']);
   assert.equal(h.inspections.length, 1);
@@ -339,29 +425,42 @@ test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan a
   assert.ok(!('text' in robots.origins[0]!), 'the robots.txt text is not posted');
   assert.deepEqual(robots.results[1], { url: 'https://b.example/private/x', origin: 'https://b.example', verdict: 'disallowed', line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' });
   const planned = h.last('planResult')!.result;
-  const b = planned.plan!.hosts.find((x) => x.host === 'b.example')!;
+  const b = h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!;
   assert.equal(b.intervalSource, 'crawl-delay');
   assert.equal(b.intervalSeconds, 10);
   assert.deepEqual(planned.crawlDelayHosts, ['b.example']);
-  assert.equal(planned.plan!.bindingHost, 'b.example');
+  const first = planned.summary!.groups[0]!;
+  assert.deepEqual([first.host, first.binding, first.interval, first.source], ['b.example', true, '10 s', 'Crawl-delay']);
+  // The cards learn the plan's interval and what is covered.
+  assert.deepEqual(planned.robots, {
+    unchecked: 0,
+    stale: [],
+    intervals: [
+      { origin: 'https://a.example', intervalSeconds: 1, source: 'configured' },
+      { origin: 'https://b.example', intervalSeconds: 10, source: 'crawl-delay' },
+    ],
+  });
   // The JSON copy carries the same Crawl-delay.
   assert.equal(JSON.parse(h.controller.currentPlanJson()!).settings.crawlDelayByHost['b.example'], 10);
   // Turning it off drops the Crawl-delays and fetches nothing more.
   h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: false } });
-  assert.equal(h.last('planResult')!.result.plan!.hosts.find((x) => x.host === 'b.example')!.intervalSource, 'configured');
+  assert.equal(h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!.intervalSource, 'configured');
+  assert.equal(h.last('planResult')!.result.robots, null);
   assert.equal(h.inspections.length, 1);
 });
 
 test('a newer robots.txt request aborts the older one, whose result is dropped', async () => {
   const pending: Array<Deferred<RobotsInspection>> = [];
   const h = harness({
+    seeds: SEEDS,
+    form: { ...form, useRobots: true },
     inspect: () => {
       const d = deferred<RobotsInspection>();
       pending.push(d);
       return d.promise;
     },
   });
-  h.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  h.controller.receive({ type: 'ready' });
   assert.equal(h.inspections.length, 1, 'ready with robots on starts a check');
   h.controller.receive({ type: 'requestRobots' });
   assert.equal(h.inspections.length, 2);
@@ -376,31 +475,31 @@ test('a newer robots.txt request aborts the older one, whose result is dropped',
 });
 
 test('robots.txt failures and untrusted workspaces are reported, not thrown', async () => {
-  const failing = harness({ inspect: () => Promise.reject(new Error('network down')) });
-  failing.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  const failing = harness({ seeds: SEEDS, form: { ...form, useRobots: true }, inspect: () => Promise.reject(new Error('network down')) });
+  failing.controller.receive({ type: 'ready' });
   await settle();
   assert.equal(failing.last('robotsError')!.message, 'robots.txt check failed: network down');
   assert.ok(failing.logs.some((l) => l.includes('network down')));
 
-  const untrusted = harness({ trusted: false });
-  untrusted.controller.receive({ type: 'ready', form: { ...form, useRobots: true } });
+  const untrusted = harness({ seeds: SEEDS, form: { ...form, useRobots: true }, trusted: false });
+  untrusted.controller.receive({ type: 'ready' });
   assert.equal(untrusted.inspections.length, 0);
   assert.match(untrusted.last('robotsError')!.message, /trusted workspace/);
   assert.equal(untrusted.last('state')!.trusted, false);
 
-  const noSeeds = harness();
-  noSeeds.controller.receive({ type: 'ready', form: { ...form, seeds: 'nope', useRobots: true } });
+  const noSeeds = harness({ seeds: 'nope', form: { ...form, useRobots: true } });
+  noSeeds.controller.receive({ type: 'ready' });
   assert.match(noSeeds.last('robotsError')!.message, /No valid seed/);
 
-  const off = harness();
-  off.controller.receive({ type: 'ready', form });
+  const off = harness({ seeds: SEEDS, form });
+  off.controller.receive({ type: 'ready' });
   off.controller.receive({ type: 'requestRobots' });
   assert.equal(off.inspections.length, 0, 'requestRobots with the toggle off fetches nothing');
 });
 
 test('runTestCrawl passes the valid seeds, the delay and a page cap; refused when untrusted', async () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
+  const h = harness({ seeds: SEEDS, form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.deepEqual(h.crawls, [
     [['https://a.example/', 'https://b.example/private/x'], { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 }],
@@ -408,26 +507,32 @@ test('runTestCrawl passes the valid seeds, the delay and a page cap; refused whe
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 3 } });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.equal(h.crawls[1]![1].maxPages, 3);
+  // A crawl of one page gets one seed: the first.
+  h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 1 } });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.deepEqual(h.crawls[2], [['https://a.example/'], { userAgent: settings.userAgent, delaySeconds: 1, delayFrom: 'start', maxPages: 1 }]);
 
   h.setTrusted(false);
   h.controller.receive({ type: 'runTestCrawl' });
-  assert.equal(h.crawls.length, 2);
+  assert.equal(h.crawls.length, 3);
   assert.equal(h.last('notice')!.level, 'error');
 });
 
 test('copyPlan writes the estimate --json document; without a plan it says why', async () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'copyPlan' });
   await settle();
   const doc = JSON.parse(h.clipboard[0]!);
   assert.equal(doc.schemaVersion, 1);
   assert.equal(doc.hosts.length, 2);
   assert.equal(doc.invalidSeeds.length, 1);
+  assert.deepEqual(doc.seedNotes, []);
+  assert.equal(doc.duplicateSeeds, 0);
   assert.equal(h.clipboard[0], h.controller.currentPlanJson());
   assert.deepEqual(h.last('notice'), { type: 'notice', level: 'info', message: 'Plan copied as JSON (2 hosts).' });
 
-  h.controller.receive({ type: 'formChanged', form: { ...form, seeds: '' } });
+  h.controller.receive({ type: 'seedsChanged', text: '' });
   h.controller.receive({ type: 'copyPlan' });
   await settle();
   assert.equal(h.clipboard.length, 1);
@@ -436,8 +541,8 @@ test('copyPlan writes the estimate --json document; without a plan it says why',
 });
 
 test('openRobots only for the seeds’ origins', () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'openRobots', origin: 'https://b.example', line: 3 });
   h.controller.receive({ type: 'openRobots', origin: 'https://a.example' });
   h.controller.receive({ type: 'openRobots', origin: 'https://evil.example' });
@@ -449,8 +554,8 @@ test('openRobots only for the seeds’ origins', () => {
 });
 
 test('a settings change re-posts settings and the plan; dispose stops everything', () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.fireSettings();
   assert.deepEqual(h.types().slice(-2), ['settings', 'planResult']);
   h.controller.dispose();
@@ -461,18 +566,291 @@ test('a settings change re-posts settings and the plan; dispose stops everything
 });
 
 test('a detached webview gets nothing until a new one is ready', () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form });
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
   h.controller.detach();
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: 5 } });
+  h.controller.receive({ type: 'seedsChanged', text: 'https://c.example/' });
   assert.deepEqual(h.types(), ['state']);
-  assert.equal(h.saved.at(-1)!.pages, 5, 'the form is still kept');
+  assert.equal(h.saved.at(-1)!.form.pages, 5, 'the form is still kept');
+  assert.equal(h.saved.at(-1)!.seedsText, 'https://c.example/', 'and the seeds');
 });
 
 test('currentSeeds: valid URLs in order without repeats', () => {
-  const h = harness();
-  h.controller.receive({ type: 'ready', form: { ...form, seeds: 'https://a.example/\nhttps://a.example/\nftp://x/\nhttps://b.example/' } });
+  const h = harness({ seeds: 'https://a.example/\nhttps://a.example/\nftp://x/\nhttps://b.example/', form });
+  h.controller.receive({ type: 'ready' });
   assert.deepEqual(h.controller.currentSeeds(), ['https://a.example/', 'https://b.example/']);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Seeds: kept by the extension whatever their length, or read from a file
+
+/** `n` seed lines on `n` hosts, one per line, with a final newline (as a file copy has it). */
+const seedList = (n: number, prefix = 'host') => Array.from({ length: n }, (_, i) => `https://${prefix}-${String(i).padStart(6, '0')}.example.com/`).join('\n') + '\n';
+
+test('seedsChanged is planned at once whatever the other fields hold, and saved', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'seedsChanged', text: SEEDS });
+  assert.deepEqual(h.types(), ['state', 'planResult']);
+  assert.equal(h.last('planResult')!.result.validSeeds, 2);
+  assert.equal(h.saved.at(-1)!.seedsText, SEEDS);
+  h.controller.receive({ type: 'seedsChanged', text: SEEDS });
+  assert.equal(h.posted.length, 2, 'the same text again: nothing to do');
+});
+
+test('the saved planner is read when the planner is first needed, not when it is made (activation does no file I/O)', () => {
+  let loads = 0;
+  const controller = new PlannerController(
+    { getSettings: () => settings, isTrusted: () => true, inspectRobots: () => Promise.resolve(inspection([])), runTestCrawl: () => undefined, openRobots: () => undefined, log: () => undefined },
+    { store: { load: () => (loads++, { v: 2, form, seedsText: SEEDS }), save: async () => undefined }, writeClipboard: async () => undefined },
+  );
+  assert.equal(loads, 0);
+  assert.deepEqual(controller.currentSeeds(), ['https://a.example/', 'https://b.example/private/x']);
+  assert.equal(loads, 1);
+  controller.receive({ type: 'ready' });
+  assert.equal(loads, 1, 'read once');
+});
+
+test('fieldsEdited keeps the fields as typed (half-typed too) and posts them back; a reload plans what was typed', () => {
+  const typed = { pagesMode: 'total', pages: '500000', rate: '', workers: '', delay: '', delayFrom: 'start', latency: '', userAgent: '', useRobots: false } as const;
+  const h = harness({ seeds: SEEDS });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'fieldsEdited', fields: typed });
+  assert.equal(h.posted.length, 1, 'nothing is planned for an edit: formChanged does that');
+  assert.deepEqual(h.saved.at(-1)!.fields, typed);
+  h.controller.receive({ type: 'ready' });
+  assert.deepEqual(h.last('state')!.fields, typed);
+  // The window went before formChanged: the reloaded planner plans the fields it kept.
+  const reloaded = harness({ stored: h.saved.at(-1) });
+  reloaded.controller.receive({ type: 'ready' });
+  assert.equal(reloaded.last('state')!.form.pages, 500_000);
+  assert.match(reloaded.last('state')!.result.summary!.totalText, /for 500,000 pages/);
+  // Half-typed: kept as typed, the last valid form still planned.
+  h.controller.receive({ type: 'fieldsEdited', fields: { ...typed, pages: '1,0' } });
+  const half = harness({ stored: h.saved.at(-1) });
+  half.controller.receive({ type: 'ready' });
+  assert.equal(half.last('state')!.fields!.pages, '1,0');
+  assert.equal(half.last('state')!.form.pages, 1000);
+});
+
+test('1,000 seeds with a final newline are 1,000 seeds, not refused as 1,001 lines', () => {
+  const h = harness();
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'seedsChanged', text: seedList(1000) });
+  const result = h.last('planResult')!.result;
+  assert.deepEqual(result.problems, []);
+  assert.equal(result.validSeeds, 1000);
+  assert.equal(result.summary!.hostCount, 1000);
+});
+
+test('past the box\'s limits the text is kept exactly (1.2 MB, 50,000 lines), saved, restored, and not planned', () => {
+  const big = seedList(50_000);
+  assert.ok(Buffer.byteLength(big) > 1024 * 1024, `${Buffer.byteLength(big)} bytes`);
+  const h = harness();
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'seedsChanged', text: big });
+  const result = h.last('planResult')!.result;
+  assert.equal(result.summary, null);
+  assert.match(result.problems[0]!.message, /^50,000 seed lines \(1\.\d MB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/);
+  assert.equal(h.saved.at(-1)!.seedsText, big);
+  // Hidden and shown again: a new webview is sent exactly what was there.
+  h.controller.detach();
+  h.controller.attach((m) => void h.posted.push(structuredClone(m)));
+  h.controller.receive({ type: 'ready' });
+  const state = h.last('state')!;
+  assert.equal(state.seeds.source === 'text' && state.seeds.text, big);
+  // A window reload: a new controller from what was saved.
+  const reloaded = harness({ stored: h.saved.at(-1) });
+  reloaded.controller.receive({ type: 'ready' });
+  const restored = reloaded.last('state')!;
+  assert.equal(restored.seeds.source === 'text' && restored.seeds.text, big);
+  assert.deepEqual(restored.form, h.controller.currentForm());
+});
+
+test('a saved planner read later (a file under storage) is restored before the first message is answered', async () => {
+  const later = deferred<unknown>();
+  const h = harness({ stored: later.promise });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'formChanged', form: { ...form, pages: 7 } });
+  assert.deepEqual(h.posted, [], 'nothing before the saved planner is read');
+  later.resolve({ v: 2, form, seedsText: SEEDS });
+  await settle();
+  assert.deepEqual(h.types(), ['state', 'planResult']);
+  assert.deepEqual(h.last('state')!.seeds, { source: 'text', text: SEEDS });
+  assert.equal(h.controller.currentForm().pages, 7, 'the message that waited was applied after');
+});
+
+test('parseSavedPlanner: this version, an earlier version\'s form, and nothing else', () => {
+  assert.deepEqual(parseSavedPlanner({ v: 2, form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } }), { form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } });
+  assert.deepEqual(parseSavedPlanner({ v: 2, form, seedsText: 'x', seedsFile: { uri: 5 } }), { form, seedsText: 'x' });
+  assert.deepEqual(parseSavedPlanner({ ...form, seeds: 'x' }), { form, seedsText: 'x' });
+  for (const bad of [undefined, null, [], { v: 3, form, seedsText: '' }, { v: 2, form: { ...form, extra: 1 }, seedsText: '' }, { ...form }]) {
+    assert.equal(parseSavedPlanner(bad), undefined, JSON.stringify(bad));
+  }
+});
+
+test('a list below PLAN_LATER_SEEDS is planned at once, without a planning message', () => {
+  const later: Array<() => void> = [];
+  const h = harness({ defer: (work) => later.push(work) });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'seedsChanged', text: seedList(Math.min(PLAN_LATER_SEEDS - 1, 5000)) });
+  assert.deepEqual(h.types(), ['state', 'planResult']);
+  assert.equal(later.length, 0);
+});
+
+test('a seeds file: "Use seeds.txt" reads it, shows its count and first lines, plans 50,000 hosts after a planning message', async () => {
+  const disk = new Map<string, FakeFile>([['file:///ws/seeds.txt', { text: `# crawl list\n${seedList(50_000)}`, mtime: 1 }]]);
+  const fs = fakeFiles(disk);
+  const later: Array<() => void> = [];
+  const h = harness({ files: fs.files, defer: (work) => later.push(work), form: { ...form, pagesMode: 'total', pages: 1_000_000 } });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'useWorkspaceSeeds' });
+  await settle();
+  const views = h.posted.filter((m) => m.type === 'seeds').map((m) => (m as Extract<HostToWebview, { type: 'seeds' }>).seeds);
+  assert.deepEqual(views[0], { source: 'file', file: { label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true } });
+  const last = views.at(-1)!;
+  assert.ok(last.source === 'file');
+  assert.equal(last.file.label, 'seeds.txt');
+  assert.equal(last.file.seedLines, 50_000, 'the comment line is not a seed line');
+  assert.equal(last.file.bytes, Buffer.byteLength(disk.get('file:///ws/seeds.txt')!.text!));
+  assert.deepEqual(last.file.firstLines, ['https://host-000000.example.com/', 'https://host-000001.example.com/', 'https://host-000002.example.com/', 'https://host-000003.example.com/', 'https://host-000004.example.com/']);
+  assert.equal(last.file.problem, undefined);
+  assert.deepEqual(h.last('planning'), { type: 'planning', seeds: 50_000 });
+  assert.equal(later.length, 1);
+  later.shift()!();
+  const result = h.last('planResult')!.result;
+  assert.equal(result.summary!.hostCount, 50_000);
+  assert.equal(result.originCount, 50_000);
+  assert.equal(result.origins.length, 50);
+  assert.ok(JSON.stringify(result).length < 64 * 1024, 'a summary, not 50,000 hosts');
+  // The file is saved as the source; the box's text is kept as it was.
+  assert.deepEqual(h.saved.at(-1)!.seedsFile, { uri: 'file:///ws/seeds.txt', label: 'seeds.txt' });
+  assert.equal(h.saved.at(-1)!.seedsText, '');
+  // The report and the JSON copy have every host.
+  assert.equal(h.controller.currentPlan().plan!.hosts.length, 50_000);
+  // Invalid lines point into the file.
+  disk.set('file:///ws/seeds.txt', { text: 'https://a.example/\nnot a url\n', mtime: 2 });
+  fs.watchers.get('file:///ws/seeds.txt')!();
+  await settle();
+  const edited = h.last('planResult')!.result;
+  assert.deepEqual(edited.invalidSeeds, [{ line: 2, text: 'not a url', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  h.controller.receive({ type: 'openSeedsFile', line: 2 });
+  await settle();
+  assert.deepEqual(fs.opened, [['file:///ws/seeds.txt', 2]]);
+});
+
+test('a seeds file that is gone, too long or empty says why and stays the source; back on disk, it is read again when shown', async () => {
+  const uri = 'file:///ws/seeds.txt';
+  const disk = new Map<string, FakeFile>([[uri, { text: seedList(100_001), mtime: 1 }]]);
+  const fs = fakeFiles(disk);
+  const h = harness({ files: fs.files });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'useWorkspaceSeeds' });
+  await settle();
+  const view = () => {
+    const v = h.last('seeds')!.seeds;
+    assert.ok(v.source === 'file');
+    return v.file;
+  };
+  assert.match(view().problem!, /^seeds\.txt has 100,001 seed lines \(\d\.\d MB\); the planner takes at most 100,000 seed lines\. Split the list, or plan it with crawl-planner estimate --seeds-file\.$/);
+  assert.equal(h.last('planResult')!.result.summary, null);
+  assert.equal(h.last('planResult')!.result.problems[0]!.message, view().problem);
+  disk.set(uri, { text: '# nothing yet\n\n', mtime: 2 });
+  fs.watchers.get(uri)!();
+  await settle();
+  assert.match(view().problem!, /has no seed lines/);
+  disk.set(uri, { mtime: 3 });
+  fs.watchers.get(uri)!();
+  await settle();
+  assert.equal(view().problem, 'Cannot read seeds.txt: the file is gone (moved or deleted?).');
+  // Back, while the view was hidden (no watcher event): the next ready reads it again.
+  disk.set(uri, { text: SEEDS, mtime: 4 });
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  assert.equal(view().problem, undefined);
+  assert.equal(view().seedLines, 3);
+  assert.equal(h.last('planResult')!.result.validSeeds, 2);
+  // Shown again without a change: not read again.
+  const reads = fs.reads.length;
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  assert.equal(fs.reads.length, reads);
+});
+
+test('a saved seeds file is the source after a reload; "Use the box instead" goes back to the box\'s text', async () => {
+  const uri = 'file:///ws/lists/seeds.txt';
+  const disk = new Map<string, FakeFile>([[uri, { text: seedList(20), mtime: 1 }]]);
+  const fs = fakeFiles(disk);
+  const h = harness({ files: fs.files, stored: { v: 2, form, seedsText: SEEDS, seedsFile: { uri, label: 'lists/seeds.txt' } } });
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  const state = h.last('state')!;
+  assert.equal(state.seeds.source, 'file');
+  assert.equal(h.last('planResult')!.result.validSeeds, 20);
+  h.controller.receive({ type: 'useSeedsText' });
+  assert.deepEqual(h.last('seeds')!.seeds, { source: 'text', text: SEEDS });
+  assert.equal(h.last('planResult')!.result.validSeeds, 2);
+  assert.equal(h.saved.at(-1)!.seedsFile, undefined);
+  assert.equal(fs.watchers.size, 0, 'the file is no longer watched');
+});
+
+test('Load seeds from file: the picked file becomes the source; cancelled, nothing changes; no seeds.txt, a notice', async () => {
+  const uri = 'file:///elsewhere/list.txt';
+  const disk = new Map<string, FakeFile>([[uri, { text: SEEDS, mtime: 1 }]]);
+  const picked = fakeFiles(disk, { uri, label: '/elsewhere/list.txt' });
+  const h = harness({ files: picked.files });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'loadSeedsFile' });
+  await settle();
+  assert.equal(h.last('seeds')!.seeds.source, 'file');
+  assert.equal(h.last('planResult')!.result.validSeeds, 2);
+  const none = harness({ files: fakeFiles(new Map()).files });
+  none.controller.receive({ type: 'ready' });
+  none.controller.receive({ type: 'loadSeedsFile' });
+  none.controller.receive({ type: 'useWorkspaceSeeds' });
+  await settle();
+  assert.deepEqual(none.types(), ['state', 'notice']);
+  assert.match(none.last('notice')!.message, /^No seeds\.txt in this workspace/);
+});
+
+test('findOrigins searches every seed origin; openReport asks for the report', () => {
+  const h = harness({ seeds: `${seedList(300)}https://special.example/\n` });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'findOrigins', query: 'SPECIAL' });
+  assert.deepEqual(h.last('origins'), { type: 'origins', query: 'SPECIAL', origins: ['https://special.example'], total: 1 });
+  h.controller.receive({ type: 'findOrigins', query: 'host-0002' });
+  assert.equal(h.last('origins')!.total, 100);
+  assert.equal(h.last('origins')!.origins.length, 50);
+  assert.equal(h.last('state')!.result.originCount, 301);
+  h.controller.receive({ type: 'openRobots', origin: 'https://special.example' });
+  assert.deepEqual(h.opened, [['https://special.example', undefined]], 'an origin past the first 50 is still a seed origin');
+  h.controller.receive({ type: 'openReport' });
+  assert.equal(h.reports(), 1);
+});
+
+test('seed notes reach the view by kind; the running demo hosts get no local-address note', () => {
+  const text = 'http://user:pw@cred.example/\nhttp://0x7f.1/\nhttp://127.0.0.11:8470/\nhttps://d.example/\nhttps://d.example/';
+  const h = harness({ seeds: text, expectedLocalHosts: new Set(['127.0.0.11:8470']) });
+  h.controller.receive({ type: 'ready' });
+  const result = h.last('state')!.result;
+  assert.deepEqual(result.seedNotes.map((g) => [g.code, g.count, g.notes.map((n) => n.line)]), [
+    ['credentials', 1, [1]],
+    ['ip-literal', 1, [2]],
+    ['local-address', 1, [2]],
+  ]);
+  assert.equal(result.duplicateSeeds, 1);
+  assert.ok(!JSON.stringify(result).includes('user:pw'));
+  assert.deepEqual(h.controller.currentSeeds().slice(0, 1), ['http://cred.example/'], 'the crawl gets the seed without credentials');
+  const doc = JSON.parse(h.controller.currentPlanJson()!);
+  assert.equal(doc.seedNotes.length, 3);
+  assert.equal(doc.duplicateSeeds, 1);
+});
+
+test('findOrigins and unplannableSeeds', () => {
+  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ''), { origins: ['https://a.example', 'https://b.example'], total: 2 });
+  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ' B.EX '), { origins: ['https://b.example'], total: 1 });
+  assert.deepEqual(unplannableSeeds('why').problem, 'why');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -487,24 +865,25 @@ test('seedLinesFromText reads seeds like the CLI reads --seeds-file', () => {
 });
 
 test('computePlan narrows robots Crawl-delays to the seed hosts (no override warning)', () => {
-  const c = computePlan(form, settings, { 'b.example': 10, 'gone.example': 99 });
-  assert.deepEqual(c.view.crawlDelayHosts, ['b.example']);
+  const c = computePlan(form, checkSeedText(SEEDS), settings, { 'b.example': 10, 'gone.example': 99 });
+  assert.deepEqual(planResultView(c).crawlDelayHosts, ['b.example']);
   assert.ok(!c.plan!.warnings.some((w) => w.code === 'override-for-unknown-host'));
 });
 
 test('computePlan reports settings out of range as problems', () => {
-  const c = computePlan(form, { ...settings, defaultDelaySeconds: -1 });
+  const c = computePlan(form, checkSeedText(SEEDS), { ...settings, defaultDelaySeconds: -1 });
   assert.equal(c.plan, null);
-  assert.equal(c.view.problems[0]!.field, 'delaySeconds');
+  assert.equal(planResultView(c).problems[0]!.field, 'delaySeconds');
 });
 
 test('computePlan cuts long invalid lines and lists at most 100', () => {
   const text = Array.from({ length: 150 }, () => `bad ${'x'.repeat(500)}`).join('\n');
-  const c = computePlan({ ...form, seeds: text }, settings);
-  assert.equal(c.view.invalidSeedCount, 150);
-  assert.equal(c.view.invalidSeeds.length, 100);
-  assert.ok(c.view.invalidSeeds[0]!.text.length <= 201);
-  assert.equal(c.invalid.length, 150);
+  const c = computePlan(form, checkSeedText(text), settings);
+  const view = planResultView(c);
+  assert.equal(view.invalidSeedCount, 150);
+  assert.equal(view.invalidSeeds.length, 100);
+  assert.ok(view.invalidSeeds[0]!.text.length <= 201);
+  assert.equal(c.seeds.validation.invalid.length, 150);
 });
 
 test('robotsTargets keeps the first origins; crawlDelaysFrom takes ok files and the larger delay per host', () => {

@@ -1,33 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plan, type PlanInput } from '../../src/core/plan';
-import type { CrawlResultView, RobotsView } from '../../src/shared/protocol';
-import { formToRaw, parseDecimal, parseSavedState, readForm, type RawForm } from '../../src/webview/form';
+import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/protocol';
+import { formToRaw, parseDecimal, readForm, sameForm } from '../../src/shared/formFields';
+import type { RawForm } from '../../src/shared/protocol';
+import { parseSavedState } from '../../src/webview/form';
 import {
+  ariaSort,
   crawlResultModel,
-  barPercent,
-  chartModel,
   chosenOrigin,
   decidingLineLabel,
-  hostRows,
-  intervalSourceLabel,
-  MIN_BAR_PERCENT,
+  nextSort,
   outcomeLabel,
   robotsCards,
   robotsStatusText,
   seedErrorItems,
-  totalText,
-  uncheckedOrigins,
-  warningItems,
+  seedFileSummary,
+  seedNoteItems,
+  seedsCountText,
+  sortRows,
 } from '../../src/webview/model';
-
-const seeds = (...hosts: string[]) => hosts.map((host) => ({ host }));
 
 // ---------------------------------------------------------------------------------------------
 // form.ts
 
 const raw: RawForm = {
-  seeds: 'https://a.example/',
   pagesMode: 'total',
   pages: '1000',
   rate: '',
@@ -71,7 +67,6 @@ test('readForm: a valid form becomes a PlannerForm, empty numbers become null', 
   const { form, errors } = readForm(raw);
   assert.deepEqual(errors, {});
   assert.deepEqual(form, {
-    seeds: 'https://a.example/',
     pagesMode: 'total',
     pages: 1000,
     rate: null,
@@ -91,7 +86,6 @@ const fieldErrors: Array<[string, Partial<RawForm>, Record<string, RegExp>]> = [
   ['a negative delay', { delay: '-1' }, { delay: /at least 0/ }],
   ['zero latency', { latency: '0' }, { latency: /greater than 0/ }],
   ['a user agent with a newline', { userAgent: 'a\nb' }, { userAgent: /control characters/ }],
-  ['too many seed lines', { seeds: 'x\n'.repeat(1000) }, { seeds: /1000 lines/ }],
   ['two bad fields', { rate: '0', workers: 'x' }, { rate: /greater than 0/, workers: /not a number/ }],
 ];
 
@@ -108,145 +102,63 @@ test('formToRaw and readForm round-trip', () => {
   const { form } = readForm({ ...raw, rate: '2.5', workers: '16', pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'Bot/1' });
   assert.ok(form);
   assert.deepEqual(readForm(formToRaw(form)).form, form);
+  assert.ok(sameForm(readForm(formToRaw(form)).form!, form));
+  assert.ok(!sameForm({ ...form, rate: 3 }, form));
 });
 
 test('parseSavedState keeps a valid state and drops anything else', () => {
-  assert.deepEqual(parseSavedState({ v: 1, raw }), { v: 1, raw });
-  assert.deepEqual(parseSavedState({ v: 1, raw, origin: 'https://a.example' }), { v: 1, raw, origin: 'https://a.example' });
-  for (const bad of [undefined, null, 'x', { v: 2, raw }, { v: 1 }, { v: 1, raw: { ...raw, pages: 5 } }, { v: 1, raw: { ...raw, pagesMode: 'x' } }, { v: 1, raw: { ...raw, useRobots: 'yes' } }]) {
+  assert.deepEqual(parseSavedState({ v: 2, raw }), { v: 2, raw });
+  assert.deepEqual(parseSavedState({ v: 2, raw, origin: 'https://a.example' }), { v: 2, raw, origin: 'https://a.example' });
+  for (const bad of [undefined, null, 'x', { v: 3, raw }, { v: 2 }, { v: 2, raw: { ...raw, pages: 5 } }, { v: 2, raw: { ...raw, pagesMode: 'x' } }, { v: 2, raw: { ...raw, useRobots: 'yes' } }]) {
     assert.equal(parseSavedState(bad), undefined, JSON.stringify(bad));
   }
 });
 
+test('parseSavedState reads an earlier version\'s state without its seeds (the extension keeps them), however long they were', () => {
+  const old = { v: 1, raw: { ...raw, seeds: 'https://a.example/\n'.repeat(60_000) }, origin: 'https://a.example' };
+  assert.deepEqual(parseSavedState(old), { v: 2, raw, origin: 'https://a.example' });
+});
+
 // ---------------------------------------------------------------------------------------------
-// model.ts: the plan
+// model.ts: the host table's order
 
-test('hostRows: interval and source, pages/h, duration, binding and skipped flags', () => {
-  const p = plan({
-    seeds: seeds('a.example', 'b.example', 'c.example'),
-    pages: { perHost: 1000 },
-    crawlDelayByHost: { 'b.example': 10, 'c.example': 100 },
-    crawlDelayPolicy: 'skip',
-  });
-  const { rows, hidden } = hostRows(p);
-  assert.equal(hidden, 0);
-  assert.deepEqual(
-    rows.map((r) => [r.host, r.interval, r.pagesPerHour, r.duration, r.binding, r.skipped]),
-    [
-      ['a.example', '1 s · delay', '3,600', '16 m 42 s', false, false],
-      ['b.example', '10 s · Crawl-delay', '360', '2 h 46 m 42 s', true, false],
-      ['c.example', '100 s · Crawl-delay', '36', '1 d 3 h 47 m', false, true],
-    ],
-  );
-  assert.match(rows[1]!.detail, /limits the crawl/);
-  assert.match(rows[2]!.detail, /skipped/);
-});
-
-test('hostRows: the period is shown when latency or the end reading sets the pace', () => {
-  const start = plan({ seeds: seeds('a.example'), pages: { total: 10 }, latencySeconds: 2 });
-  assert.equal(hostRows(start).rows[0]!.interval, '1 s · latency');
-  assert.equal(hostRows(start).rows[0]!.period, 'one request every 2 s');
-  const end = plan({ seeds: seeds('a.example'), pages: { total: 10 }, delayFrom: 'end' });
-  assert.equal(hostRows(end).rows[0]!.interval, '1 s · delay');
-  assert.equal(hostRows(end).rows[0]!.period, 'one request every 1.5 s');
-  const plain = plan({ seeds: seeds('a.example'), pages: { total: 10 } });
-  assert.equal(hostRows(plain).rows[0]!.period, undefined);
-});
-
-test('hostRows cuts long tables and says how many are left out', () => {
-  const many = plan({ seeds: Array.from({ length: 250 }, (_, i) => ({ host: `h${i}.example` })), pages: { perHost: 1 } });
-  const { rows, hidden } = hostRows(many, 200);
-  assert.equal(rows.length, 200);
-  assert.equal(hidden, 50);
-});
-
-test('intervalSourceLabel names every source', () => {
-  assert.deepEqual(
-    (['configured', 'crawl-delay', 'adaptive', 'latency'] as const).map(intervalSourceLabel),
-    ['delay', 'Crawl-delay', 'adaptive', 'latency'],
-  );
-});
-
-test('totalText and warnings', () => {
-  const p = plan({ seeds: seeds('a.example'), pages: { total: 1_000_000 } });
-  assert.equal(totalText(p), '11 d 14 h 8 m for 1,000,000 pages over 1 host');
-  const skipped = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
-  assert.match(totalText(skipped), /10 pages of skipped hosts not counted/);
-  const w = warningItems(skipped);
-  assert.ok(w.some((x) => x.code === 'crawl-delay-host-skipped' && x.host === 'b.example'));
-});
-
-const barCases: Array<[number, number, number]> = [
-  [0, 100, 0],
-  [100, 100, 100],
-  [50, 100, 50],
-  [1, 3, 33.3],
-  [2, 3, 66.7],
-  [1e-9, 1e6, MIN_BAR_PERCENT],
-  [5, 0, 0],
-  [NaN, 10, 0],
-  [200, 100, 100],
-];
-
-for (const [seconds, max, expected] of barCases) {
-  test(`barPercent(${seconds}, ${max}) = ${expected}`, () => {
-    assert.equal(barPercent(seconds, max), expected);
-  });
+function row(host: string, pages: number, intervalSeconds: number, seconds: number): SummaryRow {
+  return {
+    label: host,
+    host,
+    count: 1,
+    detail: `${pages} pages`,
+    pages: String(pages),
+    interval: `${intervalSeconds} s`,
+    intervalSource: 'configured',
+    pagesPerHour: '0',
+    duration: `${seconds} s`,
+    binding: false,
+    skipped: false,
+    sort: { pages, intervalSeconds, pagesPerHour: 3600 / intervalSeconds, seconds },
+  };
 }
 
-test('chartModel: longest host first at 100%, the binding host highlighted, labelled for screen readers', () => {
-  const p = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 1000 }, crawlDelayByHost: { 'b.example': 10 } });
-  const chart = chartModel(p);
-  const hostsBars = chart.bars.filter((b) => b.kind === 'host');
-  assert.deepEqual(
-    hostsBars.map((b) => [b.host, b.percent, b.binding]),
-    [
-      ['b.example', 100, true],
-      ['a.example', 10, false],
-    ],
-  );
-  assert.equal(chart.hidden, 0);
-  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 42 s, longest first: b\.example 2 h 46 m 42 s \(limits the crawl\); a\.example 16 m 42 s/);
+test('sortRows: the extension\'s order, or by a column; numbers largest first, hosts A to Z; ties keep order', () => {
+  const rows = [row('b.example', 10, 1, 9), row('a.example', 30, 10, 290), row('c.example', 10, 2, 18)];
+  const hosts = (sorted: SummaryRow[]) => sorted.map((r) => r.host);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'plan', descending: false })), ['b.example', 'a.example', 'c.example']);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'host', descending: false })), ['a.example', 'b.example', 'c.example']);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'duration', descending: true })), ['a.example', 'c.example', 'b.example']);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'interval', descending: false })), ['b.example', 'c.example', 'a.example']);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'pages', descending: true })), ['a.example', 'b.example', 'c.example'], 'b and c tie: plan order');
+  assert.deepEqual(hosts(rows), ['b.example', 'a.example', 'c.example'], 'the rows themselves are not reordered');
 });
 
-test('chartModel: a binding global rate or worker bound gets the highlighted bar', () => {
-  const rate = plan({ seeds: seeds('a.example', 'b.example', 'c.example'), pages: { total: 3000 }, rate: 0.5 });
-  assert.equal(rate.bindingConstraint, 'global-rate');
-  const rateChart = chartModel(rate);
-  const bindingBars = rateChart.bars.filter((b) => b.binding);
-  assert.deepEqual(bindingBars.map((b) => [b.kind, b.percent]), [['global-rate', 100]]);
-  assert.match(rateChart.summary, /global rate bound .* \(limits the crawl\)/);
-
-  const workers = plan({ seeds: Array.from({ length: 20 }, (_, i) => ({ host: `h${i}.example` })), pages: { perHost: 100 }, workers: 1, latencySeconds: 2 });
-  assert.equal(workers.bindingConstraint, 'workers');
-  assert.deepEqual(chartModel(workers).bars.filter((b) => b.binding).map((b) => b.kind), ['workers']);
-});
-
-test('chartModel: skipped hosts are not drawn; bars are capped; nothing to crawl is said', () => {
-  const p = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
-  assert.deepEqual(chartModel(p).bars.filter((b) => b.kind === 'host').map((b) => b.host), ['a.example']);
-  const many = plan({ seeds: Array.from({ length: 30 }, (_, i) => ({ host: `h${i}.example` })), pages: { total: 30_000 } });
-  const chart = chartModel(many, 12);
-  assert.equal(chart.bars.filter((b) => b.kind === 'host').length, 12);
-  assert.equal(chart.hidden, 18);
-  assert.match(chart.summary, /and 18 shorter hosts\.$/);
-  const none = plan({ seeds: seeds('a.example'), pages: { total: 1 }, crawlDelayByHost: { 'a.example': 100 }, crawlDelayPolicy: 'skip' });
-  assert.equal(chartModel(none).summary, 'Crawl duration chart: nothing to crawl.');
-});
-
-test('every bar percent is within 0–100 for a range of plans', () => {
-  const inputs: PlanInput[] = [
-    { seeds: seeds('a.example'), pages: { total: 1 } },
-    { seeds: seeds('a.example', 'b.example'), pages: { total: 1 } },
-    { seeds: seeds('a.example', 'b.example'), pages: { perHost: 1e9 }, rate: 1e6, workers: 1e6 },
-    { seeds: seeds('a.example'), pages: { total: 10 }, delaySeconds: 0, latencySeconds: 1e-6 },
-  ];
-  for (const input of inputs) {
-    for (const bar of chartModel(plan(input)).bars) {
-      assert.ok(bar.percent >= 0 && bar.percent <= 100, `${bar.label}: ${bar.percent}`);
-      if (bar.seconds > 0) assert.ok(bar.percent >= MIN_BAR_PERCENT);
-    }
-  }
+test('nextSort and ariaSort: a click sorts by the column, a second click turns it round', () => {
+  let sort = nextSort({ key: 'plan', descending: false }, 'duration');
+  assert.deepEqual(sort, { key: 'duration', descending: true });
+  assert.equal(ariaSort(sort, 'duration'), 'descending');
+  assert.equal(ariaSort(sort, 'host'), 'none');
+  sort = nextSort(sort, 'duration');
+  assert.deepEqual(sort, { key: 'duration', descending: false });
+  assert.equal(ariaSort(sort, 'duration'), 'ascending');
+  assert.deepEqual(nextSort(sort, 'host'), { key: 'host', descending: false });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -306,9 +218,10 @@ const robots: RobotsView = {
   ],
 };
 
+const coverage = (patch: Partial<RobotsCoverageView> = {}): RobotsCoverageView => ({ unchecked: 0, stale: [], intervals: [], ...patch });
+
 test('robotsCards: outcome, Crawl-delay, the plan interval, group, sitemaps and verdicts with the deciding line', () => {
-  const p = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'a.example': 10 } });
-  const cards = robotsCards(robots, p, ['https://a.example', 'https://b.example']);
+  const cards = robotsCards(robots, coverage({ intervals: [{ origin: 'https://a.example', intervalSeconds: 10, source: 'crawl-delay' }] }));
   assert.equal(cards.length, 2);
   const [a, b] = cards;
   assert.equal(a!.outcomeText, 'read (HTTP 200)');
@@ -326,10 +239,10 @@ test('robotsCards: outcome, Crawl-delay, the plan interval, group, sitemaps and 
   assert.equal(b!.seeds[0]!.verdictText, 'disallowed');
 });
 
-test('robotsCards marks origins that are no longer seeds; uncheckedOrigins lists new ones', () => {
-  const cards = robotsCards(robots, null, ['https://a.example', 'https://c.example']);
+test('robotsCards marks origins that are no longer seeds', () => {
+  const cards = robotsCards(robots, coverage({ stale: ['https://b.example'], unchecked: 1 }));
   assert.deepEqual(cards.map((c) => [c.origin, c.stale]), [['https://a.example', false], ['https://b.example', true]]);
-  assert.deepEqual(uncheckedOrigins(robots, ['https://a.example', 'https://c.example']), ['https://c.example']);
+  assert.equal(cards[0]!.intervalText, undefined, 'no interval without the plan\'s');
 });
 
 test('decidingLineLabel and outcomeLabel', () => {
@@ -342,17 +255,49 @@ test('decidingLineLabel and outcomeLabel', () => {
 });
 
 test('robotsStatusText for each state', () => {
-  assert.match(robotsStatusText({ state: 'off' }, false, []), /^Off: robots\.txt is not fetched/);
-  assert.equal(robotsStatusText({ state: 'loading', origins: 2 }, true, []), 'Checking robots.txt for 2 origins…');
-  assert.equal(robotsStatusText({ state: 'error', message: 'boom' }, true, []), 'boom');
-  assert.equal(robotsStatusText({ state: 'done', robots }, true, ['https://a.example', 'https://b.example']), 'Checked 2 origins for “ExampleBot/1.0”.');
-  assert.match(robotsStatusText({ state: 'done', robots }, true, ['https://c.example']), /1 seed origin is not checked yet/);
+  assert.match(robotsStatusText({ state: 'off' }, false, 0), /^Off: robots\.txt is not fetched/);
+  assert.equal(robotsStatusText({ state: 'loading', origins: 2 }, true, 0), 'Checking robots.txt for 2 origins…');
+  assert.equal(robotsStatusText({ state: 'error', message: 'boom' }, true, 0), 'boom');
+  assert.equal(robotsStatusText({ state: 'done', robots }, true, 0), 'Checked 2 origins for “ExampleBot/1.0”.');
+  assert.match(robotsStatusText({ state: 'done', robots }, true, 1), /1 seed origin is not checked yet/);
+  // Origins over the per-check limit are said once, not again as "not checked yet".
+  const capped = robotsStatusText({ state: 'done', robots: { ...robots, omittedOrigins: 3 } }, true, 3);
+  assert.match(capped, /3 more origins were not checked \(limit per check\)\.$/);
 });
 
 test('chosenOrigin keeps a choice while it is a seed origin', () => {
   assert.equal(chosenOrigin(['https://a.example', 'https://b.example'], 'https://b.example'), 'https://b.example');
   assert.equal(chosenOrigin(['https://a.example'], 'https://b.example'), 'https://a.example');
   assert.equal(chosenOrigin([], undefined), undefined);
+  // Only the first origins were posted: a choice among the others stands (the extension checks it).
+  assert.equal(chosenOrigin(['https://a.example'], 'https://z.example', 5000), 'https://z.example');
+});
+
+test('seedNoteItems: a group per kind with the first lines, and the duplicates', () => {
+  const items = seedNoteItems({
+    seedNotes: [
+      { code: 'credentials', count: 1, notes: [{ code: 'credentials', line: 3, text: 'http://cred.example/', message: 'user name and password removed from the URL' }] },
+      { code: 'local-address', count: 7, notes: [{ code: 'local-address', line: 1, text: 'http://10.0.0.1/', message: '10.0.0.1 is a private network address', kind: 'private' }] },
+    ],
+    duplicateSeeds: 2,
+  });
+  assert.deepEqual(items.groups.map((g) => [g.code, g.head, g.more]), [
+    ['credentials', '1 seed had a user name or password: removed, never sent', 0],
+    ['local-address', '7 seeds are on this machine or a private network', 6],
+  ]);
+  assert.deepEqual(items.groups[0]!.lines, [{ line: 3, label: 'Line 3: user name and password removed from the URL', text: 'http://cred.example/' }]);
+  assert.equal(items.duplicates, '2 duplicate seeds (the same URL as an earlier line; they change nothing in the plan)');
+  assert.equal(seedNoteItems({ seedNotes: [], duplicateSeeds: 0 }).duplicates, undefined);
+});
+
+test('seedsCountText and seedFileSummary', () => {
+  assert.equal(seedsCountText(0), '');
+  assert.equal(seedsCountText(1), '1 seed line.');
+  assert.equal(seedsCountText(2000), '2,000 seed lines.');
+  assert.match(seedsCountText(2001), /^2,001 seed lines\. A list this long is better kept in a file/);
+  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 1.2 * 1024 * 1024, seedLines: 50_000, firstLines: [] }), '50,000 seed lines · 1.2 MB');
+  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true }), 'Reading…');
+  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], problem: 'Cannot read seeds.txt: the file is gone.' }), '');
 });
 
 test('robotsCards: the Crawl-delay names its line; a file that is not text gets a warning line', () => {
@@ -360,7 +305,7 @@ test('robotsCards: the Crawl-delay names its line; a file that is not text gets 
     ...robots,
     origins: [{ ...robots.origins[0]!, crawlDelaySeconds: 42, crawlDelayLine: 2, notText: 'This file does not look like text.' }, robots.origins[1]!],
   };
-  const [a, b] = robotsCards(view, null, ['https://a.example', 'https://b.example']);
+  const [a, b] = robotsCards(view, coverage());
   assert.equal(a!.crawlDelayText, 'Crawl-delay: 42 s (L2)');
   assert.equal(a!.notText, 'This file does not look like text.');
   assert.equal(b!.notText, undefined);

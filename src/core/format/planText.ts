@@ -4,7 +4,7 @@
 import { colors } from './ansi';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
-import type { BindingConstraint, Plan } from '../plan/types';
+import type { BindingConstraint, DeadlineCheck, Plan } from '../plan/types';
 
 const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
   'host-interval': 'per-host interval',
@@ -28,6 +28,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     { header: 'Period', align: 'right' as const },
     { header: 'Pages/h', align: 'right' as const },
     { header: 'Duration', align: 'right' as const },
+    ...(p.deadline ? [{ header: 'By deadline', align: 'right' as const }] : []),
     ...(sharded ? [{ header: 'Machine', align: 'right' as const }] : []),
   ];
   const rows = p.hosts.map((h) => [
@@ -37,14 +38,17 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     formatSeconds(h.periodSeconds),
     formatNumber(h.pagesPerHour, 1),
     h.skipped ? 'skipped' : formatDuration(h.seconds),
+    ...(p.deadline ? [h.skipped ? '—' : formatNumber(p.deadline.pagesByHost[h.host] ?? 0)] : []),
     ...(sharded ? [String(h.machine)] : []),
   ]);
   lines.push(...renderTable(columns, rows, { styleHeader: bold }), '');
 
   const t = p.totalSeconds;
   const hostCount = p.hosts.filter((h) => !h.skipped).length;
+  // The same total in seconds, hours and days says something only from an hour up ("9.5 s (9.5 s = 0 h)" did not).
+  const units = t >= 3600 ? ` (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days)` : '';
   lines.push(
-    `${bold('Total:')} ${formatDuration(t)} (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days) ` +
+    `${bold('Total:')} ${formatDuration(t)}${units} ` +
       `for ${formatNumber(p.totalPages)} ${p.totalPages === 1 ? 'page' : 'pages'} on ${formatNumber(hostCount)} ${hostCount === 1 ? 'host' : 'hosts'}` +
       (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : ''),
   );
@@ -76,6 +80,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
       `${bold('Deadline:')} ${formatDuration(d.seconds)}, ` +
         (d.met ? `met with ${formatDuration(d.marginSeconds)} to spare` : `missed by ${formatDuration(-d.marginSeconds)}`),
     );
+    if (!d.met) lines.push(...deadlineSection(p, d, bold));
   }
   if (p.sharding) {
     const s = p.sharding;
@@ -113,3 +118,39 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   return lines.join('\n') + '\n';
 }
 
+
+/** Flag pairs shown per option; the JSON's `cli.add` has them all. */
+const FLAGS_SHOWN = 8;
+
+/** A command-line word, quoted for a POSIX shell when it needs to be (an IPv6 host's brackets). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** "What meets the deadline" (docs/cli.md §What meets the deadline): a missed deadline's options. */
+function deadlineSection(p: Plan, d: DeadlineCheck, bold: (s: string) => string): string[] {
+  const lines = ['', bold('What meets the deadline:')];
+  const slowest = p.hosts.filter((h) => !h.skipped && h.pages > 0 && h.seconds === d.earliestSeconds)[0];
+  lines.push(
+    `  Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
+      (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
+      '.',
+    `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`,
+  );
+  if (d.blockingHosts.length > 0) {
+    const who = d.blockingHosts.length === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(d.blockingHosts.length)} hosts that alone take longer`;
+    lines.push(`  No number of workers or machines, and no higher rate, helps ${who}: only fewer pages from ${d.blockingHosts.length === 1 ? 'it' : 'them'}.`);
+  } else {
+    lines.push('  Every host fits in it alone: what is short is the worker slots or the global rate.');
+  }
+  if (d.options.length === 0) lines.push('  Nothing within the plan\'s limits meets it.');
+  d.options.forEach((o, i) => {
+    lines.push(`  ${i + 1}. ${sanitizeText(o.text)}`);
+    const words = o.cli.add.map((w) => shellWord(sanitizeText(w)));
+    const shown = words.slice(0, FLAGS_SHOWN * 2).join(' ');
+    const more = words.length > FLAGS_SHOWN * 2 ? ` … (${formatNumber((words.length - FLAGS_SHOWN * 2) / 2)} more, all in --json's cli.add)` : '';
+    const instead = o.cli.remove.length > 0 ? ` (in place of ${o.cli.remove.join(', ')})` : '';
+    lines.push(`     add: ${shown}${more}${instead}`);
+  });
+  return lines;
+}

@@ -5,7 +5,7 @@
 import { calibrationMatcher } from '../calibrate/match';
 import type { Calibration } from '../calibrate/types';
 import { formatDuration } from '../format/duration';
-import type { InvalidSeed } from '../seeds';
+import type { InvalidSeed, SeedNote } from '../seeds';
 import type { Plan, ResolvedPlanInput } from './types';
 
 /** Bumped only on a breaking change (a field removed, renamed or retyped); new fields do not bump it. */
@@ -22,9 +22,19 @@ export type EstimateDocument = Omit<Plan, 'input'> & {
   /** The input as used, without the calibration (which has a field of its own). */
   settings: Omit<ResolvedPlanInput, 'calibration'>;
   invalidSeeds: InvalidSeed[];
+  /** What the seed lines hide (src/core/seeds.ts validateSeeds): credentials removed, IP literals, local addresses, invisible characters. */
+  seedNotes: SeedNote[];
+  /** Seeds that repeat an earlier seed's URL. */
+  duplicateSeeds: number;
   /** What a test crawl measured and the plan used (`estimate --calibrate`), or null. */
   calibration: CalibrationSection | null;
 };
+
+/** The seed notes and duplicates of `validateSeeds`, for the document. */
+export interface SeedHygieneSection {
+  notes: readonly SeedNote[];
+  duplicates: number;
+}
 
 /** The `calibration` section: the measurements, and the planned hosts the report did not see. */
 export type CalibrationSection = Calibration & {
@@ -40,7 +50,7 @@ export function calibrationSection(plan: Plan): CalibrationSection | null {
   return { ...c, unseenHosts: plan.hosts.filter((h) => calibrationOf(h.host) === undefined).map((h) => h.host) };
 }
 
-export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = []): EstimateDocument {
+export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = [], seeds: SeedHygieneSection = { notes: [], duplicates: 0 }): EstimateDocument {
   return {
     schemaVersion: ESTIMATE_SCHEMA_VERSION,
     totalSeconds: plan.totalSeconds,
@@ -58,6 +68,8 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     hosts: plan.hosts,
     warnings: plan.warnings,
     invalidSeeds: [...invalidSeeds],
+    seedNotes: [...seeds.notes],
+    duplicateSeeds: seeds.duplicates,
     deadline: plan.deadline,
     sharding: plan.sharding,
     calibration: calibrationSection(plan),

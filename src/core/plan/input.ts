@@ -7,7 +7,8 @@ import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
 import { PLAN_DEFAULTS, PLAN_LIMITS, type NumberLimit, type PlanInput, type PlanProblem, type ResolvedPlanInput } from './types';
 
-function lowerKeys(record: Readonly<Record<string, number>> | undefined): Record<string, number> {
+/** The record with its keys trimmed and lower-cased (hosts as the plan keys them). */
+export function lowerKeys(record: Readonly<Record<string, number>> | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   if (record) for (const key of Object.keys(record)) out[key.trim().toLowerCase()] = record[key]!;
   return out;

@@ -11,13 +11,14 @@
  * held for a request's latency, need Σ requests × latency / workers.
  */
 import { calibrationMatcher } from '../calibrate/match';
+import { solveDeadline } from './deadline';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
 import { groupHosts, problemsOf, resolvePlanInput } from './input';
 import { makespan, type Makespan } from './makespan';
 import { spreadPages } from './pages';
 import { overheadOf } from './timing';
-import { PlanInputError, type DeadlineCheck, type HostPlan, type MachinePlan, type Plan, type PlanInput, type Sharding } from './types';
+import { PlanInputError, type DeadlineVerdict, type HostPlan, type MachinePlan, type Plan, type PlanInput, type Sharding } from './types';
 import { planWarnings } from './warnings';
 import { describeBinding } from './words';
 
@@ -82,7 +83,7 @@ export function plan(input: PlanInput): Plan {
     sharding = { machines: machineCount, hash: 'fnv1a-32', perMachine, imbalance, pagesImbalance };
   }
 
-  let deadline: DeadlineCheck | null = null;
+  let deadline: DeadlineVerdict | null = null;
   if (r.deadlineSeconds !== null) {
     const margin = tidy(r.deadlineSeconds - total.seconds);
     deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
@@ -90,7 +91,7 @@ export function plan(input: PlanInput): Plan {
 
   const warnings = planWarnings({ input, r, hosts, notes, byMachine, perMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
-  return {
+  const result: Plan = {
     input: r,
     totalSeconds: total.seconds,
     totalPages,
@@ -107,7 +108,10 @@ export function plan(input: PlanInput): Plan {
     overhead,
     hosts,
     warnings,
-    deadline,
+    deadline: null,
     sharding,
   };
+  // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
+  if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);
+  return result;
 }

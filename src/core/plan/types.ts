@@ -227,11 +227,58 @@ export interface Sharding {
   pagesImbalance: number;
 }
 
-export interface DeadlineCheck {
+/** Whether the plan meets its deadline: what plan() decides before it looks for options. */
+export interface DeadlineVerdict {
   seconds: number;
   met: boolean;
   /** deadline − total: negative when the deadline is missed. */
   marginSeconds: number;
+}
+
+/**
+ * A change to the plan's input that a deadline option stands for. `applyPlanChange(input, change)`
+ * (deadline.ts) applies it; re-planning the result gives the option's plan. Every host the change does
+ * not name keeps the pages it had.
+ */
+export interface PlanChange {
+  /** Pages for these hosts (a cap), keyed by host. */
+  pagesByHost?: Record<string, number>;
+  /** Hosts left out of the plan: their seeds are removed. */
+  dropHosts?: string[];
+  workers?: number;
+  rate?: number;
+  machines?: number;
+}
+
+/** `cap` and `drop` cut the hosts that make the deadline impossible; the others add capacity. */
+export type DeadlineOptionKind = 'cap' | 'drop' | 'workers' | 'rate' | 'machines';
+
+/** One way to meet the deadline, checked by re-planning with its change. */
+export interface DeadlineOption {
+  kind: DeadlineOptionKind;
+  /** The hosts it caps or drops; empty for workers, rate and machines. */
+  hosts: string[];
+  /** Pages planned with the change. */
+  pages: number;
+  /** The plan's total with the change: never more than the deadline. */
+  totalSeconds: number;
+  /** The option in words. */
+  text: string;
+  /** What to apply to the plan's input. */
+  change: PlanChange;
+  /** The same change as `crawl-planner estimate` options: remove the options in `remove`, then add `add`. */
+  cli: { add: string[]; remove: string[] };
+}
+
+export interface DeadlineCheck extends DeadlineVerdict {
+  /** The earliest finish possible at all: the slowest host alone at its own interval (the politeness bound). */
+  earliestSeconds: number;
+  /** The hosts that alone take longer than the deadline: no workers, machines or rate help them. */
+  blockingHosts: string[];
+  /** The most pages each host (not skipped) can give by the deadline at its own interval. */
+  pagesByHost: Record<string, number>;
+  /** What meets the deadline; empty when it is met (nothing to change) or when nothing can. */
+  options: DeadlineOption[];
 }
 
 export interface Plan {

@@ -5,7 +5,7 @@
  */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
 import { tidy, type HostNotes } from './host';
-import type { DeadlineCheck, HostPlan, MachinePlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
+import type { DeadlineVerdict, HostPlan, MachinePlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
 import { plural } from '../format/text';
 import { percent } from './words';
 
@@ -33,7 +33,7 @@ export interface PlanFacts {
   /** The host that sets the slowest machine's makespan, or null when the rate or the workers do. */
   bindingHost: HostPlan | null;
   sharding: Sharding | null;
-  deadline: DeadlineCheck | null;
+  deadline: DeadlineVerdict | null;
   totalSeconds: number;
 }
 

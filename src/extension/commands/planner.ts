@@ -9,12 +9,17 @@
  */
 import * as vscode from 'vscode';
 import type { ConfigAccess } from '../config';
+import type { DemoHostsService } from '../demoHosts';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../task/runningCrawls';
 import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
+import { createSeedFiles, seedFileRef } from '../view/seedFiles';
+import type { SeedFileRef } from '../view/controller';
+import * as path from 'node:path';
+import { CommandArgumentError } from './args';
 import { estimateFromArgs } from './estimate';
 import { runCommand } from './run';
 
@@ -23,7 +28,11 @@ export interface PlannerViewDepsInput {
   robots: RobotsService;
   log: Log;
   runs: RunningCrawls;
+  demo: Pick<DemoHostsService, 'hosts'>;
 }
+
+/** How long a long list's plan waits after `planning` is posted, so that the message goes out first. */
+const PLAN_LATER_MS = 10;
 
 /** What the planner view is built with (its type is the view's own). */
 export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDeps {
@@ -51,6 +60,10 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
         maxPages: options.maxPages,
       }),
     openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
+    openReport: () => vscode.commands.executeCommand(COMMANDS.openPlanReport),
+    files: createSeedFiles(),
+    expectedLocalHosts: () => new Set((deps.demo.hosts ?? []).map((h) => new URL(h.origin).host)),
+    defer: (work) => void setTimeout(work, PLAN_LATER_MS),
     log: (message) => deps.log.info(message),
     onDidEndCrawl: (listener) =>
       deps.runs.onDidEnd((end) => {
@@ -69,8 +82,37 @@ export interface PlannerCommandsDeps {
   log: Log;
 }
 
+/**
+ * A seeds file named by an argument: a `file:`/other URI string, or a path (absolute, or relative to the first
+ * workspace folder). Throws CommandArgumentError.
+ */
+export function seedsFileUri(arg: unknown): vscode.Uri {
+  const text = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : undefined;
+  if (text === undefined || text.trim() === '' || text.length > 8192) throw new CommandArgumentError('the seeds file: give a path or a URI');
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text)) return vscode.Uri.parse(text, true);
+  if (path.isAbsolute(text)) return vscode.Uri.file(text);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (folder === undefined) throw new CommandArgumentError(`the seeds file: "${text}" is relative and no folder is open`);
+  return vscode.Uri.joinPath(folder, text);
+}
+
 export function registerPlannerCommands(context: vscode.ExtensionContext, deps: PlannerCommandsDeps): void {
   context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.loadSeedsFile, (arg?: unknown) =>
+      runCommand(deps.log, 'Load Seeds from File', async () => {
+        let ref: SeedFileRef | undefined;
+        if (arg === undefined) {
+          ref = await createSeedFiles().pick();
+          if (ref === undefined) return undefined;
+        } else {
+          ref = seedFileRef(seedsFileUri(arg));
+        }
+        await deps.view.useSeedsFile(ref);
+        const seeds = deps.view.currentSeedsView();
+        if (arg === undefined) await deps.view.reveal();
+        return seeds.source === 'file' ? seeds.file : undefined;
+      }),
+    ),
     vscode.commands.registerCommand(COMMANDS.openPlanner, () => runCommand(deps.log, 'Open Planner', () => Promise.resolve(deps.view.reveal()))),
     vscode.commands.registerCommand(COMMANDS.copyPlanJson, (arg?: unknown) =>
       runCommand(deps.log, 'Copy Plan as JSON', async () => {

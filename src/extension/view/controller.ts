@@ -1,25 +1,39 @@
 /**
- * The planner's host side without vscode: it validates every message from the webview, keeps the form
- * (and saves it to workspace state), plans it, runs the robots.txt step through the injected
- * `inspectRobots`, and posts results back. `plannerView.ts` wires it to a WebviewView; tests drive it
- * with fakes.
+ * The planner's host side without vscode: it validates every message from the webview, keeps the form and the
+ * seeds (the box's text of any length, or a seeds file as the source) and saves them, plans them, runs the
+ * robots.txt step through the injected `inspectRobots`, and posts results back. `plannerView.ts` wires it to a
+ * WebviewView; tests drive it with fakes.
  */
-import { estimateDocument, type CrawlDelayPolicy, type DelayFrom } from '../../core/plan';
+import { escapeInvisible } from '../../core/seedHygiene';
+import { estimateDocument, type CrawlDelayPolicy, type DelayFrom, type Plan } from '../../core/plan';
+import { countSeedLines, seedLines } from '../../core/seeds';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import {
   assertNever,
   parsePlannerForm,
+  parseRawForm,
   parseWebviewMessage,
+  PLANNER_SEED_LIMITS,
+  seedLinesText,
+  seedsStoreProblem,
+  seedsTextProblem,
+  sizeText,
   type CrawlResultView,
   type HostToWebview,
   type NoticeLevel,
   type PlannerForm,
   type PlannerViewSettings,
+  type PlanResultView,
+  type RawForm,
   type RobotsState,
   type RobotsView,
+  type SeedFileView,
+  type SeedsView,
   type WebviewToHost,
 } from '../../shared/protocol';
-import { computePlan, effectiveDelay, effectiveUserAgent, type PlanComputation } from './planning';
+import { readForm } from '../../shared/formFields';
+import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
+import { deliver } from './deliver';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
@@ -40,9 +54,37 @@ export interface TestCrawlRequest {
   maxPages: number;
 }
 
+/** A seeds file: where it is (a URI's text, for the adapter) and its name for people. */
+export interface SeedFileRef {
+  uri: string;
+  /** Its path in the workspace, or its full path. */
+  label: string;
+}
+
+/** A seeds file read, or why not. */
+export type SeedFileRead = { text: string; bytes: number; mtime: number } | { problem: string };
+
+/** What the planner asks of files (src/extension/view/seedFiles.ts does it with vscode). */
+export interface SeedFiles {
+  /** Asks for a file (an Open dialog); undefined when cancelled. */
+  pick(): PromiseLike<SeedFileRef | undefined>;
+  /** The files named seeds.txt in the workspace. */
+  findWorkspaceSeeds(): PromiseLike<SeedFileRef[]>;
+  /** Lets the user choose one of several seeds.txt files; undefined when cancelled. */
+  choose(files: SeedFileRef[]): PromiseLike<SeedFileRef | undefined>;
+  /** Reads a file as UTF-8 when it has at most `maxBytes`; else, or when it cannot be read, says why. */
+  read(ref: SeedFileRef, maxBytes: number): PromiseLike<SeedFileRead>;
+  /** Its size and modification time, or undefined when it is gone. */
+  stat(ref: SeedFileRef): PromiseLike<{ bytes: number; mtime: number } | undefined>;
+  /** Opens it in an editor, at a 1-based line when given. */
+  open(ref: SeedFileRef, line?: number): PromiseLike<unknown>;
+  /** Calls `changed` when the file changes on disk (or is created or deleted). */
+  watch?(ref: SeedFileRef, changed: () => void): { dispose(): void };
+}
+
 /**
- * What the planner needs from the rest of the extension. Everything that touches the network, commands
- * or settings is injected, so the view holds no policy of its own.
+ * What the planner needs from the rest of the extension. Everything that touches the network, files,
+ * commands or settings is injected, so the view holds no policy of its own.
  */
 export interface PlannerViewDeps {
   /** The `crawlPlanner.*` settings the planner uses (read on every plan; cheap). */
@@ -55,6 +97,14 @@ export interface PlannerViewDeps {
   runTestCrawl(seeds: string[], options: TestCrawlRequest): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */
   openRobots(origin: string, line?: number): PromiseLike<unknown> | void;
+  /** Opens the plan report (COMMANDS.openPlanReport). */
+  openReport?(): PromiseLike<unknown> | void;
+  /** Seeds files: the Open dialog, the workspace's seeds.txt, reading, opening. */
+  files?: SeedFiles;
+  /** Hosts that are local on purpose (the running demo hosts): their seeds get no local-address note. */
+  expectedLocalHosts?(): ReadonlySet<string>;
+  /** Runs `work` after the messages already posted have gone out (a long list is planned after `planning`). */
+  defer?(work: () => void): void;
   /** One line to the extension's output channel. */
   log(message: string): void;
   /** Fires when a `crawlPlanner.*` setting (or trust) changes; the planner re-plans and re-posts. */
@@ -63,21 +113,37 @@ export interface PlannerViewDeps {
   onDidEndCrawl?(listener: (crawl: CrawlResultView) => void): { dispose(): void };
 }
 
-/** Where the form is saved between sessions (the extension's workspaceState under one key). */
-export interface FormStore {
-  get(): unknown;
-  update(form: PlannerForm): PromiseLike<void>;
+/** What is saved between sessions: the form, the box's text (whatever its length) and the seeds file in use. */
+export interface SavedPlanner {
+  v: 2;
+  form: PlannerForm;
+  /** The fields as last typed (a half-typed number too); absent before anything was typed. */
+  fields?: RawForm;
+  seedsText: string;
+  seedsFile?: SeedFileRef;
+}
+
+/** Where the planner is saved (workspace state, the box's long text in a file under the extension's storage). */
+export interface PlannerStore {
+  /** The saved value (unchecked), at once or when read. */
+  load(): unknown;
+  save(state: SavedPlanner): PromiseLike<void>;
 }
 
 export interface ControllerIo {
-  store: FormStore;
+  store: PlannerStore;
   writeClipboard(text: string): PromiseLike<void>;
 }
+
+/** From this many seeds a plan is made after a `planning` message, so the view can say it is working. */
+export const PLAN_LATER_SEEDS = 10_000;
+/** Seed lines of a file shown in the sidebar. */
+export const FILE_FIRST_LINES = 5;
+const MAX_FIRST_LINE = 200;
 
 /** The form before the user has typed anything: empty fields take the settings and the plan's defaults. */
 export function defaultForm(settings: PlannerViewSettings): PlannerForm {
   return {
-    seeds: '',
     pagesMode: 'total',
     pages: 1000,
     rate: null,
@@ -90,11 +156,71 @@ export function defaultForm(settings: PlannerViewSettings): PlannerForm {
   };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseFileRef(raw: unknown): SeedFileRef | undefined {
+  if (!isRecord(raw) || typeof raw.uri !== 'string' || typeof raw.label !== 'string' || raw.uri.length > 8192 || raw.label.length > 4096) return undefined;
+  return { uri: raw.uri, label: raw.label };
+}
+
+/**
+ * Reads a saved planner back: this version's, or the form an earlier version saved (its seeds inside it).
+ * Anything damaged gives undefined: the defaults apply.
+ */
+export function parseSavedPlanner(raw: unknown): Omit<SavedPlanner, 'v'> | undefined {
+  if (!isRecord(raw)) return undefined;
+  if (raw.v === 2) {
+    const form = parsePlannerForm(raw.form);
+    if ('error' in form || typeof raw.seedsText !== 'string' || seedsStoreProblem(raw.seedsText) !== undefined) return undefined;
+    const saved: Omit<SavedPlanner, 'v'> = { form, seedsText: raw.seedsText };
+    const fields = parseRawForm(raw.fields);
+    if (fields !== undefined) {
+      saved.fields = fields;
+      // Typed and kept, but the pause before planning never ended (the window went): these are the form.
+      const typed = readForm(fields).form;
+      if (typed !== undefined) saved.form = typed;
+    }
+    const seedsFile = parseFileRef(raw.seedsFile);
+    if (seedsFile !== undefined) saved.seedsFile = seedsFile;
+    return saved;
+  }
+  // Saved before the seeds left the form: { seeds, ...form }.
+  const { seeds, ...rest } = raw;
+  const form = parsePlannerForm(rest);
+  if ('error' in form || typeof seeds !== 'string' || seedsStoreProblem(seeds) !== undefined) return undefined;
+  return { form, seedsText: seeds };
+}
+
+/** A seeds file as the planner holds it: the check of its last good read, or why there is none. */
+interface FileState {
+  ref: SeedFileRef;
+  loading: boolean;
+  /** Bumped on every read: a read that is not the latest is dropped. */
+  generation: number;
+  bytes: number;
+  mtime?: number;
+  seedLines: number;
+  firstLines: string[];
+  check?: SeedsCheck;
+  problem?: string;
+  watcher?: { dispose(): void };
+}
+
 type Post = (message: HostToWebview) => PromiseLike<unknown> | void;
 
 export class PlannerController {
   private form: PlannerForm;
+  /** The fields as last typed (undefined before anything was). */
+  private fields: RawForm | undefined;
+  /** The seeds box's text, kept whatever its length (a seeds file in use leaves it as it was). */
+  private seedsText = '';
+  private file: FileState | undefined;
+  /** The check of the box's text, for the text and the local hosts it was made with. */
+  private textCheck: { text: string; local: string; check: SeedsCheck } | undefined;
   private computation: PlanComputation | undefined;
+  private resultView: PlanResultView | undefined;
   private robots: RobotsState = { state: 'off' };
   private robotsView: RobotsView | undefined;
   private robotsRun = 0;
@@ -103,11 +229,17 @@ export class PlannerController {
   private post: Post | undefined;
   private ready = false;
   private disposed = false;
+  /** Until the saved planner is read, messages wait here. */
+  private restoreStarted = false;
+  private restored = false;
+  private waiting: WebviewToHost[] = [];
+  private planLater = false;
   /** How many `ready` messages were answered with a state the webview received. */
   private readyAnswers = 0;
   /** The current plan's pages as last computed (undefined: no plan), and who hears when they change. */
   private plannedPages: number | undefined;
   private readonly pagesListeners = new Set<() => void>();
+  private readonly planListeners = new Set<() => void>();
   private readyWaiters: Array<() => void> = [];
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
@@ -115,10 +247,53 @@ export class PlannerController {
     private readonly deps: PlannerViewDeps,
     private readonly io: ControllerIo,
   ) {
-    const saved = parsePlannerForm(io.store.get());
-    this.form = 'error' in saved ? defaultForm(this.settings()) : saved;
+    this.form = defaultForm(this.settings());
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
     if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl) => this.crawlEnded(crawl)));
+  }
+
+  /**
+   * Reads what was saved, once, when the planner is first needed (a message, a command): not at activation,
+   * which does no file I/O (a long seeds text and a seeds file are files).
+   */
+  private startRestore(): void {
+    if (this.restoreStarted) return;
+    this.restoreStarted = true;
+    let saved: unknown;
+    try {
+      saved = this.io.store.load();
+    } catch (err) {
+      this.deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
+    }
+    if (isThenable(saved)) {
+      Promise.resolve(saved).then(
+        (value) => this.restore(value),
+        (err: unknown) => {
+          this.deps.log(`Planner view: could not read the saved planner: ${describe(err)}`);
+          this.restore(undefined);
+        },
+      );
+    } else {
+      this.restore(saved);
+    }
+  }
+
+  private restore(raw: unknown): void {
+    if (this.disposed) return;
+    const saved = parseSavedPlanner(raw);
+    if (saved !== undefined) {
+      this.form = saved.form;
+      this.fields = saved.fields;
+      this.seedsText = saved.seedsText;
+      // A file chosen while the saved planner was read (Load Seeds from File) is newer than the saved one.
+      if (saved.seedsFile !== undefined && this.file === undefined) {
+        this.startFile(saved.seedsFile);
+        void this.readFile();
+      }
+    }
+    this.restored = true;
+    this.invalidate();
+    for (const message of this.waiting.splice(0)) this.handle(message);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -165,30 +340,40 @@ export class PlannerController {
       this.deps.log(`Planner view: ignored an invalid message: ${message.error}`);
       return;
     }
-    this.handle(message);
+    this.startRestore();
+    if (this.restored) this.handle(message);
+    else this.waiting.push(message);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.robotsAbort?.abort();
+    this.file?.watcher?.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();
     this.pagesListeners.clear();
+    this.planListeners.clear();
     this.detach();
   }
 
   // ------------------------------------------------------------------------------------------
-  // For commands
+  // For commands and the plan report
 
   /** The current plan as the `estimate --json` document, or undefined when there is no plan. */
   currentPlanJson(): string | undefined {
     const c = this.current();
-    return c.plan === null ? undefined : JSON.stringify(estimateDocument(c.plan, c.invalid), null, 2);
+    return c.plan === null ? undefined : JSON.stringify(estimateDocument(c.plan, c.seeds.validation.invalid, c.seeds.validation), null, 2);
+  }
+
+  /** The current plan and the seeds it was made from (null plan: none, `problems` say why). */
+  currentPlan(): { plan: Plan | null; problems: PlanComputation['problems']; seeds: SeedsCheck } {
+    const c = this.current();
+    return { plan: c.plan, problems: c.problems, seeds: c.seeds };
   }
 
   /** The current valid seed URLs, in order, without repeats. */
   currentSeeds(): string[] {
-    return [...new Set(this.current().seeds.map((s) => s.url))];
+    return [...new Set(this.current().seeds.validation.seeds.map((s) => s.url))];
   }
 
   /** The pages of the current plan (in total, over every host), or undefined when there is no plan. */
@@ -202,9 +387,28 @@ export class PlannerController {
     return { dispose: () => this.pagesListeners.delete(listener) };
   }
 
+  /** Fires when the plan may have changed (the form, the seeds, robots.txt or a setting): ask `currentPlan()` again. */
+  onDidChangePlan(listener: () => void): { dispose(): void } {
+    this.planListeners.add(listener);
+    return { dispose: () => this.planListeners.delete(listener) };
+  }
+
   /** The form as the planner holds it. */
   currentForm(): PlannerForm {
+    this.startRestore();
     return { ...this.form };
+  }
+
+  /** Where the seeds come from now, as the webview is sent it. */
+  currentSeedsView(): SeedsView {
+    this.startRestore();
+    return this.seedsView();
+  }
+
+  /** Makes `ref` the seeds' source (the Load Seeds from File command with an argument); resolves once it is read. */
+  useSeedsFile(ref: SeedFileRef): Promise<void> {
+    this.startRestore();
+    return this.useFile(ref);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -213,22 +417,78 @@ export class PlannerController {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        if (message.form) this.setForm(message.form);
         void this.postState().then((delivered) => {
           if (!delivered) return;
           this.readyAnswers++;
           for (const waiter of this.readyWaiters.splice(0)) waiter();
         });
+        if (this.file !== undefined && !this.file.loading) void this.refreshFile();
         if (this.form.useRobots && this.robots.state === 'off') this.startRobots();
+        break;
+      case 'fieldsEdited':
+        this.fields = message.fields;
+        this.save();
         break;
       case 'formChanged': {
         const wasOn = this.form.useRobots;
         this.setForm(message.form);
         if (!this.form.useRobots && wasOn) this.stopRobots();
-        this.send({ type: 'planResult', result: this.current().view });
+        this.postPlan();
         if (this.form.useRobots && !wasOn) this.startRobots();
         break;
       }
+      case 'seedsChanged':
+        if (message.text === this.seedsText) break;
+        this.seedsText = message.text;
+        this.save();
+        if (this.file === undefined) {
+          this.invalidate();
+          this.postPlan();
+        }
+        break;
+      case 'loadSeedsFile':
+        this.guard('load a seeds file', async () => {
+          const ref = await this.files().pick();
+          if (ref !== undefined) await this.useFile(ref);
+        });
+        break;
+      case 'useWorkspaceSeeds':
+        this.guard('use seeds.txt', async () => {
+          const found = await this.files().findWorkspaceSeeds();
+          if (found.length === 0) {
+            this.notice('error', 'No seeds.txt in this workspace: save a list of URLs, one per line, as seeds.txt in a workspace folder.');
+            return;
+          }
+          const ref = found.length === 1 ? found[0] : await this.files().choose(found);
+          if (ref !== undefined) await this.useFile(ref);
+        });
+        break;
+      case 'useSeedsText':
+        if (this.file === undefined) break;
+        this.file.watcher?.dispose();
+        this.file = undefined;
+        this.save();
+        this.invalidate();
+        this.send({ type: 'seeds', seeds: this.seedsView() });
+        this.postPlan();
+        break;
+      case 'openSeedsFile': {
+        const file = this.file;
+        if (file === undefined) {
+          this.deps.log('Planner view: openSeedsFile without a seeds file; ignored.');
+          break;
+        }
+        this.guard('open the seeds file', () => this.files().open(file.ref, message.line));
+        break;
+      }
+      case 'findOrigins': {
+        const found = findOrigins(this.current().seeds.origins, message.query);
+        this.send({ type: 'origins', query: message.query, origins: found.origins, total: found.total });
+        break;
+      }
+      case 'openReport':
+        this.guard('open the plan report', () => this.deps.openReport?.());
+        break;
       case 'requestRobots':
         if (!this.form.useRobots) {
           this.deps.log('Planner view: robots.txt was requested with "Use robots.txt" off; ignored.');
@@ -250,14 +510,42 @@ export class PlannerController {
     }
   }
 
+  private files(): SeedFiles {
+    if (this.deps.files === undefined) throw new Error('seeds files are not available here');
+    return this.deps.files;
+  }
+
   private settings(): PlannerViewSettings {
     return this.deps.getSettings();
   }
 
+  /** The seeds to plan now: the file's last good read, or the box's text when it is within the box's limits. */
+  private seedsCheck(): SeedsCheck {
+    const file = this.file;
+    if (file !== undefined) {
+      if (file.loading) return unplannableSeeds(`Reading ${file.ref.label}…`);
+      if (file.problem !== undefined || file.check === undefined) return unplannableSeeds(file.problem ?? `${file.ref.label} is not read yet.`);
+      return file.check;
+    }
+    const local = [...(this.deps.expectedLocalHosts?.() ?? [])].join(' ');
+    const cached = this.textCheck;
+    if (cached !== undefined && cached.text === this.seedsText && cached.local === local) return cached.check;
+    const problem = seedsTextProblem(this.seedsText);
+    const check = problem !== undefined ? unplannableSeeds(problem) : checkSeedText(this.seedsText, this.localHosts());
+    this.textCheck = { text: this.seedsText, local, check };
+    return check;
+  }
+
+  private localHosts(): ReadonlySet<string> | undefined {
+    return this.deps.expectedLocalHosts?.();
+  }
+
   private current(): PlanComputation {
+    this.startRestore();
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
-      this.computation = computePlan(this.form, this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {});
+      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {});
+      this.resultView = undefined;
       const pages = this.computation.plan?.totalPages;
       if (pages !== this.plannedPages) {
         this.plannedPages = pages;
@@ -268,43 +556,91 @@ export class PlannerController {
     return this.computation;
   }
 
+  private currentView(): PlanResultView {
+    const c = this.current();
+    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined);
+    return this.resultView;
+  }
+
   private invalidate(): void {
     this.computation = undefined;
+    this.resultView = undefined;
+    if (this.planListeners.size > 0) this.planListeners.forEach((listener) => listener());
   }
 
   private setForm(form: PlannerForm): void {
     this.form = form;
     this.invalidate();
-    Promise.resolve(this.io.store.update(form)).catch((err: unknown) => this.deps.log(`Planner view: could not save the form: ${describe(err)}`));
+    this.save();
+  }
+
+  private save(): void {
+    const state: SavedPlanner = { v: 2, form: this.form, seedsText: this.seedsText };
+    if (this.fields !== undefined) state.fields = this.fields;
+    if (this.file !== undefined) state.seedsFile = this.file.ref;
+    let pending: PromiseLike<void>;
+    try {
+      pending = this.io.store.save(state);
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    Promise.resolve(pending).catch((err: unknown) => this.deps.log(`Planner view: could not save the planner: ${describe(err)}`));
+  }
+
+  /**
+   * Posts the plan for the current form and seeds. A long list is planned after a `planning` message has gone
+   * out (the view says so meanwhile); requests that come in while one waits are answered by it.
+   */
+  private postPlan(): void {
+    if (this.computation !== undefined || this.deps.defer === undefined) {
+      this.send({ type: 'planResult', result: this.currentView() });
+      return;
+    }
+    const seeds = this.seedsCheck().validation.seeds.length;
+    if (seeds < PLAN_LATER_SEEDS) {
+      this.send({ type: 'planResult', result: this.currentView() });
+      return;
+    }
+    this.send({ type: 'planning', seeds });
+    if (this.planLater) return;
+    this.planLater = true;
+    this.deps.defer(() => {
+      this.planLater = false;
+      if (this.disposed) return;
+      this.send({ type: 'planResult', result: this.currentView() });
+    });
   }
 
   /** Posts `message` once the webview is ready; resolves to whether it was delivered (a post that fails is logged). */
   private send(message: HostToWebview): Promise<boolean> {
     if (!this.ready || this.post === undefined) return Promise.resolve(false);
-    const failed = (err: unknown): false => {
-      this.deps.log(`Planner view: could not post ${message.type}: ${describe(err)}`);
-      return false;
-    };
-    try {
-      // webview.postMessage resolves to false when the webview could not take it (it is not live).
-      return Promise.resolve(this.post(message)).then((delivered) => delivered !== false, failed);
-    } catch (err) {
-      return Promise.resolve(failed(err));
-    }
+    return deliver(this.post, message, (why) => this.deps.log(`Planner view: ${why}`));
   }
+
 
   /** Everything the webview shows; resolves to whether the state message was delivered. */
   private postState(): Promise<boolean> {
     const state = this.send({
       type: 'state',
       form: this.form,
+      fields: this.fields ?? null,
+      seeds: this.seedsView(),
       settings: this.settings(),
       trusted: this.deps.isTrusted(),
-      result: this.current().view,
+      result: this.currentView(),
       robots: this.robots,
     });
     if (this.lastCrawl) void this.send({ type: 'crawlResult', crawl: this.lastCrawl });
     return state;
+  }
+
+  private seedsView(): SeedsView {
+    const file = this.file;
+    if (file === undefined) return { source: 'text', text: this.seedsText };
+    const view: SeedFileView = { label: file.ref.label, bytes: file.bytes, seedLines: file.seedLines, firstLines: file.firstLines };
+    if (file.loading) view.loading = true;
+    if (file.problem !== undefined) view.problem = file.problem;
+    return { source: 'file', file: view };
   }
 
   private crawlEnded(crawl: CrawlResultView): void {
@@ -322,7 +658,83 @@ export class PlannerController {
     if (this.disposed) return;
     this.invalidate();
     this.send({ type: 'settings', settings: this.settings(), trusted: this.deps.isTrusted() });
-    this.send({ type: 'planResult', result: this.current().view });
+    this.postPlan();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Seeds files
+
+  /** Makes `ref` the source (watched for changes) and reads it. */
+  private async useFile(ref: SeedFileRef): Promise<void> {
+    this.startFile(ref);
+    this.save();
+    this.invalidate();
+    this.send({ type: 'seeds', seeds: this.seedsView() });
+    await this.readFile();
+  }
+
+  /** Makes `ref` the source, not read yet, watched for changes. */
+  private startFile(ref: SeedFileRef): void {
+    this.file?.watcher?.dispose();
+    const file: FileState = { ref, loading: true, generation: 0, bytes: 0, seedLines: 0, firstLines: [] };
+    this.file = file;
+    file.watcher = this.deps.files?.watch?.(ref, () => {
+      if (this.file === file) void this.readFile();
+    });
+  }
+
+  /** Reads the seeds file again when it changed since it was read (the view was shown again). */
+  private async refreshFile(): Promise<void> {
+    const file = this.file;
+    if (file === undefined || this.deps.files === undefined) return;
+    const stat = await this.deps.files.stat(file.ref);
+    if (this.file !== file) return;
+    if (stat === undefined ? file.problem === undefined : stat.mtime !== file.mtime || stat.bytes !== file.bytes) await this.readFile();
+  }
+
+  /** Reads the seeds file and checks its lines; the latest read wins. Posts the new view and plan. */
+  private async readFile(): Promise<void> {
+    const file = this.file;
+    if (file === undefined || this.deps.files === undefined) return;
+    const generation = ++file.generation;
+    let read: SeedFileRead;
+    try {
+      read = await this.deps.files.read(file.ref, PLANNER_SEED_LIMITS.fileBytes);
+    } catch (err) {
+      read = { problem: `Cannot read ${file.ref.label}: ${describe(err)}` };
+    }
+    if (this.file !== file || file.generation !== generation || this.disposed) return;
+    file.loading = false;
+    file.check = undefined;
+    file.problem = undefined;
+    if ('problem' in read) {
+      file.problem = read.problem;
+      file.bytes = 0;
+      file.seedLines = 0;
+      file.firstLines = [];
+      file.mtime = undefined;
+    } else {
+      file.bytes = read.bytes;
+      file.mtime = read.mtime;
+      file.seedLines = countSeedLines(read.text);
+      file.firstLines = [];
+      for (const line of seedLines(read.text)) {
+        file.firstLines.push(escapeInvisible(line.text.length > MAX_FIRST_LINE ? `${line.text.slice(0, MAX_FIRST_LINE)}…` : line.text));
+        if (file.firstLines.length >= FILE_FIRST_LINES) break;
+      }
+      if (file.seedLines > PLANNER_SEED_LIMITS.fileLines) {
+        file.problem =
+          `${file.ref.label} has ${seedLinesText(file.seedLines)} (${sizeText(read.bytes)}); the planner takes at most ${seedLinesText(PLANNER_SEED_LIMITS.fileLines)}. ` +
+          'Split the list, or plan it with crawl-planner estimate --seeds-file.';
+      } else if (file.seedLines === 0) {
+        file.problem = `${file.ref.label} has no seed lines: one URL per line (blank lines and # comments are skipped).`;
+      } else {
+        file.check = checkSeedText(read.text, this.localHosts(), file.ref.label);
+      }
+    }
+    this.invalidate();
+    this.send({ type: 'seeds', seeds: this.seedsView() });
+    this.postPlan();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -342,7 +754,7 @@ export class PlannerController {
     this.robotsView = undefined;
     this.invalidate();
     this.send({ type: 'robotsError', message });
-    this.send({ type: 'planResult', result: this.current().view });
+    this.postPlan();
   }
 
   private startRobots(): void {
@@ -353,7 +765,7 @@ export class PlannerController {
       this.robotsFailed('robots.txt is fetched only in a trusted workspace. Trust this workspace to check robots.txt.');
       return;
     }
-    const { urls, omittedOrigins } = robotsTargets(this.current().seeds);
+    const { urls, omittedOrigins } = robotsTargets(this.current().seeds.validation.seeds);
     if (urls.length === 0) {
       this.robotsFailed('No valid seed URL to check robots.txt for.');
       return;
@@ -387,7 +799,7 @@ export class PlannerController {
         this.robots = { state: 'done', robots: view };
         this.invalidate();
         this.send({ type: 'robotsResult', robots: view });
-        this.send({ type: 'planResult', result: this.current().view });
+        this.postPlan();
       },
       (err: unknown) => {
         if (run !== this.robotsRun || this.disposed) return;
@@ -419,13 +831,14 @@ export class PlannerController {
       delayFrom: this.form.delayFrom,
       maxPages: Math.max(1, Math.min(settings.maxPages, planned?.totalPages ?? settings.maxPages)),
     };
-    this.guard('run the test crawl', () => this.deps.runTestCrawl(seeds, options));
+    // A crawl of N pages reaches at most N seeds: the first N go (100,000 seeds would not be a test crawl).
+    this.guard('run the test crawl', () => this.deps.runTestCrawl(seeds.slice(0, options.maxPages), options));
   }
 
   private copyPlan(): void {
     const json = this.currentPlanJson();
     if (json === undefined) {
-      const why = this.current().view.problems[0]?.message ?? 'there is no plan yet.';
+      const why = this.current().problems[0]?.message ?? 'there is no plan yet.';
       this.notice('error', `Nothing to copy: ${why}`);
       return;
     }
@@ -438,8 +851,8 @@ export class PlannerController {
 
   private openRobots(origin: string, line: number | undefined): void {
     // Only origins the planner itself shows: a message cannot make the extension fetch anything else.
-    const known = new Set([...this.current().view.origins, ...(this.robotsView?.origins.map((o) => o.origin) ?? [])]);
-    if (!known.has(origin)) {
+    const known = this.current().seeds.origins.includes(origin) || (this.robotsView?.origins.some((o) => o.origin === origin) ?? false);
+    if (!known) {
       this.deps.log(`Planner view: ignored openRobots for ${origin}, which is not a seed origin.`);
       return;
     }
@@ -457,6 +870,10 @@ export class PlannerController {
       this.notice('error', `Could not ${what}: ${describe(err)}`);
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function describe(err: unknown): string {

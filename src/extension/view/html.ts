@@ -17,7 +17,7 @@ export function makeNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
-function escapeAttr(value: string): string {
+export function escapeAttr(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -31,12 +31,16 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
-  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('getHtml: the nonce must be base64');
+/**
+ * A webview page (the planner's, the plan report's): the CSP with `nonce`, one stylesheet, `body` and one
+ * script by nonce. `body` is static markup of ours; the only interpolated values are the CSP source, the
+ * nonce and the two resource URIs, all attribute-escaped.
+ */
+export function webviewPage<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }, title: string, body: string): string {
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('webviewPage: the nonce must be base64');
   const csp = escapeAttr(contentSecurityPolicy(webview.cspSource, nonce));
   const script = escapeAttr(webview.asWebviewUri(resources.script).toString());
   const style = escapeAttr(webview.asWebviewUri(resources.style).toString());
-  const n = escapeAttr(nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -44,19 +48,48 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Crawl Planner</title>
+<title>${escapeAttr(title)}</title>
 </head>
 <body>
-<main id="planner" aria-busy="true">
+${body}<script nonce="${escapeAttr(nonce)}" src="${script}"></script>
+</body>
+</html>
+`;
+}
+
+export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }): string {
+  return webviewPage(webview, nonce, resources, 'Crawl Planner', PLANNER_BODY);
+}
+
+/** The planner's markup. */
+const PLANNER_BODY = `<main id="planner" aria-busy="true">
   <p id="trust-note" class="note" hidden>This workspace is not trusted, so this sidebar plans but does not fetch robots.txt or start test crawls. You can still do both yourself from the Command Palette: “Crawl Planner: Inspect robots.txt for URL” and “Crawl Planner: Run Test Crawl”.</p>
 
   <form id="plan-form" novalidate>
-    <div class="field">
-      <label for="seeds">Seed URLs <span class="hint">one per line</span></label>
-      <textarea id="seeds" rows="5" spellcheck="false" autocomplete="off" wrap="soft" aria-describedby="seeds-help seeds-error seed-errors" placeholder="https://example.com/"></textarea>
+    <div class="field" id="seeds-field">
+      <label for="seeds" id="seeds-label">Seed URLs <span class="hint">one per line</span></label>
+      <div id="seeds-box" class="seeds-box">
+        <textarea id="seeds" rows="5" spellcheck="false" autocomplete="off" wrap="off" readonly aria-describedby="seeds-help seeds-count seeds-error seed-errors" placeholder="https://example.com/"></textarea>
+        <p id="seeds-count" class="hint" aria-live="polite"></p>
+      </div>
+      <div id="seeds-file" class="seeds-file" role="group" aria-labelledby="seeds-label" hidden>
+        <p class="seeds-file-head"><span class="hint">From file</span> <code id="seeds-file-name"></code></p>
+        <p id="seeds-file-count" class="hint"></p>
+        <ol id="seeds-file-lines" class="seeds-file-lines" aria-label="The file's first seed lines"></ol>
+        <p id="seeds-file-problem" class="field-error" role="alert"></p>
+        <div class="actions">
+          <button id="open-seeds-file" type="button" class="secondary">Open file</button>
+          <button id="use-seeds-text" type="button" class="secondary">Use the box instead</button>
+        </div>
+      </div>
+      <div class="actions seeds-actions">
+        <button id="load-seeds-file" type="button" class="secondary" title="Plan the URLs of a file, one per line; the file stays the source">Load seeds from file…</button>
+        <button id="use-workspace-seeds" type="button" class="secondary" title="Plan the workspace's seeds.txt; the file stays the source">Use seeds.txt</button>
+      </div>
       <p id="seeds-help" class="hint">http and https only; blank lines and # comments are skipped.</p>
       <p id="seeds-error" class="field-error" role="alert"></p>
       <ul id="seed-errors" class="seed-errors" aria-label="Invalid seed lines"></ul>
+      <div id="seed-notes" class="seed-notes" aria-label="What the seeds hide"></div>
     </div>
 
     <div class="field">
@@ -122,30 +155,44 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
 
   <section class="results" aria-labelledby="plan-heading">
     <h2 id="plan-heading">Plan</h2>
+    <p id="plan-status" class="status" aria-live="polite"></p>
     <p id="stale" class="note" hidden>Showing the plan for the last valid form: fix the fields marked above to update it.</p>
     <p id="total" class="total"></p>
     <p id="binding" class="binding"></p>
     <ul id="problems" class="problems" aria-label="Why there is no plan"></ul>
     <ul id="warnings" class="warnings" aria-label="Warnings"></ul>
+    <p id="warnings-more" class="hint"></p>
     <div id="chart" class="chart" role="img" aria-label="No plan yet"></div>
     <p id="chart-more" class="hint"></p>
     <div class="table-wrap">
       <table id="host-table" class="host-table">
-        <caption>Per host</caption>
+        <caption>Per host <span class="hint">(hosts alike share a row; click a heading to sort)</span></caption>
         <thead>
-          <tr><th scope="col">Host</th><th scope="col">Interval</th><th scope="col">Pages/h</th><th scope="col">Duration</th></tr>
+          <tr>
+            <th scope="col" data-sort="host" aria-sort="none"><button type="button" class="sort" data-sort="host">Host</button></th>
+            <th scope="col" data-sort="pages" aria-sort="none"><button type="button" class="sort" data-sort="pages">Pages</button></th>
+            <th scope="col" data-sort="interval" aria-sort="none"><button type="button" class="sort" data-sort="interval">Interval</button></th>
+            <th scope="col" data-sort="duration" aria-sort="none"><button type="button" class="sort" data-sort="duration" title="Duration: how long the host's pages take">Time</button></th>
+          </tr>
         </thead>
         <tbody></tbody>
       </table>
     </div>
     <p id="table-more" class="hint"></p>
+    <div class="actions">
+      <button id="open-report" type="button" class="secondary" disabled>Open Plan Report</button>
+    </div>
   </section>
 
   <section class="robots-section" aria-labelledby="robots-heading">
     <h2 id="robots-heading">robots.txt</h2>
     <p id="robots-status" class="status" aria-live="polite"></p>
     <div class="robots-actions">
-      <select id="robots-origin" aria-label="Origin whose robots.txt to open"></select>
+      <div class="combo">
+        <input id="robots-origin" type="search" role="combobox" autocomplete="off" spellcheck="false" aria-expanded="false" aria-autocomplete="list" aria-controls="robots-origin-list" aria-label="Origin whose robots.txt to open (type to search)" placeholder="Search the seed origins">
+        <ul id="robots-origin-list" class="combo-list" role="listbox" aria-label="Seed origins" hidden></ul>
+        <p id="robots-origin-count" class="hint"></p>
+      </div>
       <div class="actions">
         <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
         <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
@@ -161,8 +208,4 @@ export function getHtml<U>(webview: WebviewLike<U>, nonce: string, resources: { 
     <ul id="crawl-not-followed" class="warnings" aria-label="Not followed, by reason"></ul>
   </section>
 </main>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>
 `;
-}

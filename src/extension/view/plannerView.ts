@@ -5,11 +5,14 @@
  * CSP with a fresh nonce per document, resources only from `dist/` and `media/` (docs/extension.md §Decisions).
  */
 import * as vscode from 'vscode';
+import type { Plan } from '../../core/plan';
 import { VIEWS } from '../ids';
-import { PlannerController, type PlannerViewDeps } from './controller';
+import { PlannerController, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
 import { getHtml, makeNonce } from './html';
+import type { SeedsCheck } from './planning';
+import type { SeedsView } from '../../shared/protocol';
 
-export type { InspectRobotsOptions, PlannerViewDeps, TestCrawlRequest } from './controller';
+export type { InspectRobotsOptions, PlannerViewDeps, SeedFileRef, TestCrawlRequest } from './controller';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
@@ -26,12 +29,82 @@ export interface PlannerViewApi {
   currentPlanPages(): number | undefined;
   /** Fires after the current plan's pages change. */
   onDidChangePlannedPages(listener: () => void): vscode.Disposable;
+  /** The current plan (null: none, `problems` say why) and the seeds it was made from: for the plan report. */
+  currentPlan(): { plan: Plan | null; problems: ReadonlyArray<{ field: string; message: string }>; seeds: SeedsCheck };
+  /** Fires when the plan may have changed (ask `currentPlan()` again). */
+  onDidChangePlan(listener: () => void): vscode.Disposable;
+  /** Makes a file the seeds' source (Load Seeds from File with an argument); resolves once it is read. */
+  useSeedsFile(ref: SeedFileRef): Promise<void>;
+  /** Where the seeds come from now: the box's text or a file (its name, size, lines, problem). */
+  currentSeedsView(): SeedsView;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
 
-/** workspaceState key of the saved form (the fallback when the webview's own state is gone). */
+/** workspaceState key of the saved planner: the form, the seeds box's text, the seeds file in use. */
+export const PLANNER_STATE_KEY = 'crawlPlanner.planner';
+/** workspaceState key of the form as earlier versions saved it (seeds inside it), read when the above is absent. */
 export const FORM_STATE_KEY = 'crawlPlanner.plannerForm';
+/** A seeds box text longer than this (in UTF-16 units) is kept in a file under the workspace's storage. */
+export const INLINE_SEEDS_CHARS = 64 * 1024;
+/** That file's name under `context.storageUri`. */
+export const SEEDS_TEXT_FILE = 'planner-seeds.txt';
+
+/**
+ * The planner's store: workspace state, with a long seeds text in {@link SEEDS_TEXT_FILE} under the workspace's
+ * storage (a window without a folder has none: there it stays in workspace state). Saves are written one at
+ * a time, the latest last; one that arrives while another is written replaces any still waiting.
+ */
+export function createPlannerStore(state: vscode.Memento, storageUri: vscode.Uri | undefined, log: (message: string) => void): PlannerStore {
+  const textFile = storageUri === undefined ? undefined : vscode.Uri.joinPath(storageUri, SEEDS_TEXT_FILE);
+  let writing: Promise<void> | undefined;
+  let next: SavedPlanner | undefined;
+  const write = async (saved: SavedPlanner): Promise<void> => {
+    if (textFile !== undefined && saved.seedsText.length > INLINE_SEEDS_CHARS) {
+      try {
+        await vscode.workspace.fs.createDirectory(storageUri!);
+        await vscode.workspace.fs.writeFile(textFile, new TextEncoder().encode(saved.seedsText));
+        await state.update(PLANNER_STATE_KEY, { ...saved, seedsText: '', seedsTextFile: SEEDS_TEXT_FILE, seedsTextLength: saved.seedsText.length });
+        return;
+      } catch (err) {
+        log(`Planner view: could not write the seeds to ${textFile.fsPath} (${err instanceof Error ? err.message : String(err)}); keeping them in workspace state.`);
+      }
+    }
+    await state.update(PLANNER_STATE_KEY, saved);
+  };
+  const drain = async (): Promise<void> => {
+    while (next !== undefined) {
+      const saved = next;
+      next = undefined;
+      await write(saved);
+    }
+  };
+  return {
+    load: () => {
+      const saved = state.get<unknown>(PLANNER_STATE_KEY);
+      if (typeof saved !== 'object' || saved === null) return state.get<unknown>(FORM_STATE_KEY);
+      const { seedsTextFile, seedsTextLength, ...rest } = saved as Record<string, unknown>;
+      if (seedsTextFile === undefined) return rest;
+      if (textFile === undefined || seedsTextFile !== SEEDS_TEXT_FILE) return { ...rest, seedsText: '' };
+      return Promise.resolve(vscode.workspace.fs.readFile(textFile)).then(
+        (bytes) => {
+          const seedsText = new TextDecoder('utf-8').decode(bytes);
+          if (seedsText.length !== seedsTextLength) log(`Planner view: ${textFile.fsPath} holds ${seedsText.length} characters, ${String(seedsTextLength)} were saved; using the file.`);
+          return { ...rest, seedsText };
+        },
+        (err: unknown) => {
+          log(`Planner view: could not read the saved seeds from ${textFile.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+          return { ...rest, seedsText: '' };
+        },
+      );
+    },
+    save: (saved) => {
+      next = saved;
+      writing ??= drain().finally(() => (writing = undefined));
+      return writing;
+    },
+  };
+}
 
 /** How long `reveal` waits for a (re)loaded webview to say `ready`. */
 export const READY_TIMEOUT_MS = 10_000;
@@ -72,10 +145,7 @@ class PlannerViewProvider implements vscode.WebviewViewProvider {
 /** Registers the sidebar planner. The returned object is also pushed to `context.subscriptions`. */
 export function registerPlannerView(context: vscode.ExtensionContext, deps: PlannerViewDeps): PlannerView {
   const controller = new PlannerController(deps, {
-    store: {
-      get: () => context.workspaceState.get<unknown>(FORM_STATE_KEY),
-      update: (form) => context.workspaceState.update(FORM_STATE_KEY, form),
-    },
+    store: createPlannerStore(context.workspaceState, context.storageUri, deps.log),
     writeClipboard: (text) => vscode.env.clipboard.writeText(text),
   });
   const provider = new PlannerViewProvider(context.extensionUri, controller);
@@ -99,6 +169,10 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     currentSeeds: () => controller.currentSeeds(),
     currentPlanPages: () => controller.currentPlanPages(),
     onDidChangePlannedPages: (listener) => new vscode.Disposable(controller.onDidChangePlannedPages(listener).dispose),
+    currentPlan: () => controller.currentPlan(),
+    onDidChangePlan: (listener) => new vscode.Disposable(controller.onDidChangePlan(listener).dispose),
+    useSeedsFile: (ref) => controller.useSeedsFile(ref),
+    currentSeedsView: () => controller.currentSeedsView(),
     dispose: () => {
       if (disposed) return;
       disposed = true;

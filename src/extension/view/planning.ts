@@ -1,39 +1,59 @@
 /**
- * The planner's host-side computation: the form and the settings (and robots.txt Crawl-delays) in, the
- * plan out. Pure (no vscode, no I/O) so it is tested in node; the plan itself is `src/core/plan`'s, this
- * only wires the form to `PlanInput` and trims what is posted to the webview.
+ * The planner's host-side computation: the seeds (the box's text or a seeds file's), the form and the settings
+ * (and robots.txt Crawl-delays) in; the plan, and what the sidebar is sent of it, out. Pure (no vscode, no I/O)
+ * so it is tested in node; the plan itself is `src/core/plan`'s, this only wires the form to `PlanInput` and
+ * trims what is posted to the webview (a plan of 100,000 hosts is posted as a summary of a few KB).
  */
+import { escapeInvisible } from '../../core/seedHygiene';
 import { plan as makePlan, validatePlanInput, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
-import { validateSeeds, type InvalidSeed, type Seed, type SeedLineInput } from '../../core/seeds';
-import type { PlannerForm, PlannerViewSettings, PlanResultView } from '../../shared/protocol';
+import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
+import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
+import { planSummaryView } from './summary';
 
 /** Invalid seed lines posted to the webview (the JSON copy has them all). */
 export const MAX_SEED_ERRORS_POSTED = 100;
 /** An invalid line's text is cut to this many characters in the webview (it is shown, not used). */
 export const MAX_SEED_ERROR_TEXT = 200;
+/** Seed notes posted per kind (the JSON copy has them all). */
+export const MAX_SEED_NOTES_POSTED = 5;
+/** Seed origins posted with a plan; the origin picker asks for the rest (`findOrigins`). */
+export const MAX_ORIGINS_POSTED = 50;
+
+/** The seeds to plan, checked once per text (100,000 lines take about 0.2 s), and why none can be, if so. */
+export interface SeedsCheck {
+  validation: SeedValidation;
+  /** The distinct origins of the valid seeds, first-seen order. */
+  origins: string[];
+  /** Why the seeds cannot be planned at all (over the box's limits, a file being read or unreadable). */
+  problem?: string;
+}
+
+const EMPTY: SeedValidation = { seeds: [], invalid: [], notes: [], duplicates: 0 };
+
+/** Seeds that cannot be planned, and why. */
+export function unplannableSeeds(problem: string): SeedsCheck {
+  return { validation: EMPTY, origins: [], problem };
+}
 
 /**
- * The seed lines of the text area, read as the CLI reads `--seeds-file`: `#` starts a comment (at the
- * start of a line or after whitespace), lines are trimmed, blank lines are skipped, line numbers are
- * 1-based positions in the text area.
+ * Checks seed text (the box's, or a file's, `source` naming the file) the way the CLI reads `--seeds-file`:
+ * `#` comments and blank lines skipped, line numbers positions in the text, every line's hygiene noted.
  */
-export function seedLinesFromText(text: string): SeedLineInput[] {
-  const lines: SeedLineInput[] = [];
-  text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const stripped = raw.replace(/(^|\s)#.*$/, '').trim();
-    if (stripped !== '') lines.push({ text: stripped, line: i + 1 });
-  });
-  return lines;
+export function checkSeedText(text: string, expectedLocalHosts?: ReadonlySet<string>, source?: string): SeedsCheck {
+  const validation = validateSeeds(seedLines(text, source), expectedLocalHosts ? { expectedLocalHosts } : {});
+  const origins = new Set<string>();
+  for (const s of validation.seeds) origins.add(s.origin);
+  return { validation, origins: [...origins] };
 }
 
 export interface PlanComputation {
-  /** What the webview is sent. */
-  view: PlanResultView;
   plan: Plan | null;
-  /** Every usable seed, in order. */
-  seeds: Seed[];
-  /** Every invalid line, uncut (for the JSON document). */
-  invalid: InvalidSeed[];
+  /** Why there is no plan. */
+  problems: PlanProblem[];
+  /** The seeds it was made from (every usable seed, every invalid line, the notes). */
+  seeds: SeedsCheck;
+  /** The Crawl-delays from robots.txt that fed it (the seeds' hosts only). */
+  crawlDelays: Record<string, number>;
   /** The PlanInput the plan was made from (also when it was refused). */
   input: PlanInput | null;
 }
@@ -49,44 +69,36 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
 }
 
 /**
- * Plans the form. `crawlDelayByHost` (from robots.txt) is narrowed to the seeds' hosts, so a Crawl-delay
- * for a host that is no longer a seed never turns into an `override-for-unknown-host` warning.
+ * Plans the form over checked seeds. `crawlDelayByHost` (from robots.txt) is narrowed to the seeds' hosts, so
+ * a Crawl-delay for a host that is no longer a seed never turns into an `override-for-unknown-host` warning.
  */
 export function computePlan(
   form: PlannerForm,
+  seeds: SeedsCheck,
   settings: PlannerViewSettings,
   crawlDelayByHost: Readonly<Record<string, number>> = {},
 ): PlanComputation {
-  const { seeds, invalid } = validateSeeds(seedLinesFromText(form.seeds));
-  const origins = [...new Set(seeds.map((s) => s.origin))];
-  const hosts = new Set(seeds.map((s) => s.host));
+  const { seeds: valid, invalid } = seeds.validation;
   const crawlDelays: Record<string, number> = {};
-  for (const [host, seconds] of Object.entries(crawlDelayByHost)) {
-    if (hosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
+  const delayed = Object.entries(crawlDelayByHost);
+  if (delayed.length > 0) {
+    const hosts = new Set(valid.map((s) => s.host));
+    for (const [host, seconds] of delayed) if (hosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
   }
-  const base = {
-    validSeeds: seeds.length,
-    invalidSeeds: invalid.slice(0, MAX_SEED_ERRORS_POSTED).map((s) => ({
-      ...s,
-      text: s.text.length > MAX_SEED_ERROR_TEXT ? `${s.text.slice(0, MAX_SEED_ERROR_TEXT)}…` : s.text,
-    })),
-    invalidSeedCount: invalid.length,
-    origins,
-    crawlDelayHosts: Object.keys(crawlDelays),
-  };
-
   const problems: PlanProblem[] = [];
-  if (seeds.length === 0) {
+  if (seeds.problem !== undefined) problems.push({ field: 'seeds', message: seeds.problem });
+  else if (valid.length === 0) {
     problems.push({
       field: 'seeds',
       message: invalid.length > 0 ? 'No valid seed URL: fix the lines marked above.' : 'Enter at least one seed URL (http or https).',
     });
   }
   if (form.pages === null) problems.push({ field: 'pages', message: 'Enter the number of pages to plan.' });
-  if (problems.length > 0) return { view: { ...base, plan: null, problems }, plan: null, seeds, invalid, input: null };
+  const none = (p: PlanProblem[], input: PlanInput | null): PlanComputation => ({ plan: null, problems: p, seeds, crawlDelays, input });
+  if (problems.length > 0) return none(problems, null);
 
   const input: PlanInput = {
-    seeds,
+    seeds: valid,
     pages: form.pagesMode === 'total' ? { total: form.pages! } : { perHost: form.pages! },
     ...(form.rate === null ? {} : { rate: form.rate }),
     ...(form.workers === null ? {} : { workers: form.workers }),
@@ -99,7 +111,68 @@ export function computePlan(
   };
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);
-  if (refused.length > 0) return { view: { ...base, plan: null, problems: refused }, plan: null, seeds, invalid, input };
-  const result = makePlan(input);
-  return { view: { ...base, plan: result, problems: [] }, plan: result, seeds, invalid, input };
+  if (refused.length > 0) return none(refused, input);
+  return { plan: makePlan(input), problems: [], seeds, crawlDelays, input };
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** An invalid line as the webview shows it: its text cut, invisible characters escaped. */
+function shownInvalid(s: InvalidSeed): InvalidSeed {
+  return { ...s, text: escapeInvisible(cut(s.text, MAX_SEED_ERROR_TEXT)) };
+}
+
+/** The seeds against the last robots.txt check: origins not checked, checked ones no longer seeds, their intervals. */
+export function robotsCoverage(c: PlanComputation, robots: RobotsView): RobotsCoverageView {
+  const current = new Set(c.seeds.origins);
+  const checked = new Set(robots.origins.map((o) => o.origin));
+  let unchecked = 0;
+  for (const o of c.seeds.origins) if (!checked.has(o)) unchecked++;
+  const byHost = new Map(c.plan?.hosts.map((h) => [h.host, h] as const) ?? []);
+  const intervals: RobotsCoverageView['intervals'] = [];
+  for (const o of robots.origins) {
+    let host: string;
+    try {
+      host = new URL(o.origin).host.toLowerCase();
+    } catch {
+      continue;
+    }
+    const h = byHost.get(host);
+    if (h) intervals.push({ origin: o.origin, intervalSeconds: h.intervalSeconds, source: h.politenessSource });
+  }
+  return { unchecked, stale: robots.origins.map((o) => o.origin).filter((o) => !current.has(o)), intervals };
+}
+
+/** What the webview is sent of a computation (and of the last robots.txt check, when there is one). */
+export function planResultView(c: PlanComputation, robots?: RobotsView): PlanResultView {
+  const v = c.seeds.validation;
+  return {
+    summary: c.plan === null ? null : planSummaryView(c.plan),
+    problems: c.problems,
+    validSeeds: v.seeds.length,
+    invalidSeeds: v.invalid.slice(0, MAX_SEED_ERRORS_POSTED).map(shownInvalid),
+    invalidSeedCount: v.invalid.length,
+    seedNotes: seedNotesByCode(v.notes, MAX_SEED_NOTES_POSTED),
+    duplicateSeeds: v.duplicates,
+    origins: c.seeds.origins.slice(0, MAX_ORIGINS_POSTED),
+    originCount: c.seeds.origins.length,
+    crawlDelayHosts: Object.keys(c.crawlDelays),
+    robots: robots === undefined ? null : robotsCoverage(c, robots),
+  };
+}
+
+/** The seed origins containing `query` (case-insensitive), the first `max`, and how many in all. */
+export function findOrigins(origins: readonly string[], query: string, max = MAX_ORIGINS_POSTED): { origins: string[]; total: number } {
+  const q = query.trim().toLowerCase();
+  if (q === '') return { origins: origins.slice(0, max), total: origins.length };
+  const found: string[] = [];
+  let total = 0;
+  for (const o of origins) {
+    if (!o.toLowerCase().includes(q)) continue;
+    if (found.length < max) found.push(o);
+    total++;
+  }
+  return { origins: found, total };
 }

@@ -21,6 +21,17 @@ const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
 ];
 
+const WEBVIEW_IFRAME = `iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`;
+
+/** The inner frame (iframe#active-frame) of our `index`-th outer webview iframe, as a Frame. */
+async function innerFrame(page, index, what) {
+  const inner = page.frameLocator(WEBVIEW_IFRAME).nth(index).locator('iframe#active-frame');
+  const handle = await inner.elementHandle({ timeout: 20_000 });
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error(`${what} has no content frame`);
+  return frame;
+}
+
 function isLoopbackUrl(url) {
   try {
     const u = new URL(url);
@@ -69,18 +80,46 @@ class Workbench {
   // -------------------------------------------------------------------------------------------
   // The sidebar webview
 
-  /** The planner webview: outer iframe.webview of our extension → inner iframe#active-frame. */
-  plannerFrame() {
-    return this.page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+  /**
+   * Our extension's webviews are outer iframe.webview elements (the sidebar planner and the plan report, in
+   * the order they were created) each holding an inner iframe#active-frame. Which is which is told by the
+   * page inside (main#planner, main#report): the outer iframe's src does not say it reliably (a view shown
+   * again loses its `purpose`). Resolves to the index of the one whose page has `main#<id>`.
+   */
+  async findWebview(id, { timeoutMs = 30_000 } = {}) {
+    return poll(
+      `the webview with main#${id}`,
+      async () => {
+        const n = await this.page.locator(WEBVIEW_IFRAME).count();
+        for (let i = 0; i < n; i++) {
+          const inner = this.page.frameLocator(WEBVIEW_IFRAME).nth(i).frameLocator('iframe#active-frame');
+          if ((await inner.locator(`main#${id}`).count().catch(() => 0)) > 0) return { index: i };
+        }
+        return undefined;
+      },
+      { timeoutMs, intervalMs: 100 },
+    ).then((found) => found.index);
   }
 
-  /** The inner frame as a Frame, for evaluate(). */
+  /** The planner webview (as found by the last openPlanner()): its inner frame, for locators. */
+  plannerFrame() {
+    return this.page.frameLocator(WEBVIEW_IFRAME).nth(this.plannerIndex ?? 0).frameLocator('iframe#active-frame');
+  }
+
+  /** The planner's inner frame as a Frame, for evaluate(). */
   async plannerFrameHandle() {
-    const inner = this.page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).locator('iframe#active-frame');
-    const handle = await inner.elementHandle({ timeout: 20_000 });
-    const frame = await handle.contentFrame();
-    if (!frame) throw new Error('the planner webview has no content frame');
-    return frame;
+    return innerFrame(this.page, this.plannerIndex ?? 0, 'the planner webview');
+  }
+
+  /** The plan report (an editor tab of our extension): its inner frame, once it has loaded. */
+  async reportFrame() {
+    this.reportIndex = await this.findWebview('report');
+    return this.page.frameLocator(WEBVIEW_IFRAME).nth(this.reportIndex).frameLocator('iframe#active-frame');
+  }
+
+  /** The report's inner frame as a Frame, for evaluate() (after reportFrame()). */
+  async reportFrameHandle() {
+    return innerFrame(this.page, this.reportIndex ?? (await this.findWebview('report')), 'the plan report webview');
   }
 
   /** Opens the Crawl Planner sidebar from the activity bar and waits for the webview to say it is ready. */
@@ -91,6 +130,7 @@ class Workbench {
     const container = this.page.locator('.sidebar .composite.title', { hasText: 'Crawl Planner' });
     if (!(await container.isVisible().catch(() => false)) || checked === 'false') await item.click();
     await container.waitFor({ timeout: 15_000 });
+    this.plannerIndex = await this.findWebview('planner', { timeoutMs: 45_000 });
     const frame = this.plannerFrame();
     // aria-busy goes away when the extension has posted its first state (the extension is active).
     await frame.locator('main#planner:not([aria-busy])').waitFor({ timeout: 45_000 });

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * a. The Crawl Planner icon in the activity bar opens the sidebar; typing two demo-host seeds and a
- * page count shows the per-host table (a row per host), the total and the chart.
+ * page count shows the per-host table (a row per host: two hosts alike stay two rows), the total and the chart.
  */
 const { check, contains } = require('../lib/assert');
 const { poll } = require('../lib/proc');
@@ -24,21 +24,26 @@ module.exports = {
     await frame.locator('#pages').pressSequentially('200', { delay: 20 });
     await frame.locator('#delay').fill('2');
 
-    // One row per host, in the per-host table.
-    for (const host of hosts) {
-      const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
-      await row.waitFor({ timeout: 15_000 });
-      const text = await row.innerText();
-      contains(text, [host, /\d+ pages/, /2 s/], `the table row of ${host}`);
-    }
-    check(await frame.locator('#host-table').isVisible(), 'the per-host table is not visible');
-    check((await frame.locator('#host-table tbody tr').count()) === 2, 'the table does not have exactly two rows');
-
-    // The total: 200 pages over 2 hosts, with a duration.
+    // The total: 200 pages over 2 hosts, with a duration. (The seeds are planned as soon as they are typed,
+    // with the pages and delay there were; wait for the plan of what was typed.)
     const total = await poll('the total to show 200 pages', async () => {
       const t = await frame.locator('#total').innerText();
       return /200 pages over 2 hosts/.test(t) ? t : undefined;
     });
+
+    // One row per host, in the per-host table: the host, its 100 pages, the 2 s delay.
+    for (const host of hosts) {
+      const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
+      await row.waitFor({ timeout: 15_000 });
+      const text = await poll(`the row of ${host} with the 2 s delay`, async () => {
+        const t = await row.innerText();
+        return /2 s/.test(t) ? t : undefined;
+      });
+      contains(text, [host, /\t100\t2 s\t/], `the table row of ${host}`);
+      check((await row.getAttribute('data-source')) === 'configured', `the interval of ${host} is not set by the delay`);
+    }
+    check(await frame.locator('#host-table').isVisible(), 'the per-host table is not visible');
+    check((await frame.locator('#host-table tbody tr').count()) === 2, 'the table does not have exactly two rows');
     contains(total, [/\d+ (s|m|h)/], '#total');
     const binding = await frame.locator('#binding').innerText();
     check(binding.trim().length > 0, '#binding (what limits the crawl) is empty');

@@ -37,7 +37,8 @@ module.exports = {
     contains(cardText, [/read \(HTTP 200\)/, 'Crawl-delay: 2 s', /Interval in the plan: 2 s \(Crawl-delay\)/], `the robots.txt card of ${polite.origin}`);
     // The table agrees: the host's interval is set by Crawl-delay.
     const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
-    contains(await row.innerText(), [/2 s · Crawl-delay/], `the table row of ${host}`);
+    contains(await row.innerText(), [/2 s\s+Crawl-delay/], `the table row of ${host}`);
+    check((await row.getAttribute('data-source')) === 'crawl-delay', `the interval of ${host} is not set by Crawl-delay`);
 
     // The disallowed seed, with its deciding line.
     const verdict = card.locator('li[data-verdict="disallowed"]', { hasText: '/private/' });

@@ -9,6 +9,7 @@ import './view.test';
 import './task.test';
 import './robotsTxt.test';
 import './contact.test';
+import './planner.test';
 
 export function run(): Promise<void> {
   return runRegistered();

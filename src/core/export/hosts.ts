@@ -1,0 +1,102 @@
+/**
+ * The hosts an export carries and the seed lists it writes: the plan's hosts that have pages and are not
+ * skipped, each with its interval, pages and machine, and the seeds grouped per machine so that a host
+ * is never split across machines (the plan's FNV-1a sharding, `machineForHost`).
+ */
+import type { HostPlan, Plan } from '../plan';
+import { parseSeedUrl } from '../seeds';
+import { ExportInputError, type ExportSeed } from './types';
+
+export interface ExportHost {
+  host: string;
+  /** The plan's interval for the host, seconds (max of delay, Crawl-delay under the policy, adaptive). */
+  intervalSeconds: number;
+  /** Where that interval came from. */
+  intervalSource: HostPlan['politenessSource'];
+  /** The Crawl-delay the plan knew for the host (after the ceiling), or null. */
+  crawlDelaySeconds: number | null;
+  pages: number;
+  /** 0-based; 0 when the plan is not sharded. */
+  machine: number;
+}
+
+export interface ExportShards {
+  hosts: ExportHost[];
+  /** Machines the export writes seed lists for: the plan's `--machines`, or 1. */
+  machines: number;
+  /** Seed URLs per machine (index = machine), in input order, duplicates removed. */
+  seeds: string[][];
+  /** Hosts left out: skipped for a Crawl-delay above the cap, or given no pages by the plan. */
+  skippedHosts: string[];
+  hostsWithoutPages: string[];
+  /** Seeds whose host is not in the export (a skipped host, no pages, or not a host of the plan at all). */
+  seedsLeftOut: number;
+}
+
+/** Whether the export writes one seed list per machine. */
+export function isSharded(plan: Plan): boolean {
+  return plan.sharding !== null && plan.sharding.machines > 1;
+}
+
+/**
+ * Hosts and seed lists of `plan`. Each seed is parsed again (`parseSeedUrl`): a seed that is not an absolute
+ * http(s) URL, or whose host is not the host it claims, is refused, so a seed list never holds a line break
+ * or anything but the URL.
+ */
+export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportShards {
+  const machines = isSharded(plan) ? plan.sharding!.machines : 1;
+  const hosts: ExportHost[] = [];
+  const skippedHosts: string[] = [];
+  const hostsWithoutPages: string[] = [];
+  const byHost = new Map<string, ExportHost>();
+  for (const h of plan.hosts) {
+    if (h.skipped) {
+      skippedHosts.push(h.host);
+      continue;
+    }
+    if (h.pages === 0) {
+      hostsWithoutPages.push(h.host);
+      continue;
+    }
+    const entry: ExportHost = {
+      host: h.host,
+      intervalSeconds: h.intervalSeconds,
+      intervalSource: h.politenessSource,
+      crawlDelaySeconds: h.crawlDelaySeconds,
+      pages: h.pages,
+      machine: machines > 1 ? h.machine! : 0,
+    };
+    hosts.push(entry);
+    byHost.set(h.host, entry);
+  }
+  const lists: string[][] = Array.from({ length: machines }, () => []);
+  const seen = new Set<string>();
+  let seedsLeftOut = 0;
+  for (const [i, seed] of seeds.entries()) {
+    const parsed = parseSeedUrl(seed.url);
+    if ('problem' in parsed) throw new ExportInputError(`seed ${i + 1} is not an absolute http(s) URL`);
+    if (parsed.host !== seed.host.toLowerCase()) throw new ExportInputError(`seed ${i + 1}: its host is not the one given with it`);
+    const host = byHost.get(parsed.host);
+    if (host === undefined) {
+      seedsLeftOut++;
+      continue;
+    }
+    if (seen.has(parsed.url)) continue;
+    seen.add(parsed.url);
+    lists[host.machine]!.push(parsed.url);
+  }
+  return { hosts, machines, seeds: lists, skippedHosts, hostsWithoutPages, seedsLeftOut };
+}
+
+/** Where a seed list goes: `null` for the one list of a plan that is not sharded, else the machine (`'K'`: any machine, for messages). */
+export type SeedPath = (machine: number | 'K' | null) => string;
+
+/** `seeds.txt`, or `seeds/machine-K.txt` per machine when sharded. */
+export const DEFAULT_SEED_PATH: SeedPath = (machine) => (machine === null ? 'seeds.txt' : `seeds/machine-${machine}.txt`);
+
+/** The seed list files, one URL per line (machines without hosts get an empty list). */
+export function seedFiles(shards: ExportShards, pathFor: SeedPath = DEFAULT_SEED_PATH): { path: string; content: string }[] {
+  const text = (urls: string[]) => (urls.length === 0 ? '' : urls.join('\n') + '\n');
+  if (shards.machines === 1) return [{ path: pathFor(null), content: text(shards.seeds[0]!) }];
+  return shards.seeds.map((urls, m) => ({ path: pathFor(m), content: text(urls) }));
+}

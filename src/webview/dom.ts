@@ -1,0 +1,70 @@
+/**
+ * DOM helpers shared by the planner and the plan report: elements built with text and attributes set as
+ * data (never parsed as markup), and the duration chart. Browser only.
+ */
+import { formatNumber } from '../core/format/duration';
+import type { ChartModel } from '../core/format/planSummary';
+
+export function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`#${id} is missing`);
+  return found as T;
+}
+
+export interface ElementOptions {
+  className?: string;
+  text?: string;
+  attrs?: Record<string, string>;
+}
+
+/** An element with text and attributes set as data, never parsed as markup. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, children: Node[] = []): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (options.className) node.className = options.className;
+  if (options.text !== undefined) node.textContent = options.text;
+  for (const [name, value] of Object.entries(options.attrs ?? {})) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** Draws the duration chart into `chart` (a role="img" whose label reads it all) and says in `more` what is left out. */
+export function renderChart(chart: HTMLElement, more: HTMLElement, model: ChartModel | null): void {
+  chart.replaceChildren();
+  more.textContent = '';
+  if (model === null) {
+    chart.setAttribute('aria-label', 'No plan yet');
+    return;
+  }
+  chart.setAttribute('aria-label', model.summary);
+  for (const bar of model.bars) {
+    const fill = el('span', { className: 'bar-fill' });
+    // CSSOM, not a style attribute: allowed by the CSP (no 'unsafe-inline').
+    fill.style.width = `${bar.percent}%`;
+    const attrs: Record<string, string> = { 'data-kind': bar.kind, 'aria-hidden': 'true' };
+    if (bar.host !== undefined) attrs['data-host'] = bar.host;
+    chart.append(
+      el('div', { className: bar.binding ? 'bar binding' : 'bar', attrs }, [
+        el('span', { className: 'bar-label', text: bar.label, attrs: { title: bar.label } }),
+        el('span', { className: 'bar-value', text: bar.binding ? `${bar.value} · limits the crawl` : bar.value }),
+        el('span', { className: 'bar-track' }, [fill]),
+      ]),
+    );
+  }
+  if (model.hidden > 0) more.textContent = `${formatNumber(model.hidden)} shorter ${model.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
+}
+
+const noticeTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+
+/** A short line in a status element (aria-live) that clears itself after `ms`; `data-level` says error or info. */
+export function showNotice(status: HTMLElement, level: 'info' | 'error', message: string, ms: number): void {
+  status.textContent = message;
+  status.dataset.level = level;
+  clearTimeout(noticeTimers.get(status));
+  noticeTimers.set(
+    status,
+    setTimeout(() => {
+      status.textContent = '';
+      delete status.dataset.level;
+    }, ms),
+  );
+}
