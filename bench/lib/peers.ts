@@ -53,10 +53,14 @@ export const RESOLVE_ENV = 'CRAWL_BENCH_RESOLVE';
 /** Debian's Python, where `python3-scrapy` installs (a `python3` first on PATH may be another one). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
+/** Extra Node options for the Node crawlers under test, space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where their time goes. */
+export const NODE_ARGS_ENV = 'CRAWL_BENCH_NODE_ARGS';
+
 /** `node --import <resolver> SCRIPT ARGS`: a Node crawler that resolves the bench's host names. */
 export function nodeCommand(ctx: BenchContext, script: string, args: string[], extra: Omit<PeerCommand, 'command' | 'args'> = {}): PeerCommand {
   const preload = path.join(ctx.root, 'bench', 'lib', 'resolvePreload.mjs');
-  return { command: process.execPath, args: ['--import', pathToFileUrl(preload), script, ...args], ...extra };
+  const nodeArgs = (process.env[NODE_ARGS_ENV] ?? '').split(' ').filter((a) => a !== '');
+  return { command: process.execPath, args: [...nodeArgs, '--import', pathToFileUrl(preload), script, ...args], ...extra };
 }
 
 /** `python3 run_scrapy.py ARGS` (the `scrapy` command, resolving the bench's host names), e.g. `crawl planned` in a project folder. */

@@ -212,7 +212,8 @@ export function startPlannedCrawl(
   deps: Omit<CrawlSessionDeps, 'plan'> & { latencySeconds?: number; calibration?: Calibration } = {},
 ): PlannedCrawlHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
-  const robotsCache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), ...(deps.http ? { http: deps.http } : {}) });
+  const client = createPageClient(options, deps, header);
+  const robotsCache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
   const waiting = new Set(options.respectRobots ? options.seeds.map((s) => new URL(s).origin) : []);
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -230,7 +231,7 @@ export function startPlannedCrawl(
     return made.plan;
   });
   plan.catch(() => undefined); // the session reads it too, and goes on without a plan
-  const handle = launch(options, { ...deps, robotsCache }, { answered, ended: settle, plan });
+  const handle = launch(options, { ...deps, robotsCache }, { answered, ended: settle, plan }, client);
   return { ...handle, plan };
 }
 
@@ -242,11 +243,17 @@ interface Planning {
   plan: Promise<Plan>;
 }
 
-function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Planning | undefined): CrawlSessionHandle {
+/** The crawl's HTTP client: pages, and robots.txt when the session makes its own cache (one connection per origin for both). */
+function createPageClient(options: TestCrawlOptions, deps: CrawlSessionDeps, header: string): HttpClient {
+  return createHttpClient({ ...deps.http, userAgent: header, maxBytes: PAGE_MAX_BYTES, ...timeouts(options) });
+}
+
+/** Runs the crawl on `client` (made here when not given), which it closes at the end. */
+function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Planning | undefined, given?: HttpClient): CrawlSessionHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const stopper = new AbortController();
-  const client = createHttpClient({ ...deps.http, userAgent: header, maxBytes: PAGE_MAX_BYTES, ...timeouts(options) });
-  const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), ...(deps.http ? { http: deps.http } : {}) });
+  const client = given ?? createPageClient(options, deps, header);
+  const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
   const startedAt = systemClock.now();
   const builder = createReportBuilder({
     startedAt,

@@ -15,7 +15,7 @@ import {
   type RobotsSource,
   type RobotsUrlResult,
 } from '../core/robots';
-import { parseHttpUrl } from './http';
+import { parseHttpUrl, type HttpClient } from './http';
 import { RobotsCache } from './robotsCache';
 import { fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
 
@@ -114,8 +114,14 @@ export interface InspectOptions extends RobotsSettings, ResultsMode {
   cacheOnly?: boolean;
 }
 
-/** A cache whose fetches use these options. */
-export function createRobotsCache(options: Pick<InspectOptions, 'userAgentHeader' | 'timeouts' | 'http'> & { now?: () => number }): RobotsCache {
+/**
+ * A cache whose fetches use these options. With `client`, the fetches share its connections (a crawl's
+ * robots.txt request and its first pages then go over one connection per origin); without one, each fetch
+ * makes its own client and closes it after.
+ */
+export function createRobotsCache(
+  options: Pick<InspectOptions, 'userAgentHeader' | 'timeouts' | 'http'> & { now?: () => number; client?: HttpClient },
+): RobotsCache {
   return new RobotsCache({
     ...(options.now ? { now: options.now } : {}),
     fetch: (origin) =>
@@ -124,6 +130,7 @@ export function createRobotsCache(options: Pick<InspectOptions, 'userAgentHeader
         ...(options.timeouts ? { timeouts: options.timeouts } : {}),
         ...(options.http ? { http: options.http } : {}),
         ...(options.now ? { now: options.now } : {}),
+        ...(options.client ? { client: options.client } : {}),
       }),
   });
 }
