@@ -16,10 +16,13 @@
  *   arrival for a host's first request; then the latest of the previous start + interval, the previous
  *   answer's end, and the end of any Retry-After wait.
  */
+import { percentile } from '../../src/core/statistics';
 import type { DemoArrival } from '../../src/demo';
 import { LOOPBACK_SLACK_MS } from '../../src/demo/lag';
 import { parseRetryAfter, RETRY_AFTER_MAX_SECONDS } from '../../src/core/politeness/retryAfter';
 import type { ServerLog } from './hostServer';
+
+export { percentile };
 
 export const ROBOTS_PATH = '/robots.txt';
 
@@ -57,13 +60,6 @@ export interface RunMetrics {
   latenessP99Ms: number;
 }
 
-/** Nearest-rank percentile (p in 0..100) of unsorted values; 0 for none. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
-}
 
 function pathOnly(target: string): string {
   const cut = target.search(/[?#]/);

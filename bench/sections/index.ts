@@ -5,6 +5,7 @@ import { exportsSection } from './exports';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 import { scaleSection } from './scale';
+import { simulationSection } from './simulation';
 import { sitemapsSection } from './sitemaps';
 
-export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, scaleSection, sitemapsSection, exportsSection];
+export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, simulationSection, scaleSection, sitemapsSection, exportsSection];

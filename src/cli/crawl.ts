@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
 import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
+import type { Calibration } from '../core/calibrate/types';
+import { formatCalibrationText } from '../core/format/calibrationText';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/safeJson';
 import { sanitizeText } from '../core/format/table';
@@ -15,6 +17,7 @@ import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsCache';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { readCalibration } from './calibrate';
 import { checkContact } from './contact';
 
 export const CRAWL_OPTIONS = {
@@ -40,6 +43,7 @@ export const CRAWL_OPTIONS = {
   'host-burst': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
+  calibrate: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -76,6 +80,8 @@ Options:
   --host-burst N             the bucket's burst size (default 1; needs --host-rate)
   --report FILE.json         write the report (summary, per-host figures, one record per request)
   --log FILE.ndjson          write each event as it happens
+  --calibrate REPORT         plan this crawl with what an earlier test crawl measured (its --report):
+                             answer times, faults and Crawl-delays; the summary gives the simulated band
   --json                     events as JSON lines on stdout instead of the live view
   -h, --help                 this help
 
@@ -144,6 +150,8 @@ export function checkWritable(flag: string, path: string): string {
 
 export interface LiveCrawlSetup {
   options: TestCrawlOptions;
+  /** What an earlier test crawl measured (`--calibrate`): the crawl's plan uses it. */
+  calibration?: Calibration;
   robotsCache?: RobotsCache;
   reportPath?: string;
   logPath?: string;
@@ -188,11 +196,14 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   const session = startPlannedCrawl(options, {
     onEvent,
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
+    ...(setup.calibration ? { calibration: setup.calibration } : {}),
   });
   const planPrinted = session.plan
     .then(
       (plan) => {
-        if (!setup.json) out.write(formatPlanText(plan, 0, io.color) + '\n');
+        if (setup.json) return;
+        if (setup.calibration) out.write(formatCalibrationText(plan, setup.calibration, io.color) + '\n');
+        out.write(formatPlanText(plan, 0, io.color) + '\n');
       },
       () => undefined,
     )
@@ -269,6 +280,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
   const options = crawlOptionsFromFlags(values, seeds.map((s) => s.url));
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  const calibration = readCalibration(values.calibrate);
   if (options.perHostConcurrency > 1) {
     io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
   }
@@ -280,6 +292,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     options,
     json: Boolean(values.json),
     io,
+    ...(calibration ? { calibration } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...(logPath ? { logPath } : {}),
     ...(process.stdout.columns ? { width: process.stdout.columns } : {}),

@@ -8,12 +8,14 @@ import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { colors } from '../core/format/ansi';
+import { bandText } from '../core/format/crawlLines';
 import { renderTable } from '../core/format/table';
 import type { DemoHosts } from '../demo';
 import { DEMO_SERVE_PORT, defaultDemoConfig } from '../demo/config';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../demo/lag';
 import { formatDemoHosts } from '../demo/serve';
 import { parse, parseNumber, UsageError, type Io } from './args';
+import { readCalibration } from './calibrate';
 import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
 
 const OPTIONS = {
@@ -26,6 +28,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
+  calibrate: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -48,6 +51,7 @@ Options:
   --timeout SECONDS       bound on one request (default ${DEMO_DEFAULTS.timeoutSeconds})
   --report FILE.json      write the crawl report
   --log FILE.ndjson       write each event as it happens
+  --calibrate REPORT      plan with what an earlier crawl measured (e.g. a demo run's --report)
   --json                  events as JSON lines instead of the live view
   -h, --help              this help
 `;
@@ -92,11 +96,13 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const port = parseNumber('port', values.port, { min: 0, max: 65_000, integer: true });
+  if (values.serve && values.calibrate !== undefined) throw new UsageError('--calibrate: not with --serve (nothing is planned)');
   if (values.serve) return serve(io, port ?? DEMO_SERVE_PORT);
   if (port !== undefined) throw new UsageError('--port: only with --serve');
 
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
+  const calibration = readCalibration(values.calibrate);
   // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
   const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts(defaultDemoConfig());
@@ -119,6 +125,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
       options,
       json,
       io,
+      ...(calibration ? { calibration } : {}),
       ...(reportPath ? { reportPath } : {}),
       ...(logPath ? { logPath } : {}),
       ...(process.stdout.columns ? { width: process.stdout.columns } : {}),
@@ -140,7 +147,8 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
 
 function planVsActual(plannedSeconds: number, s: CrawlSummary): string {
   const diff = plannedSeconds > 0 ? Math.round(((s.elapsedSeconds - plannedSeconds) / plannedSeconds) * 100) : 0;
-  return `Planned ${formatDuration(plannedSeconds)} for ${s.pages} pages; actual ${formatDuration(s.elapsedSeconds)} (${diff >= 0 ? '+' : ''}${diff}%).`;
+  const band = s.plannedBand ? `; ${bandText(s.plannedBand, s.elapsedSeconds)}` : '';
+  return `Planned ${formatDuration(plannedSeconds)} for ${s.pages} pages; actual ${formatDuration(s.elapsedSeconds)} (${diff >= 0 ? '+' : ''}${diff}%)${band}.`;
 }
 
 function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: number): string {

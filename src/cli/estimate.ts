@@ -44,8 +44,13 @@ import {
   type RobotsOriginJson,
 } from './robots';
 import { colors } from '../core/format/ansi';
+import { formatCalibrationText, formatSimulationText } from '../core/format/calibrationText';
+import { REQUEST_OVERHEAD } from '../core/politeness/pacing';
+import { SIMULATION_DEFAULTS, SIMULATION_LIMITS } from '../core/simulate/options';
+import type { Simulation } from '../core/simulate/types';
+import { readCalibration } from './calibrate';
 
-/** The seeds, plan and robots.txt options, shared with `export` (which exports exactly the plan `estimate` prints). */
+/** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
 export const PLAN_OPTIONS = {
   'seeds-file': { type: 'string' },
   pages: { type: 'string' },
@@ -72,10 +77,14 @@ export const PLAN_OPTIONS = {
   contact: { type: 'string' },
   'require-contact': { type: 'boolean' },
   timeout: { type: 'string' },
+  calibrate: { type: 'string' },
 } as const;
 
 const OPTIONS = {
   ...PLAN_OPTIONS,
+  simulate: { type: 'boolean' },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -121,12 +130,20 @@ robots.txt:
                             an http(s) URL or mailto: address; without it, real hosts get a warning line
   --require-contact         refuse to fetch from a real host (not loopback) without --contact
   --timeout S               bound on each robots.txt (and sitemap) fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
+Calibration:
+  --calibrate REPORT        plan with what a test crawl measured: the report crawl --report wrote; each host
+                            it saw gets its answer times, faults (429, 5xx, timeouts) and Crawl-delay from it
+Simulation:
+  --simulate                run the crawl engine on virtual time, --runs times, over the measured answer
+                            times and faults: a p10-p90 band around the plan
+  --runs N                  simulated runs; default ${SIMULATION_DEFAULTS.runs}
+  --seed S                  the simulation's random seed (same seed, same band); default ${SIMULATION_DEFAULTS.seed}
 Output:
   --json                    the plan as a JSON document (schemaVersion 1)
   -h, --help                this help
 
 Timing: the first request starts at t = 0; the crawl ends when the last response arrives.
-A host with n pages and period p takes (n - 1) x p + latency.
+A host's robots.txt comes first; its n pages then take n steps of (period + ${formatNumber(REQUEST_OVERHEAD.afterIntervalSeconds * 1000, 2)} ms) + latency.
 `;
 
 /** PlanInput fields → the option that sets them, for error messages from the core. */
@@ -445,6 +462,7 @@ export interface PlanFromOptions {
  */
 export async function planFromOptions(values: Values, positionals: string[], io: Io, how: PlanFromOptions): Promise<PlanOutcome> {
   const options = planInputFromOptions(values);
+  const calibration = readCalibration(values.calibrate);
   const ro = robotsOptions(values, how.identityAlways);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
@@ -520,9 +538,9 @@ export async function planFromOptions(values: Values, positionals: string[], io:
     if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 
+  let result: Plan;
   try {
-    const robots = step ? step.section : null;
-    return { kind: 'planned', plan: plan({ ...planOptions, seeds: planSeeds }), seeds: planSeeds, invalid, checked, robots, sitemaps: sitemapsSection ?? null };
+    result = plan({ ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}) });
   } catch (err) {
     if (err instanceof PlanInputError) {
       const first = err.problems[0]!;
@@ -531,6 +549,9 @@ export async function planFromOptions(values: Values, positionals: string[], io:
     }
     throw err;
   }
+  // What the test crawl measured, before the plan that uses it (estimate's and export's text alike).
+  if (how.text && calibration) io.out(formatCalibrationText(result, calibration, io.color) + '\n');
+  return { kind: 'planned', plan: result, seeds: planSeeds, invalid, checked, robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
 }
 
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
@@ -539,6 +560,7 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     io.out(ESTIMATE_HELP);
     return EXIT_OK;
   }
+  const sim = simulationOptions(values);
   const outcome = await planFromOptions(values, positionals, io, { command: 'estimate', text: !values.json });
   if (outcome.kind === 'no-allowed-seeds') {
     const message = 'nothing to plan: robots.txt disallows every seed';
@@ -550,13 +572,28 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
     return EXIT_FAILED;
   }
   const result = outcome.plan;
+  // The simulation runs the crawl engine, which loads only when it is asked for (src/cli/main.ts: start-up).
+  const simulation: Simulation | null = sim ? (await import('../core/simulate/simulate.js')).simulate(result, sim) : null;
   if (values.json) {
-    const doc = { ...estimateDocument(result, outcome.invalid, outcome.checked), robots: outcome.robots, sitemaps: outcome.sitemaps };
+    const doc = { ...estimateDocument(result, outcome.invalid, outcome.checked), robots: outcome.robots, sitemaps: outcome.sitemaps, simulation };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');
   } else {
     io.out(formatPlanText(result, outcome.invalid.length, io.color));
+    if (simulation) io.out(formatSimulationText(simulation, result, io.color));
   }
   return EXIT_OK;
+}
+
+/** --simulate and its --runs and --seed, checked before anything runs; undefined without --simulate. */
+function simulationOptions(values: { simulate?: boolean; runs?: string; seed?: string }): { runs: number; seed: number } | undefined {
+  if (!values.simulate) {
+    for (const name of ['runs', 'seed'] as const) if (values[name] !== undefined) throw new UsageError(`--${name}: only with --simulate`);
+    return undefined;
+  }
+  return {
+    runs: parseNumber('runs', values.runs, SIMULATION_LIMITS.runs) ?? SIMULATION_DEFAULTS.runs,
+    seed: parseNumber('seed', values.seed, SIMULATION_LIMITS.seed) ?? SIMULATION_DEFAULTS.seed,
+  };
 }

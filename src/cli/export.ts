@@ -26,10 +26,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** estimate's options, from its help text: one list, so the two commands never describe them differently. */
+/** estimate's plan options (all but its own, the simulation and the output), from its help text: one list, so the two commands never describe them differently. */
 function planOptionsHelp(): string {
   const start = ESTIMATE_HELP.indexOf('Pages (one of):');
-  const end = ESTIMATE_HELP.indexOf('Output:');
+  const end = ESTIMATE_HELP.indexOf('Simulation:');
   return ESTIMATE_HELP.slice(start, end).trimEnd();
 }
 

@@ -10,6 +10,17 @@ export interface Clock {
    * `signal` aborts first. `ms <= 0` resolves on the next turn.
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Optional, for a clock that drives its callers itself (the simulation's VirtualClock,
+   * src/core/simulate/virtualClock.ts): calls `callback` after `ms` of this clock's time unless the returned
+   * function is called first. Without it the engine sleeps with an AbortController, which does the same.
+   */
+  setTimer?(ms: number, callback: () => void): () => void;
+  /**
+   * Optional, with `setTimer`: runs `task` once the work in hand is done (the engine's own continuations:
+   * its loop after a wake-up). Without it a resolved promise's `then` does, so the task runs in a microtask.
+   */
+  post?(task: () => void): void;
 }
 
 /** The longest sleep one timer can hold (2^31−1 ms, about 24.8 days; Node fires after 1 ms for anything longer). */

@@ -11,7 +11,9 @@ import type { TestCrawlOptions } from '../core/crawl/testCrawlOptions';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/crawl/report';
 import { extractLinks } from '../core/html/links';
+import type { Calibration } from '../core/calibrate/types';
 import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
+import { simulate } from '../core/simulate/simulate';
 import { validateSeeds } from '../core/seeds';
 import { systemClock } from './clock';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
@@ -152,7 +154,7 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
  */
 export async function planTestCrawl(
   options: TestCrawlOptions,
-  deps: { robotsCache?: RobotsCache; signal?: AbortSignal; latencySeconds?: number; cacheOnly?: boolean } = {},
+  deps: { robotsCache?: RobotsCache; signal?: AbortSignal; latencySeconds?: number; cacheOnly?: boolean; calibration?: Calibration } = {},
 ): Promise<{ plan: Plan; robots: RobotsInspection | undefined; robotsCache: RobotsCache }> {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options) });
@@ -184,6 +186,7 @@ export async function planTestCrawl(
     maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
     adaptive: options.adaptive,
     perHostConcurrency: options.perHostConcurrency,
+    ...(deps.calibration ? { calibration: deps.calibration } : {}),
   });
   return { plan: result, robots, robotsCache: cache };
 }
@@ -204,7 +207,10 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
  * answers once all seed origins have one. Callers that print the plan first hold the live lines until
  * `plan` resolves; the crawl does not wait for it.
  */
-export function startPlannedCrawl(options: TestCrawlOptions, deps: Omit<CrawlSessionDeps, 'plan'> & { latencySeconds?: number } = {}): PlannedCrawlHandle {
+export function startPlannedCrawl(
+  options: TestCrawlOptions,
+  deps: Omit<CrawlSessionDeps, 'plan'> & { latencySeconds?: number; calibration?: Calibration } = {},
+): PlannedCrawlHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const client = createPageClient(options, deps, header);
   const robotsCache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
@@ -216,7 +222,12 @@ export function startPlannedCrawl(options: TestCrawlOptions, deps: Omit<CrawlSes
     if (waiting.delete(new URL(url).origin) && waiting.size === 0) settle();
   };
   const plan = settled.then(async () => {
-    const made = await planTestCrawl(options, { robotsCache, cacheOnly: true, ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}) });
+    const made = await planTestCrawl(options, {
+      robotsCache,
+      cacheOnly: true,
+      ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}),
+      ...(deps.calibration ? { calibration: deps.calibration } : {}),
+    });
     return made.plan;
   });
   plan.catch(() => undefined); // the session reads it too, and goes on without a plan
@@ -276,7 +287,7 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
         )
       : gate;
   }
-  // With a plan still being made, the summary waits for it: `done` is held until the plan is known.
+  // The summary waits for the plan (while it is being made) and its simulated band: `done` is held until both are known.
   let held: DoneEvent | undefined;
   const deferral = createDeferral();
 
@@ -290,7 +301,8 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
         ...(robots ? { robots } : {}),
         extractLinks: (html, base) => extractLinks(html, base),
         emit: (event) => {
-          if (planning && event.type === 'done') held = event;
+          // The summary waits for the plan's band (and, while it is being made, the plan).
+          if (event.type === 'done') held = event;
           else deliver(event);
         },
         stop: stopper.signal,
@@ -311,16 +323,29 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),
         ...(deps.plan ? { plannedSeconds: deps.plan.totalSeconds } : {}),
+      }).catch((err: unknown) => {
+        // A crawl that failed after its summary still says so.
+        if (held) deliver(held);
+        throw err;
       });
       let plan = deps.plan;
       let summary = result.summary;
       if (planning) {
         planning.ended();
         plan = await planning.plan.catch(() => undefined);
-        if (plan) summary = { ...summary, plannedSeconds: plan.totalSeconds };
-        if (held) deliver({ ...held, summary });
       }
-      const report = builder.build({ urls: result.urls, endedAt: summary.endedAt, ...(plan && !deps.plan ? { plan: estimateDocument(plan) } : {}) });
+      // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl).
+      const simulation = plan ? simulate(plan) : undefined;
+      if (plan) {
+        const band = { p10Seconds: simulation!.p10Seconds, p50Seconds: simulation!.p50Seconds, p90Seconds: simulation!.p90Seconds, runs: simulation!.runs };
+        summary = { ...summary, plannedSeconds: plan.totalSeconds, plannedBand: band };
+      }
+      if (held) deliver({ ...held, summary });
+      const report = builder.build({
+        urls: result.urls,
+        endedAt: summary.endedAt,
+        ...(plan ? { plan: { ...estimateDocument(plan), simulation } } : {}),
+      });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);
       return { summary, urls: result.urls, report, exitCode: early || dropped ? EXIT_FAILED : EXIT_OK, ...(plan ? { plan } : {}) };

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EstimateDocument } from '../../src/core/plan';
+import { tidy, type EstimateDocument } from '../../src/core/plan';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -53,12 +53,11 @@ function seedsFile(name: string, content: string): string {
 
 // ---- JSON numbers. ----
 
-test('JSON: 1,000,000 pages at 1 s take between 999,999 and 1,000,001 s', () => {
+test('JSON: 1,000,000 pages at 1 s take 1,001,300.5 s: robots.txt, then a page every 1 s + 1.3 ms', () => {
   const doc = json('https://a.example/', '--pages', '1000000', '--delay', '1');
   assert.equal(doc.schemaVersion, 1);
-  assert.ok(doc.totalSeconds >= 999_999 && doc.totalSeconds <= 1_000_001, String(doc.totalSeconds));
-  assert.equal(doc.totalSeconds, 999_999.5);
-  assert.equal(doc.totalHuman, '11 d 13 h 47 m');
+  assert.equal(doc.totalSeconds, 1_001_300.50005);
+  assert.equal(doc.totalHuman, '11 d 14 h 8 m');
   assert.equal(doc.bindingConstraint, 'host-interval');
   assert.equal(doc.bindingHost, 'a.example');
   assert.equal(doc.perWorkerDelaySeconds, null);
@@ -79,7 +78,14 @@ test('JSON: 1,000,000 pages at 1 s take between 999,999 and 1,000,001 s', () => 
       pagesPerSecond: 1,
       pagesPerHour: 3600,
       pagesPerDay: 86_400,
-      seconds: 999_999.5,
+      seconds: 1_001_300.50005,
+      firstPageSeconds: 1.0013,
+      stepSeconds: 1.0013,
+      faultSeconds: 0,
+      requests: 1_000_001,
+      latencyP50Seconds: null,
+      latencyP90Seconds: null,
+      calibrated: [],
       skipped: false,
     },
   ]);
@@ -142,7 +148,7 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
       assert.equal(doc.hosts[1]!.skipped, true);
       assert.equal(doc.totalPages, 10);
       assert.equal(doc.skippedPages, 10);
-      assert.equal(doc.totalSeconds, 9.5);
+      assert.equal(doc.totalSeconds, 10.51305);
       assert.equal(doc.warnings[0]!.code, 'crawl-delay-host-skipped');
       assert.equal(doc.warnings[0]!.host, 'b.example');
     },
@@ -161,7 +167,7 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
     check: (doc) => {
       assert.equal(doc.bindingConstraint, 'global-rate');
       assert.equal(doc.bindingHost, null);
-      assert.equal(doc.totalSeconds, 2999.5);
+      assert.equal(doc.totalSeconds, 3002.5); // 3,000 pages and 3 robots.txt at 1 req/s
     },
   },
   {
@@ -177,16 +183,18 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
     args: ['https://a.example/', '--pages', '1000000', '--deadline', '36h'],
     check: (doc) => {
       const { options, ...verdict } = doc.deadline!;
+      // robots.txt, then a page every 1 s + 1.3 ms, the last answered 0.50005 s later (REQUEST_OVERHEAD):
+      // n × 1.0013 s + 0.50005 s ≤ 129,600 s → n = 129,431.
       assert.deepEqual(verdict, {
         seconds: 129_600,
         met: false,
-        marginSeconds: 129_600 - 999_999.5,
-        earliestSeconds: 999_999.5,
+        marginSeconds: tidy(129_600 - 1_001_300.50005),
+        earliestSeconds: 1_001_300.50005,
         blockingHosts: ['a.example'],
-        pagesByHost: { 'a.example': 129_600 },
+        pagesByHost: { 'a.example': 129_431 },
       });
       assert.deepEqual(options.map((o) => [o.kind, o.change, o.cli]), [
-        ['cap', { pagesByHost: { 'a.example': 129_600 } }, { add: ['--pages-per-host', '129600'], remove: ['--pages'] }],
+        ['cap', { pagesByHost: { 'a.example': 129_431 } }, { add: ['--pages-per-host', '129431'], remove: ['--pages'] }],
       ]);
       assert.equal(doc.warnings[0]!.code, 'deadline-unreachable');
     },
@@ -198,10 +206,11 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
       assert.deepEqual(doc.deadline, {
         seconds: 172_800,
         met: true,
-        marginSeconds: 172_800 - 9.5,
-        earliestSeconds: 9.5,
+        // 10 × 1.0013 s + 0.50005 s; n × 1.0013 s + 0.50005 s ≤ 172,800 s → n = 172,575.
+        marginSeconds: tidy(172_800 - 10.51305),
+        earliestSeconds: 10.51305,
         blockingHosts: [],
-        pagesByHost: { 'a.example': 172_800 },
+        pagesByHost: { 'a.example': 172_575 },
         options: [],
       }),
   },
@@ -230,30 +239,31 @@ test('human: a per-host table, the total in human units, the binding constraint 
   assert.equal(r.stderr, '');
   const lines = r.stdout.split('\n');
   assert.match(lines[0]!, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration$/);
-  assert.match(lines[1]!, /^a\.example\s+500,000\s+1 s \(configured\)\s+1 s\s+3,600\s+5 d 18 h 53 m$/);
-  assert.match(lines[2]!, /^b\.example\s+500,000\s+10 s \(crawl-delay\)\s+10 s\s+360\s+57 d 20 h 53 m$/);
-  assert.match(r.stdout, /^Total: 57 d 20 h 53 m \(4,999,990.5 s = 1,388.9 h = 57.9 days\) for 1,000,000 pages on 2 hosts$/m);
+  assert.match(lines[1]!, /^a\.example\s+500,000\s+1 s \(configured\)\s+1 s\s+3,600\s+5 d 19 h 4 m$/);
+  assert.match(lines[2]!, /^b\.example\s+500,000\s+10 s \(crawl-delay\)\s+10 s\s+360\s+57 d 21 h 4 m$/);
+  assert.match(r.stdout, /^Total: 57 d 21 h 4 m \(5,000,650.5 s = 1,389.1 h = 57.9 days\) for 1,000,000 pages on 2 hosts$/m);
   assert.match(r.stdout, /^Limited by: Crawl-delay at b\.example$/m);
-  assert.match(r.stdout, /^ {2}b\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\), so its 500,000 pages take 57 d 20 h 53 m\.$/m);
+  assert.match(r.stdout, /^ {2}b\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\), so its robots\.txt and 500,000 pages take 57 d 21 h 4 m\.$/m);
   assert.match(r.stdout, /^Per-worker delay: none \(no --rate/m);
   assert.match(r.stdout, /^Warnings \(1\):$/m);
   assert.match(r.stdout, /^ {2}host-dominates b\.example: b\.example takes 91% of all hosts' crawl time/m);
   assert.doesNotMatch(r.stdout, /\x1b\[/);
 });
 
-test('human: the seed example reads 11 d 13 h 47 m, 277.8 h, 11.6 days', () => {
+test('human: the seed example reads 11 d 14 h 8 m, 278.1 h, 11.6 days', () => {
   const r = estimate('https://a.example/', '--pages', '1000000', '--delay', '1');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^Total: 11 d 13 h 47 m \(999,999.5 s = 277.8 h = 11.6 days\) for 1,000,000 pages on 1 host$/m);
+  assert.match(r.stdout, /^Total: 11 d 14 h 8 m \(1,001,300.5 s = 278.1 h = 11.6 days\) for 1,000,000 pages on 1 host$/m);
   assert.match(r.stdout, /^Limited by: per-host interval at a\.example$/m);
 });
 
 test('human: under an hour the total is one duration, without the seconds = hours = days repeat', () => {
   const r = estimate('https://a.example/', '--pages', '10', '--delay', '1');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^Total: 9\.5 s for 10 pages on 1 host$/m);
+  // 10 × 1.0013 s + 0.50005 s = 10.51305 s; 3,602 × 1.0013 s + 0.50005 s = 3,607.18265 s.
+  assert.match(r.stdout, /^Total: 10\.5 s for 10 pages on 1 host$/m);
   const hour = estimate('https://a.example/', '--pages', '3602', '--delay', '1');
-  assert.match(hour.stdout, /^Total: 1 h 2 s \(3,601.5 s = 1 h = 0 days\) for 3,602 pages on 1 host$/m);
+  assert.match(hour.stdout, /^Total: 1 h 7 s \(3,607.2 s = 1 h = 0 days\) for 3,602 pages on 1 host$/m);
 });
 
 // ---- Seed notes (src/core/seedHygiene.ts). ----
@@ -312,7 +322,7 @@ test('human: per-worker delay, deadline and machines are shown when asked', () =
   );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Per-worker delay: 2 s \(4 workers \/ 2 req\/s\)$/m);
-  assert.match(r.stdout, /^Deadline: 1 h, met with 59 m 11 s to spare$/m);
+  assert.match(r.stdout, /^Deadline: 1 h, met with 59 m 9 s to spare$/m);
   assert.match(r.stdout, /^Machines \(2, hosts assigned by FNV-1a-32 of the host mod 2\):$/m);
   assert.match(r.stdout, /^ {2}Imbalance: 1× \(slowest machine \/ mean\), pages 1×$/m);
 });
@@ -346,8 +356,9 @@ const DEADLINE_CASES: Array<{ name: string; args: string[]; kinds: string[] }> =
     kinds: ['workers', 'machines'],
   },
   {
+    // Each host alone takes 1,000 × 1.0013 s + 0.50005 s = 1,001.8 s: within 1,100 s, so only the rate is short.
     name: 'a global rate',
-    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '3000', '--rate', '1', '--deadline', '1000'],
+    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '3000', '--rate', '1', '--deadline', '1100'],
     kinds: ['rate', 'machines'],
   },
 ];
@@ -370,9 +381,10 @@ test('human: a missed deadline says what meets it, with the options to add', () 
   const r = estimate('https://a.example/', 'https://b.example/', '--pages-per-host', '10000', '--crawl-delay', 'b.example=10', '--deadline', '1d');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration\s+By deadline$/m);
-  assert.match(r.stdout, /^Deadline: 1 d, missed by 3 h 46 m 31 s\n\nWhat meets the deadline:\n/m);
-  assert.match(r.stdout, /^ {2}1\. Cap b\.example at 8,640 pages \(of 10,000\): 18,640 pages in 23 h 59 m 51 s\.\n {5}add: --pages-for b\.example=8640$/m);
-  assert.match(r.stdout, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 40 s\.\n {5}add: --drop-host b\.example$/m);
+  // b.example: 10,000 × 10.0013 s + 0.50005 s = 100,013.50005 s; n × 10.0013 s + 0.50005 s ≤ 86,400 s → n = 8,638.
+  assert.match(r.stdout, /^Deadline: 1 d, missed by 3 h 46 m 54 s\n\nWhat meets the deadline:\n/m);
+  assert.match(r.stdout, /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m);
+  assert.match(r.stdout, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m);
 });
 
 test('--drop-host leaves a host out; with --pages the others keep their share', () => {
@@ -499,3 +511,46 @@ test('no seeds at all → exit 2', () => {
   assert.equal(r.status, 2);
   assert.equal(r.stderr, 'crawl-planner estimate: no seed URLs: give them as arguments or with --seeds-file\n');
 });
+
+// ---- --calibrate and --simulate (the whole road, test crawl to full crawl: calibrate-estimate.test.ts). ----
+
+test('--simulate adds the band to the JSON and a line to the text; with typed answer times it is the plan', () => {
+  const doc = json('https://a.example/', 'https://b.example/', '--pages', '40', '--delay', '0.5', '--simulate', '--runs', '20', '--seed', '7') as EstimateDocument & {
+    simulation: { method: string; runs: number; seed: number; p10Seconds: number; p50Seconds: number; p90Seconds: number; hosts: unknown[]; timeline: { hosts: unknown[] } };
+  };
+  assert.equal(doc.simulation.method, 'engine');
+  assert.equal(doc.simulation.runs, 20);
+  assert.equal(doc.simulation.seed, 7);
+  for (const p of [doc.simulation.p10Seconds, doc.simulation.p50Seconds, doc.simulation.p90Seconds]) assert.ok(Math.abs(p - doc.totalSeconds) < 1e-6);
+  assert.equal(doc.simulation.hosts.length, 2);
+  assert.equal(doc.simulation.timeline.hosts.length, 2);
+  assert.equal(doc.calibration, null);
+  const text = estimate('https://a.example/', '--pages', '10', '--simulate', '--runs', '5');
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^Simulated: 10\.5 s in every run \(nothing measured to draw from\) over 5 runs of the crawl engine on virtual time, seed 1; the plan says 10\.5 s$/m);
+  // Without --simulate, no simulation.
+  assert.equal((json('https://a.example/', '--pages', '10') as EstimateDocument & { simulation: unknown }).simulation, null);
+});
+
+const refusals: Array<[string, string[], RegExp]> = [
+  ['--runs without --simulate', ['--runs', '5'], /^crawl-planner estimate: --runs: only with --simulate$/],
+  ['--seed without --simulate', ['--seed', '5'], /^crawl-planner estimate: --seed: only with --simulate$/],
+  ['--runs 0', ['--simulate', '--runs', '0'], /^crawl-planner estimate: --runs: 0 must be at least 1$/],
+  ['--runs 1.5', ['--simulate', '--runs', '1.5'], /^crawl-planner estimate: --runs: "1\.5" must be a whole number$/],
+  ['--calibrate a missing file', ['--calibrate', 'DIR/missing.json'], /^crawl-planner estimate: --calibrate: cannot read .*missing\.json: ENOENT$/],
+  ['--calibrate a file that is not JSON', ['--calibrate', 'DIR/not-json.json'], /^crawl-planner estimate: --calibrate: .*not-json\.json is not JSON \(give the report that crawl --report wrote\)$/],
+  ['--calibrate an estimate document', ['--calibrate', 'DIR/estimate.json'], /^crawl-planner estimate: --calibrate: .*estimate\.json: not a crawl report \(one that crawl --report writes\): it has no requests and summary$/],
+  ['--calibrate a report of another schema', ['--calibrate', 'DIR/v2.json'], /^crawl-planner estimate: --calibrate: .*v2\.json: crawl report schemaVersion 2 is not supported \(this version reads 1\)$/],
+];
+for (const [name, args, message] of refusals) {
+  test(`${name} → exit 2 with one line`, () => {
+    seedsFile('not-json.json', 'not json at all');
+    seedsFile('estimate.json', JSON.stringify(json('https://a.example/', '--pages', '10')));
+    seedsFile('v2.json', JSON.stringify({ schemaVersion: 2, requests: [], summary: {}, comparison: {} }));
+    const r = estimate('https://a.example/', '--pages', '10', ...args.map((a) => a.replace('DIR', dir)));
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr.trimEnd(), message);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1);
+  });
+}

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PlanData } from '../../src/core/export';
 import type { EstimateDocument } from '../../src/core/plan';
+import { startDemoHosts } from '../../src/demo';
 import { canListenOn, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 import { buildCli, runCli } from '../helpers/cli';
 
@@ -64,6 +65,38 @@ describe('crawl-planner export', () => {
         for (const url of list) assert.equal(doc.hosts.find((h) => h.host === new URL(url).host)!.machine, m);
       }
     }
+  });
+
+  it('--calibrate: exports the plan estimate --calibrate prints, with the Crawl-delay and answer times the test crawl measured', T, async () => {
+    // A test crawl of a host whose robots.txt says Crawl-delay: 0.3 (typed nowhere else), with its report.
+    const demo = await startDemoHosts({
+      hosts: [{ name: 'polite', description: 'Crawl-delay 0.3', pages: 4, latency: { kind: 'uniform', minMs: 10, maxMs: 20 }, graph: { kind: 'tree', fanOut: 3 }, robotsTxt: { kind: 'rules', crawlDelay: 0.3 } }],
+    });
+    const report = path.join(tmp, 'test-crawl.json');
+    const seeds = demo.hosts.map((h) => h.baseUrl);
+    try {
+      const crawl = await runCli(['crawl', ...seeds, '--delay', '0.1', '--max-pages', '4', '--report', report]);
+      assert.equal(crawl.status, 0, crawl.stderr);
+    } finally {
+      await demo.close();
+    }
+    const options = [...seeds, '--pages-per-host', '50', '--delay', '0.1', '--calibrate', report];
+    const est = await runCli(['estimate', ...options, '--json']);
+    assert.equal(est.status, 0, est.stderr);
+    const doc = JSON.parse(est.stdout) as EstimateDocument;
+    assert.deepEqual(doc.hosts.map((h) => [h.intervalSeconds, h.intervalSource, [...h.calibrated].sort()]), [[0.3, 'crawl-delay', ['crawl-delay', 'latency']]]);
+    const dir = outDir();
+    const r = await runCli(['export', '--format', 'crawlee', '--out', dir, ...options]);
+    assert.equal(r.status, 0, r.stderr);
+    const data = JSON.parse(read(dir, 'plan.json')) as PlanData;
+    // One machine: every host on machine 0.
+    assert.deepEqual(
+      data.hosts,
+      doc.hosts.map((h) => ({ host: h.host, intervalSeconds: h.intervalSeconds, pages: h.pages, machine: 0 })),
+    );
+    // What the test crawl measured, then the plan: the same text as estimate's.
+    assert.match(r.stdout, /^Calibrated from /);
+    assert.ok(r.stdout.startsWith((await runCli(['estimate', ...options])).stdout), 'the same calibration and plan text as estimate');
   });
 
   it('nutch and stormcrawler: the plan\'s numbers in the framework\'s keys', T, async () => {

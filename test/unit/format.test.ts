@@ -374,6 +374,16 @@ describe('summary on done', () => {
     assert.match(row, /^a\.example\s+20\s+18\s+—\s+—\s+2 s crawl-delay/);
   });
 
+  it('gives the plan\'s simulated band and where the elapsed time fell in it', () => {
+    const band = (p10Seconds: number, p90Seconds: number) =>
+      formatSummary(summary({ plannedBand: { p10Seconds, p50Seconds: (p10Seconds + p90Seconds) / 2, p90Seconds, runs: 200 } }), { color: false }).join('\n');
+    assert.match(band(30, 36), /^elapsed 34\.2 s · planned 31 s \(\+10%\) · band 30 s–36 s \(p10–p90 of 200 simulated runs\): inside$/m);
+    assert.match(band(30, 33), /· band 30 s–33 s \(p10–p90 of 200 simulated runs\): above$/m);
+    assert.match(band(35, 36), /: below$/m);
+    // A band with no width (nothing measured to draw from) is one number.
+    assert.match(band(31, 31), /· band 31 s \(p10–p90 of 200 simulated runs\): above$/m);
+  });
+
   it('falls back to the formatter’s planned seconds, and leaves the plan out without one', () => {
     const noPlan = summary({ plannedSeconds: undefined });
     assert.match(run([{ type: 'done', at: T0, summary: noPlan }], { planned: 38 }).join('\n'), /elapsed 34\.2 s · planned 38 s \(-10%\)/);

@@ -22,12 +22,14 @@ test('host rows: interval and source, pages/h, duration, binding and skipped fla
     crawlDelayPolicy: 'skip',
   });
   const rows = rowsOf(p);
+  // robots.txt, then 1,000 pages the interval plus 1.3 ms apart, the last answered 0.50005 s later
+  // (REQUEST_OVERHEAD): 1,000 × 10.0013 s + 0.50005 s = 2 h 46 m 42 s; 1,001.8 s; 100,001.8 s.
   assert.deepEqual(
     rows.map((r) => [r.host, r.interval, r.source, r.pagesPerHour, r.duration, r.binding, r.skipped, r.count]),
     [
-      ['b.example', '10 s', 'Crawl-delay', '360', '2 h 46 m 31 s', true, false, 1],
-      ['a.example', '1 s', undefined, '3,600', '16 m 40 s', false, false, 1],
-      ['c.example', '100 s', 'Crawl-delay', '36', '1 d 3 h 45 m', false, true, 1],
+      ['b.example', '10 s', 'Crawl-delay', '360', '2 h 46 m 42 s', true, false, 1],
+      ['a.example', '1 s', undefined, '3,600', '16 m 42 s', false, false, 1],
+      ['c.example', '100 s', 'Crawl-delay', '36', '1 d 3 h 47 m', false, true, 1],
     ],
   );
   assert.match(rows[0]!.detail, /limits the crawl/);
@@ -55,7 +57,7 @@ test('host groups: hosts with the same pages, interval and duration share a row 
   const row = hostRowText(groups[0]!.host, true, 1000);
   assert.equal(row.label, `1,000 hosts like ${alike.bindingHost}`);
   assert.equal(row.detail, '1,000 pages each, limits the crawl');
-  assert.deepEqual([row.pages, row.interval, row.intervalSource, row.duration], ['1,000', '1 s', 'configured', '16 m 40 s']);
+  assert.deepEqual([row.pages, row.interval, row.intervalSource, row.duration], ['1,000', '1 s', 'configured', '16 m 42 s']);
   // Two alike stay two rows.
   const two = hostGroups(plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 } }));
   assert.deepEqual(two.map((g) => [g.host.host, g.count]), [['a.example', 1], ['b.example', 1]]);
@@ -77,7 +79,7 @@ test('intervalSourceLabel names every source', () => {
 
 test('totalText', () => {
   const p = plan({ seeds: seeds('a.example'), pages: { total: 1_000_000 } });
-  assert.equal(totalText(p), '11 d 13 h 47 m for 1,000,000 pages over 1 host');
+  assert.equal(totalText(p), '11 d 14 h 8 m for 1,000,000 pages over 1 host');
   const skipped = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
   assert.match(totalText(skipped), /10 pages of skipped hosts not counted/);
 });
@@ -112,7 +114,7 @@ test('chartModel: longest host first at 100%, the binding host highlighted, labe
     ],
   );
   assert.equal(chart.hidden, 0);
-  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 31 s, longest first: b\.example 2 h 46 m 31 s \(limits the crawl\); a\.example 16 m 40 s/);
+  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 42 s, longest first: b\.example 2 h 46 m 42 s \(limits the crawl\); a\.example 16 m 42 s/);
 });
 
 test('chartModel: a bar per row of hosts alike, named for the group', () => {

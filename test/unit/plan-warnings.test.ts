@@ -52,15 +52,16 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     nearMiss: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h1.example': 60 }, crawlDelayPolicy: 'obey' },
   },
   'host-dominates': {
-    // h1: 99 × 10 + 0.5 = 990.5 s against h0's 99.5 s: 91% of the time and 10× the next host.
+    // h1: robots.txt, 100 steps of 10.0013 s and a 0.50005 s answer = 1000.63005 s against h0's 100.63005 s:
+    // 91% of the time and 9.9× the next host.
     raise: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 } },
     expected: {
       code: 'host-dominates',
       message:
-        "h1.example takes 91% of all hosts' crawl time and 10× as long as the next host (h0.example); the crawl ends when it does. More hosts or fewer pages from this one shorten the crawl.",
+        "h1.example takes 91% of all hosts' crawl time and 9.9× as long as the next host (h0.example); the crawl ends when it does. More hosts or fewer pages from this one shorten the crawl.",
       host: 'h1.example',
     },
-    // 149 s against 99.5 s: 60% of the time but under 2× the next host.
+    // 150.63005 s against 100.63005 s: 60% of the time but under 2× the next host.
     nearMiss: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 1.5 } },
   },
   'zero-delay': {
@@ -76,9 +77,9 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     raise: { seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 },
     expected: {
       code: 'deadline-unreachable',
-      message: 'The crawl takes 11 d 13 h 47 m, longer than the 2 d deadline by 9 d 13 h 47 m.',
+      message: 'The crawl takes 11 d 14 h 8 m, longer than the 2 d deadline by 9 d 14 h 8 m.',
     },
-    nearMiss: { seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 999_999.5 },
+    nearMiss: { seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 1_001_300.50005 },
   },
   'latency-exceeds-interval': {
     raise: { seeds: A, pages: { total: 100 }, latencySeconds: 2 },

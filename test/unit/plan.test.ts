@@ -25,12 +25,12 @@ const only = (p: Plan): HostPlan => {
 
 // ---- The numbers of the politeness rules (docs/how-it-works.md §The plan), each in its own test. ----
 
-test('seed: 1,000,000 pages at a 1 s interval take about 1,000,000 s = 277.8 h = 11.6 days', () => {
+test('seed: 1,000,000 pages at a 1 s interval take about 1,000,000 s = 278.1 h = 11.6 days', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 }, delaySeconds: 1 });
-  // Convention: first request at t = 0, done when the last response (0.5 s default latency) arrives.
-  assert.equal(p.totalSeconds, 999_999.5);
-  assert.ok(p.totalSeconds >= 999_999 && p.totalSeconds <= 1_000_001);
-  assert.equal((p.totalSeconds / 3600).toFixed(1), '277.8');
+  // Convention: the host's robots.txt at t = 0, then a page every 1 s + 1.3 ms (the per-request overhead,
+  // REQUEST_OVERHEAD), done when the last response (0.5 s default latency) has arrived and been read.
+  assert.equal(p.totalSeconds, 1_001_300.50005);
+  assert.equal((p.totalSeconds / 3600).toFixed(1), '278.1');
   assert.equal((p.totalSeconds / 86_400).toFixed(1), '11.6');
   assert.equal(only(p).pagesPerHour, 3600);
   assert.equal(p.bindingConstraint, 'host-interval');
@@ -104,40 +104,47 @@ test('seed: 2 s latency with a 1 s interval read end-to-start gives a 3 s period
 
 // ---- The timing convention. ----
 
-const hostSeconds: Array<{ name: string; input: Partial<PlanInput>; pages: number; seconds: number; period: number }> = [
-  { name: 'one page takes one latency', input: { latencySeconds: 0.5 }, pages: 1, seconds: 0.5, period: 1 },
-  { name: 'n pages: (n − 1) × period + latency', input: { latencySeconds: 0.5 }, pages: 10, seconds: 9.5, period: 1 },
-  { name: 'latency above the interval: n × latency', input: { latencySeconds: 2 }, pages: 10, seconds: 20, period: 2 },
-  { name: 'end reading: (n − 1) × (latency + interval) + latency', input: { latencySeconds: 2, delayFrom: 'end' }, pages: 10, seconds: 29, period: 3 },
-  { name: 'two lanes: ⌈n / 2⌉ pages each', input: { latencySeconds: 0.5, perHostConcurrency: 2 }, pages: 11, seconds: 5.5, period: 1 },
-  { name: 'zero delay: paced by latency only', input: { latencySeconds: 0.25, delaySeconds: 0 }, pages: 4, seconds: 1, period: 0.25 },
+// The per-request overhead (REQUEST_OVERHEAD): 1.3 ms after an interval, 0.05 ms after an answer.
+const hostSeconds: Array<{ name: string; input: Partial<PlanInput>; pages: number; seconds: number; period: number; step: number }> = [
+  { name: 'one page: robots.txt, an interval, one latency', input: { latencySeconds: 0.5 }, pages: 1, seconds: 1.0013 + 0.50005, period: 1, step: 1.0013 },
+  { name: 'n pages: robots.txt, then n steps and a latency', input: { latencySeconds: 0.5 }, pages: 10, seconds: 10 * 1.0013 + 0.50005, period: 1, step: 1.0013 },
+  { name: 'latency above the interval: (n + 1) × latency', input: { latencySeconds: 2 }, pages: 10, seconds: 11 * 2.00005, period: 2, step: 2.00005 },
+  { name: 'end reading: n × (latency + interval) + latency', input: { latencySeconds: 2, delayFrom: 'end' }, pages: 10, seconds: 10 * 3.00135 + 2.00005, period: 3, step: 3.00135 },
+  { name: 'two lanes: ⌈n / 2⌉ pages each', input: { latencySeconds: 0.5, perHostConcurrency: 2 }, pages: 11, seconds: 6 * 1.0013 + 0.50005, period: 1, step: 1.0013 },
+  { name: 'zero delay: paced by latency only', input: { latencySeconds: 0.25, delaySeconds: 0 }, pages: 4, seconds: 5 * 0.25005, period: 0.25, step: 0.25005 },
 ];
 for (const c of hostSeconds) {
   test(`convention: ${c.name}`, () => {
     const h = only(plan({ seeds: A, pages: { total: c.pages }, delaySeconds: 1, ...c.input }));
-    assert.equal(h.seconds, c.seconds);
+    assert.equal(h.seconds, tidy(c.seconds));
     assert.equal(h.periodSeconds, c.period);
+    assert.equal(h.stepSeconds, c.step);
+    assert.equal(h.firstPageSeconds, c.step);
+    assert.equal(h.requests, c.pages + 1);
   });
 }
 
-test('convention: the global rate bound is (N − 1) / rate + the shortest latency', () => {
+test('convention: the global rate bound is (N − 1) / rate + the shortest latency, N counting each host\'s robots.txt', () => {
   const p = plan({ seeds: hosts(10), pages: { total: 1000 }, rate: 2, latencyByHost: { 'h3.example': 0.1 } });
-  assert.equal(p.bounds.globalRateSeconds, 999 / 2 + 0.1);
+  assert.equal(p.bounds.globalRateSeconds, 1009 / 2 + 0.1);
 });
 
-test('convention: the workers bound is Σ pages × latency / workers', () => {
+test('convention: the workers bound is Σ requests × latency / workers, robots.txt included', () => {
   const p = plan({ seeds: hosts(2), pages: { perHost: 100 }, workers: 2, latencySeconds: 0.5, latencyByHost: { 'h1.example': 1.5 } });
-  assert.equal(p.bounds.workersSeconds, (100 * 0.5 + 100 * 1.5) / 2);
+  assert.equal(p.bounds.workersSeconds, (101 * 0.5 + 101 * 1.5) / 2);
 });
 
-test('convention: with one host the rate and workers bounds agree with the host bound when they describe the same pacing', () => {
-  // 1 req/s globally for one host at a 1 s interval: (N − 1) / 1 + latency = the host's own time.
+test('convention: with one host the rate and workers bounds fall short of the host bound by its overhead only', () => {
+  // 1 req/s globally for one host at a 1 s interval: (N − 1) / 1 + latency, N = 101 with robots.txt; the
+  // host itself also pays 1.3 ms per request of the crawl's own, so it binds.
   const p = plan({ seeds: A, pages: { total: 100 }, rate: 1, latencySeconds: 0.5 });
-  assert.equal(p.bounds.globalRateSeconds, p.bounds.hostSeconds);
-  assert.equal(p.bindingConstraint, 'host-interval'); // a tie names the host
-  // One worker and latency above the interval: each page holds the worker for 2 s, as the host's own period.
+  assert.equal(p.bounds.globalRateSeconds, 100.5);
+  assert.equal(p.bounds.hostSeconds, tidy(100 * 1.0013 + 0.50005));
+  assert.equal(p.bindingConstraint, 'host-interval');
+  // One worker and latency above the interval: each request holds the worker for 2 s, as the host's own period.
   const q = plan({ seeds: A, pages: { total: 100 }, workers: 1, latencySeconds: 2 });
-  assert.equal(q.bounds.workersSeconds, q.bounds.hostSeconds);
+  assert.equal(q.bounds.workersSeconds, 202);
+  assert.equal(q.bounds.hostSeconds, tidy(101 * 2.00005));
   assert.equal(q.bindingConstraint, 'latency');
 });
 
@@ -149,15 +156,15 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     input: { seeds: A, pages: { total: 100 }, delaySeconds: 2 },
     constraint: 'host-interval',
     host: 'a.example',
-    seconds: 99 * 2 + 0.5,
-    words: /^a\.example limits the crawl: the configured delay of 2 s, measured from start to start, gives one request every 2 s \(1,800 pages\/h\), so its 100 pages take 3 m 19 s\.$/,
+    seconds: 200.63005, // robots.txt, 100 steps of 2.0013 s, and a 0.50005 s answer
+    words: /^a\.example limits the crawl: the configured delay of 2 s, measured from start to start, gives one request every 2 s \(1,800 pages\/h\), so its robots\.txt and 100 pages take 3 m 21 s\.$/,
   },
   {
     name: 'crawl-delay',
     input: { seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 } },
     constraint: 'crawl-delay',
     host: 'h1.example',
-    seconds: 99 * 10 + 0.5,
+    seconds: 1000.63005, // 100 steps of 10.0013 s and a 0.50005 s answer
     words: /^h1\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\)/,
   },
   {
@@ -165,7 +172,7 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     input: { seeds: A, pages: { total: 100 }, adaptive: true, latencySeconds: 0.3 },
     constraint: 'adaptive',
     host: 'a.example',
-    seconds: 99 * 3 + 0.3,
+    seconds: 300.43005, // 100 steps of 3.0013 s and a 0.30005 s answer
     words: /the adaptive delay max\(1 s, 10 × 0\.3 s latency\) = 3 s/,
   },
   {
@@ -173,7 +180,7 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     input: { seeds: A, pages: { total: 100 }, latencySeconds: 2 },
     constraint: 'latency',
     host: 'a.example',
-    seconds: 200,
+    seconds: 202.00505, // 101 answers of 2 s, each 0.05 ms before the next start
     words: /its 2 s response time, longer than its 1 s interval, with 1 request in flight per host \(50% of the configured rate\)/,
   },
   {
@@ -181,16 +188,16 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     input: { seeds: hosts(10), pages: { perHost: 100 }, rate: 1 },
     constraint: 'global-rate',
     host: null,
-    seconds: 999 + 0.5,
-    words: /^The global rate of 1 req\/s limits the crawl: 1,000 pages take 16 m 40 s at that rate/,
+    seconds: 1009 + 0.5,
+    words: /^The global rate of 1 req\/s limits the crawl: 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 16 m 50 s at that rate/,
   },
   {
     name: 'workers',
     input: { seeds: hosts(10), pages: { perHost: 100 }, workers: 1, latencySeconds: 0.5 },
     constraint: 'workers',
     host: null,
-    seconds: 500,
-    words: /^The 1 worker limits the crawl: each request holds a worker for its response time \(0\.5 s on average\), so 1,000 pages take 8 m 20 s\.$/,
+    seconds: 505,
+    words: /^The 1 worker limits the crawl: each request holds a worker for its response time \(0\.5 s on average\), so 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 8 m 25 s\.$/,
   },
   {
     name: 'none (every host skipped)',
@@ -220,9 +227,10 @@ test('binding constraint: the end reading is named in words', () => {
 // ---- Crawl-delay policies. ----
 
 const policies: Array<{ policy: 'cap' | 'skip' | 'obey'; interval: number; skipped: boolean; total: number; counted: number }> = [
-  { policy: 'cap', interval: 30, skipped: false, total: 9 * 30 + 0.5, counted: 20 },
-  { policy: 'skip', interval: 60, skipped: true, total: 9 * 1 + 0.5, counted: 10 },
-  { policy: 'obey', interval: 60, skipped: false, total: 9 * 60 + 0.5, counted: 20 },
+  // robots.txt, then 10 steps of the interval + 1.3 ms, and a 0.50005 s answer.
+  { policy: 'cap', interval: 30, skipped: false, total: 300.51305, counted: 20 },
+  { policy: 'skip', interval: 60, skipped: true, total: 10.51305, counted: 10 },
+  { policy: 'obey', interval: 60, skipped: false, total: 600.51305, counted: 20 },
 ];
 for (const c of policies) {
   test(`Crawl-delay 60 s above a 30 s cap under ${c.policy}`, () => {
@@ -324,6 +332,7 @@ test('defaults are filled in and reported', () => {
     perHostConcurrency: 1,
     machines: null,
     deadlineSeconds: null,
+    calibration: null,
   });
   assert.equal(p.sharding, null);
   assert.equal(p.deadline, null);
@@ -334,37 +343,39 @@ test('defaults are filled in and reported', () => {
 
 test('a deadline that is met has a positive margin', () => {
   const p = plan({ seeds: A, pages: { total: 100 }, deadlineSeconds: 3600 });
-  // 3,600 pages fit in an hour at 1 s: (3,600 − 1) × 1 s + 0.5 s.
+  // robots.txt, then 100 pages 1.0013 s apart, the last answered 0.50005 s later: 100.63005 s. By the hour:
+  // n × 1.0013 s + 0.50005 s ≤ 3,600 s → n = 3,594.
   assert.deepEqual(p.deadline, {
     seconds: 3600,
     met: true,
-    marginSeconds: 3600 - 99.5,
-    earliestSeconds: 99.5,
+    marginSeconds: tidy(3600 - 100.63005),
+    earliestSeconds: 100.63005,
     blockingHosts: [],
-    pagesByHost: { 'a.example': 3600 },
+    pagesByHost: { 'a.example': 3594 },
     options: [],
   });
 });
 
 test('a deadline that is missed has a negative margin', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 }, deadlineSeconds: 2 * 86_400 });
-  // The one host is the politeness bound; 172,800 pages fit in 2 d; dropping it would leave nothing.
+  // The one host is the politeness bound (1,000,000 × 1.0013 s + 0.50005 s); n × 1.0013 s + 0.50005 s ≤ 2 d →
+  // 172,575 pages fit (172,799.84755 s); dropping it would leave nothing.
   assert.deepEqual(p.deadline, {
     seconds: 172_800,
     met: false,
-    marginSeconds: 172_800 - 999_999.5,
-    earliestSeconds: 999_999.5,
+    marginSeconds: tidy(172_800 - 1_001_300.50005),
+    earliestSeconds: 1_001_300.50005,
     blockingHosts: ['a.example'],
-    pagesByHost: { 'a.example': 172_800 },
+    pagesByHost: { 'a.example': 172_575 },
     options: [
       {
         kind: 'cap',
         hosts: ['a.example'],
-        pages: 172_800,
-        totalSeconds: 172_799.5,
-        text: 'Cap a.example at 172,800 pages (of 1,000,000): 172,800 pages in 2 d.',
-        change: { pagesByHost: { 'a.example': 172_800 } },
-        cli: { add: ['--pages-per-host', '172800'], remove: ['--pages'] },
+        pages: 172_575,
+        totalSeconds: 172_799.84755,
+        text: 'Cap a.example at 172,575 pages (of 1,000,000): 172,575 pages in 2 d.',
+        change: { pagesByHost: { 'a.example': 172_575 } },
+        cli: { add: ['--pages-per-host', '172575'], remove: ['--pages'] },
       },
     ],
   });
@@ -399,9 +410,9 @@ test('sharding: each host on exactly one machine; total is the slowest machine; 
   assert.deepEqual(s.perMachine.map((m) => m.hosts), [['d.example'], ['c.example'], ['a.example', 'b.example']]);
   assert.deepEqual(p.hosts.map((h) => h.machine), [2, 2, 1, 0]);
   assert.deepEqual(s.perMachine.map((m) => m.pages), [100, 100, 200]);
-  // Each machine has 8 workers: every machine is limited by its slowest host, 99.5 s.
-  assert.deepEqual(s.perMachine.map((m) => m.seconds), [99.5, 99.5, 99.5]);
-  assert.equal(p.totalSeconds, 99.5);
+  // Each machine has 8 workers: every machine is limited by its slowest host, 100.63005 s.
+  assert.deepEqual(s.perMachine.map((m) => m.seconds), [100.63005, 100.63005, 100.63005]);
+  assert.equal(p.totalSeconds, 100.63005);
   assert.equal(s.imbalance, 1);
   assert.equal(s.pagesImbalance, 1.5);
 });
@@ -410,12 +421,12 @@ test('sharding: rate and workers are per machine', () => {
   const seeds = ['a.example', 'b.example', 'c.example', 'd.example'].map((host) => ({ host }));
   const one = plan({ seeds, pages: { perHost: 100 }, rate: 1 });
   const three = plan({ seeds, pages: { perHost: 100 }, rate: 1, machines: 3 });
-  assert.equal(one.totalSeconds, 399.5); // 400 pages at 1 req/s on one machine
-  assert.equal(three.totalSeconds, 199.5); // machine 2 holds a and b: 200 pages at 1 req/s
+  assert.equal(one.totalSeconds, 403.5); // 400 pages and 4 robots.txt at 1 req/s on one machine
+  assert.equal(three.totalSeconds, 201.5); // machine 2 holds a and b: 200 pages and 2 robots.txt at 1 req/s
   assert.equal(three.bindingConstraint, 'global-rate');
   assert.equal(three.bindingMachine, 2);
   assert.match(three.bindingDescription, /^On machine 2 \(the slowest of 3\), the global rate of 1 req\/s/);
-  assert.equal(three.sharding!.imbalance, tidy(199.5 / ((99.5 + 99.5 + 199.5) / 3)));
+  assert.equal(three.sharding!.imbalance, tidy(201.5 / ((100.63005 + 100.63005 + 201.5) / 3)));
 });
 
 test('sharding with one machine is the same plan plus a sharding section', () => {
@@ -517,12 +528,13 @@ test('estimateDocument has a schema version, a human total, invalid seeds and ev
   const doc = estimateDocument(p, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
   assert.equal(doc.schemaVersion, ESTIMATE_SCHEMA_VERSION);
   assert.equal(doc.schemaVersion, 1);
-  assert.equal(doc.totalSeconds, 999_999.5);
-  assert.equal(doc.totalHuman, '11 d 13 h 47 m');
+  assert.equal(doc.totalSeconds, 1_001_300.50005);
+  assert.equal(doc.totalHuman, '11 d 14 h 8 m');
   assert.deepEqual(doc.invalidSeeds, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
   assert.deepEqual(Object.keys(doc.hosts[0]!), [
     'host', 'seeds', 'pages', 'latencySeconds', 'crawlDelaySeconds', 'intervalSeconds', 'intervalSource',
-    'politenessSource', 'periodSeconds', 'pagesPerSecond', 'pagesPerHour', 'pagesPerDay', 'seconds', 'skipped',
+    'politenessSource', 'periodSeconds', 'pagesPerSecond', 'pagesPerHour', 'pagesPerDay', 'seconds', 'firstPageSeconds',
+    'stepSeconds', 'faultSeconds', 'requests', 'latencyP50Seconds', 'latencyP90Seconds', 'calibrated', 'skipped',
   ]);
   // Plain data: survives a JSON round trip unchanged.
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
@@ -537,8 +549,8 @@ test('pages per host: each host its own number, the others `otherwise` (default 
   assert.deepEqual(p.input.pages, { byHost: { 'h0.example': 1000, 'h2.example': 10 }, otherwise: 0 });
   const w = p.warnings.find((x) => x.code === 'hosts-without-pages');
   assert.equal(w?.message, '1 of 3 hosts gets no pages: no page count above 0 was given for it.');
-  // The slowest host sets the makespan, as ever: 1000 pages at 1 s.
-  assert.equal(p.totalSeconds, 999.5);
+  // The slowest host sets the makespan, as ever: robots.txt and 1000 pages at 1 s (+ 1.3 ms each).
+  assert.equal(p.totalSeconds, 1001.80005);
   const q = plan({ seeds: hosts(2), pages: { byHost: { 'h0.example': 5 }, otherwise: 7 } });
   assert.deepEqual(q.hosts.map((h) => h.pages), [5, 7]);
   assert.deepEqual(spreadPages({ byHost: { b: 2 }, otherwise: 1 }, 2, ['a', 'b']), [1, 2]);

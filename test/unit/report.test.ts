@@ -245,7 +245,19 @@ describe('report: the rest of the document', () => {
     assert.deepEqual(r.summary, summary());
     assert.equal(r.startedAt, T0);
     assert.equal(r.endedAt, T0 + 34_200);
-    assert.deepEqual(r.comparison, { elapsedSeconds: 34.2, plannedSeconds: 31, elapsedVsPlannedPercent: 10.3 });
+    assert.deepEqual(r.comparison, { elapsedSeconds: 34.2, plannedSeconds: 31, elapsedVsPlannedPercent: 10.3, band: null, inBand: null });
+  });
+
+  it('with the plan\'s simulated band, says where the elapsed time falls in it', () => {
+    const at = (p10Seconds: number, p90Seconds: number) => {
+      const band = { p10Seconds, p50Seconds: (p10Seconds + p90Seconds) / 2, p90Seconds, runs: 200 };
+      const events = crawl().map((e) => (e.type === 'done' ? { ...e, summary: summary({ plannedBand: band }) } : e));
+      return build(events).comparison;
+    };
+    assert.deepEqual(at(30, 35), { elapsedSeconds: 34.2, plannedSeconds: 31, elapsedVsPlannedPercent: 10.3, band: { p10Seconds: 30, p50Seconds: 32.5, p90Seconds: 35, runs: 200 }, inBand: 'inside' });
+    assert.equal(at(30, 34.2).inBand, 'inside');
+    assert.equal(at(30, 34).inBand, 'above');
+    assert.equal(at(34.3, 40).inBand, 'below');
   });
 
   it('lists robots skips, pauses, dropped hosts and dropped URLs', () => {

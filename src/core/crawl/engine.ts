@@ -24,6 +24,7 @@ import {
 import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
+import { canonicalHttpHost } from './canonicalUrl';
 import { Frontier, intervalMs, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
 import { CrawlStats, type HostStats } from './stats';
@@ -58,30 +59,39 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   return new CrawlScheduler(resolved).run();
 }
 
-interface UrlRecord {
-  url: string;
-  host: string;
-  origin: string;
-  depth: number;
-  from: string | undefined;
-  /** Redirect hops from the start of its chain. */
-  hops: number;
-  attempts: number;
+/** One URL the crawl met. All fields are set in the constructor, so every record has one shape. */
+class UrlRecord {
   /** Retry backoff or Retry-After: not before this time. */
-  notBefore: number;
-  /** A redirect target: it continues a chain that has already started, so the page budget does not hold it back. */
-  continuation: boolean;
+  notBefore = 0;
+  attempts = 0;
   /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
-  inChain: boolean;
-  state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done';
+  inChain = false;
+  state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done' = 'new';
   /**
    * Set while this URL carries its origin's robots.txt request through the host's queue: called once the
    * request is decided or the URL leaves the run, to let the origin's other robots checks go on.
    */
-  robotsRelease?: () => void;
-  outcome?: UrlOutcome;
-  status?: number;
-  detail?: string;
+  robotsRelease: (() => void) | undefined = undefined;
+  outcome: UrlOutcome | undefined = undefined;
+  status: number | undefined = undefined;
+  detail: string | undefined = undefined;
+
+  constructor(
+    readonly url: string,
+    /** `URL.host`; '' for a URL that did not parse. */
+    readonly host: string,
+    readonly depth: number,
+    readonly from: string | undefined,
+    /** Redirect hops from the start of its chain. */
+    readonly hops: number,
+    /** A redirect target: it continues a chain that has already started, so the page budget does not hold it back. */
+    readonly continuation: boolean,
+  ) {}
+
+  /** `URL.origin` (scheme://host), from the URL's scheme and its host. */
+  get origin(): string {
+    return (this.url.startsWith('https:') ? 'https://' : 'http://') + this.host;
+  }
 }
 
 interface AdmitContext {
@@ -101,8 +111,16 @@ class CrawlScheduler {
   private readonly seedHosts = new Set<string>();
   private readonly checking = new Set<UrlRecord>();
   private readonly originChains = new Map<string, Promise<void>>();
-  private readonly inFlight = new Map<UrlRecord, AbortController>();
-  private readonly robotsAbort = new AbortController();
+  /** Requests in flight (robots.txt included), and the controllers of those on the promise road. */
+  private inFlight = 0;
+  private readonly controllers = new Map<UrlRecord, AbortController>();
+  /** Aborts the robots.txt gate's calls; made when the first call is, since aborting one costs an exception's stack. */
+  private robotsAbortController: AbortController | undefined;
+  private robotsAborted = false;
+  /** The one signal of every request on the callback road (CrawlOptions.startFetch): aborts reach them all at once. */
+  private readonly sharedRequests = new AbortController();
+  /** Whether anyone listens to events: when not, none is built. */
+  private readonly emitting: boolean;
   private graceAbort: AbortController | undefined;
 
   private activeChains = 0;
@@ -111,18 +129,28 @@ class CrawlScheduler {
 
   private stopping = false;
   private fatal: { error: unknown } | undefined;
-  private wakeResolve: (() => void) | undefined;
+  /** What runs when the wait in hand ends; undefined while the loop is not waiting. */
+  private wakeThen: (() => void) | undefined;
+  /** Cancels the wait's timer, when it has one; `idleAt` is when it is set for (a clock's own timer). */
+  private idleCancel: (() => void) | undefined;
+  private idleAt = 0;
   private wakePending = false;
+  private ended = false;
+  private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
+  private readonly onStop = (): void => this.requestStop();
   private eventBuffer: CrawlEvent[] | undefined;
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
+  /** Records not yet final (state other than 'done'). */
+  private unfinished = 0;
   /** More than one request in flight per host: new starts wait for the end of the instant (endOfInstant). */
   private readonly sharedHosts: boolean;
 
   constructor(private readonly o: ResolvedCrawlOptions) {
     this.clock = o.clock;
     this.sharedHosts = o.perHostConcurrency > 1;
+    this.emitting = o.emit !== undefined;
     this.stats = new CrawlStats(this.clock.now());
     this.frontier = new Frontier<UrlRecord>({
       delayFrom: o.delayFrom,
@@ -132,41 +160,37 @@ class CrawlScheduler {
     });
   }
 
-  async run(): Promise<CrawlResult> {
-    const stop = this.o.stop;
-    const onStop = (): void => this.requestStop();
-    for (const seed of this.o.seeds) {
+  /**
+   * Starts the crawl and returns its result. The first turn of the loop runs at once; after that the loop
+   * runs whenever it is woken (see step), so no promise is made per turn.
+   */
+  run(): Promise<CrawlResult> {
+    return new Promise<CrawlResult>((resolve, reject) => {
+      this.settleRun = { resolve, reject };
       try {
-        const u = new URL(seed.trim());
-        if (u.protocol === 'http:' || u.protocol === 'https:') this.seedHosts.add(u.host);
-      } catch {
-        // reported by admit() below
+        this.begin();
+      } catch (err) {
+        this.end({ error: err });
+        return;
       }
+      this.step();
+    });
+  }
+
+  private begin(): void {
+    const stop = this.o.stop;
+    const seeds = this.o.seeds;
+    // Each seed's host when it is a canonical URL (so that admit need not look again), else undefined.
+    const canonical = new Array<string | undefined>(seeds.length);
+    for (let i = 0; i < seeds.length; i++) {
+      const host = (canonical[i] = canonicalHttpHost(seeds[i]!.trim())) ?? seedHost(seeds[i]!);
+      if (host !== undefined) this.seedHosts.add(host);
     }
     if (stop?.aborted) this.stopping = true;
-    for (const seed of this.o.seeds) this.admit(seed, undefined, { depth: 0, hops: 0, continuation: false, seed: true });
-    stop?.addEventListener('abort', onStop);
+    const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
+    for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
+    stop?.addEventListener('abort', this.onStop);
     this.updateGate();
-    try {
-      for (;;) {
-        if (this.fatal) {
-          if (this.inFlight.size === 0) break;
-          await this.idle(undefined);
-          continue;
-        }
-        this.dispatch();
-        if (this.finished()) break;
-        await this.idle(this.wakeDelay());
-        if (this.sharedHosts) await this.endOfInstant();
-      }
-    } finally {
-      stop?.removeEventListener('abort', onStop);
-      this.graceAbort?.abort();
-      this.robotsAbort.abort();
-    }
-    this.runDeferred();
-    if (this.fatal) throw this.fatal.error;
-    return this.finish();
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -176,7 +200,7 @@ class CrawlScheduler {
   private dispatch(): void {
     if (this.stopping || this.fatal) return;
     const now = this.clock.now();
-    while (this.inFlight.size < this.o.concurrency) {
+    while (this.inFlight < this.o.concurrency) {
       const taken = this.frontier.takeReady(now);
       if (!taken) break;
       if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
@@ -192,12 +216,12 @@ class CrawlScheduler {
    * that already holds a start. With one request per host this cannot happen (a host starts again only
    * after its one response is handled), so no turn is spent there.
    */
-  private endOfInstant(): Promise<void> {
-    return this.clock.sleep(0);
+  private endOfInstant(then: () => void): void {
+    this.timer(0, then);
   }
 
   private finished(): boolean {
-    if (this.deferred.length > 0 || this.inFlight.size > 0) return false;
+    if (this.deferred.length > 0 || this.inFlight > 0) return false;
     if (this.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
@@ -205,47 +229,152 @@ class CrawlScheduler {
 
   /** Ms until the next host is ready, or undefined to wait only for a wake-up (slots full, nothing ready). */
   private wakeDelay(): number | undefined {
-    if (this.stopping || this.inFlight.size >= this.o.concurrency) return undefined;
+    if (this.stopping || this.inFlight >= this.o.concurrency) return undefined;
     const at = this.frontier.nextReadyAt();
     if (at === undefined) return undefined;
     return Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
   }
 
-  private idle(ms: number | undefined): Promise<void> {
+  /**
+   * The loop: start what may start, then wait for a wake-up (a response, a robots.txt answer, a stop) or
+   * the next host's time. The wait's end posts the loop again on the clock's `post` (a microtask by
+   * default), as the continuation of an `await` would run.
+   */
+  private readonly step = (): void => {
+    if (this.ended) return;
+    try {
+      if (this.fatal) {
+        if (this.inFlight === 0) {
+          this.end(undefined);
+          return;
+        }
+        this.idle(undefined, this.step);
+        return;
+      }
+      this.dispatch();
+      if (this.finished()) {
+        this.end(undefined);
+        return;
+      }
+      this.idle(this.wakeDelay(), this.sharedHosts ? this.afterInstant : this.step);
+    } catch (err) {
+      this.end({ error: err });
+    }
+  };
+
+  /** With more than one request in flight per host, the loop goes on only once the instant has run out (endOfInstant). */
+  private readonly afterInstant = (): void => {
+    if (this.ended) return;
+    this.endOfInstant(this.step);
+  };
+
+  /** The crawl is over (or failed inside the loop): clean up, then settle run()'s promise. */
+  private end(thrown: { error: unknown } | undefined): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.cancelIdle();
+    const settle = this.settleRun!;
+    try {
+      this.o.stop?.removeEventListener('abort', this.onStop);
+      this.graceAbort?.abort();
+      this.abortRobots();
+      if (thrown) throw thrown.error;
+      this.runDeferred();
+      if (this.fatal) throw this.fatal.error;
+      settle.resolve(this.finish());
+    } catch (err) {
+      settle.reject(err);
+    }
+  }
+
+  /** The signal handed to the robots.txt gate's calls. */
+  private get robotsSignal(): AbortSignal {
+    if (this.robotsAbortController === undefined) {
+      this.robotsAbortController = new AbortController();
+      if (this.robotsAborted) this.robotsAbortController.abort();
+    }
+    return this.robotsAbortController.signal;
+  }
+
+  private abortRobots(): void {
+    this.robotsAborted = true;
+    this.robotsAbortController?.abort();
+  }
+
+  /** Runs `task` after a wait is over, as the continuation of an `await` would run. */
+  private post(task: () => void): void {
+    if (this.clock.post) this.clock.post(task);
+    else void Promise.resolve().then(task);
+  }
+
+  /** Calls `task` after `ms` of the clock's time unless cancelled; the clock's own timer when it has one. */
+  private timer(ms: number, task: () => void): () => void {
+    if (this.clock.setTimer) return this.clock.setTimer(ms, task);
+    const controller = new AbortController();
+    this.clock.sleep(ms, controller.signal).then(task, () => undefined);
+    return () => controller.abort(IDLE_OVER);
+  }
+
+  /** Waits for a wake-up, or `ms` of the clock's time when given, then posts `then`. */
+  private idle(ms: number | undefined, then: () => void): void {
     if (this.wakePending) {
       this.wakePending = false;
-      return Promise.resolve();
+      this.post(then);
+      return;
     }
-    return new Promise<void>((resolve) => {
-      const timer = new AbortController();
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        this.wakeResolve = undefined;
-        timer.abort(IDLE_OVER);
-        resolve();
-      };
-      this.wakeResolve = finish;
-      if (ms !== undefined) this.clock.sleep(ms, timer.signal).then(finish, () => undefined);
-    });
+    this.wakeThen = then;
+    if (this.clock.setTimer) {
+      // A clock's own timer stays set across wake-ups while the loop wants the same time (one per host start,
+      // not one per response); a wake-up leaves it, a new time replaces it, and a wait for a wake-up alone
+      // (every slot busy) leaves it too: should it fire first, the loop only looks again.
+      if (ms === undefined) return;
+      const at = this.clock.now() + ms;
+      if (this.idleCancel !== undefined && this.idleAt === at) return;
+      this.cancelIdle();
+      this.idleAt = at;
+      this.idleCancel = this.clock.setTimer(ms, this.onIdleTimer);
+      return;
+    }
+    this.cancelIdle();
+    if (ms !== undefined) this.idleCancel = this.timer(ms, this.onIdleTimer);
+  }
+
+  private readonly onIdleTimer = (): void => {
+    this.idleCancel = undefined;
+    this.wakeUp();
+  };
+
+  /** Ends the wait in hand and posts what was to follow it (a sleep's timer is cancelled; a clock's own one stays). */
+  private wakeUp(): void {
+    const then = this.wakeThen;
+    if (then === undefined) return;
+    this.wakeThen = undefined;
+    if (!this.clock.setTimer) this.cancelIdle();
+    this.post(then);
+  }
+
+  private cancelIdle(): void {
+    const cancel = this.idleCancel;
+    if (cancel === undefined) return;
+    this.idleCancel = undefined;
+    cancel();
   }
 
   private wake(): void {
-    if (this.wakeResolve) this.wakeResolve();
+    if (this.wakeThen) this.wakeUp();
     else this.wakePending = true;
   }
 
   private requestStop(): void {
     if (this.stopping) return;
     this.stopping = true;
-    this.robotsAbort.abort();
-    if (this.inFlight.size > 0) {
+    this.abortRobots();
+    if (this.inFlight > 0) {
       const grace = new AbortController();
       this.graceAbort = grace;
       this.clock.sleep(this.o.graceMs, grace.signal).then(
         () => {
-          for (const controller of this.inFlight.values()) controller.abort();
+          this.abortInFlight();
         },
         () => undefined,
       );
@@ -253,12 +382,18 @@ class CrawlScheduler {
     this.wake();
   }
 
+  /** Aborts every request in flight (a stop's grace is over, or the crawl failed). */
+  private abortInFlight(): void {
+    for (const controller of this.controllers.values()) controller.abort();
+    if (this.inFlight > this.controllers.size) this.sharedRequests.abort();
+  }
+
   private failCrawl(error: unknown): void {
     if (this.fatal) return;
     this.fatal = { error };
     this.eventBuffer = undefined;
-    for (const controller of this.inFlight.values()) controller.abort();
-    this.robotsAbort.abort();
+    this.abortInFlight();
+    this.abortRobots();
     this.wake();
   }
 
@@ -270,69 +405,67 @@ class CrawlScheduler {
    * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
    * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
    */
-  private admit(raw: string, base: string | undefined, ctx: AdmitContext): { queued: boolean; url?: string; why?: string } {
+  private admit(raw: string, base: string | undefined, ctx: AdmitContext, canonicalHost?: string): { queued: boolean; url?: string; why?: string } {
     const text = raw.trim();
-    let u: URL;
-    try {
-      u = base === undefined ? new URL(text) : new URL(text, base);
-    } catch {
-      return this.refuse(text, '', '', ctx, 'out-of-scope', 'invalid-url');
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      u.hash = '';
-      return this.refuse(u.href, '', '', ctx, 'out-of-scope', 'scheme');
-    }
-    // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
-    let url = u.href;
-    if (url.includes('#')) {
-      u.hash = '';
+    let url: string;
+    let host: string | undefined = canonicalHost ?? canonicalHttpHost(text);
+    if (host !== undefined) {
+      url = text;
+    } else {
+      let u: URL;
+      try {
+        u = base === undefined ? new URL(text) : new URL(text, base);
+      } catch {
+        return this.refuse(text, '', ctx, 'out-of-scope', 'invalid-url');
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+        u.hash = '';
+        return this.refuse(u.href, '', ctx, 'out-of-scope', 'scheme');
+      }
+      // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
       url = u.href;
+      if (url.includes('#')) {
+        u.hash = '';
+        url = u.href;
+      }
+      host = u.host;
     }
-    const host = u.host;
     if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
+    // One string per host, however many URLs it has (the frontier's name for it).
+    const known = this.frontier.get(host);
+    if (known) host = known.name;
     if (!ctx.seed && !this.o.allowOtherHosts && !(ctx.continuation && this.o.followOtherHostRedirects) && !this.seedHosts.has(host)) {
-      return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'other-host');
+      return this.refuse(url, host, ctx, 'out-of-scope', 'other-host');
     }
-    if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'depth');
-    if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, u.origin, ctx, 'out-of-scope', 'redirect-limit');
-    if (this.stopping) return this.refuse(url, host, u.origin, ctx, 'not-started', 'stopped');
+    if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, ctx, 'out-of-scope', 'depth');
+    if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, ctx, 'out-of-scope', 'redirect-limit');
+    if (this.stopping) return this.refuse(url, host, ctx, 'not-started', 'stopped');
     if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
       this.stats.notStartedByMaxPages++;
-      return this.refuse(url, host, u.origin, ctx, 'not-started', 'max-pages');
+      return this.refuse(url, host, ctx, 'not-started', 'max-pages');
     }
-    const rec = this.record(url, host, u.origin, ctx);
+    const rec = this.record(url, host, ctx);
     rec.inChain = ctx.continuation;
-    this.emit({ type: 'queued', at: this.clock.now(), url, host, depth: rec.depth, ...(rec.from === undefined ? {} : { from: rec.from }) });
+    if (this.emitting) this.emit({ type: 'queued', at: this.clock.now(), url, host, depth: rec.depth, ...(rec.from === undefined ? {} : { from: rec.from }) });
     const slot = this.ensureHost(host);
     if (slot.dropped) this.finalizeForDroppedHost(slot, rec);
     else this.checkRobots(rec);
     return { queued: true, url };
   }
 
-  private refuse(url: string, host: string, origin: string, ctx: AdmitContext, outcome: UrlOutcome, why: string): { queued: false; url: string; why: string } {
+  private refuse(url: string, host: string, ctx: AdmitContext, outcome: UrlOutcome, why: string): { queued: false; url: string; why: string } {
     if (!this.records.has(url)) {
-      const rec = this.record(url, host, origin, ctx);
+      const rec = this.record(url, host, ctx);
       this.finalize(rec, outcome, why);
     }
     return { queued: false, url, why };
   }
 
-  private record(url: string, host: string, origin: string, ctx: AdmitContext): UrlRecord {
-    const rec: UrlRecord = {
-      url,
-      host,
-      origin,
-      depth: ctx.depth,
-      from: ctx.from,
-      hops: ctx.hops,
-      attempts: 0,
-      notBefore: 0,
-      continuation: ctx.continuation,
-      inChain: false,
-      state: 'new',
-    };
+  private record(url: string, host: string, ctx: AdmitContext): UrlRecord {
+    const rec = new UrlRecord(url, host, ctx.depth, ctx.from, ctx.hops, ctx.continuation);
     this.records.set(url, rec);
     this.order.push(rec);
+    this.unfinished++;
     return rec;
   }
 
@@ -364,19 +497,20 @@ class CrawlScheduler {
    */
   private checkRobots(rec: UrlRecord): void {
     rec.state = 'checking';
-    this.checking.add(rec);
     const gate = this.o.robots;
     if (!gate) {
-      this.robotsDecided(rec, { verdict: 'allowed' });
+      this.robotsDecided(rec, ALLOWED);
       return;
     }
-    if (gate.peek && !this.originChains.has(rec.origin)) {
+    if (gate.peek && (this.originChains.size === 0 || !this.originChains.has(rec.origin))) {
       const known = gate.peek(rec.url);
       if (known) {
         this.decideAtHand(rec, known);
         return;
       }
     }
+    // The answer takes a turn (or a request): meanwhile the URL is being checked.
+    this.checking.add(rec);
     const origin = rec.origin;
     const previous = this.originChains.get(origin) ?? Promise.resolve();
     const next = previous.then(async () => {
@@ -392,7 +526,7 @@ class CrawlScheduler {
       } else {
         let decision: RobotsDecision;
         try {
-          decision = await gate(rec.url, this.robotsAbort.signal);
+          decision = await gate(rec.url, this.robotsSignal);
         } catch (err) {
           decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
         }
@@ -501,7 +635,7 @@ class CrawlScheduler {
   private startRobots(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
     const gate = this.o.robots!;
     const release = rec.robotsRelease;
-    delete rec.robotsRelease;
+    rec.robotsRelease = undefined;
     const done = (): void => {
       release?.();
       this.wake();
@@ -521,9 +655,11 @@ class CrawlScheduler {
     const robotsUrl = `${rec.origin}/robots.txt`;
     this.stats.started(slot.name, now);
     const controller = new AbortController();
-    this.inFlight.set(rec, controller);
+    this.inFlight++;
+    this.controllers.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
-      this.inFlight.delete(rec);
+      this.inFlight--;
+      this.controllers.delete(rec);
       this.runDeferred();
       try {
         const end = this.clock.now();
@@ -532,7 +668,7 @@ class CrawlScheduler {
           url: robotsUrl,
           startedAt: now,
           endedAt: end,
-          error: { kind: this.robotsAbort.signal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
+          error: { kind: this.robotsSignal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
           bytes: 0,
           truncated: false,
           fetchedNow: true,
@@ -552,7 +688,7 @@ class CrawlScheduler {
     };
     let pending: Promise<RobotsDecision>;
     try {
-      pending = Promise.resolve(gate(rec.url, this.robotsAbort.signal));
+      pending = Promise.resolve(gate(rec.url, this.robotsSignal));
     } catch (err) {
       pending = Promise.reject(err);
     }
@@ -614,15 +750,53 @@ class CrawlScheduler {
       this.activeChains++;
     }
     this.stats.started(slot.name, now);
+    const startFetch = this.o.startFetch;
+    if (startFetch) {
+      // The callback road (a simulation on its own clock): no promise and no AbortController per request.
+      const shared = this.sharedRequests;
+      this.inFlight++;
+      let answered = false;
+      const done = (result: PageResult): void => {
+        if (answered) return;
+        answered = true;
+        this.settleRequest(slot, rec, normaliseResult(result, now, this.clock.now()));
+      };
+      try {
+        startFetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: shared.signal }, done);
+      } catch (err) {
+        // As a fetcher that rejects: the result comes in a later turn, never inside start().
+        const endedAt = this.clock.now();
+        this.post(() => done({ error: { kind: shared.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) }, startedAt: now, endedAt }));
+      }
+      if (this.emitting) this.emitRequestStart(slot, rec, previousStartAt, now);
+      this.updateGate();
+      return;
+    }
     const controller = new AbortController();
-    this.inFlight.set(rec, controller);
+    this.inFlight++;
+    this.controllers.set(rec, controller);
     let pending: Promise<PageResult>;
     try {
-      pending = Promise.resolve(this.o.fetch({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
+      pending = Promise.resolve(this.o.fetch!({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
     } catch (err) {
       pending = Promise.reject(err);
     }
     // The request is on its way: now say so (the event sink's work does not delay it).
+    if (this.emitting) this.emitRequestStart(slot, rec, previousStartAt, now);
+    this.updateGate();
+    pending
+      .then(
+        (result) => normaliseResult(result, now, this.clock.now()),
+        (err: unknown): PageFailure => ({
+          error: { kind: controller.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) },
+          startedAt: now,
+          endedAt: this.clock.now(),
+        }),
+      )
+      .then((result) => this.settleRequest(slot, rec, result));
+  }
+
+  private emitRequestStart(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
     this.emit({
       type: 'request-start',
       at: now,
@@ -634,25 +808,18 @@ class CrawlScheduler {
       intervalSource: slot.rate.source,
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
     });
-    this.updateGate();
-    pending
-      .then(
-        (result) => normaliseResult(result, now, this.clock.now()),
-        (err: unknown): PageFailure => ({
-          error: { kind: controller.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) },
-          startedAt: now,
-          endedAt: this.clock.now(),
-        }),
-      )
-      .then((result) => {
-        this.inFlight.delete(rec);
-        try {
-          this.complete(slot, rec, result);
-        } catch (err) {
-          this.failCrawl(err);
-        }
-        this.wake();
-      });
+  }
+
+  /** A request's result is in: the request leaves the slots, the result is handled, the loop is woken. */
+  private settleRequest(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
+    this.inFlight--;
+    this.controllers.delete(rec);
+    try {
+      this.complete(slot, rec, result);
+    } catch (err) {
+      this.failCrawl(err);
+    }
+    this.wake();
   }
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
@@ -723,7 +890,7 @@ class CrawlScheduler {
     this.stats.status(status);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
-    const base = {
+    const responseEvent = !this.emitting ? noEvent : (linksQueued: number, location?: string): CrawlEvent => ({
       type: 'response' as const,
       url: rec.url,
       host: rec.host,
@@ -734,9 +901,6 @@ class CrawlScheduler {
       latencyMs,
       bytes: result.bytes,
       truncated: result.truncated,
-    };
-    const responseEvent = (linksQueued: number, location?: string): CrawlEvent => ({
-      ...base,
       at: now,
       ...(location === undefined ? {} : { location }),
       linksQueued,
@@ -763,7 +927,7 @@ class CrawlScheduler {
     this.finalize(rec, 'fetched', undefined);
     const html = this.o.extractLinks && status >= 200 && status < 300 && isHtml(result.contentType ?? result.headers['content-type']) ? result.body : undefined;
     if (html === undefined) {
-      this.emit(responseEvent(0));
+      if (this.emitting) this.emit(responseEvent(0));
       return;
     }
     if (this.o.defer && !this.sharedHosts) {
@@ -773,11 +937,11 @@ class CrawlScheduler {
       this.eventBuffer = [];
       this.frontier.refresh(slot);
       this.updateGate();
-      const before = this.inFlight.size;
+      const before = this.inFlight;
       this.dispatch();
       const held = this.eventBuffer;
       this.eventBuffer = undefined;
-      if (this.inFlight.size > before) {
+      if (this.inFlight > before) {
         this.later(() => this.readPage(rec, html, responseEvent, held));
         return;
       }
@@ -927,13 +1091,14 @@ class CrawlScheduler {
     this.checking.delete(rec);
     const release = rec.robotsRelease;
     if (release) {
-      delete rec.robotsRelease;
+      rec.robotsRelease = undefined;
       release();
     }
     rec.state = 'done';
+    this.unfinished--;
     rec.outcome = outcome;
     if (detail !== undefined) rec.detail = detail;
-    else if (outcome === 'fetched' || outcome === 'redirected') delete rec.detail;
+    else if (outcome === 'fetched' || outcome === 'redirected') rec.detail = undefined;
     if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
     rec.inChain = false;
     if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
@@ -959,6 +1124,7 @@ class CrawlScheduler {
   // -------------------------------------------------------------------------------------------------
 
   private emit(event: CrawlEvent): void {
+    if (!this.emitting) return;
     if (this.eventBuffer) {
       this.eventBuffer.push(event);
       return;
@@ -979,11 +1145,11 @@ class CrawlScheduler {
   }
 
   private maybeProgress(now: number, force: boolean): void {
+    if (!this.emitting) return;
     if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
     this.lastProgressAt = now;
     const ratePerSecond = this.stats.pageRate(now);
-    let pending = 0;
-    for (const rec of this.order) if (rec.state !== 'done') pending++;
+    const pending = this.unfinished;
     const pages = this.stats.pages;
     const planned = Math.min(this.o.maxPages, pages + pending);
     const remaining = Math.max(0, planned - pages);
@@ -994,7 +1160,7 @@ class CrawlScheduler {
       done: pages,
       planned,
       queued: this.frontier.queued + this.checking.size,
-      inFlight: this.inFlight.size,
+      inFlight: this.inFlight,
       ratePerSecond,
       ...(etaSeconds === undefined ? {} : { etaSeconds }),
     });
@@ -1009,7 +1175,7 @@ class CrawlScheduler {
     const summary = this.summary(now);
     this.emit({ type: 'done', at: now, summary });
     if (this.fatal) throw this.fatal.error;
-    return { summary, urls: this.order.map(toReport) };
+    return { summary, urls: this.o.urlOutcomes === false ? [] : this.order.map(toReport) };
   }
 
   private summary(now: number): CrawlSummary {
@@ -1018,6 +1184,28 @@ class CrawlScheduler {
   }
 }
 
+
+/** robots.txt's answer when there is no gate: everything is allowed. */
+const ALLOWED: RobotsDecision = Object.freeze({ verdict: 'allowed' });
+
+/** The response event's stand-in when nobody listens to events (never emitted). */
+function noEvent(): CrawlEvent {
+  return NO_EVENT;
+}
+const NO_EVENT: CrawlEvent = { type: 'progress', at: 0, done: 0, planned: 0, queued: 0, inFlight: 0, ratePerSecond: 0 };
+
+/** The host of a seed that is an http(s) URL (its politeness key), else undefined. */
+function seedHost(seed: string): string | undefined {
+  const text = seed.trim();
+  const fast = canonicalHttpHost(text);
+  if (fast !== undefined) return fast;
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function toReport(rec: UrlRecord): UrlReport {
   return {
@@ -1037,6 +1225,7 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
   if (result && typeof result === 'object') {
     if ('error' in result && result.error && typeof result.error === 'object') return result;
     if ('status' in result && typeof result.status === 'number') {
+      if (result.headers && typeof result.bytes === 'number' && typeof result.truncated === 'boolean') return result;
       return { ...result, headers: result.headers ?? {}, bytes: result.bytes ?? 0, truncated: result.truncated ?? false };
     }
   }

@@ -35,7 +35,7 @@ export const CRAWL_DEFAULTS = {
   maxRaisedIntervalSeconds: 60,
   graceMs: 5000,
   progressIntervalMs: 1000,
-} as const satisfies Omit<ResolvedCrawlOptions, 'seeds' | 'clock' | 'random' | 'fetch'>;
+} as const satisfies Omit<ResolvedCrawlOptions, 'seeds' | 'clock' | 'random' | 'fetch' | 'startFetch'>;
 
 /** The range of every number the engine takes (it refuses anything else with a RangeError). */
 export const CRAWL_LIMITS = {
@@ -76,7 +76,7 @@ export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions
     check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
     check('tokenBucket.burst', o.tokenBucket.burst);
   }
-  if (typeof o.fetch !== 'function') throw new RangeError('crawl option fetch must be a function');
+  if (typeof o.fetch !== 'function' && typeof o.startFetch !== 'function') throw new RangeError('crawl option fetch must be a function');
   return o;
 }
 

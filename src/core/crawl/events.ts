@@ -146,6 +146,14 @@ export interface ProgressEvent {
   etaSeconds?: number;
 }
 
+/** The p10–p90 band of a plan's simulated makespans, seconds (`estimate --simulate`). */
+export interface PlannedBand {
+  p10Seconds: number;
+  p50Seconds: number;
+  p90Seconds: number;
+  runs: number;
+}
+
 export interface HostSummary {
   host: string;
   /** Requests started, robots.txt included. */
@@ -192,6 +200,8 @@ export interface CrawlSummary {
   elapsedSeconds: number;
   /** The plan's duration for this crawl, when one was made. */
   plannedSeconds?: number;
+  /** The simulated band around the plan (src/core/simulate), when one was made. */
+  plannedBand?: PlannedBand;
   pages: number;
   /** Requests started, robots.txt included. */
   requests: number;

@@ -93,9 +93,9 @@ class Slot<T extends FrontierItem> implements HostSlot<T> {
 export class Frontier<T extends FrontierItem> {
   private readonly slots = new Map<string, Slot<T>>();
   /** Hosts with startable work while the budget is open, keyed by readyAt with every item. */
-  private readonly heapOpen = new IndexedMinHeap<Slot<T>>(slotIndex('openPos'));
+  private readonly heapOpen = new IndexedMinHeap<Slot<T>>(openIndex as HeapIndex<Slot<T>>);
   /** Hosts with startable exempt work, keyed by readyAt with their exempt items only. */
-  private readonly heapExempt = new IndexedMinHeap<Slot<T>>(slotIndex('exemptPos'));
+  private readonly heapExempt = new IndexedMinHeap<Slot<T>>(exemptIndex as HeapIndex<Slot<T>>);
   private queuedCount = 0;
   /** FIFO order within a host: back items count up from 1, front items down from -1. */
   private backSeq = 0;
@@ -277,14 +277,25 @@ export class Frontier<T extends FrontierItem> {
   }
 }
 
-/** A heap index kept in a field of the slot. */
-function slotIndex<T extends FrontierItem>(field: 'openPos' | 'exemptPos'): HeapIndex<Slot<T>> {
-  return {
-    get: (slot) => (slot[field] < 0 ? undefined : slot[field]),
-    set: (slot, pos) => (slot[field] = pos),
-    delete: (slot) => (slot[field] = -1),
-  };
-}
+/** The heaps' indexes, each kept in a field of the slot (one object each, with plain property reads: hot). */
+const openIndex: HeapIndex<Slot<FrontierItem>> = {
+  get: (slot) => (slot.openPos < 0 ? undefined : slot.openPos),
+  set: (slot, pos) => {
+    slot.openPos = pos;
+  },
+  delete: (slot) => {
+    slot.openPos = -1;
+  },
+};
+const exemptIndex: HeapIndex<Slot<FrontierItem>> = {
+  get: (slot) => (slot.exemptPos < 0 ? undefined : slot.exemptPos),
+  set: (slot, pos) => {
+    slot.exemptPos = pos;
+  },
+  delete: (slot) => {
+    slot.exemptPos = -1;
+  },
+};
 
 function inQueueOrder<T>(pairs: [number, T][]): T[] {
   return pairs.sort((a, b) => a[0] - b[0]).map((pair) => pair[1]);

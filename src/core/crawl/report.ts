@@ -16,6 +16,7 @@ import type {
   HostDroppedEvent,
   HostSummary,
   LiveIntervalSource,
+  PlannedBand,
   RequestStartEvent,
   ResponseEvent,
 } from './events';
@@ -23,6 +24,11 @@ import { summarizeNotFollowed } from './notFollowed';
 import type { UrlReport } from './types';
 
 export const REPORT_SCHEMA_VERSION = 1;
+
+/** Where a crawl's elapsed time falls against its plan's simulated band. */
+export function bandPlace(band: Pick<PlannedBand, 'p10Seconds' | 'p90Seconds'>, elapsedSeconds: number): 'inside' | 'above' | 'below' {
+  return elapsedSeconds > band.p90Seconds ? 'above' : elapsedSeconds < band.p10Seconds ? 'below' : 'inside';
+}
 
 /** One HTTP request: one attempt at one URL. */
 export interface RequestRecord {
@@ -127,11 +133,17 @@ export interface CrawlReport {
   /** `engine` when a `done` event arrived; `derived` when the report was built from the events alone. */
   summarySource: 'engine' | 'derived';
   summary: CrawlSummary;
-  /** Elapsed against the plan: `elapsedVsPlannedPercent` is +10 for a crawl 10% slower than planned. */
+  /**
+   * Elapsed against the plan: `elapsedVsPlannedPercent` is +10 for a crawl 10% slower than planned; with a
+   * simulated band (`summary.plannedBand`), where the elapsed time falls in it.
+   */
   comparison: {
     elapsedSeconds: number;
     plannedSeconds: number | null;
     elapsedVsPlannedPercent: number | null;
+    band: PlannedBand | null;
+    /** `inside` the band (p10 ≤ elapsed ≤ p90), `above` or `below` it; null without a band. */
+    inBand: 'inside' | 'above' | 'below' | null;
   };
   hosts: ReportHost[];
   requests: RequestRecord[];
@@ -393,6 +405,8 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
           plannedSeconds: planned ?? null,
           elapsedVsPlannedPercent:
             planned !== undefined && planned > 0 ? round((finalSummary.elapsedSeconds / planned - 1) * 100, 1) : null,
+          band: finalSummary.plannedBand ?? null,
+          inBand: finalSummary.plannedBand ? bandPlace(finalSummary.plannedBand, finalSummary.elapsedSeconds) : null,
         },
         hosts,
         requests,

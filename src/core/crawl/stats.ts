@@ -35,10 +35,12 @@ export class CrawlStats {
   private retries = 0;
   private errors = 0;
   private robotsSkips = 0;
-  private readonly statusCounts: Record<string, number> = {};
+  /** Responses per status, in the order first seen (the summary's object orders them by status anyway). */
+  private readonly statusCounts = new Map<number, number>();
   private readonly retryAfterSeen: string[] = [];
-  /** When recent pages ended, for the rate (trimmed to the window). */
-  private readonly pageTimes: number[] = [];
+  /** When recent pages ended, for the rate: those from `pageTimesHead` on are in the window. */
+  private pageTimes: number[] = [];
+  private pageTimesHead = 0;
   private readonly byHost = new Map<string, HostStats>();
 
   constructor(private readonly startedAt: number) {}
@@ -60,7 +62,7 @@ export class CrawlStats {
   }
 
   status(status: number): void {
-    this.statusCounts[String(status)] = (this.statusCounts[String(status)] ?? 0) + 1;
+    this.statusCounts.set(status, (this.statusCounts.get(status) ?? 0) + 1);
   }
 
   error(host: string): void {
@@ -87,13 +89,27 @@ export class CrawlStats {
     this.pages++;
     this.host(host).pages++;
     this.pageTimes.push(at);
+    // Times leave the window as pages come, so the list holds about one window's worth.
+    this.trimPageTimes(at);
   }
 
   /** Pages per second over the last 30 s (or since the start, when shorter). */
   pageRate(now: number): number {
-    while (this.pageTimes.length > 0 && this.pageTimes[0]! < now - PROGRESS_WINDOW_MS) this.pageTimes.shift();
+    this.trimPageTimes(now);
     const span = Math.min(PROGRESS_WINDOW_MS, now - this.startedAt) / 1000;
-    return span > 0 ? this.pageTimes.length / span : 0;
+    return span > 0 ? (this.pageTimes.length - this.pageTimesHead) / span : 0;
+  }
+
+  /** Drops the times before `now`'s window (in place: no shift per time). */
+  private trimPageTimes(now: number): void {
+    const times = this.pageTimes;
+    let head = this.pageTimesHead;
+    while (head < times.length && times[head]! < now - PROGRESS_WINDOW_MS) head++;
+    if (head > 1024 && head * 2 > times.length) {
+      this.pageTimes = times.slice(head);
+      head = 0;
+    }
+    this.pageTimesHead = head;
   }
 
   /** The crawl's summary at `now`: each host's figures (in `hosts` order, with its planned interval) and the totals. */
@@ -105,13 +121,21 @@ export class CrawlStats {
     const perHost: HostSummary[] = [];
     for (const { name, planned } of hosts) {
       const st = this.host(name);
-      const gaps: number[] = [];
-      for (let i = 1; i < st.starts.length; i++) gaps.push((st.starts[i]! - st.starts[i - 1]!) / 1000);
+      // The gaps between consecutive starts, summed in order and their least (no list: a host can have millions).
+      const starts = st.starts;
+      let sum = 0;
+      let min = Infinity;
+      for (let i = 1; i < starts.length; i++) {
+        const gap = (starts[i]! - starts[i - 1]!) / 1000;
+        sum += gap;
+        if (gap < min) min = gap;
+      }
+      const gaps = starts.length - 1;
       perHost.push({
         host: name,
         requests: st.requests,
         pages: st.pages,
-        ...(gaps.length > 0 ? { minIntervalSeconds: Math.min(...gaps), meanIntervalSeconds: gaps.reduce((a, b) => a + b, 0) / gaps.length } : {}),
+        ...(gaps > 0 ? { minIntervalSeconds: min, meanIntervalSeconds: sum / gaps } : {}),
         plannedIntervalSeconds: planned.seconds,
         intervalSource: planned.source,
         retryAfterSeen: [...st.retryAfterSeen],
@@ -132,7 +156,7 @@ export class CrawlStats {
       ...(end.plannedSeconds === undefined ? {} : { plannedSeconds: end.plannedSeconds }),
       pages: this.pages,
       requests: this.requests,
-      statusCounts: { ...this.statusCounts },
+      statusCounts: Object.fromEntries([...this.statusCounts].map(([status, count]) => [String(status), count])),
       retries: this.retries,
       robotsSkips: this.robotsSkips,
       errors: this.errors,

@@ -137,7 +137,14 @@ export interface CrawlOptions {
   seeds: readonly string[];
   clock: Clock;
   random: Random;
-  fetch: PageFetcher;
+  /** Fetches each request (one of `fetch` and `startFetch` is required). */
+  fetch?: PageFetcher;
+  /**
+   * The callback road, for a simulation on a clock that drives its callers (src/core/simulate): starts the
+   * request and calls `done` once with its result, in a later turn of the clock, never inside the call.
+   * When given, `fetch` is not called, and every request shares one signal.
+   */
+  startFetch?: (request: PageRequest, done: (result: PageResult) => void) => void;
   /** Default: everything allowed. */
   robots?: RobotsGate;
   /** Default: no links (only the seeds are fetched). */
@@ -204,10 +211,12 @@ export interface CrawlOptions {
   progressIntervalMs?: number;
   /** The plan's duration, copied into the summary. */
   plannedSeconds?: number;
+  /** Return one outcome per URL met (`CrawlResult.urls`); a simulation that reads only the summary passes false. Default true. */
+  urlOutcomes?: boolean;
 }
 
-export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>> &
-  Pick<CrawlOptions, 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds'>;
+type OptionalCrawlOptions = 'fetch' | 'startFetch' | 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds' | 'urlOutcomes';
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> & Pick<CrawlOptions, OptionalCrawlOptions>;
 
 // ---------------------------------------------------------------------------------------------------
 // Result
@@ -251,6 +260,6 @@ export interface UrlReport {
 
 export interface CrawlResult {
   summary: CrawlSummary;
-  /** One entry per distinct URL met, in the order met. */
+  /** One entry per distinct URL met, in the order met (empty with `urlOutcomes: false`). */
   urls: UrlReport[];
 }

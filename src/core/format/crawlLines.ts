@@ -16,6 +16,7 @@ import type {
   HostPausedEvent,
   HostSummary,
   LiveIntervalSource,
+  PlannedBand,
   ProgressEvent,
   QueuedEvent,
   RequestStartEvent,
@@ -23,6 +24,7 @@ import type {
   RetryScheduledEvent,
   RobotsSkipEvent,
 } from '../crawl/events';
+import { bandPlace } from '../crawl/report';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { END_REASONS, formatNotFollowed, notFollowedHeadline } from './crawlOutcome';
 import { displayWidth, fit, pad, renderTable, sanitizeText, truncate, type TableColumn } from './table';
@@ -146,6 +148,14 @@ export function planDeviation(elapsedSeconds: number, plannedSeconds: number | u
   if (plannedSeconds === undefined || !(plannedSeconds > 0) || !Number.isFinite(elapsedSeconds)) return undefined;
   const pct = Math.round((elapsedSeconds / plannedSeconds - 1) * 100);
   return `${pct < 0 ? '-' : '+'}${Math.abs(pct)}%`;
+}
+
+/** "band 24.8–27.1 s (p10–p90 of 200 simulated runs): inside", or "band 25.5 s (…)" when it has no width. */
+export function bandText(band: PlannedBand, elapsedSeconds: number): string {
+  const low = formatDuration(band.p10Seconds);
+  const high = formatDuration(band.p90Seconds);
+  const range = low === high ? low : `${low}–${high}`;
+  return `band ${range} (p10–p90 of ${formatNumber(band.runs)} simulated runs): ${bandPlace(band, elapsedSeconds)}`;
 }
 
 /** "robots.txt L3 Disallow: /private" from the deciding line and rule. */
@@ -447,6 +457,7 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
   if (planned !== undefined) {
     const dev = planDeviation(summary.elapsedSeconds, planned);
     timing += ` · planned ${formatDuration(planned)}${dev ? ` (${dev})` : ''}`;
+    if (summary.plannedBand) timing += ` · ${bandText(summary.plannedBand, summary.elapsedSeconds)}`;
   }
   lines.push(fitWidth(timing));
 

@@ -69,6 +69,11 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
         : `${formatSeconds(p.perWorkerDelaySeconds)} (${formatNumber(r.workers)} workers / ${formatNumber(r.rate ?? 0, 3)} req/s)`),
   );
   lines.push(`${bold('Delay:')} ${formatSeconds(r.delaySeconds)} measured ${r.delayFrom === 'start' ? 'start to start' : 'from the end of each response'}`);
+  const o = p.overhead;
+  lines.push(
+    `${bold('Per request:')} each host's robots.txt comes first; the crawl's own time is ${formatNumber(o.afterIntervalSeconds * 1000, 2)} ms after an interval, ` +
+      `${formatNumber(o.afterResponseSeconds * 1000, 2)} ms after an answer (${o.measured ? 'measured by the test crawl' : 'measured on loopback'})`,
+  );
   if (p.deadline) {
     const d = p.deadline;
     lines.push(

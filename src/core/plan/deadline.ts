@@ -9,11 +9,14 @@
  * plan reports (a host's ceiling, the bounds) only seed the searches, so the options stay right when the
  * plan's maths change.
  */
+import { calibrationMatcher } from '../calibrate/match';
+import type { HostCalibration } from '../calibrate/types';
 import { formatDuration, formatNumber } from '../format/duration';
 import { plural } from '../format/text';
 import { planHost, tidy } from './host';
 import { groupHosts, lowerKeys } from './input';
 import { spreadPages } from './pages';
+import type { Overhead } from './timing';
 import {
   PLAN_LIMITS,
   PlanInputError,
@@ -99,11 +102,12 @@ function pagesAfter(
 /**
  * The most pages `h` can give within `deadlineSeconds` at its own interval: the largest n for which the
  * plan's per-host duration is within the deadline (never more than the plan's page limit). The host's
- * ceiling gives the first guess; planHost decides.
+ * ceiling gives the first guess; planHost decides, with the host's calibration and the overhead the plan
+ * used (both as plan() gives them; none: the typed values and REQUEST_OVERHEAD).
  */
-export function pagesByDeadline(h: HostPlan, r: ResolvedPlanInput, deadlineSeconds: number): number {
+export function pagesByDeadline(h: HostPlan, r: ResolvedPlanInput, deadlineSeconds: number, calibration?: HostCalibration, overhead?: Overhead): number {
   const max = PLAN_LIMITS.pages.max;
-  const fits = (n: number) => n <= 0 || (n <= max && planHost(h.host, h.seeds, n, r).seconds <= deadlineSeconds);
+  const fits = (n: number) => n <= 0 || (n <= max && planHost(h.host, h.seeds, n, r, calibration, overhead).seconds <= deadlineSeconds);
   // fits(lo) and !fits(hi), found by galloping from the guess, then halved.
   let lo: number;
   let hi: number;
@@ -145,7 +149,8 @@ export function solveDeadline(input: PlanInput, base: Plan, verdict: DeadlineVer
   const earliest = active.reduce((max, h) => Math.max(max, h.seconds), 0);
   const blocking = active.filter((h) => h.seconds > deadline);
   const pagesByHost: Record<string, number> = {};
-  for (const h of base.hosts) if (!h.skipped) pagesByHost[h.host] = pagesByDeadline(h, base.input, deadline);
+  const calibrationOf = calibrationMatcher(base.input.calibration);
+  for (const h of base.hosts) if (!h.skipped) pagesByHost[h.host] = pagesByDeadline(h, base.input, deadline, calibrationOf(h.host), base.overhead);
   const check: DeadlineCheck = {
     ...verdict,
     earliestSeconds: earliest,

@@ -2,6 +2,8 @@
  * The `estimate --json` document: a stable, versioned shape built from a Plan. Shared so the extension
  * can offer the same JSON ("copy plan as JSON") without going through the CLI.
  */
+import { calibrationMatcher } from '../calibrate/match';
+import type { Calibration } from '../calibrate/types';
 import { formatDuration } from '../format/duration';
 import type { InvalidSeed, SeedNote } from '../seeds';
 import type { Plan, ResolvedPlanInput } from './types';
@@ -17,18 +19,35 @@ export type EstimateDocument = Omit<Plan, 'input'> & {
   schemaVersion: typeof ESTIMATE_SCHEMA_VERSION;
   /** totalSeconds in human units, e.g. "11 d 13 h 47 m". */
   totalHuman: string;
-  settings: ResolvedPlanInput;
+  /** The input as used, without the calibration (which has a field of its own). */
+  settings: Omit<ResolvedPlanInput, 'calibration'>;
   invalidSeeds: InvalidSeed[];
   /** What the seed lines hide (src/core/seeds.ts validateSeeds): credentials removed, IP literals, local addresses, invisible characters. */
   seedNotes: SeedNote[];
   /** Seeds that repeat an earlier seed's URL. */
   duplicateSeeds: number;
+  /** What a test crawl measured and the plan used (`estimate --calibrate`), or null. */
+  calibration: CalibrationSection | null;
 };
 
 /** The seed notes and duplicates of `validateSeeds`, for the document. */
 export interface SeedHygieneSection {
   notes: readonly SeedNote[];
   duplicates: number;
+}
+
+/** The `calibration` section: the measurements, and the planned hosts the report did not see. */
+export type CalibrationSection = Calibration & {
+  /** Planned hosts the report has no page request for: they keep the typed values. */
+  unseenHosts: string[];
+};
+
+/** The calibration section of a plan, or null without a calibration. */
+export function calibrationSection(plan: Plan): CalibrationSection | null {
+  const c = plan.input.calibration;
+  if (c === null) return null;
+  const calibrationOf = calibrationMatcher(c);
+  return { ...c, unseenHosts: plan.hosts.filter((h) => calibrationOf(h.host) === undefined).map((h) => h.host) };
 }
 
 export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = [], seeds: SeedHygieneSection = { notes: [], duplicates: 0 }): EstimateDocument {
@@ -44,7 +63,8 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     bindingDescription: plan.bindingDescription,
     perWorkerDelaySeconds: plan.perWorkerDelaySeconds,
     bounds: plan.bounds,
-    settings: plan.input,
+    overhead: plan.overhead,
+    settings: settingsOf(plan.input),
     hosts: plan.hosts,
     warnings: plan.warnings,
     invalidSeeds: [...invalidSeeds],
@@ -52,5 +72,11 @@ export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[
     duplicateSeeds: seeds.duplicates,
     deadline: plan.deadline,
     sharding: plan.sharding,
+    calibration: calibrationSection(plan),
   };
+}
+
+function settingsOf(input: ResolvedPlanInput): Omit<ResolvedPlanInput, 'calibration'> {
+  const { calibration: _calibration, ...settings } = input;
+  return settings;
 }

@@ -1,10 +1,16 @@
 /**
  * One host's plan under resolved settings: its interval (effectiveInterval: configured delay, Crawl-delay
  * under the cap policy, adaptive), the period between starts on one lane, its ceiling in pages per
- * second, hour and day, and how long its pages take: (⌈pages / lanes⌉ − 1) × period + latency.
+ * second, hour and day, and how long it takes: its robots.txt request, then its pages at the gap the crawl
+ * engine keeps (the period plus the per-request overhead, timing.ts), then its last answer; with a
+ * calibration, over the measured answer times and with the measured faults (faults.ts).
  */
+import type { HostCalibration } from '../calibrate/types';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
-import { CRAWL_DELAY_CEILING_SECONDS, type HostPlan, type IntervalSource, type ResolvedPlanInput } from './types';
+import { REQUEST_OVERHEAD } from '../politeness/pacing';
+import { faultOutcomes, walkHost } from './faults';
+import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
+import { CRAWL_DELAY_CEILING_SECONDS, type CalibratedInput, type HostPlan, type IntervalSource, type ResolvedPlanInput } from './types';
 
 /** Rounds float noise away (10 × 0.3 = 3.0000000000000004 → 3): 12 significant digits. Monotone. */
 export function tidy(x: number): number {
@@ -25,13 +31,33 @@ export interface HostNotes {
 }
 
 /** One host's interval, period, ceiling and duration under resolved settings. */
-export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput): HostPlan {
-  return planHostWithNotes(host, seeds, pages, r).plan;
+export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput, calibration?: HostCalibration, overhead: Overhead = REQUEST_OVERHEAD): HostPlan {
+  return planHostWithNotes(host, seeds, pages, r, calibration, overhead).plan;
 }
 
-export function planHostWithNotes(host: string, seeds: number, pages: number, r: ResolvedPlanInput): { plan: HostPlan; notes: HostNotes } {
-  const latency = ownValue(r.latencyByHost, host) ?? r.latencySeconds;
-  const declared = ownValue(r.crawlDelayByHost, host);
+export function planHostWithNotes(
+  host: string,
+  seeds: number,
+  pages: number,
+  r: ResolvedPlanInput,
+  calibration?: HostCalibration,
+  overhead: Overhead = REQUEST_OVERHEAD,
+): { plan: HostPlan; notes: HostNotes } {
+  const typedLatency = ownValue(r.latencyByHost, host);
+  const calibrated: CalibratedInput[] = [];
+  let model: LatencyModel;
+  if (calibration !== undefined && typedLatency === undefined && calibration.latency.count > 0 && calibration.latency.samplesSeconds.length > 0) {
+    model = LatencyModel.samples(calibration.latency.samplesSeconds);
+    calibrated.push('latency');
+  } else {
+    model = LatencyModel.fixed(typedLatency ?? r.latencySeconds);
+  }
+  // A fixed latency is kept exactly as given; a measured one is their mean, tidied.
+  const latency = model.fixed ? model.mean : tidy(model.mean);
+  const typedDelay = ownValue(r.crawlDelayByHost, host);
+  const measuredDelay = calibration?.interval.crawlDelaySeconds ?? undefined;
+  const declared = typedDelay === undefined ? measuredDelay : measuredDelay === undefined ? typedDelay : Math.max(typedDelay, measuredDelay);
+  if (measuredDelay !== undefined && (typedDelay === undefined || measuredDelay > typedDelay)) calibrated.push('crawl-delay');
   const crawlDelay = declared === undefined ? undefined : Math.min(declared, CRAWL_DELAY_CEILING_SECONDS);
   const intervalInput: IntervalInput = {
     configuredSeconds: r.delaySeconds,
@@ -50,6 +76,36 @@ export function planHostWithNotes(host: string, seeds: number, pages: number, r:
   const intervalSource: IntervalSource = r.delayFrom === 'start' && latency > interval ? 'latency' : shown.source;
   const lanes = r.perHostConcurrency;
   const lanePages = Math.ceil(pages / lanes);
+
+  // The crawl's own timeline: robots.txt at t = 0, the first page a gap later, then a page every step.
+  const o = overhead;
+  const kept = engineSeconds(interval);
+  const robotsLatency = calibration?.robotsLatencySeconds ?? latency;
+  const firstPage = tidy(gapAfter(kept, robotsLatency, r.delayFrom, o));
+  const step = tidy(model.meanGap(kept, r.delayFrom, o));
+  const end = latency + o.afterResponseSeconds;
+  const clean = pages === 0 ? 0 : tidy(firstPage + (lanePages - 1) * step + end);
+  let seconds = clean;
+  let attempts = pages;
+  const outcomes = calibration !== undefined && !decision.skipped ? faultOutcomes(calibration) : [];
+  if (outcomes.length > 0) calibrated.push('faults');
+  if (outcomes.length > 0 && pages > 0) {
+    const walked = walkHost({
+      urls: lanePages,
+      delayFrom: r.delayFrom,
+      configuredSeconds: r.delaySeconds,
+      crawlDelaySeconds: crawlDelay,
+      crawlDelayPolicy: r.crawlDelayPolicy,
+      maxCrawlDelaySeconds: r.maxCrawlDelaySeconds,
+      adaptive: r.adaptive,
+      latency: model,
+      robotsLatencySeconds: robotsLatency,
+      outcomes,
+      overhead: o,
+    });
+    seconds = Math.max(clean, tidy(walked.seconds));
+    attempts = Math.round((walked.attempts * pages) / lanePages);
+  }
   const plan: HostPlan = {
     host,
     seeds,
@@ -63,7 +119,14 @@ export function planHostWithNotes(host: string, seeds: number, pages: number, r:
     pagesPerSecond: tidy(lanes / period),
     pagesPerHour: tidy((3600 * lanes) / period),
     pagesPerDay: tidy((86_400 * lanes) / period),
-    seconds: pages === 0 ? 0 : tidy((lanePages - 1) * period + latency),
+    seconds,
+    firstPageSeconds: pages === 0 ? 0 : firstPage,
+    stepSeconds: step,
+    faultSeconds: tidy(seconds - clean),
+    requests: pages === 0 ? 0 : attempts + 1,
+    latencyP50Seconds: calibrated.includes('latency') ? calibration!.latency.p50Seconds : null,
+    latencyP90Seconds: calibrated.includes('latency') ? calibration!.latency.p90Seconds : null,
+    calibrated,
     skipped: decision.skipped,
   };
   const capped = decision.crawlDelayAboveCap && !decision.skipped ? decision.crawlDelayAboveCap : undefined;

@@ -101,6 +101,7 @@ export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
     perHostConcurrency: input.perHostConcurrency ?? PLAN_DEFAULTS.perHostConcurrency,
     machines: input.machines ?? null,
     deadlineSeconds: input.deadlineSeconds ?? null,
+    calibration: input.calibration ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * One machine's makespan: the largest of three lower bounds (the slowest host alone; the global rate;
- * the worker slots, each held for a request's latency), and which of them binds.
+ * One machine's makespan: the largest of three lower bounds (the slowest host alone; the global rate over
+ * every request, robots.txt included; the worker slots, each held for a request's latency), and which of
+ * them binds.
  */
 import { tidy } from './host';
 import type { BindingConstraint, Bounds, HostPlan, IntervalSource, ResolvedPlanInput } from './types';
@@ -40,8 +41,10 @@ export function makespan(active: readonly HostPlan[], r: ResolvedPlanInput): Mak
   let top = active[0]!;
   for (const h of active) if (h.seconds > top.seconds) top = h;
   const minLatency = active.reduce((min, h) => Math.min(min, h.latencySeconds), Number.POSITIVE_INFINITY);
-  const globalRateSeconds = r.rate === null ? null : tidy((n - 1) / r.rate + minLatency);
-  const workersSeconds = tidy(active.reduce((sum, h) => sum + h.pages * h.latencySeconds, 0) / r.workers);
+  // Every request counts, each host's robots.txt and the retries its faults cost included.
+  const requests = active.reduce((sum, h) => sum + h.requests, 0);
+  const globalRateSeconds = r.rate === null ? null : tidy((requests - 1) / r.rate + minLatency);
+  const workersSeconds = tidy(active.reduce((sum, h) => sum + h.requests * h.latencySeconds, 0) / r.workers);
   const bounds: Bounds = { hostSeconds: top.seconds, globalRateSeconds, workersSeconds };
   const seconds = Math.max(top.seconds, globalRateSeconds ?? 0, workersSeconds);
   if (nearlyAtLeast(top.seconds, seconds)) {

@@ -5,16 +5,19 @@
  * machine), words.ts (the binding constraint in words), warnings.ts.
  *
  * Timing convention (docs/how-it-works.md §Timing convention): the first request starts at t = 0 and the crawl is done when
- * the last response has arrived. A host with n pages on one lane with period p therefore takes
- * (n − 1) × p + latency; the global rate allows its N requests in (N − 1) / rate + the shortest latency;
- * the worker slots, each held for a request's latency, need Σ pages × latency / workers.
+ * the last response has arrived. A host's first request is its robots.txt; its n pages on one lane then
+ * take firstPage + (n − 1) × step + latency, the step being its period plus the per-request overhead;
+ * the global rate allows its N requests in (N − 1) / rate + the shortest latency; the worker slots, each
+ * held for a request's latency, need Σ requests × latency / workers.
  */
+import { calibrationMatcher } from '../calibrate/match';
 import { solveDeadline } from './deadline';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
 import { groupHosts, problemsOf, resolvePlanInput } from './input';
 import { makespan, type Makespan } from './makespan';
 import { spreadPages } from './pages';
+import { overheadOf } from './timing';
 import { PlanInputError, type DeadlineVerdict, type HostPlan, type MachinePlan, type Plan, type PlanInput, type Sharding } from './types';
 import { planWarnings } from './warnings';
 import { describeBinding } from './words';
@@ -30,9 +33,11 @@ export function plan(input: PlanInput): Plan {
   // Notes only for the hosts that have one (a capped Crawl-delay): most hosts have none.
   const notes = new Map<string, HostNotes>();
   const hosts: HostPlan[] = new Array<HostPlan>(groups.size);
+  const calibrationOf = calibrationMatcher(r.calibration);
+  const overhead = overheadOf(r.calibration);
   let index = 0;
   for (const [host, seeds] of groups) {
-    const planned = planHostWithNotes(host, seeds, pages[index]!, r);
+    const planned = planHostWithNotes(host, seeds, pages[index]!, r, calibrationOf(host), overhead);
     if (planned.notes.capped) notes.set(host, planned.notes);
     hosts[index++] = planned.plan;
   }
@@ -94,9 +99,13 @@ export function plan(input: PlanInput): Plan {
     bindingConstraint: total.bindingConstraint,
     bindingHost: total.bindingHost?.host ?? null,
     bindingMachine: r.machines !== null ? slowest : null,
-    bindingDescription: describeBinding(total, r, notes, machineNote, perMachine[slowest]!.pages),
+    bindingDescription: describeBinding(total, r, notes, machineNote, {
+      pages: perMachine[slowest]!.pages,
+      requests: byMachine[slowest]!.reduce((sum, h) => sum + (!h.skipped && h.pages > 0 ? h.requests : 0), 0),
+    }),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
     bounds: total.bounds,
+    overhead,
     hosts,
     warnings,
     deadline: null,

@@ -3,6 +3,7 @@
  * intervals and durations, the makespan, the binding constraint, warnings, sharding). Plain data with
  * string-literal codes so that the CLI, the webview and the JSON document all read the same thing.
  */
+import type { Calibration } from '../calibrate/types';
 import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
@@ -48,6 +49,13 @@ export interface PlanInput {
   machines?: number;
   /** A deadline for the whole crawl in seconds; a plan over it warns `deadline-unreachable`. */
   deadlineSeconds?: number;
+  /**
+   * What a test crawl measured (calibrationFromReport, src/core/calibrate): for each host it saw, the plan
+   * takes its answer times, its faults and its Crawl-delay from here instead of the typed values (a
+   * `latencyByHost` given for the host still wins; Crawl-delays are merged by max). Hosts it did not see
+   * keep the typed values.
+   */
+  calibration?: Calibration;
 }
 
 /** The input with every default filled in, as the plan used it. */
@@ -66,6 +74,8 @@ export interface ResolvedPlanInput {
   perHostConcurrency: number;
   machines: number | null;
   deadlineSeconds: number | null;
+  /** The calibration, or null (it is not part of the estimate document's `settings`: see `calibration` there). */
+  calibration: Calibration | null;
 }
 
 /**
@@ -120,8 +130,25 @@ export interface HostPlan {
   pagesPerSecond: number;
   pagesPerHour: number;
   pagesPerDay: number;
-  /** Time for this host's pages alone: (⌈pages / concurrency⌉ − 1) × period + latency; 0 for no pages. */
+  /**
+   * Time for this host alone, from its robots.txt request (t = 0) to its last answer:
+   * firstPageSeconds + (⌈pages / concurrency⌉ − 1) × stepSeconds + latency + the overhead after an answer,
+   * plus faultSeconds; 0 for no pages.
+   */
   seconds: number;
+  /** When its first page starts: the gap after its robots.txt request (docs/how-it-works.md §Per host). */
+  firstPageSeconds: number;
+  /** The mean gap between two page starts on one lane: the period plus the per-request overhead, over the measured answer times when calibrated. */
+  stepSeconds: number;
+  /** What the faults add (429 and 503 pauses, raised intervals, retries); 0 without a calibration or faults. */
+  faultSeconds: number;
+  /** Requests the host gets: its robots.txt, its pages and the retries the faults cost. */
+  requests: number;
+  /** The answer time's 50th and 90th percentiles when a test crawl measured them, else null. */
+  latencyP50Seconds: number | null;
+  latencyP90Seconds: number | null;
+  /** Which inputs came from the calibration: `latency`, `faults`, `crawl-delay` (empty when none). */
+  calibrated: CalibratedInput[];
   /**
    * True when the host's Crawl-delay is above the cap under the `skip` policy. Its numbers then show
    * what obeying the Crawl-delay would cost; it is left out of every total.
@@ -130,6 +157,9 @@ export interface HostPlan {
   /** The machine this host is sharded to (only when sharding). */
   machine?: number;
 }
+
+/** An input of a host's plan that came from a test crawl's report. */
+export type CalibratedInput = 'latency' | 'faults' | 'crawl-delay';
 
 /** What limits the crawl. Host-level constraints name the host that sets the makespan. */
 export type BindingConstraint =
@@ -168,9 +198,9 @@ export interface PlanWarning {
 export interface Bounds {
   /** The slowest host alone. */
   hostSeconds: number;
-  /** (N − 1) / rate + the shortest latency, or null without a rate. */
+  /** (N − 1) / rate + the shortest latency, N the requests (robots.txt and retries included), or null without a rate. */
   globalRateSeconds: number | null;
-  /** Σ pages × latency / workers: every request holds a slot for its latency. */
+  /** Σ requests × latency / workers: every request (robots.txt included) holds a slot for its latency. */
   workersSeconds: number;
 }
 
@@ -269,6 +299,11 @@ export interface Plan {
   perWorkerDelaySeconds: number | null;
   /** The bounds of the machine that sets the total (the only machine without sharding). */
   bounds: Bounds;
+  /**
+   * The crawl's own time per request the plan counted (docs/how-it-works.md §Per host): REQUEST_OVERHEAD, or
+   * (`measured`) the means a calibration's test crawl measured.
+   */
+  overhead: { afterIntervalSeconds: number; afterResponseSeconds: number; measured: boolean };
   hosts: HostPlan[];
   warnings: PlanWarning[];
   deadline: DeadlineCheck | null;

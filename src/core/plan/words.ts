@@ -45,8 +45,10 @@ export function describeBinding(
   r: ResolvedPlanInput,
   notes: ReadonlyMap<string, HostNotes>,
   machine: { index: number; of: number } | null,
-  n: number,
+  counts: { pages: number; requests: number },
 ): string {
+  const n = counts.pages;
+  const all = `${plural(n, 'page')} and their hosts' robots.txt (${plural(counts.requests, 'request')})`;
   const where = machine ? `On machine ${machine.index} (the slowest of ${machine.of}), ` : '';
   const cap = (s: string) => (where ? s : s.charAt(0).toUpperCase() + s.slice(1));
   const took = formatDuration(m.seconds);
@@ -56,21 +58,22 @@ export function describeBinding(
     case 'global-rate':
       return (
         `${where}${cap('the')} global rate of ${formatNumber(r.rate ?? 0, 3)} req/s limits the crawl: ` +
-        `${plural(n, 'page')} take ${took} at that rate, longer than any single host needs.`
+        `${all} take ${took} at that rate, longer than any single host needs.`
       );
     case 'workers': {
-      const mean = (m.bounds.workersSeconds * r.workers) / n;
+      const mean = (m.bounds.workersSeconds * r.workers) / counts.requests;
       return (
         `${where}${cap('the')} ${plural(r.workers, 'worker')} ${r.workers === 1 ? 'limits' : 'limit'} the crawl: each request holds a worker for its ` +
-        `response time (${formatSeconds(tidy(mean))} on average), so ${plural(n, 'page')} take ${took}.`
+        `response time (${formatSeconds(tidy(mean))} on average), so ${all} take ${took}.`
       );
     }
     default: {
       const h = m.bindingHost!;
       const lanes = r.perHostConcurrency > 1 ? ` on each of ${r.perHostConcurrency} lanes` : '';
+      const faults = h.faultSeconds > 0 ? `, ${formatDuration(h.faultSeconds)} of it for the faults the test crawl measured` : '';
       return (
         `${where}${h.host} limits the crawl: ${hostReason(h, notes.get(h.host) ?? {}, r)} gives one request every ${formatSeconds(h.periodSeconds)}${lanes} ` +
-        `(${formatNumber(h.pagesPerHour, 1)} pages/h), so its ${plural(h.pages, 'page')} take ${took}.`
+        `(${formatNumber(h.pagesPerHour, 1)} pages/h), so its robots.txt and ${plural(h.pages, 'page')} take ${took}${faults}.`
       );
     }
   }

@@ -46,6 +46,11 @@ export class HostRate {
   private latencySeconds: number | undefined;
   private raisedSeconds = 0;
   private raisedSource: ThrottleCause = 'backoff';
+  /**
+   * The floor's seconds as last worked out; undefined once its inputs (Crawl-delay, latency) changed. Read on
+   * every start and every re-key of the host, so it is kept; a number, not the decision (a host holds it).
+   */
+  private floorSeconds: number | undefined = undefined;
 
   constructor(private readonly options: HostRateOptions) {}
 
@@ -60,9 +65,14 @@ export class HostRate {
     });
   }
 
+  /** The floor's seconds: planned().seconds, kept until its inputs change. */
+  private floor(): number {
+    return (this.floorSeconds ??= this.planned().seconds);
+  }
+
   /** The interval to keep between request starts (or end-to-start) right now, in seconds. */
   get intervalSeconds(): number {
-    return Math.max(this.planned().seconds, this.raisedSeconds);
+    return Math.max(this.floor(), this.raisedSeconds);
   }
 
   get source(): LiveIntervalSource {
@@ -72,13 +82,14 @@ export class HostRate {
 
   /** True while the interval is above the plan because of a throttle signal. */
   get raised(): boolean {
-    return this.raisedSeconds > this.planned().seconds;
+    return this.raisedSeconds > this.floor();
   }
 
   /** Merges a Crawl-delay (from any of the host's origins) by max, and returns the new plan. */
   mergeCrawlDelay(seconds: number | undefined): IntervalDecision {
     if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) {
       this.crawlDelaySeconds = Math.max(this.crawlDelaySeconds ?? 0, seconds);
+      this.floorSeconds = undefined;
     }
     return this.planned();
   }
@@ -88,18 +99,19 @@ export class HostRate {
     if (!this.options.adaptive || !Number.isFinite(seconds) || seconds < 0) return;
     const previous = this.latencySeconds;
     this.latencySeconds = previous === undefined ? seconds : Math.max(seconds, previous * this.options.recoveryFactor);
+    this.floorSeconds = undefined;
   }
 
   /** A response that says nothing about overload (2xx, 3xx, 4xx other than 429). */
   onSuccess(): void {
     if (this.raisedSeconds === 0) return;
     this.raisedSeconds *= this.options.recoveryFactor;
-    if (this.raisedSeconds <= this.planned().seconds) this.raisedSeconds = 0;
+    if (this.raisedSeconds <= this.floor()) this.raisedSeconds = 0;
   }
 
   /** 429, 5xx, a timeout or a refused/reset connection: raise the interval at once. */
   onThrottle(cause: ThrottleCause): void {
-    const floor = this.planned().seconds;
+    const floor = this.floor();
     const bound = Math.max(this.options.maxIntervalSeconds, floor);
     const next = Math.min(bound, Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds));
     this.raisedSeconds = Math.max(this.raisedSeconds, next);

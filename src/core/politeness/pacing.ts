@@ -36,3 +36,20 @@ export const PACING_LIMITS = {
   delaySeconds: { min: 0, max: 86_400 },
   maxCrawlDelaySeconds: { min: 0, max: 86_400 },
 } as const satisfies Record<string, NumberLimit>;
+
+/**
+ * The crawl's own time per request, beyond the politeness interval and the server's answer: what the plan
+ * adds to every gap between two request starts on a host, and the simulation's clock adds to its waits.
+ * Measured on loopback with the real crawl (`npm run bench -- simulation`, "Per-request overhead";
+ * docs/benchmarks.md): a host with no latency crawled at a 50 ms delay (start-to-start minus the delay), and
+ * at 0 s delay (start-to-start minus the answer time), 200 pages each, the median of 5 runs.
+ */
+export const REQUEST_OVERHEAD: {
+  /** A request that waits for its host's interval starts this much after the interval is over (timer lateness, and the request reaching its connection, which the next interval counts from). */
+  readonly afterIntervalSeconds: number;
+  /** A request that waits for the previous answer starts this much after it arrived (the engine's work on the answer). */
+  readonly afterResponseSeconds: number;
+} = {
+  afterIntervalSeconds: 0.0013,
+  afterResponseSeconds: 0.00005,
+};

@@ -1,0 +1,87 @@
+/**
+ * What `estimate --calibrate` and `--simulate` add to the plan's text: what the test crawl measured per host
+ * and which inputs the plan took from it, and the simulation's band. Shared by the CLI (estimate, crawl,
+ * demo) and the extension's readable result.
+ */
+import type { Calibration, HostCalibration } from '../calibrate/types';
+import { calibrationMatcher } from '../calibrate/match';
+import type { HostPlan, Plan } from '../plan/types';
+import type { Simulation } from '../simulate/types';
+import { colors } from './ansi';
+import { formatDuration, formatNumber, formatSeconds } from './duration';
+import { renderTable, sanitizeText } from './table';
+import { plural } from './text';
+
+function percentText(rate: number): string {
+  return `${formatNumber(rate * 100, 1)}%`;
+}
+
+/** "10.0% (Retry-After 1 s)", or "—" when none. */
+function faultCell(count: number, rate: number, pauses: readonly number[]): string {
+  if (count === 0) return '—';
+  if (pauses.length === 0) return percentText(rate);
+  const lo = pauses[0]!;
+  const hi = pauses[pauses.length - 1]!;
+  return `${percentText(rate)} (Retry-After ${lo === hi ? formatSeconds(lo) : `${formatSeconds(lo)}–${formatSeconds(hi)}`})`;
+}
+
+/** The calibration section: one row per host the report saw, then which inputs the plan took from it. */
+export function formatCalibrationText(plan: Plan, calibration: Calibration, color: boolean): string {
+  const { bold } = colors(color);
+  const s = calibration.source;
+  const lines: string[] = [];
+  const from = s.file === null ? 'a test crawl' : sanitizeText(s.file);
+  lines.push(`${bold('Calibrated from')} ${from}: a test crawl of ${plural(s.pages, 'page')}, ${plural(s.requests, 'request')} in ${formatDuration(s.elapsedSeconds)}`);
+  // Which planned host each measured one stands for (the same host, or the same name on another port).
+  const calibrationOf = calibrationMatcher(calibration);
+  const planned = new Map<HostCalibration, HostPlan>();
+  for (const h of plan.hosts) {
+    const c = calibrationOf(h.host);
+    if (c !== undefined) planned.set(c, h);
+  }
+  const row = (c: HostCalibration) => {
+    const f = c.faults;
+    return [
+      sanitizeText(c.host),
+      formatNumber(c.requests),
+      c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
+      faultCell(f.tooManyRequests.count, f.tooManyRequests.rate, f.tooManyRequests.retryAfterSeconds),
+      faultCell(f.serverErrors.count, f.serverErrors.rate, f.serverErrors.retryAfterSeconds),
+      faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
+      c.interval.crawlDelaySeconds === null ? '—' : formatSeconds(c.interval.crawlDelaySeconds),
+      c.interval.achievedMeanSeconds === null ? '—' : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
+      planned.get(c)?.calibrated.join(', ') || 'not planned',
+    ];
+  };
+  lines.push(
+    ...renderTable(
+      [
+        { header: 'Host', truncate: 'middle', maxWidth: 40 },
+        { header: 'Requests', align: 'right' },
+        { header: 'Latency p50 / p90' },
+        { header: '429' },
+        { header: '5xx' },
+        { header: 'Errors' },
+        { header: 'Crawl-delay' },
+        { header: 'Achieved' },
+        { header: 'Used' },
+      ],
+      calibration.hosts.map(row),
+      { indent: '  ', styleHeader: bold },
+    ),
+  );
+  const unseen = plan.hosts.filter((h) => h.calibrated.length === 0).map((h) => sanitizeText(h.host));
+  if (unseen.length > 0) {
+    const shown = unseen.slice(0, 5).join(', ') + (unseen.length > 5 ? `, +${formatNumber(unseen.length - 5)} more` : '');
+    lines.push(`  Typed values for ${plural(unseen.length, 'host')} the report did not measure: ${shown}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The simulation in one line: the band, how many runs and how, and where the plan falls in it. */
+export function formatSimulationText(sim: Simulation, plan: Plan, color: boolean): string {
+  const { bold } = colors(color);
+  const how = sim.method === 'engine' ? 'of the crawl engine on virtual time' : 'of per-host sums (too large to run request by request)';
+  const band = sim.p10Seconds === sim.p90Seconds ? `${formatDuration(sim.p50Seconds)} in every run (nothing measured to draw from)` : `p10 ${formatDuration(sim.p10Seconds)}, p50 ${formatDuration(sim.p50Seconds)}, p90 ${formatDuration(sim.p90Seconds)}`;
+  return `${bold('Simulated:')} ${band} over ${plural(sim.runs, 'run')} ${how}, seed ${sim.seed}; the plan says ${formatDuration(plan.totalSeconds)}\n`;
+}

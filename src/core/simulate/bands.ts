@@ -1,0 +1,108 @@
+/**
+ * The band of a plan too large to simulate request by request (a million pages × 200 runs): per-host sums.
+ * Hosts crawl independently but for the global slots, so each run's makespan is the slowest host's time
+ * (or the plan's worker or rate bound, when larger), and each host's time is drawn on its own:
+ *
+ * - a host with nothing drawn at random (fixed answer time, no faults) takes the plan's time, which is what
+ *   the engine does (test/unit/simulate.test.ts holds them equal);
+ * - any other host: the engine runs that host alone SAMPLE_RUNS times on its first m pages (m as large as the
+ *   budget allows, at most its pages); with m its pages, each run draws one of those times; else the time
+ *   is the sum of its steps, drawn from a normal distribution with the mean and variance per step those
+ *   runs show (the central limit theorem: the sum of many steps, raised intervals and pauses included).
+ *
+ * test/unit/simulate.test.ts holds the band within a few per cent of the request-by-request one where both run.
+ */
+import type { HostCalibration } from '../calibrate/types';
+import type { Random } from '../clock';
+import type { HostPlan, Plan } from '../plan/types';
+import { deriveSeed, mulberry32 } from '../random';
+import { mean, percentileSorted } from '../statistics';
+import type { HostModel } from './model';
+import { byMachine, runOnce } from './run';
+import type { Simulation, TimelineHost } from './types';
+
+/** Engine runs of one host alone, for its spread. */
+export const SAMPLE_RUNS = 40;
+/** The fewest pages a host's sample runs have (when it has that many). */
+const MIN_SAMPLE_PAGES = 20;
+
+export function perHostSums(
+  plan: Plan,
+  hosts: readonly HostPlan[],
+  models: readonly HostModel[],
+  calibrations: ReadonlyArray<HostCalibration | undefined>,
+  o: { runs: number; seed: number; budget: number },
+): Simulation {
+  const drawnHosts = models.filter((m) => !m.fixed).length;
+  // A quarter of the budget for the sample runs: the band of a plan this large comes in a fraction of it.
+  const samplePages = Math.max(MIN_SAMPLE_PAGES, Math.floor(o.budget / 4 / Math.max(1, drawnHosts * SAMPLE_RUNS)));
+  let requests = 0;
+  // Per host: a function drawing its time in one run.
+  const draws = hosts.map((h, i): ((random: Random) => number) => {
+    const m = models[i]!;
+    if (m.fixed) return () => h.seconds;
+    const pages = Math.min(h.pages, samplePages);
+    const times: number[] = [];
+    const machines = byMachine([{ ...h, pages }], [calibrations[i]]);
+    for (let k = 0; k < SAMPLE_RUNS; k++) {
+      const run = runOnce(plan.input, machines, mulberry32(deriveSeed(o.seed, `host ${h.host} ${k}`)), undefined, () => null);
+      times.push(run.makespan);
+      requests += run.requests;
+    }
+    if (pages === h.pages) return (random) => times[Math.floor(random() * times.length)]!;
+    // The part that does not grow with the pages: the robots.txt gap and the last answer.
+    const fixedPart = h.firstPageSeconds + h.latencySeconds + plan.overhead.afterResponseSeconds;
+    const perStep = (mean(times) - fixedPart) / (pages - 1);
+    const average = mean(times);
+    const variancePerStep = times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);
+    const steps = h.pages - 1;
+    return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normal(random);
+  });
+  const bound = Math.max(plan.bounds.workersSeconds, plan.bounds.globalRateSeconds ?? 0);
+  const makespans: number[] = [];
+  const ends: number[][] = hosts.map(() => []);
+  const random = mulberry32(deriveSeed(o.seed, 'per-host sums'));
+  for (let r = 0; r < o.runs; r++) {
+    let slowest = bound;
+    draws.forEach((draw, i) => {
+      const t = draw(random);
+      ends[i]!.push(t);
+      if (t > slowest) slowest = t;
+    });
+    makespans.push(slowest);
+  }
+  const sorted = [...makespans].sort((a, b) => a - b);
+  const p50 = percentileSorted(sorted, 50);
+  const hostBands = hosts.map((h, i) => {
+    const mine = ends[i]!.sort((a, b) => a - b);
+    return { host: h.host, p50Seconds: percentileSorted(mine, 50), p90Seconds: percentileSorted(mine, 90) };
+  });
+  // No run to draw: each host's line is its plan, from its robots.txt to its p50 end.
+  const timeline: TimelineHost[] = hosts.map((h, i) => ({
+    host: h.host,
+    startSeconds: 0,
+    endSeconds: hostBands[i]!.p50Seconds,
+    pages: [
+      [0, 0],
+      [h.firstPageSeconds, 0],
+      [hostBands[i]!.p50Seconds, h.pages],
+    ],
+    pauses: [],
+  }));
+  return {
+    method: 'per-host-sums',
+    runs: o.runs,
+    seed: o.seed,
+    p10Seconds: percentileSorted(sorted, 10),
+    p50Seconds: p50,
+    p90Seconds: percentileSorted(sorted, 90),
+    hosts: hostBands,
+    requests,
+    timeline: { run: null, seconds: p50, hosts: timeline },
+  };
+}
+
+/** A standard normal draw (Box–Muller; 1 − random() is in (0, 1], so the log is finite). */
+function normal(random: Random): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}

@@ -1,0 +1,161 @@
+/**
+ * What the simulation draws from, per host: its answer times, its robots.txt answer, and its faults with
+ * their rates, statuses, Retry-After pauses and times, as a calibration measured them (or the typed values
+ * for a host it did not see: a fixed answer time, no faults). Built from a Plan (its hosts, its settings
+ * and its calibration).
+ */
+import type { FaultSummary, HostCalibration } from '../calibrate/types';
+import type { Random } from '../clock';
+import type { ErrorKind } from '../crawl/events';
+import type { PageResult } from '../crawl/types';
+import type { HostPlan } from '../plan/types';
+import { readsRetryAfter } from '../politeness/retryPolicy';
+
+/** One kind of fault a host answers with, at its rate: on every `every`th request, or at random. */
+interface FaultKind {
+  rate: number;
+  /** N when the calibration saw it on every Nth request (then it comes so, the first at N); else null. */
+  every: number | null;
+  /** Draws the answer (a status with its headers, or a transport error) and how long it takes, seconds. */
+  draw(random: Random, startedAt: number): { result: (endedAt: number) => PageResult; seconds: number; retryAfterSeconds: number | null; status: number | null };
+}
+
+export type { FaultKind };
+
+export interface HostModel {
+  host: string;
+  /** Pages to fetch (after the host's robots.txt). */
+  pages: number;
+  /** The Crawl-delay its robots.txt declares, as the plan read it, or undefined. */
+  crawlDelaySeconds: number | undefined;
+  robotsSeconds: number;
+  /** Draws an ordinary answer's time, seconds. */
+  latency(random: Random): number;
+  faults: FaultKind[];
+  /** Whether every draw gives the same result (no spread and no faults): one run tells all. */
+  fixed: boolean;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Draws one of a list's values (see hostModel's `list`), or undefined for an empty list. */
+type Draw = (random: Random) => number | undefined;
+
+/** A uniform pick from a list of measured values. */
+function drawFrom(samples: readonly number[]): Draw {
+  return (random) => (samples.length === 0 ? undefined : samples[Math.floor(random() * samples.length)]!);
+}
+
+/**
+ * A uniform pick from a bootstrap resample of `samples` (as many draws from it as it has, with replacement),
+ * made lazily: the resample's ith value is drawn the first time a pick lands on i. The same distribution as
+ * resampling the whole list first, at the cost of the picks a run makes, not of the list's length.
+ */
+function drawFromResample(samples: readonly number[], runRandom: Random): Draw {
+  const n = samples.length;
+  // Which value each drawn place of the resample holds (a sparse list: a run picks few of them).
+  const resampled: number[] = [];
+  return (random) => {
+    if (n === 0) return undefined;
+    const i = Math.floor(random() * n);
+    let value = resampled[i];
+    if (value === undefined) {
+      value = samples[Math.floor(runRandom() * n)]!;
+      resampled[i] = value;
+    }
+    return value;
+  };
+}
+
+/** Picks a key by its count. */
+function pickWeighted<K extends string>(counts: Partial<Record<K, number>>, random: Random, fallback: K): K {
+  let total = 0;
+  for (const value of Object.values(counts) as number[]) total += value;
+  if (total <= 0) return fallback;
+  let u = random() * total;
+  for (const [key, value] of Object.entries(counts) as Array<[K, number]>) {
+    u -= value;
+    if (u < 0) return key;
+  }
+  return fallback;
+}
+
+function statusAnswer(status: number, retryAfterSeconds: number | null, startedAt: number): (endedAt: number) => PageResult {
+  const headers = retryAfterSeconds === null ? NO_HEADERS : { 'retry-after': String(retryAfterSeconds) };
+  return (endedAt) => ({ status, headers, bytes: 0, truncated: false, startedAt, endedAt });
+}
+
+function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => Draw): FaultKind[] {
+  const f = c.faults;
+  const kinds: FaultKind[] = [];
+  // 429 and 5xx: a status (5xx: drawn by how often each came), with a Retry-After pause as often as one came.
+  const statusKind = (fault: FaultSummary, status: (random: Random) => number, withPause: number): void => {
+    if (fault.rate <= 0) return;
+    const pauses = list(fault.retryAfterSeconds);
+    const times = list(fault.latencySeconds);
+    kinds.push({
+      rate: fault.rate,
+      every: fault.every,
+      draw(random, startedAt) {
+        const drawn = status(random);
+        const ra = readsRetryAfter(drawn) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
+        return { result: statusAnswer(drawn, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status: drawn };
+      },
+    });
+  };
+  const t = f.tooManyRequests;
+  statusKind(t, () => 429, Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count)));
+  const s = f.serverErrors;
+  let reading = 0;
+  for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
+  statusKind(s, (random) => Number(pickWeighted(s.statuses, random, '503')), reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading));
+  const errorKind = (rate: number, every: number | null, measured: readonly number[], kind: (random: Random) => ErrorKind): void => {
+    if (rate <= 0) return;
+    const latency = list(measured);
+    kinds.push({
+      rate,
+      every,
+      draw(random, startedAt) {
+        const k = kind(random);
+        return {
+          result: (endedAt) => ({ error: { kind: k, message: `simulated ${k}` }, startedAt, endedAt }),
+          seconds: latency(random) ?? fallbackSeconds,
+          retryAfterSeconds: null,
+          status: null,
+        };
+      },
+    });
+  };
+  errorKind(f.timeouts.rate, f.timeouts.every, f.timeouts.latencySeconds, () => 'timeout');
+  errorKind(f.otherErrors.rate, f.otherErrors.every, f.otherErrors.latencySeconds, (random) => pickWeighted(f.otherErrors.kinds, random, 'other'));
+  return kinds;
+}
+
+/**
+ * The model of one planned host; `calibration` when a test crawl saw it. With `random`, for one run: every
+ * list of measured times is first drawn anew from itself (a bootstrap of the calibration), so that the runs
+ * also spread by how well a test crawl's few samples tell the host's times.
+ */
+export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
+  const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
+  const measured = h.calibrated.includes('latency') && calibration !== undefined ? list(calibration.latency.samplesSeconds) : undefined;
+  const faults = calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
+  const fixedLatency = h.latencySeconds;
+  const robots = calibration?.robotsLatencySeconds ?? h.latencySeconds;
+  const original = h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
+  const spread = original !== undefined && original[0] !== original[original.length - 1];
+  return {
+    host: h.host,
+    pages: h.pages,
+    crawlDelaySeconds: h.crawlDelaySeconds ?? undefined,
+    robotsSeconds: robots,
+    latency: measured === undefined ? () => fixedLatency : (r) => measured(r) ?? fixedLatency,
+    faults,
+    fixed: !spread && faults.length === 0,
+  };
+}
+
+/** Draws from `samples`, for each run from a bootstrap resample of it (see hostModel). */
+export function sampler(samples: readonly number[], runRandom: Random): (random: Random) => number | undefined {
+  return drawFromResample(samples, runRandom);
+}
