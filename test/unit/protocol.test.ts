@@ -24,8 +24,11 @@ import {
 const form: PlannerForm = {
   pagesMode: 'total',
   pages: 1000,
+  pagesByHost: {},
   rate: null,
   workers: 8,
+  machines: null,
+  deadlineSeconds: null,
   delaySeconds: 1,
   delayFrom: 'start',
   latencySeconds: 0.5,
@@ -33,7 +36,21 @@ const form: PlannerForm = {
   useRobots: false,
 };
 
-const fields: RawForm = { pagesMode: 'total', pages: '1000', rate: '', workers: '8', delay: '1', delayFrom: 'start', latency: '0.5', userAgent: '', useRobots: false };
+const fields: RawForm = {
+  pagesMode: 'total',
+  pages: '1000',
+  pagesByHost: {},
+  rate: '',
+  workers: '8',
+  machines: '',
+  deadline: '',
+  delay: '1',
+  delayFrom: 'start',
+  latency: '0.5',
+  userAgent: '',
+  useRobots: false,
+  changedSince: '',
+};
 
 const withForm = (patch: Record<string, unknown>) => ({ type: 'formChanged', form: { ...form, ...patch } });
 const withoutField = (field: keyof PlannerForm) => {
@@ -227,7 +244,7 @@ test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () =>
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'formSet', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'sitemapsState', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

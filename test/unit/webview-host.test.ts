@@ -40,8 +40,11 @@ const SEEDS = 'https://a.example/\nhttps://b.example/private/x\n# a comment\n\nn
 const form: PlannerForm = {
   pagesMode: 'perHost',
   pages: 100,
+  pagesByHost: {},
   rate: null,
   workers: null,
+  machines: null,
+  deadlineSeconds: null,
   delaySeconds: null,
   delayFrom: 'start',
   latencySeconds: null,
@@ -613,7 +616,21 @@ test('the saved planner is read when the planner is first needed, not when it is
 });
 
 test('fieldsEdited keeps the fields as typed (half-typed too) and posts them back; a reload plans what was typed', () => {
-  const typed = { pagesMode: 'total', pages: '500000', rate: '', workers: '', delay: '', delayFrom: 'start', latency: '', userAgent: '', useRobots: false } as const;
+  const typed = {
+    pagesMode: 'total',
+    pages: '500000',
+    pagesByHost: {},
+    rate: '',
+    workers: '',
+    machines: '',
+    deadline: '',
+    delay: '',
+    delayFrom: 'start',
+    latency: '',
+    userAgent: '',
+    useRobots: false,
+    changedSince: '',
+  } as const;
   const h = harness({ seeds: SEEDS });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'fieldsEdited', fields: typed });
@@ -866,20 +883,20 @@ test('seedLinesFromText reads seeds like the CLI reads --seeds-file', () => {
 
 test('computePlan narrows robots Crawl-delays to the seed hosts (no override warning)', () => {
   const c = computePlan(form, checkSeedText(SEEDS), settings, { 'b.example': 10, 'gone.example': 99 });
-  assert.deepEqual(planResultView(c).crawlDelayHosts, ['b.example']);
+  assert.deepEqual(planResultView(c, undefined, form, 1).crawlDelayHosts, ['b.example']);
   assert.ok(!c.plan!.warnings.some((w) => w.code === 'override-for-unknown-host'));
 });
 
 test('computePlan reports settings out of range as problems', () => {
   const c = computePlan(form, checkSeedText(SEEDS), { ...settings, defaultDelaySeconds: -1 });
   assert.equal(c.plan, null);
-  assert.equal(planResultView(c).problems[0]!.field, 'delaySeconds');
+  assert.equal(planResultView(c, undefined, form, 1).problems[0]!.field, 'delaySeconds');
 });
 
 test('computePlan cuts long invalid lines and lists at most 100', () => {
   const text = Array.from({ length: 150 }, () => `bad ${'x'.repeat(500)}`).join('\n');
   const c = computePlan(form, checkSeedText(text), settings);
-  const view = planResultView(c);
+  const view = planResultView(c, undefined, form, 1);
   assert.equal(view.invalidSeedCount, 150);
   assert.equal(view.invalidSeeds.length, 100);
   assert.ok(view.invalidSeeds[0]!.text.length <= 201);

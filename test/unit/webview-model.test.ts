@@ -26,13 +26,17 @@ import {
 const raw: RawForm = {
   pagesMode: 'total',
   pages: '1000',
+  pagesByHost: {},
   rate: '',
   workers: '',
+  machines: '',
+  deadline: '',
   delay: '1',
   delayFrom: 'start',
   latency: '0.5',
   userAgent: '',
   useRobots: false,
+  changedSince: '',
 };
 
 const decimals: Array<[string, number | 'empty' | 'invalid']> = [
@@ -69,8 +73,11 @@ test('readForm: a valid form becomes a PlannerForm, empty numbers become null', 
   assert.deepEqual(form, {
     pagesMode: 'total',
     pages: 1000,
+    pagesByHost: {},
     rate: null,
     workers: null,
+    machines: null,
+    deadlineSeconds: null,
     delaySeconds: 1,
     delayFrom: 'start',
     latencySeconds: 0.5,

@@ -7,12 +7,12 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan';
 import { VIEWS } from '../ids';
-import { PlannerController, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
+import { PlannerController, type PlannerExport, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
-import type { SeedsView } from '../../shared/protocol';
+import type { SeedsView, SitemapsState } from '../../shared/protocol';
 
-export type { InspectRobotsOptions, PlannerViewDeps, SeedFileRef, TestCrawlRequest } from './controller';
+export type { InspectRobotsOptions, PlannerExport, PlannerViewDeps, SeedFileRef, SizeSitemapsOptions, TestCrawlRequest } from './controller';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
@@ -37,6 +37,10 @@ export interface PlannerViewApi {
   useSeedsFile(ref: SeedFileRef): Promise<void>;
   /** Where the seeds come from now: the box's text or a file (its name, size, lines, problem). */
   currentSeedsView(): SeedsView;
+  /** The plan as the sidebar shows it and its seeds, for Export Plan; or why there is none. */
+  exportInput(): PlannerExport | { problem: string };
+  /** Sizes the seed hosts from their sitemaps, as the sidebar's button does; resolves to how it ended. */
+  sizeFromSitemaps(changedSince?: string): Promise<SitemapsState>;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
@@ -173,6 +177,8 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     onDidChangePlan: (listener) => new vscode.Disposable(controller.onDidChangePlan(listener).dispose),
     useSeedsFile: (ref) => controller.useSeedsFile(ref),
     currentSeedsView: () => controller.currentSeedsView(),
+    exportInput: () => controller.exportInput(),
+    sizeFromSitemaps: (changedSince) => controller.sizeFromSitemaps(changedSince),
     dispose: () => {
       if (disposed) return;
       disposed = true;
