@@ -19,6 +19,7 @@ import type { RunningCrawls } from '../task/runningCrawls';
 import { toCrawlResultView } from '../../shared/protocol';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { createSeedFiles, seedFileRef } from '../view/seedFiles';
+import { sitemapSizingOptions } from '../view/sitemapsResults';
 import type { SeedFileRef } from '../view/controller';
 import * as path from 'node:path';
 import { argObject, CommandArgumentError } from './args';
@@ -74,21 +75,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       // The robots.txt cache the planner's robots.txt check uses: a robots.txt read there is not fetched again.
       const cache = await deps.robots.cacheFor(header);
       deps.log.info(`sitemaps: sizing ${urls.length} origin(s) as ${options.userAgent}`);
-      return sizeFromSitemaps(
-        urls,
-        {
-          productToken: options.userAgent,
-          userAgentHeader: header,
-          delaySeconds: options.delaySeconds,
-          crawlDelayPolicy: options.crawlDelayPolicy,
-          maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
-          ...(options.changedSince !== undefined ? { changedSince: options.changedSince } : {}),
-          timeouts: { robotsSeconds: s.robotsTxtTimeoutSeconds },
-          cache,
-          onFile: options.onFile,
-        },
-        options.signal,
-      );
+      return sizeFromSitemaps(urls, sitemapSizingOptions(options, { userAgentHeader: header, robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds, cache }), options.signal);
     },
     files: createSeedFiles(),
     expectedLocalHosts: () => new Set((deps.demo.hosts ?? []).map((h) => new URL(h.origin).host)),

@@ -4,7 +4,10 @@
  * (src/net/sitemaps.ts), and the sizing as the webview is sent it, trimmed. Pure.
  */
 import { sitemapPages, type SitemapSizing } from '../../core/sitemaps/report';
+import type { RobotsCache } from '../../net/robotsCache';
+import type { SitemapSizingOptions } from '../../net/sitemaps';
 import type { SitemapHostView, SitemapsView } from '../../shared/protocol';
+import type { SizeSitemapsOptions } from './controller';
 
 /** Origins sized at most per request (a seeds list may name a thousand hosts; each costs polite requests). */
 export const MAX_SITEMAP_ORIGINS = 50;
@@ -28,6 +31,28 @@ export function sitemapTargets(seeds: ReadonlyArray<{ url: string; origin: strin
   for (const s of seeds) if (!skip.has(s.host) && !first.has(s.origin)) first.set(s.origin, s.url);
   const urls = [...first.values()];
   return { urls: urls.slice(0, MAX_SITEMAP_ORIGINS), omittedOrigins: Math.max(0, urls.length - MAX_SITEMAP_ORIGINS) };
+}
+
+/**
+ * The options `sizeFromSitemaps` (src/net/sitemaps.ts) gets for the planner's request: the form's product
+ * token and delay, the settings' Crawl-delay policy, the header with the contact, the robots.txt timeout
+ * setting, the robots.txt cache the planner's check fills, and the progress callback.
+ */
+export function sitemapSizingOptions(
+  options: Omit<SizeSitemapsOptions, 'signal'>,
+  context: { userAgentHeader: string; robotsTimeoutSeconds: number; cache?: RobotsCache },
+): SitemapSizingOptions {
+  return {
+    productToken: options.userAgent,
+    userAgentHeader: context.userAgentHeader,
+    delaySeconds: options.delaySeconds,
+    crawlDelayPolicy: options.crawlDelayPolicy,
+    maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+    ...(options.changedSince !== undefined ? { changedSince: options.changedSince } : {}),
+    timeouts: { robotsSeconds: context.robotsTimeoutSeconds },
+    ...(context.cache !== undefined ? { cache: context.cache } : {}),
+    onFile: options.onFile,
+  };
 }
 
 /**
