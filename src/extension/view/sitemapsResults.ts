@@ -8,18 +8,12 @@ import type { RobotsCache } from '../../net/robotsCache';
 import type { SitemapSizingOptions } from '../../net/sitemaps';
 import type { SitemapHostView, SitemapsView } from '../../shared/protocol';
 import type { SizeSitemapsOptions } from './controller';
+import { cut, MAX_TEXT, MAX_URL } from './robotsResults';
 
 /** Origins sized at most per request (a seeds list may name a thousand hosts; each costs polite requests). */
 export const MAX_SITEMAP_ORIGINS = 50;
 /** Errors listed per host (the count says how many there are). */
 export const MAX_SITEMAP_ERRORS_SHOWN = 5;
-const MAX_TEXT = 500;
-const MAX_URL = 2048;
-
-function cut(text: string, max: number): string {
-  const s = String(text);
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
 
 /**
  * The URLs to size: one seed URL per origin (each stands for its origin), of the first
