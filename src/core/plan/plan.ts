@@ -55,13 +55,12 @@ export function plan(input: PlanInput): Plan {
   const spans: Makespan[] = [];
   for (let m = 0; m < machineCount; m++) {
     const mine = byMachine[m]!;
-    const mineActive = mine.filter((h) => !h.skipped && h.pages > 0);
-    const span = makespan(mineActive, r);
+    const span = makespan(mine, r);
     spans.push(span);
     perMachine.push({
       machine: m,
       hosts: mine.map((h) => h.host),
-      pages: mineActive.reduce((s, h) => s + h.pages, 0),
+      pages: span.pages,
       seconds: span.seconds,
       bindingConstraint: span.bindingConstraint,
       bindingHost: span.bindingHost?.host ?? null,
@@ -71,7 +70,7 @@ export function plan(input: PlanInput): Plan {
   let slowest = 0;
   for (let m = 1; m < machineCount; m++) if (spans[m]!.seconds > spans[slowest]!.seconds) slowest = m;
   const total = spans[slowest]!;
-  const totalPages = hosts.filter((h) => !h.skipped && h.pages > 0).reduce((s, h) => s + h.pages, 0);
+  const totalPages = spans.reduce((s, span) => s + span.pages, 0);
 
   let sharding: Sharding | null = null;
   if (r.machines !== null) {
@@ -95,14 +94,11 @@ export function plan(input: PlanInput): Plan {
     input: r,
     totalSeconds: total.seconds,
     totalPages,
-    skippedPages: hosts.filter((h) => h.skipped).reduce((s, h) => s + h.pages, 0),
+    skippedPages: hosts.reduce((s, h) => s + (h.skipped ? h.pages : 0), 0),
     bindingConstraint: total.bindingConstraint,
     bindingHost: total.bindingHost?.host ?? null,
     bindingMachine: r.machines !== null ? slowest : null,
-    bindingDescription: describeBinding(total, r, notes, machineNote, {
-      pages: perMachine[slowest]!.pages,
-      requests: byMachine[slowest]!.reduce((sum, h) => sum + (!h.skipped && h.pages > 0 ? h.requests : 0), 0),
-    }),
+    bindingDescription: describeBinding(total, r, notes, machineNote),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
     bounds: total.bounds,
     overhead,
