@@ -51,22 +51,7 @@ export function plan(input: PlanInput): Plan {
     byMachine = Array.from({ length: machineCount }, () => []);
     for (const h of hosts) byMachine[h.machine!]!.push(h);
   }
-  const perMachine: MachinePlan[] = [];
-  const spans: Makespan[] = [];
-  for (let m = 0; m < machineCount; m++) {
-    const mine = byMachine[m]!;
-    const span = makespan(mine, r);
-    spans.push(span);
-    perMachine.push({
-      machine: m,
-      hosts: mine.map((h) => h.host),
-      pages: span.pages,
-      seconds: span.seconds,
-      bindingConstraint: span.bindingConstraint,
-      bindingHost: span.bindingHost?.host ?? null,
-      bounds: span.bounds,
-    });
-  }
+  const spans: Makespan[] = byMachine.map((mine) => makespan(mine, r));
   let slowest = 0;
   for (let m = 1; m < machineCount; m++) if (spans[m]!.seconds > spans[slowest]!.seconds) slowest = m;
   const total = spans[slowest]!;
@@ -74,6 +59,15 @@ export function plan(input: PlanInput): Plan {
 
   let sharding: Sharding | null = null;
   if (r.machines !== null) {
+    const perMachine: MachinePlan[] = spans.map((span, m) => ({
+      machine: m,
+      hosts: byMachine[m]!.map((h) => h.host),
+      pages: span.pages,
+      seconds: span.seconds,
+      bindingConstraint: span.bindingConstraint,
+      bindingHost: span.bindingHost?.host ?? null,
+      bounds: span.bounds,
+    }));
     const mean = perMachine.reduce((s, m) => s + m.seconds, 0) / machineCount;
     const meanPages = perMachine.reduce((s, m) => s + m.pages, 0) / machineCount;
     const imbalance = mean > 0 ? tidy(total.seconds / mean) : 1;
@@ -88,7 +82,7 @@ export function plan(input: PlanInput): Plan {
     deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
   }
 
-  const warnings = planWarnings({ input, r, hosts, notes, byMachine, perMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
+  const warnings = planWarnings({ input, r, hosts, notes, byMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
     input: r,
