@@ -30,6 +30,22 @@ export interface HostNotes {
   capped?: { declaredSeconds: number; capSeconds: number };
 }
 
+/** The notes of a host that has none (most hosts): one object for them all. */
+const NO_NOTES: HostNotes = Object.freeze({});
+
+/** `calibrated` of a host planned without a calibration (most hosts): one array for them all. */
+const NOT_CALIBRATED: readonly CalibratedInput[] = Object.freeze([]);
+
+/** `calibrated`: which inputs came from the calibration, in this order. */
+function calibratedInputs(latency: boolean, crawlDelay: boolean, faults: boolean): readonly CalibratedInput[] {
+  if (!latency && !crawlDelay && !faults) return NOT_CALIBRATED;
+  const inputs: CalibratedInput[] = [];
+  if (latency) inputs.push('latency');
+  if (crawlDelay) inputs.push('crawl-delay');
+  if (faults) inputs.push('faults');
+  return inputs;
+}
+
 /** One host's interval, period, ceiling and duration under resolved settings. */
 export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput, calibration?: HostCalibration, overhead: Overhead = REQUEST_OVERHEAD): HostPlan {
   return planHostWithNotes(host, seeds, pages, r, calibration, overhead).plan;
@@ -44,27 +60,27 @@ export function planHostWithNotes(
   overhead: Overhead = REQUEST_OVERHEAD,
 ): { plan: HostPlan; notes: HostNotes } {
   const typedLatency = ownValue(r.latencyByHost, host);
-  const calibrated: CalibratedInput[] = [];
-  let model: LatencyModel;
+  // Measured answer times, when the calibration has them and none was typed for the host; else one
+  // typed answer time, kept exactly as given (a measured one is their mean, tidied).
+  let measured: LatencyModel | undefined;
+  let latency: number;
   if (calibration !== undefined && typedLatency === undefined && calibration.latency.count > 0 && calibration.latency.samplesSeconds.length > 0) {
-    model = LatencyModel.samples(calibration.latency.samplesSeconds);
-    calibrated.push('latency');
+    measured = LatencyModel.samples(calibration.latency.samplesSeconds);
+    latency = measured.fixed ? measured.mean : tidy(measured.mean);
   } else {
-    model = LatencyModel.fixed(typedLatency ?? r.latencySeconds);
+    latency = typedLatency ?? r.latencySeconds;
   }
-  // A fixed latency is kept exactly as given; a measured one is their mean, tidied.
-  const latency = model.fixed ? model.mean : tidy(model.mean);
   const typedDelay = ownValue(r.crawlDelayByHost, host);
   const measuredDelay = calibration?.interval.crawlDelaySeconds ?? undefined;
   const declared = typedDelay === undefined ? measuredDelay : measuredDelay === undefined ? typedDelay : Math.max(typedDelay, measuredDelay);
-  if (measuredDelay !== undefined && (typedDelay === undefined || measuredDelay > typedDelay)) calibrated.push('crawl-delay');
+  const delayCalibrated = measuredDelay !== undefined && (typedDelay === undefined || measuredDelay > typedDelay);
   const crawlDelay = declared === undefined ? undefined : Math.min(declared, CRAWL_DELAY_CEILING_SECONDS);
   const intervalInput: IntervalInput = {
     configuredSeconds: r.delaySeconds,
     crawlDelayPolicy: r.crawlDelayPolicy,
     maxCrawlDelaySeconds: r.maxCrawlDelaySeconds,
-    ...(crawlDelay === undefined ? {} : { crawlDelaySeconds: crawlDelay }),
-    ...(r.adaptive ? { adaptiveLatencySeconds: latency } : {}),
+    crawlDelaySeconds: crawlDelay,
+    adaptiveLatencySeconds: r.adaptive ? latency : undefined,
   };
   const decision = effectiveInterval(intervalInput);
   // A skipped host shows what obeying its Crawl-delay would cost.
@@ -82,13 +98,12 @@ export function planHostWithNotes(
   const kept = engineSeconds(interval);
   const robotsLatency = calibration?.robotsLatencySeconds ?? latency;
   const firstPage = tidy(gapAfter(kept, robotsLatency, r.delayFrom, o));
-  const step = tidy(model.meanGap(kept, r.delayFrom, o));
+  const step = tidy(measured ? measured.meanGap(kept, r.delayFrom, o) : gapAfter(kept, latency, r.delayFrom, o));
   const end = latency + o.afterResponseSeconds;
   const clean = pages === 0 ? 0 : tidy(firstPage + (lanePages - 1) * step + end);
   let seconds = clean;
   let attempts = pages;
   const outcomes = calibration !== undefined && !decision.skipped ? faultOutcomes(calibration) : [];
-  if (outcomes.length > 0) calibrated.push('faults');
   if (outcomes.length > 0 && pages > 0) {
     const walked = walkHost({
       urls: lanePages,
@@ -98,7 +113,7 @@ export function planHostWithNotes(
       crawlDelayPolicy: r.crawlDelayPolicy,
       maxCrawlDelaySeconds: r.maxCrawlDelaySeconds,
       adaptive: r.adaptive,
-      latency: model,
+      latency: measured ?? LatencyModel.fixed(latency),
       robotsLatencySeconds: robotsLatency,
       outcomes,
       overhead: o,
@@ -124,11 +139,11 @@ export function planHostWithNotes(
     stepSeconds: step,
     faultSeconds: tidy(seconds - clean),
     requests: pages === 0 ? 0 : attempts + 1,
-    latencyP50Seconds: calibrated.includes('latency') ? calibration!.latency.p50Seconds : null,
-    latencyP90Seconds: calibrated.includes('latency') ? calibration!.latency.p90Seconds : null,
-    calibrated,
+    latencyP50Seconds: measured ? calibration!.latency.p50Seconds : null,
+    latencyP90Seconds: measured ? calibration!.latency.p90Seconds : null,
+    calibrated: calibratedInputs(measured !== undefined, delayCalibrated, outcomes.length > 0),
     skipped: decision.skipped,
   };
   const capped = decision.crawlDelayAboveCap && !decision.skipped ? decision.crawlDelayAboveCap : undefined;
-  return { plan, notes: capped ? { capped } : {} };
+  return { plan, notes: capped ? { capped } : NO_NOTES };
 }

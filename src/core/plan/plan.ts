@@ -51,30 +51,23 @@ export function plan(input: PlanInput): Plan {
     byMachine = Array.from({ length: machineCount }, () => []);
     for (const h of hosts) byMachine[h.machine!]!.push(h);
   }
-  const perMachine: MachinePlan[] = [];
-  const spans: Makespan[] = [];
-  for (let m = 0; m < machineCount; m++) {
-    const mine = byMachine[m]!;
-    const mineActive = mine.filter((h) => !h.skipped && h.pages > 0);
-    const span = makespan(mineActive, r);
-    spans.push(span);
-    perMachine.push({
+  const spans: Makespan[] = byMachine.map((mine) => makespan(mine, r));
+  let slowest = 0;
+  for (let m = 1; m < machineCount; m++) if (spans[m]!.seconds > spans[slowest]!.seconds) slowest = m;
+  const total = spans[slowest]!;
+  const totalPages = spans.reduce((s, span) => s + span.pages, 0);
+
+  let sharding: Sharding | null = null;
+  if (r.machines !== null) {
+    const perMachine: MachinePlan[] = spans.map((span, m) => ({
       machine: m,
-      hosts: mine.map((h) => h.host),
-      pages: mineActive.reduce((s, h) => s + h.pages, 0),
+      hosts: byMachine[m]!.map((h) => h.host),
+      pages: span.pages,
       seconds: span.seconds,
       bindingConstraint: span.bindingConstraint,
       bindingHost: span.bindingHost?.host ?? null,
       bounds: span.bounds,
-    });
-  }
-  let slowest = 0;
-  for (let m = 1; m < machineCount; m++) if (spans[m]!.seconds > spans[slowest]!.seconds) slowest = m;
-  const total = spans[slowest]!;
-  const totalPages = hosts.filter((h) => !h.skipped && h.pages > 0).reduce((s, h) => s + h.pages, 0);
-
-  let sharding: Sharding | null = null;
-  if (r.machines !== null) {
+    }));
     const mean = perMachine.reduce((s, m) => s + m.seconds, 0) / machineCount;
     const meanPages = perMachine.reduce((s, m) => s + m.pages, 0) / machineCount;
     const imbalance = mean > 0 ? tidy(total.seconds / mean) : 1;
@@ -89,20 +82,17 @@ export function plan(input: PlanInput): Plan {
     deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
   }
 
-  const warnings = planWarnings({ input, r, hosts, notes, byMachine, perMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
+  const warnings = planWarnings({ input, r, hosts, notes, byMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
     input: r,
     totalSeconds: total.seconds,
     totalPages,
-    skippedPages: hosts.filter((h) => h.skipped).reduce((s, h) => s + h.pages, 0),
+    skippedPages: hosts.reduce((s, h) => s + (h.skipped ? h.pages : 0), 0),
     bindingConstraint: total.bindingConstraint,
     bindingHost: total.bindingHost?.host ?? null,
     bindingMachine: r.machines !== null ? slowest : null,
-    bindingDescription: describeBinding(total, r, notes, machineNote, {
-      pages: perMachine[slowest]!.pages,
-      requests: byMachine[slowest]!.reduce((sum, h) => sum + (!h.skipped && h.pages > 0 ? h.requests : 0), 0),
-    }),
+    bindingDescription: describeBinding(total, r, notes, machineNote),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
     bounds: total.bounds,
     overhead,

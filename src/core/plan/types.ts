@@ -148,7 +148,7 @@ export interface HostPlan {
   latencyP50Seconds: number | null;
   latencyP90Seconds: number | null;
   /** Which inputs came from the calibration: `latency`, `faults`, `crawl-delay` (empty when none). */
-  calibrated: CalibratedInput[];
+  calibrated: readonly CalibratedInput[];
   /**
    * True when the host's Crawl-delay is above the cap under the `skip` policy. Its numbers then show
    * what obeying the Crawl-delay would cost; it is left out of every total.

@@ -45,10 +45,8 @@ export function describeBinding(
   r: ResolvedPlanInput,
   notes: ReadonlyMap<string, HostNotes>,
   machine: { index: number; of: number } | null,
-  counts: { pages: number; requests: number },
 ): string {
-  const n = counts.pages;
-  const all = `${plural(n, 'page')} and their hosts' robots.txt (${plural(counts.requests, 'request')})`;
+  const all = `${plural(m.pages, 'page')} and their hosts' robots.txt (${plural(m.requests, 'request')})`;
   const where = machine ? `On machine ${machine.index} (the slowest of ${machine.of}), ` : '';
   const cap = (s: string) => (where ? s : s.charAt(0).toUpperCase() + s.slice(1));
   const took = formatDuration(m.seconds);
@@ -61,7 +59,7 @@ export function describeBinding(
         `${all} take ${took} at that rate, longer than any single host needs.`
       );
     case 'workers': {
-      const mean = (m.bounds.workersSeconds * r.workers) / counts.requests;
+      const mean = (m.bounds.workersSeconds * r.workers) / m.requests;
       return (
         `${where}${cap('the')} ${plural(r.workers, 'worker')} ${r.workers === 1 ? 'limits' : 'limit'} the crawl: each request holds a worker for its ` +
         `response time (${formatSeconds(tidy(mean))} on average), so ${all} take ${took}.`
