@@ -4,11 +4,14 @@
  * `formChanged`; the extension reads the fields it keeps (a reload shows them). Pure.
  */
 import {
+  DEFAULT_SIMULATION_SETTINGS,
   formNumberProblem,
+  simulationNumberProblem,
   userAgentProblem,
   type FormNumberField,
   type PlannerForm,
   type RawForm,
+  type SimulationSettings,
 } from './protocol';
 
 export type RawField = keyof RawForm;
@@ -92,4 +95,23 @@ export function formToRaw(form: PlannerForm): RawForm {
 /** Whether two forms hold the same values (whatever their keys' order). */
 export function sameForm(a: PlannerForm, b: PlannerForm): boolean {
   return (Object.keys(a) as Array<keyof PlannerForm>).every((key) => a[key] === b[key]) && Object.keys(a).length === Object.keys(b).length;
+}
+
+/**
+ * Reads the Simulate choice's Runs and Seed fields: the settings, or each field's problem (the CLI's --runs
+ * and --seed limits). Empty fields take the defaults (SIMULATION_DEFAULTS).
+ */
+export function readSimulationFields(enabled: boolean, runs: string, seed: string): { settings?: SimulationSettings; errors: { runs?: string; seed?: string } } {
+  const errors: { runs?: string; seed?: string } = {};
+  const value = (field: 'runs' | 'seed', text: string): number | undefined => {
+    const parsed = parseDecimal(text);
+    if (parsed === 'empty') return DEFAULT_SIMULATION_SETTINGS[field];
+    const problem = parsed === 'invalid' ? 'not a number' : simulationNumberProblem(field, parsed);
+    if (problem === undefined) return parsed as number;
+    errors[field] = problem;
+    return undefined;
+  };
+  const r = value('runs', runs);
+  const s = value('seed', seed);
+  return r === undefined || s === undefined ? { errors } : { settings: { enabled, runs: r, seed: s }, errors };
 }

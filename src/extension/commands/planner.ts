@@ -14,12 +14,17 @@ import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../task/runningCrawls';
+import { calibrationFromReport } from '../../core/calibrate/fromReport';
+import type { Calibration } from '../../core/calibrate/types';
+import { SIMULATION_LIMITS } from '../../core/simulate/options';
 import { toCrawlResultView } from '../../shared/protocol';
+import { pickCalibrationReport, readCalibrationReport } from '../view/calibrationFiles';
+import { runSimulation } from '../view/simulateRunner';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { createSeedFiles, seedFileRef } from '../view/seedFiles';
 import type { SeedFileRef } from '../view/controller';
 import * as path from 'node:path';
-import { CommandArgumentError } from './args';
+import { argObject, CommandArgumentError, optionalBoolean, optionalNumber } from './args';
 import { estimateFromArgs } from './estimate';
 import { runCommand } from './run';
 
@@ -29,6 +34,8 @@ export interface PlannerViewDepsInput {
   log: Log;
   runs: RunningCrawls;
   demo: Pick<DemoHostsService, 'hosts'>;
+  /** The extension's folder: the simulation's worker is its dist/simulate.js. */
+  extensionUri: vscode.Uri;
 }
 
 /** How long a long list's plan waits after `planning` is posted, so that the message goes out first. */
@@ -67,8 +74,20 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
     log: (message) => deps.log.info(message),
     onDidEndCrawl: (listener) =>
       deps.runs.onDidEnd((end) => {
-        if (end.summary) listener(toCrawlResultView(end.name, end.exitCode, end.summary));
+        if (!end.summary) return;
+        // The report the crawl wrote, read as `estimate --calibrate` reads its file: what the crawl measured.
+        let calibration: Calibration | undefined;
+        if (end.report) {
+          try {
+            calibration = calibrationFromReport(end.report, end.reportUri?.fsPath);
+          } catch (err) {
+            deps.log.info(`${end.name}: nothing to calibrate from: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        listener(toCrawlResultView(end.name, end.exitCode, end.summary), calibration);
       }),
+    pickCalibrationReport: () => pickCalibrationReport(deps.config.read().settings.reportFolder),
+    simulate: (plan, options, signal) => runSimulation({ file: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'simulate.js').fsPath }, plan, options, signal),
     onDidChangeSettings: (listener) => {
       const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
@@ -87,16 +106,54 @@ export interface PlannerCommandsDeps {
  * workspace folder). Throws CommandArgumentError.
  */
 export function seedsFileUri(arg: unknown): vscode.Uri {
+  return fileArgument('the seeds file', arg);
+}
+
+/** A file named by an argument (`what` names it in errors): a URI string, or a path as for a seeds file. */
+export function fileArgument(what: string, arg: unknown): vscode.Uri {
   const text = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : undefined;
-  if (text === undefined || text.trim() === '' || text.length > 8192) throw new CommandArgumentError('the seeds file: give a path or a URI');
+  if (text === undefined || text.trim() === '' || text.length > 8192) throw new CommandArgumentError(`${what}: give a path or a URI`);
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text)) return vscode.Uri.parse(text, true);
   if (path.isAbsolute(text)) return vscode.Uri.file(text);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (folder === undefined) throw new CommandArgumentError(`the seeds file: "${text}" is relative and no folder is open`);
+  if (folder === undefined) throw new CommandArgumentError(`${what}: "${text}" is relative and no folder is open`);
   return vscode.Uri.joinPath(folder, text);
 }
 
 export function registerPlannerCommands(context: vscode.ExtensionContext, deps: PlannerCommandsDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.calibrateFromReport, (arg?: unknown) =>
+      runCommand(deps.log, 'Calibrate from Crawl Report', async () => {
+        const held = arg === undefined ? await pickCalibrationReport(deps.config.read().settings.reportFolder) : await readCalibrationReport(fileArgument('the crawl report', arg));
+        if (held === undefined) return undefined;
+        const used = deps.view.useCalibration(held);
+        if (arg === undefined) await deps.view.reveal();
+        return used;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMANDS.planWithTestCrawl, (arg?: unknown) =>
+      runCommand(deps.log, 'Plan with What the Test Crawl Measured', async () => {
+        const on = optionalBoolean('the argument', arg) ?? true;
+        const used = deps.view.useCalibration(on ? 'crawl' : 'off');
+        if (arg === undefined) await deps.view.reveal();
+        return used;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMANDS.simulatePlan, (arg?: unknown) =>
+      runCommand(deps.log, 'Simulate Plan', async () => {
+        const args = argObject(COMMANDS.simulatePlan, arg);
+        const unknown = Object.keys(args).filter((k) => k !== 'runs' && k !== 'seed');
+        if (unknown.length > 0) throw new CommandArgumentError(`unknown argument: ${unknown.join(', ')} (known: runs, seed)`);
+        const runs = optionalNumber('runs', args.runs, SIMULATION_LIMITS.runs);
+        const seed = optionalNumber('seed', args.seed, SIMULATION_LIMITS.seed);
+        const ended = await deps.view.simulateNow({ ...(runs === undefined ? {} : { runs }), ...(seed === undefined ? {} : { seed }) });
+        if (arg === undefined) await deps.view.reveal();
+        if (ended.state === 'error') throw new Error(ended.message);
+        if (ended.state !== 'done') throw new Error('there is no plan to simulate: enter seeds and pages in the planner');
+        return ended.simulation;
+      }),
+    ),
+  );
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.loadSeedsFile, (arg?: unknown) =>
       runCommand(deps.log, 'Load Seeds from File', async () => {

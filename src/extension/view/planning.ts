@@ -4,10 +4,12 @@
  * so it is tested in node; the plan itself is `src/core/plan`'s, this only wires the form to `PlanInput` and
  * trims what is posted to the webview (a plan of 100,000 hosts is posted as a summary of a few KB).
  */
+import type { Calibration } from '../../core/calibrate/types';
 import { escapeInvisible } from '../../core/seedHygiene';
 import { plan as makePlan, validatePlanInput, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
 import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
+import { calibrationView, type HeldCalibration } from './estimates';
 import { planSummaryView } from './summary';
 
 /** Invalid seed lines posted to the webview (the JSON copy has them all). */
@@ -71,12 +73,15 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
 /**
  * Plans the form over checked seeds. `crawlDelayByHost` (from robots.txt) is narrowed to the seeds' hosts, so
  * a Crawl-delay for a host that is no longer a seed never turns into an `override-for-unknown-host` warning.
+ * With `calibration` (what a test crawl measured), the hosts it saw take their answer times, faults and
+ * Crawl-delay from it, as `estimate --calibrate` does.
  */
 export function computePlan(
   form: PlannerForm,
   seeds: SeedsCheck,
   settings: PlannerViewSettings,
   crawlDelayByHost: Readonly<Record<string, number>> = {},
+  calibration?: Calibration,
 ): PlanComputation {
   const { seeds: valid, invalid } = seeds.validation;
   const crawlDelays: Record<string, number> = {};
@@ -108,6 +113,7 @@ export function computePlan(
     crawlDelayByHost: crawlDelays,
     crawlDelayPolicy: settings.crawlDelayPolicy,
     maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
+    ...(calibration === undefined ? {} : { calibration }),
   };
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);
@@ -145,8 +151,8 @@ export function robotsCoverage(c: PlanComputation, robots: RobotsView): RobotsCo
   return { unchecked, stale: robots.origins.map((o) => o.origin).filter((o) => !current.has(o)), intervals };
 }
 
-/** What the webview is sent of a computation (and of the last robots.txt check, when there is one). */
-export function planResultView(c: PlanComputation, robots?: RobotsView): PlanResultView {
+/** What the webview is sent of a computation (and of the last robots.txt check and the calibration in use, when there are). */
+export function planResultView(c: PlanComputation, robots?: RobotsView, calibration?: HeldCalibration): PlanResultView {
   const v = c.seeds.validation;
   return {
     summary: c.plan === null ? null : planSummaryView(c.plan),
@@ -160,6 +166,7 @@ export function planResultView(c: PlanComputation, robots?: RobotsView): PlanRes
     originCount: c.seeds.origins.length,
     crawlDelayHosts: Object.keys(c.crawlDelays),
     robots: robots === undefined ? null : robotsCoverage(c, robots),
+    calibration: calibration === undefined ? null : calibrationView(c.plan ?? { hosts: [] }, calibration),
   };
 }
 
