@@ -482,6 +482,11 @@ export class PlannerController {
     return result !== undefined && result.plan === this.current().plan ? result : undefined;
   }
 
+  /** Where the simulation stands. */
+  simulationState(): SimulationState {
+    return this.simulation;
+  }
+
   /** Fires when the simulation of the plan changes (started, done, failed, off). */
   onDidChangeSimulation(listener: () => void): { dispose(): void } {
     this.simListeners.add(listener);

@@ -47,6 +47,8 @@ export interface PlannerViewApi {
   simulateNow(options?: { runs?: number; seed?: number }): Promise<SimulationState>;
   /** The simulation of the current plan, once done. */
   currentSimulation(): { plan: Plan; simulation: Simulation } | undefined;
+  /** Where the simulation stands (off, running, done, failed). */
+  simulationState(): SimulationState;
   /** Fires when the simulation of the plan changes. */
   onDidChangeSimulation(listener: () => void): vscode.Disposable;
 }
@@ -189,6 +191,7 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     useCalibration: (source) => controller.useCalibration(source),
     simulateNow: (options) => controller.simulateNow(options),
     currentSimulation: () => controller.currentSimulation(),
+    simulationState: () => controller.simulationState(),
     onDidChangeSimulation: (listener) => new vscode.Disposable(controller.onDidChangeSimulation(listener).dispose),
     dispose: () => {
       if (disposed) return;
