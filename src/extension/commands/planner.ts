@@ -14,8 +14,6 @@ import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../task/runningCrawls';
-import { calibrationFromReport } from '../../core/calibrate/fromReport';
-import type { Calibration } from '../../core/calibrate/types';
 import { SIMULATION_LIMITS } from '../../core/simulate/options';
 import { toCrawlResultView } from '../../shared/protocol';
 import { pickCalibrationReport, readCalibrationReport } from '../view/calibrationFiles';
@@ -75,16 +73,8 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
     onDidEndCrawl: (listener) =>
       deps.runs.onDidEnd((end) => {
         if (!end.summary) return;
-        // The report the crawl wrote, read as `estimate --calibrate` reads its file: what the crawl measured.
-        let calibration: Calibration | undefined;
-        if (end.report) {
-          try {
-            calibration = calibrationFromReport(end.report, end.reportUri?.fsPath);
-          } catch (err) {
-            deps.log.info(`${end.name}: nothing to calibrate from: ${err instanceof Error ? err.message : String(err)}`);
-          }
-        }
-        listener(toCrawlResultView(end.name, end.exitCode, end.summary), calibration);
+        const file = end.reportUri === undefined ? undefined : end.reportUri.scheme === 'file' ? vscode.workspace.asRelativePath(end.reportUri, false) : end.reportUri.toString(true);
+        listener(toCrawlResultView(end.name, end.exitCode, end.summary), end.report === undefined ? undefined : { report: end.report, ...(file === undefined ? {} : { file }) });
       }),
     pickCalibrationReport: () => pickCalibrationReport(deps.config.read().settings.reportFolder),
     simulate: (plan, options, signal) => runSimulation({ file: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'simulate.js').fsPath }, plan, options, signal),

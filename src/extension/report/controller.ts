@@ -56,6 +56,8 @@ export class ReportController {
   /** Numbers the simulations sent for a plan; the timeline of the one shown. */
   private simulationNumber = 0;
   private timeline: ReportTimeline | undefined;
+  /** What the last `simulation` message said (plan, simulation, status), so that the same is not sent twice. */
+  private simulationSent = '';
 
   constructor(private readonly deps: ReportControllerDeps) {}
 
@@ -121,6 +123,7 @@ export class ReportController {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.simulationSent = '';
         void this.postReport().then((delivered) => {
           if (!delivered) return;
           this.readyAnswers++;
@@ -182,21 +185,30 @@ export class ReportController {
     return sent;
   }
 
-  /** The simulation of the plan shown: its band and a new timeline, or why there is none. */
+  /**
+   * The simulation of the plan shown: its band and a new timeline, or why there is none. Sent when it differs
+   * from what was last sent (a plan that did not change sends nothing); never when the source has no simulation.
+   */
   private postSimulation(): void {
+    if (this.deps.source.currentSimulation === undefined) return;
     const table = this.table;
-    const sim = this.deps.source.currentSimulation?.();
+    const sim = this.deps.source.currentSimulation();
+    let message: HostToReport;
     if (table === undefined || sim === undefined || sim.plan !== table.plan) {
       this.timeline = undefined;
       const state = this.deps.source.simulationState?.() ?? { state: 'off' };
-      void this.send({ type: 'simulation', plan: this.planNumber, simulation: null, status: table === undefined ? '' : simulationStatusText(state) });
-      return;
+      message = { type: 'simulation', plan: this.planNumber, simulation: null, status: table === undefined ? '' : simulationStatusText(state) };
+    } else {
+      if (this.timeline?.simulation !== sim.simulation) {
+        this.simulationNumber++;
+        this.timeline = new ReportTimeline(sim.simulation, table.plan.bindingHost);
+      }
+      message = { type: 'simulation', plan: this.planNumber, simulation: reportSimulationView(sim.simulation, table.plan, this.simulationNumber), status: '' };
     }
-    if (this.timeline?.simulation !== sim.simulation) {
-      this.simulationNumber++;
-      this.timeline = new ReportTimeline(sim.simulation, table.plan.bindingHost);
-    }
-    void this.send({ type: 'simulation', plan: this.planNumber, simulation: reportSimulationView(sim.simulation, table.plan, this.simulationNumber), status: '' });
+    const key = `${message.plan}|${message.simulation?.number ?? '-'}|${message.status}`;
+    if (key === this.simulationSent) return;
+    this.simulationSent = key;
+    void this.send(message);
   }
 
   private export(format: 'csv' | 'json', query: ReportQuery): void {

@@ -4,7 +4,8 @@
  * robots.txt step through the injected `inspectRobots`, and posts results back. `plannerView.ts` wires it to a
  * WebviewView; tests drive it with fakes.
  */
-import type { Calibration } from '../../core/calibrate/types';
+import { calibrationFromReport } from '../../core/calibrate/fromReport';
+import type { CrawlReport } from '../../core/crawl/report';
 import { escapeInvisible } from '../../core/seedHygiene';
 import type { Simulation } from '../../core/simulate/types';
 import { estimateDocument, type CrawlDelayPolicy, type DelayFrom, type Plan } from '../../core/plan';
@@ -119,9 +120,10 @@ export interface PlannerViewDeps {
   onDidChangeSettings?(listener: () => void): { dispose(): void };
   /**
    * Fires when a test crawl in this window ends; the planner shows how it ended and what it did not follow,
-   * and offers to plan with what it measured (`calibration`: its report read by calibrationFromReport).
+   * and offers to plan with what it measured: `report` is the report the crawl wrote (in memory, the same
+   * object as the file at `file`), read as `estimate --calibrate` reads the file (calibrationFromReport).
    */
-  onDidEndCrawl?(listener: (crawl: CrawlResultView, calibration?: Calibration) => void): { dispose(): void };
+  onDidEndCrawl?(listener: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) => void): { dispose(): void };
   /** Asks for a crawl report file and reads it (undefined: cancelled); throws with a one-line reason when it is not one. */
   pickCalibrationReport?(): PromiseLike<HeldCalibration | undefined>;
   /**
@@ -286,7 +288,7 @@ export class PlannerController {
   ) {
     this.form = defaultForm(this.settings());
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
-    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl, calibration) => this.crawlEnded(crawl, calibration)));
+    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl, report) => this.crawlEnded(crawl, report)));
   }
 
   /**
@@ -770,11 +772,19 @@ export class PlannerController {
     return { source: 'file', file: view };
   }
 
-  private crawlEnded(crawl: CrawlResultView, calibration: Calibration | undefined): void {
+  private crawlEnded(crawl: CrawlResultView, report: { report: CrawlReport; file?: string } | undefined): void {
     if (this.disposed) return;
     this.lastCrawl = crawl;
     this.send({ type: 'crawlResult', crawl });
-    if (calibration === undefined) return;
+    if (report === undefined) return;
+    let calibration;
+    try {
+      calibration = calibrationFromReport(report.report, report.file);
+    } catch (err) {
+      // A crawl that got no page answered (stopped at once, every host unreachable) measured nothing.
+      this.deps.log(`Planner view: ${crawl.name}: nothing to calibrate from: ${describe(err)}`);
+      return;
+    }
     this.crawlCalibration = { source: 'crawl', label: crawl.name, calibration };
     // Planning with the last test crawl's measurements: a newer test crawl replaces the older one's.
     if (this.calibration?.source === 'crawl') this.setCalibration(this.crawlCalibration);

@@ -18,10 +18,9 @@ export interface SimulateRequest {
 /** What the worker answers. */
 export type SimulateResponse = { simulation: Simulation } | { error: string };
 
-/** Where the worker's script is (dist/simulate.js), and Node flags for it (a test runs the TypeScript through tsx). */
+/** Where the worker's script is: dist/simulate.js (a test bundles it elsewhere). */
 export interface SimulateWorkerScript {
   file: string;
-  execArgv?: string[];
 }
 
 function abortError(): Error {
@@ -34,7 +33,7 @@ function abortError(): Error {
 export function runSimulation(script: SimulateWorkerScript, plan: Plan, options: { runs: number; seed: number }, signal: AbortSignal): Promise<Simulation> {
   if (signal.aborted) return Promise.reject(abortError());
   return new Promise<Simulation>((resolve, reject) => {
-    const worker = new Worker(script.file, script.execArgv === undefined ? {} : { execArgv: script.execArgv });
+    const worker = new Worker(script.file);
     let settled = false;
     const settle = (action: () => void): void => {
       if (settled) return;
