@@ -10,6 +10,7 @@ import './task.test';
 import './robotsTxt.test';
 import './contact.test';
 import './planner.test';
+import './calibration.test';
 
 export function run(): Promise<void> {
   return runRegistered();
