@@ -52,7 +52,7 @@ function layerRules(name) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/e2e/node_modules/**', 'test/e2e/.cache/**', '.vscode-test/**', 'esbuild.js'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/e2e/node_modules/**', 'test/e2e/.cache/**', '.vscode-test/**', 'esbuild.js', 'test/fixtures/spiders/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -18,6 +18,8 @@ async function main() {
     target: 'node20',
     external: ['vscode'],
     sourcemap: 'inline',
+    // The fixture spiders (test/fixtures/spiders/*.py) are imported as text and written into the workspace.
+    loader: { '.py': 'text' },
     logLevel: 'warning',
   });
 }

@@ -21,6 +21,7 @@ import { registerCrawlStatusBar } from './statusBar';
 import { registerRunningCrawls } from './task/runningCrawls';
 import { registerCrawlTasks } from './task/taskProvider';
 import { registerPlannerView } from './view/plannerView';
+import { registerSeedsFromCode } from './seedsFromCode';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog(context);
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
   registerPlanReport(context, { planner: view, log });
+  registerSeedsFromCode(context, { view, log, storageUri: context.storageUri ?? context.globalStorageUri });
   registerRobotsTxtFeatures(
     context,
     createRobotsTxtDeps({ config, robots, contact, log, plannedPages: () => view.currentPlanPages(), onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener) }),

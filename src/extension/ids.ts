@@ -30,6 +30,10 @@ export const COMMANDS = {
   testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */
   compareLiveRobotsTxt: 'crawlPlanner.compareLiveRobotsTxt',
+  /** Seeds from code (docs/extension.md §Seeds from code): the URLs of the selection or the file into the planner. */
+  planUrlsInSelection: 'crawlPlanner.planUrlsInSelection',
+  /** Seeds from code: the CodeLens's command (a file's URI and the line of its start URLs). */
+  planSeedsFromCode: 'crawlPlanner.planSeedsFromCode',
 } as const;
 
 export const VIEWS = {
@@ -71,6 +75,8 @@ export const SETTINGS = {
   robotsTxtCodeLens: 'crawlPlanner.robotsTxt.codeLens.enabled',
   robotsTxtQuickFixes: 'crawlPlanner.robotsTxt.quickFixes.enabled',
   robotsTxtPagesForEstimate: 'crawlPlanner.robotsTxt.pagesForEstimate',
+  /** Seeds from code: the CodeLens and the editor menu entry (docs/extension.md §Seeds from code). */
+  seedsFromCodeEnabled: 'crawlPlanner.seedsFromCode.enabled',
 } as const;
 
 /** The language of files named robots.txt (package.json `contributes.languages`). */

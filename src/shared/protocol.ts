@@ -567,6 +567,8 @@ export type HostToWebview =
   | { type: 'settings'; settings: PlannerViewSettings; trusted: boolean }
   /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
   | { type: 'notice'; level: NoticeLevel; message: string }
+  /** The extension set the form (seeds from code took a spider's delay and workers): the fields show it. */
+  | { type: 'form'; form: PlannerForm; fields: RawForm }
   /** The last test crawl in this window ended (also re-posted after `state`). */
   | { type: 'crawlResult'; crawl: CrawlResultView }
   /** Calibration changed: a test crawl ended, a report was chosen, or it was turned on or off. */
@@ -796,6 +798,7 @@ const HOST_MESSAGE_TYPE_SET = {
   crawlResult: true,
   calibration: true,
   simulation: true,
+  form: true,
 } as const satisfies Record<HostMessageType, true>;
 
 /** The message types the webview understands (every one, checked at compile time). */

@@ -748,6 +748,12 @@ function handle(message: HostToWebview): void {
     case 'notice':
       showNotice(ui.status, message.level, message.message, NOTICE_MS);
       break;
+    case 'form':
+      applyRaw(message.fields);
+      save(readRaw());
+      showErrors(readForm(readRaw()).errors);
+      renderAll();
+      break;
     case 'crawlResult':
       lastCrawl = message.crawl;
       renderCrawl();

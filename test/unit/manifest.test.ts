@@ -104,6 +104,8 @@ test('every setting\'s default is the one the code falls back to (SETTING_DEFAUL
     [SETTINGS.robotsTxtCodeLens]: true,
     [SETTINGS.robotsTxtQuickFixes]: true,
     [SETTINGS.robotsTxtPagesForEstimate]: ROBOTS_TXT_DEFAULTS.pagesForEstimate,
+    // Seeds from code: on unless set to false.
+    [SETTINGS.seedsFromCodeEnabled]: true,
   };
   assert.deepEqual(Object.keys(settings).sort(), Object.keys(expected).sort(), 'every contributed setting has its default checked here');
   for (const [key, value] of Object.entries(expected)) assert.deepEqual(settings[key]?.default, value, key);
@@ -217,7 +219,8 @@ test('workspace trust: limited, with the restricted settings the code also enfor
 });
 
 test('activation: implied by the contributions; main is the bundle', () => {
-  assert.deepEqual(manifest.activationEvents, []);
+  // Seeds from code: the CodeLens over start URLs needs the extension active in Python and JavaScript/TypeScript files.
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:python', 'onLanguage:javascript', 'onLanguage:typescript']);
   assert.equal(manifest.main, './dist/extension.js');
   assert.equal(manifest.engines.vscode, '^1.90.0');
   assert.equal(manifest.devDependencies['@types/vscode'], '1.90.0');

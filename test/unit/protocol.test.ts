@@ -227,7 +227,7 @@ test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () =>
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'form', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

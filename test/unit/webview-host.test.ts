@@ -985,3 +985,32 @@ test('toRobotsView names the Crawl-delay line and passes the not-text finding on
   assert.equal('crawlDelayLine' in view.origins[1]!, false);
   assert.equal('notText' in view.origins[1]!, false);
 });
+
+test('Seeds from code: the text becomes the box\'s seeds, the form takes the numbers, the fields show them, a notice says so', async () => {
+  // A slow saved planner: what seeds from code sets must not be overwritten when it is read.
+  let release: (value: unknown) => void = () => {};
+  const h = harness({ stored: new Promise((resolve) => (release = resolve)) });
+  h.controller.receive({ type: 'ready' });
+  const applied = h.controller.useSeedsText('# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n', { delaySeconds: 3, delayFrom: 'start', workers: 8 }, '2 URLs · 2 hosts from books.py.');
+  release({ v: 2, form: { ...defaultForm(settings), pages: 100 }, seedsText: 'https://old.example/\n' });
+  await applied;
+  await settle();
+  assert.deepEqual(h.last('seeds')!.seeds, { source: 'text', text: '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n' });
+  const form = h.last('form')!;
+  assert.equal(form.form.delaySeconds, 3);
+  assert.equal(form.form.workers, 8);
+  assert.equal(form.form.pages, 100, 'the saved form\'s other fields stay');
+  assert.equal(form.fields.delay, '3');
+  assert.equal(form.fields.workers, '8');
+  assert.deepEqual(h.last('notice'), { type: 'notice', level: 'info', message: '2 URLs · 2 hosts from books.py.' });
+  const plan = h.last('planResult')!.result;
+  assert.deepEqual(h.controller.currentSeeds(), ['https://a.example/', 'https://b.example/x'], 'seed hygiene removed the credentials');
+  assert.equal(plan.validSeeds, 2);
+  assert.ok(plan.summary !== null, 'planned: the saved form has pages');
+  assert.ok(plan.seedNotes.some((n) => n.code === 'credentials'));
+  assert.equal(h.saved.at(-1)!.form.delaySeconds, 3);
+  // Without a text (the seeds went to a file): the box keeps its text, the form still changes.
+  await h.controller.useSeedsText(undefined, { workers: 2 });
+  assert.equal(h.saved.at(-1)!.seedsText, '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n');
+  assert.equal(h.last('form')!.fields.workers, '2');
+});

@@ -39,7 +39,7 @@ import {
   type SimulationState,
   type WebviewToHost,
 } from '../../shared/protocol';
-import { readForm } from '../../shared/formFields';
+import { formToRaw, readForm } from '../../shared/formFields';
 import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
 import { deliver } from './deliver';
 import { simulationView, type HeldCalibration } from './estimates';
@@ -280,6 +280,8 @@ export class PlannerController {
   private readonly pagesListeners = new Set<() => void>();
   private readonly planListeners = new Set<() => void>();
   private readyWaiters: Array<() => void> = [];
+  /** Who waits for the saved planner to be read (seeds from code must not be overwritten by it). */
+  private restoreWaiters: Array<() => void> = [];
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
   constructor(
@@ -333,6 +335,7 @@ export class PlannerController {
     }
     this.restored = true;
     this.invalidate();
+    for (const waiter of this.restoreWaiters.splice(0)) waiter();
     for (const message of this.waiting.splice(0)) this.handle(message);
   }
 
@@ -514,6 +517,30 @@ export class PlannerController {
   useSeedsFile(ref: SeedFileRef): Promise<void> {
     this.startRestore();
     return this.useFile(ref);
+  }
+
+  /**
+   * Seeds from code (docs/extension.md §Seeds from code): `text` becomes the box's seeds (a seeds file in use is
+   * let go; undefined keeps the box's text), `form` sets those numbers of the form (the fields show them),
+   * `notice` says so in the sidebar. The seeds go through the same check as typed ones (seed hygiene included).
+   * Resolves once the plan is made.
+   */
+  async useSeedsText(text: string | undefined, form: Partial<PlannerForm> = {}, notice?: string): Promise<void> {
+    this.startRestore();
+    if (!this.restored) await new Promise<void>((resolve) => this.restoreWaiters.push(resolve));
+    if (this.disposed) return;
+    if (this.file !== undefined) {
+      this.file.watcher?.dispose();
+      this.file = undefined;
+    }
+    if (text !== undefined) this.seedsText = text;
+    const next = { ...this.form, ...form };
+    if (Object.keys(form).length > 0) this.fields = formToRaw(next);
+    this.setForm(next);
+    void this.send({ type: 'seeds', seeds: this.seedsView() });
+    if (this.fields !== undefined) void this.send({ type: 'form', form: this.form, fields: this.fields });
+    if (notice !== undefined) this.notice('info', notice);
+    this.postPlan();
   }
 
   // ------------------------------------------------------------------------------------------

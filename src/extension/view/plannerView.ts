@@ -11,7 +11,7 @@ import { PlannerController, type PlannerStore, type PlannerViewDeps, type SavedP
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
 import type { Simulation } from '../../core/simulate/types';
-import type { CalibrationState, PlanResultView, SeedsView, SimulationState } from '../../shared/protocol';
+import type { CalibrationState, PlannerForm, PlanResultView, SeedsView, SimulationState } from '../../shared/protocol';
 import type { HeldCalibration } from './estimates';
 
 export type { InspectRobotsOptions, PlannerViewDeps, SeedFileRef, TestCrawlRequest } from './controller';
@@ -51,6 +51,10 @@ export interface PlannerViewApi {
   simulationState(): SimulationState;
   /** Fires when the simulation of the plan changes. */
   onDidChangeSimulation(listener: () => void): vscode.Disposable;
+  /** Seeds from code: the box's seeds, form numbers and a notice (PlannerController.useSeedsText). */
+  useSeedsText(text: string | undefined, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
+  /** The form as the planner holds it. */
+  currentForm(): PlannerForm;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
@@ -193,6 +197,8 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     currentSimulation: () => controller.currentSimulation(),
     simulationState: () => controller.simulationState(),
     onDidChangeSimulation: (listener) => new vscode.Disposable(controller.onDidChangeSimulation(listener).dispose),
+    useSeedsText: (text, form, notice) => controller.useSeedsText(text, form, notice),
+    currentForm: () => controller.currentForm(),
     dispose: () => {
       if (disposed) return;
       disposed = true;

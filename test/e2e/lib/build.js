@@ -62,7 +62,7 @@ function buildRunnerExtension(logFile) {
   runStep(
     'bundle the extension-host suites',
     path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
-    [RUNNER_ENTRY, '--bundle', '--platform=node', '--format=cjs', '--target=node20', '--external:vscode', '--sourcemap=inline',
+    [RUNNER_ENTRY, '--bundle', '--platform=node', '--format=cjs', '--target=node20', '--external:vscode', '--sourcemap=inline', '--loader:.py=text',
       `--outfile=${path.join(dir, 'dist', 'runner.js')}`, '--log-level=warning'],
     { cwd: ROOT, logFile, timeoutMs: 120_000 },
   );

@@ -11,6 +11,7 @@ import './robotsTxt.test';
 import './contact.test';
 import './planner.test';
 import './calibration.test';
+import './seedsFromCode.test';
 
 export function run(): Promise<void> {
   return runRegistered();
