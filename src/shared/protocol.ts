@@ -15,6 +15,7 @@ import { formatNumber } from '../core/format/duration';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 import { SIMULATION_DEFAULTS, SIMULATION_LIMITS } from '../core/simulate/options';
 import type { Simulation } from '../core/simulate/types';
+import type { CalibrationRowText } from '../core/format/calibrationText';
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -440,20 +441,8 @@ export function toCrawlResultView(name: string, exitCode: number, summary: Crawl
 /** Measured hosts posted with a calibration at most (the plan report and Copy plan as JSON have them all). */
 export const MAX_CALIBRATION_HOSTS_POSTED = 50;
 
-/** One host a test crawl measured, as text (src/core/format/calibrationText.ts: the CLI's table). */
-export interface CalibrationHostView {
-  host: string;
-  requests: string;
-  /** "0.2 s / 0.4 s": p50 / p90 of its answers. */
-  latency: string;
-  tooManyRequests: string;
-  serverErrors: string;
-  errors: string;
-  crawlDelay: string;
-  achieved: string;
-  /** The inputs the plan took from it (`latency`, `faults`, `crawl-delay`); null: no planned host is it. */
-  used: string[] | null;
-}
+/** One host a test crawl measured, as text: the CLI's table's cells and what the plan took (src/core/format/calibrationText.ts). */
+export type CalibrationHostView = CalibrationRowText;
 
 /** What the plan takes from a test crawl, when it does. */
 export interface CalibrationView {
@@ -505,6 +494,11 @@ export interface SimulationView {
   text: string;
   /** Hosts in the timeline (the plan report draws them). */
   timelineHosts: number;
+}
+
+/** "Simulating 200 runs (seed 1)…": what the sidebar and the plan report say while a simulation runs. */
+export function simulationRunningText(runs: number, seed: number): string {
+  return `Simulating ${formatNumber(runs)} ${runs === 1 ? 'run' : 'runs'} (seed ${seed})…`;
 }
 
 export type SimulationState =

@@ -13,7 +13,7 @@
  */
 import type { ChartModel } from '../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../core/plan';
-import { isRecord, messageHead, type NoticeLevel } from './protocol';
+import { isRecord, messageHead, type NoticeLevel, type SimulationView } from './protocol';
 
 /** Rows asked for at once at most (a screen is about 40). */
 export const MAX_REPORT_ROWS = 500;
@@ -77,26 +77,17 @@ export interface ReportView {
   settingsText: string;
 }
 
-/** The simulation of the report's plan (docs/extension.md §Calibration and simulation): the band, and how it was made. */
-export interface ReportSimulationView {
+/**
+ * The simulation of the report's plan (docs/extension.md §Calibration and simulation): the band as the sidebar
+ * has it, and what the report draws it with.
+ */
+export interface ReportSimulationView extends SimulationView {
   /** Numbers the simulations of one plan: timeline rows are asked for by it. */
   number: number;
-  method: 'engine' | 'per-host-sums';
   /** How the band and the timeline were made, in words (per-host sums say so). */
   methodText: string;
-  runs: number;
-  seed: number;
-  p10Seconds: number;
-  p50Seconds: number;
-  p90Seconds: number;
-  /** The plan's own total. */
-  planSeconds: number;
   /** The time axis's end: the latest of the band, the plan and the timeline's ends. */
   axisSeconds: number;
-  /** The CLI's line: "Simulated: p10 …, p50 …, p90 … over 200 runs …; the plan says …". */
-  text: string;
-  /** Hosts in the timeline (asked for a window at a time: `timeline`). */
-  hostCount: number;
 }
 
 /** One host's line in the timeline: when it starts and ends, its pages over time, its Retry-After pauses. */

@@ -12,6 +12,7 @@ import {
   assertNever,
   PLANNER_SEED_LIMITS,
   seedLinesText,
+  simulationRunningText,
   sizeText,
   type CalibrationState,
   type CalibrationView,
@@ -368,7 +369,7 @@ export function bandSummaryText(state: SimulationState): string {
     case 'off':
       return '';
     case 'running':
-      return `Simulating ${formatNumber(state.runs)} ${state.runs === 1 ? 'run' : 'runs'} (seed ${state.seed})…`;
+      return simulationRunningText(state.runs, state.seed);
     case 'done': {
       const how = state.simulation.method === 'per-host-sums' ? ', per-host sums (too large to run request by request)' : '';
       return `Simulated: ${state.simulation.bandText} (${formatNumber(state.simulation.runs)} runs, seed ${state.simulation.seed}${how})`;

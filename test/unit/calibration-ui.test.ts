@@ -260,7 +260,7 @@ test('the plan report gets the band and a timeline of every host, the binding ho
   const view = simMessage.simulation!;
   const done = (state as Extract<SimulationState, { state: 'done' }>).simulation;
   assert.deepEqual([view.p10Seconds, view.p50Seconds, view.p90Seconds], [done.p10Seconds, done.p50Seconds, done.p90Seconds]);
-  assert.equal(view.hostCount, 3);
+  assert.equal(view.timelineHosts, 3);
   assert.ok(view.axisSeconds >= view.p90Seconds && view.axisSeconds >= view.planSeconds);
   assert.match(view.methodText, /^The crawl engine on virtual time, 40 runs \(seed 2\)/);
   reportController.receive({ type: 'timeline', plan: simMessage.plan, simulation: view.number, request: 1, offset: 0, count: 2 });

@@ -6,7 +6,7 @@
 import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
 import type { Plan } from '../../core/plan';
 import type { Simulation, TimelineHost } from '../../core/simulate/types';
-import type { SimulationState } from '../../shared/protocol';
+import { simulationRunningText, type SimulationState } from '../../shared/protocol';
 import type { ReportSimulationView, TimelineRowView } from '../../shared/reportProtocol';
 import { simulationView } from '../view/estimates';
 
@@ -25,20 +25,7 @@ export function reportSimulationView(sim: Simulation, plan: Plan, number: number
     if (h.endSeconds > axis) axis = h.endSeconds;
     for (const p of h.pauses) if (p.untilSeconds > axis) axis = p.untilSeconds;
   }
-  return {
-    number,
-    method: sim.method,
-    methodText: simulationMethodText(sim),
-    runs: sim.runs,
-    seed: sim.seed,
-    p10Seconds: sim.p10Seconds,
-    p50Seconds: sim.p50Seconds,
-    p90Seconds: sim.p90Seconds,
-    planSeconds: plan.totalSeconds,
-    axisSeconds: axis > 0 ? axis : 1,
-    text: simulationView(sim, plan).text,
-    hostCount: sim.timeline.hosts.length,
-  };
+  return { ...simulationView(sim, plan), number, methodText: simulationMethodText(sim), axisSeconds: axis > 0 ? axis : 1 };
 }
 
 /** One host's line as the webview draws it. */
@@ -91,7 +78,7 @@ export function simulationStatusText(state: SimulationState): string {
     case 'off':
       return 'Not simulated: turn on Simulate in the planner (Measured and simulated), or run Crawl Planner: Simulate Plan.';
     case 'running':
-      return `Simulating ${formatNumber(state.runs)} ${state.runs === 1 ? 'run' : 'runs'} (seed ${state.seed})…`;
+      return simulationRunningText(state.runs, state.seed);
     case 'error':
       return state.message;
     case 'done':

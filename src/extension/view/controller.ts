@@ -871,13 +871,8 @@ export class PlannerController {
     const abort = new AbortController();
     this.simAbort = abort;
     const { runs, seed } = this.simSettings;
-    let pending: PromiseLike<Simulation>;
-    try {
-      pending = this.deps.simulate(plan, { runs, seed }, abort.signal);
-    } catch (err) {
-      pending = Promise.reject(err);
-    }
-    Promise.resolve(pending).then(
+    const simulate = this.deps.simulate;
+    started(() => simulate(plan, { runs, seed }, abort.signal)).then(
       (simulation) => {
         if (run !== this.simRun || this.disposed) return;
         this.simAbort = undefined;
@@ -1029,19 +1024,15 @@ export class PlannerController {
     const origins = new Set(urls.map((u) => new URL(u).origin)).size;
     this.robots = { state: 'loading', origins };
     this.send({ type: 'robotsPending', origins });
-    let pending: PromiseLike<RobotsInspection>;
-    try {
-      pending = this.deps.inspectRobots(urls, {
+    started(() =>
+      this.deps.inspectRobots(urls, {
         userAgent,
         configuredDelaySeconds: effectiveDelay(this.form, settings),
         crawlDelayPolicy: settings.crawlDelayPolicy,
         maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
         signal: abort.signal,
-      });
-    } catch (err) {
-      pending = Promise.reject(err);
-    }
-    Promise.resolve(pending).then(
+      }),
+    ).then(
       (inspection) => {
         if (run !== this.robotsRun || this.disposed) return;
         this.robotsAbort = undefined;
@@ -1120,6 +1111,15 @@ export class PlannerController {
     } catch (err) {
       this.notice('error', `Could not ${what}: ${describe(err)}`);
     }
+  }
+}
+
+/** What `start` returns, as a promise; a throw becomes its rejection. */
+function started<T>(start: () => PromiseLike<T>): Promise<T> {
+  try {
+    return Promise.resolve(start());
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 

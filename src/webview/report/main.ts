@@ -281,7 +281,7 @@ function renderSimulation(status: string): void {
   ui.simulationText.textContent = s.text;
   ui.timelineMethod.textContent = s.methodText;
   ui.timeline.dataset.method = s.method;
-  ui.timeline.dataset.hosts = String(s.hostCount);
+  ui.timeline.dataset.hosts = String(s.timelineHosts);
   const marks = bandMarks(s);
   ui.bandChart.setAttribute('aria-label', s.text);
   ui.bandChart.append(
@@ -296,7 +296,7 @@ function renderSimulation(status: string): void {
     label.style.left = `${tick.percent}%`;
     ui.timelineAxis.append(label);
   }
-  ui.timelineSizer.style.height = `${s.hostCount * TIMELINE_ROW_HEIGHT}px`;
+  ui.timelineSizer.style.height = `${s.timelineHosts * TIMELINE_ROW_HEIGHT}px`;
   ui.timelineViewport.scrollTop = 0;
   scheduleTimeline();
 }
@@ -325,7 +325,7 @@ function timelineElement(index: number, row: TimelineRowView): HTMLElement {
 function updateTimeline(): void {
   timelineFrame = undefined;
   if (simulation === null) return;
-  const { first, end } = visibleWindow(ui.timelineViewport.scrollTop, ui.timelineViewport.clientHeight, simulation.hostCount, TIMELINE_ROW_HEIGHT, TIMELINE_OVERSCAN);
+  const { first, end } = visibleWindow(ui.timelineViewport.scrollTop, ui.timelineViewport.clientHeight, simulation.timelineHosts, TIMELINE_ROW_HEIGHT, TIMELINE_OVERSCAN);
   for (const [index, element] of timelineDrawn) {
     if (index < first || index >= end) {
       element.remove();
