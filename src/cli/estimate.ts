@@ -12,7 +12,7 @@ import { realHosts } from '../core/identity';
 import {
   applyPlanChange,
   estimateDocument,
-  parseDurationText,
+  parseDeadlineText,
   plan,
   PLAN_DEFAULTS,
   PLAN_LIMITS,
@@ -214,15 +214,9 @@ function parseDeadline(raw: string | undefined): number | undefined {
   if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) || /^[+-]?(inf|infinity|nan)$/i.test(text)) {
     return parseNumber('deadline', raw, L.deadlineSeconds);
   }
-  const seconds = parseDurationText(text);
-  if (seconds === undefined) {
-    throw new UsageError(`--deadline: "${sanitizeText(raw)}" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)`);
-  }
-  if (seconds <= 0) throw new UsageError(`--deadline: ${sanitizeText(raw)} must be greater than 0`);
-  if (seconds > L.deadlineSeconds.max) {
-    throw new UsageError(`--deadline: ${sanitizeText(raw)} is too large (at most ${formatNumber(L.deadlineSeconds.max)} s)`);
-  }
-  return seconds;
+  const read = parseDeadlineText(raw);
+  if ('problem' in read) throw new UsageError(`--deadline: ${sanitizeText(read.problem)}`);
+  return read.seconds;
 }
 
 type Values = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];

@@ -6,7 +6,7 @@
  */
 import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
-import type { SitemapSizing } from '../core/sitemaps';
+import { sitemapPages, type SitemapSizing } from '../core/sitemaps';
 import { UsageError } from './args';
 import { colors } from '../core/format/ansi';
 import { sitemapNotes, sitemapTable, sizingOptions, type SizingArgs } from './sitemaps';
@@ -46,7 +46,8 @@ export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: str
   );
   const pages: HostPages[] = sizing.hosts.map((h) => {
     if (Object.hasOwn(o.typed, h.host)) return { host: h.host, pages: o.typed[h.host]!, from: 'pages-for' };
-    if (h.files > 0) return o.changedSince !== undefined ? { host: h.host, pages: h.changedSince ?? 0, from: 'changed-since' } : { host: h.host, pages: h.urls, from: 'sitemaps' };
+    const sized = sitemapPages(h, o.changedSince !== undefined);
+    if (sized !== undefined) return { host: h.host, pages: sized, from: o.changedSince !== undefined ? 'changed-since' : 'sitemaps' };
     return o.fallback !== undefined ? { host: h.host, pages: o.fallback, from: 'pages-per-host' } : { host: h.host, pages: 0, from: 'none' };
   });
   return { changedSince: sizing.changedSince, pages, sizing };

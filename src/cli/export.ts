@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EXPORT_DEFAULTS, EXPORT_FORMATS, EXPORT_LIMITS, ExportInputError, exportPlan, type ExportResult } from '../core/export';
+import { EXPORT_DEFAULTS, EXPORT_FORMATS, EXPORT_LIMITS, ExportInputError, exportPathParts, exportPlan, type ExportResult } from '../core/export';
 import { formatPlanText } from '../core/format/planText';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
@@ -55,13 +55,9 @@ ${planOptionsHelp()}
 `;
 }
 
-/** Refuses a file path that would leave the export folder (the core makes only relative, `/`-separated ones). */
+/** Where a file of the export goes (exportPathParts refuses a path that would leave the folder). */
 function target(dir: string, file: string): string {
-  const parts = file.split('/');
-  if (file === '' || path.isAbsolute(file) || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    throw new Error(`refusing to write ${JSON.stringify(file)}: not a plain relative path`);
-  }
-  return path.join(dir, ...parts);
+  return path.join(dir, ...exportPathParts(file));
 }
 
 function checkOut(dir: string, force: boolean): void {

@@ -6,10 +6,10 @@
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
-import { parseDurationText, PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
+import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
 // From the modules themselves, not the index: `estimate` loads this file, and the index would load the XML
 // parser (src/core/sitemaps/parse.ts) at every start-up; the sizing itself is imported when it runs.
-import { parseLastmod } from '../core/sitemaps/lastmod';
+import { parseChangedSince } from '../core/sitemaps/lastmod';
 import {
   SITEMAP_FETCH_TIMEOUT_SECONDS,
   SITEMAP_MAX_BYTES_PER_FILE,
@@ -78,19 +78,9 @@ Exit code: 0 when at least one sitemap file was read, 1 when none was, 2 for bad
  */
 export function changedSinceOption(raw: string | undefined, now: number): number | undefined {
   if (raw === undefined) return undefined;
-  const text = raw.trim();
-  const date = parseLastmod(text);
-  if (date !== undefined) {
-    if (date > now) throw new UsageError(`--changed-since: ${sanitizeText(raw)} is in the future`);
-    return date;
-  }
-  const seconds = /^\d{4}(-|$)/.test(text) ? undefined : parseDurationText(text);
-  if (seconds === undefined || /^[\d.]+$/.test(text)) {
-    throw new UsageError(`--changed-since: "${sanitizeText(raw)}" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)`);
-  }
-  if (seconds <= 0) throw new UsageError(`--changed-since: ${sanitizeText(raw)} must be longer than 0`);
-  if (seconds > PLAN_LIMITS.deadlineSeconds.max) throw new UsageError(`--changed-since: ${sanitizeText(raw)} is too long`);
-  return now - seconds * 1000;
+  const read = parseChangedSince(raw, now);
+  if ('problem' in read) throw new UsageError(`--changed-since: ${sanitizeText(read.problem)}`);
+  return read.ms;
 }
 
 /** What the sizing takes from the command line; unset values keep the sizing's defaults. */

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { registerCrawlCommands } from './commands/crawl';
 import { registerDemoCommands } from './commands/demo';
 import { registerEstimateCommand } from './commands/estimate';
+import { registerExportCommand } from './commands/export';
 import { createPlannerViewDeps, registerPlannerCommands } from './commands/planner';
 import { registerRobotsCommands } from './robots/commands';
 import { createConfigAccess } from './config';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
   });
   const robots = registerRobotsService(context, { config, contact, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, log, runs, demo, extensionUri: context.extensionUri }));
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, contact, log, runs, demo, extensionUri: context.extensionUri }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
   const tasks = registerCrawlTasks(context, { config, log, runs, robots, contact, seeds, isTrusted, storageUri: context.globalStorageUri });
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRobotsCommands(context, { robots, log });
   registerDemoCommands(context, { demo, log });
   registerPlannerCommands(context, { view, config, log });
+  registerExportCommand(context, { view, config, log });
   registerPlanReport(context, { planner: view, log });
   registerSeedsFromCode(context, { view, log, storageUri: context.storageUri ?? context.globalStorageUri });
   registerRobotsTxtFeatures(

@@ -26,6 +26,10 @@ export const COMMANDS = {
   simulatePlan: 'crawlPlanner.simulatePlan',
   /** Makes a file the planner's seeds (docs/extension.md §Seeds). */
   loadSeedsFile: 'crawlPlanner.loadSeedsFile',
+  /** Each planner seed host's pages from its sitemaps (docs/extension.md §Pages from sitemaps). */
+  sizeFromSitemaps: 'crawlPlanner.sizeFromSitemaps',
+  /** The planner's plan as files for Scrapy, Crawlee, Nutch or StormCrawler (docs/extension.md §Export Plan). */
+  exportPlan: 'crawlPlanner.exportPlan',
   /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-txt-editor.md). */
   testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */

@@ -10,6 +10,8 @@ import type { ChartModel, HostRowText } from '../core/format/planSummary';
 import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type BindingConstraint, type PlanInput, type PlanProblem, type PlanWarningCode } from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
 import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
+import type { SitemapErrorCode, SitemapHostReport } from '../core/sitemaps/report';
+import type { DeadlineOptionKind } from '../core/plan/types';
 import { countSeedLines, type InvalidSeed, type SeedNote, type SeedNoteCode } from '../core/seeds';
 import { formatNumber } from '../core/format/duration';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
@@ -53,11 +55,24 @@ export const ROBOTS_LINE_LIMIT: NumberLimit = { min: 1, max: MAX_ROBOTS_LINE, in
 export const SEEDS_FILE_LINE_LIMIT: NumberLimit = { min: 1, max: 100_000_000, integer: true };
 /** The origin picker's search text posted by `findOrigins`. */
 export const MAX_ORIGIN_QUERY_CHARS = 256;
+/** Hosts with their own page count in the form (`pagesByHost`): sitemap sizing and a deadline's caps fill it. */
+export const MAX_PAGES_BY_HOST = 1_000;
+/** A host as the form names it: `host[:port]`, lower-case (a DNS name is at most 253 characters). */
+export const MAX_HOST_CHARS = 260;
+/** The "changed since" text posted by `sizeFromSitemaps` (a date-time or a duration). */
+export const MAX_CHANGED_SINCE_CHARS = 64;
+/** Deadline options a plan offers at most (the solver gives two: cap and drop, or capacity and machines). */
+export const MAX_DEADLINE_OPTIONS = 10;
+export const DEADLINE_OPTION_LIMIT: NumberLimit = { min: 0, max: MAX_DEADLINE_OPTIONS - 1, integer: true };
+/** The number of a plan (DeadlineView.plan), counted from 1 in each window. */
+export const PLAN_NUMBER_LIMIT: NumberLimit = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true };
 
 // ---------------------------------------------------------------------------------------------
 // The form
 
-export type PagesMode = 'total' | 'perHost';
+/** Pages in total (spread over the hosts), the same number per host, or each host its own (`pagesByHost`). */
+export type PagesMode = 'total' | 'perHost' | 'byHost';
+export const PAGES_MODES: readonly PagesMode[] = ['total', 'perHost', 'byHost'];
 
 /**
  * The planner form as the extension sees it: every number already parsed and in range. `null` means
@@ -67,12 +82,24 @@ export type PagesMode = 'total' | 'perHost';
  */
 export interface PlannerForm {
   pagesMode: PagesMode;
-  /** Pages in total or per host (by `pagesMode`); null: none given, nothing is planned. */
+  /**
+   * Pages in total or per host (by `pagesMode`); null: none given, nothing is planned. In `byHost` mode, the
+   * pages of every host without a number of its own (null: 0).
+   */
   pages: number | null;
+  /**
+   * Each host's own pages in `byHost` mode (lower-case `host[:port]` → pages, 0 allowed), as sitemap sizing,
+   * a deadline's caps or the user set them; kept, unused, in the other modes. At most {@link MAX_PAGES_BY_HOST}.
+   */
+  pagesByHost: Record<string, number>;
   /** Target requests per second; null: no global rate. */
   rate: number | null;
   /** Global slots; null: PLAN_DEFAULTS.workers. */
   workers: number | null;
+  /** Shard the hosts over this many machines; null: one machine, no sharding. */
+  machines: number | null;
+  /** The deadline in seconds (typed as a duration: 36h, 2d); null: none. */
+  deadlineSeconds: number | null;
   /** The per-host delay in seconds; null: the `crawlPlanner.defaultDelay` setting. */
   delaySeconds: number | null;
   delayFrom: DelayFrom;
@@ -92,13 +119,20 @@ export interface PlannerForm {
 export interface RawForm {
   pagesMode: PagesMode;
   pages: string;
+  /** Each host's own pages as typed (host → text); an empty text is no number of its own. */
+  pagesByHost: Record<string, string>;
   rate: string;
   workers: string;
+  machines: string;
+  /** Seconds or a duration ("36h", "2d"). */
+  deadline: string;
   delay: string;
   delayFrom: DelayFrom;
   latency: string;
   userAgent: string;
   useRobots: boolean;
+  /** "Changed since" for sitemap sizing (a date or 7d/30d/365d; '': every URL): not part of the plan. */
+  changedSince: string;
 }
 
 /** A number field's text at most (what is typed is kept, not what is valid). */
@@ -106,43 +140,76 @@ export const MAX_FIELD_CHARS = 256;
 /** The user agent field's text at most (typed; a valid one is at most {@link MAX_USER_AGENT_CHARS}). */
 export const MAX_USER_AGENT_FIELD_CHARS = 4096;
 
-/** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
-export function parseRawForm(value: unknown): RawForm | undefined {
+/** Why `key` cannot name a host in the form, or undefined: lower-case `host[:port]` as URL.host writes it. */
+export function hostKeyProblem(key: string): string | undefined {
+  if (key.length === 0 || key.length > MAX_HOST_CHARS) return `a host is 1 to ${MAX_HOST_CHARS} characters`;
+  if (key === '__proto__' || !/^[a-z0-9._~%!$&'()*+,;=:[\]-]+$/.test(key)) return `${JSON.stringify(key.slice(0, 40))} is not a lower-case host[:port]`;
+  return undefined;
+}
+
+/** A host → value record with at most {@link MAX_PAGES_BY_HOST} valid host keys, each value passing `ok`; a fresh object or undefined. */
+function parseHostRecord<T>(value: unknown, ok: (v: unknown) => v is T): Record<string, T> | undefined {
   if (!isRecord(value)) return undefined;
-  if (unknownKeys(value, ['pagesMode', 'pages', 'rate', 'workers', 'delay', 'delayFrom', 'latency', 'userAgent', 'useRobots']) !== undefined) return undefined;
+  const entries = Object.entries(value);
+  if (entries.length > MAX_PAGES_BY_HOST) return undefined;
+  if (entries.some(([host, v]) => hostKeyProblem(host) !== undefined || !ok(v))) return undefined;
+  return Object.fromEntries(entries) as Record<string, T>;
+}
+
+const isFieldText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD_CHARS;
+
+/** The fields an earlier version did not have, as an empty form holds them (a saved state from it still reads). */
+const RAW_FIELDS_ADDED: Pick<RawForm, 'pagesByHost' | 'machines' | 'deadline' | 'changedSince'> = { pagesByHost: {}, machines: '', deadline: '', changedSince: '' };
+
+/** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
+export function parseRawForm(input: unknown): RawForm | undefined {
+  if (!isRecord(input)) return undefined;
+  const value: Record<string, unknown> = { ...RAW_FIELDS_ADDED, ...input };
+  if (unknownKeys(value, ['pagesMode', 'pages', 'pagesByHost', 'rate', 'workers', 'machines', 'deadline', 'delay', 'delayFrom', 'latency', 'userAgent', 'useRobots', 'changedSince']) !== undefined) return undefined;
   const str = (key: string, max = MAX_FIELD_CHARS) => (typeof value[key] === 'string' && (value[key] as string).length <= max ? (value[key] as string) : undefined);
   const pages = str('pages');
   const rate = str('rate');
   const workers = str('workers');
+  const machines = str('machines');
+  const deadline = str('deadline');
   const delay = str('delay');
   const latency = str('latency');
   const userAgent = str('userAgent', MAX_USER_AGENT_FIELD_CHARS);
+  const changedSince = str('changedSince', MAX_CHANGED_SINCE_CHARS);
+  const pagesByHost = parseHostRecord(value.pagesByHost, isFieldText);
   const { pagesMode, delayFrom, useRobots } = value;
   if (
     pages === undefined ||
+    pagesByHost === undefined ||
     rate === undefined ||
     workers === undefined ||
+    machines === undefined ||
+    deadline === undefined ||
     delay === undefined ||
     latency === undefined ||
     userAgent === undefined ||
-    (pagesMode !== 'total' && pagesMode !== 'perHost') ||
+    changedSince === undefined ||
+    !PAGES_MODES.includes(pagesMode as PagesMode) ||
     (delayFrom !== 'start' && delayFrom !== 'end') ||
     typeof useRobots !== 'boolean'
   ) {
     return undefined;
   }
-  return { pagesMode, pages, rate, workers, delay, delayFrom, latency, userAgent, useRobots };
+  return { pagesMode: pagesMode as PagesMode, pages, pagesByHost, rate, workers, machines, deadline, delay, delayFrom, latency, userAgent, useRobots, changedSince };
 }
 
 /** The numeric fields of the form. */
-export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'delaySeconds', 'latencySeconds'] as const;
+export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'machines', 'deadlineSeconds', 'delaySeconds', 'latencySeconds'] as const;
 export type FormNumberField = (typeof FORM_NUMBER_FIELDS)[number];
 
 const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
   'pagesMode',
   'pages',
+  'pagesByHost',
   'rate',
   'workers',
+  'machines',
+  'deadlineSeconds',
   'delaySeconds',
   'delayFrom',
   'latencySeconds',
@@ -159,13 +226,19 @@ export function formNumberProblem(field: FormNumberField, value: number, pagesMo
   let input: PlanInput;
   switch (field) {
     case 'pages':
-      input = { seeds, pages: pagesMode === 'total' ? { total: value } : { perHost: value } };
+      input = { seeds, pages: pagesMode === 'total' ? { total: value } : pagesMode === 'perHost' ? { perHost: value } : { byHost: {}, otherwise: value } };
       break;
     case 'rate':
       input = { seeds, pages: { total: 1 }, rate: value };
       break;
     case 'workers':
       input = { seeds, pages: { total: 1 }, workers: value };
+      break;
+    case 'machines':
+      input = { seeds, pages: { total: 1 }, machines: value };
+      break;
+    case 'deadlineSeconds':
+      input = { seeds, pages: { total: 1 }, deadlineSeconds: value };
       break;
     case 'delaySeconds':
       input = { seeds, pages: { total: 1 }, delaySeconds: value };
@@ -178,6 +251,12 @@ export function formNumberProblem(field: FormNumberField, value: number, pagesMo
   }
   const problem = validatePlanInput(input)[0];
   // "workers: 0 must be at least 1" → "0 must be at least 1": the form labels the field itself.
+  return problem === undefined ? undefined : problem.message.replace(/^[^:]*: /, '');
+}
+
+/** Why `value` cannot be one host's own pages (0 allowed: the host is planned with none), or undefined. */
+export function hostPagesProblem(value: number): string | undefined {
+  const problem = validatePlanInput({ seeds: [{ host: 'placeholder.invalid' }], pages: { byHost: { 'placeholder.invalid': value } } })[0];
   return problem === undefined ? undefined : problem.message.replace(/^[^:]*: /, '');
 }
 
@@ -337,7 +416,90 @@ export interface PlanResultView {
   robots: RobotsCoverageView | null;
   /** What the plan took from a test crawl; null: typed values only. */
   calibration: CalibrationView | null;
+  /** The first distinct seed hosts (the rows of the pages by host), first-seen order; `seedHostCount` has them all. */
+  seedHosts: string[];
+  seedHostCount: number;
+  /** Hosts of the form's `pagesByHost` that are not seed hosts (left out of the plan), the first few. */
+  pagesForOtherHosts: string[];
+  /** Seed hosts left out of the plan (a deadline's drop option; `restoreHosts` plans them again), the first few; `droppedCount` has them all. */
+  dropped: string[];
+  droppedCount: number;
+  /** The deadline and what meets it, when the form has a deadline and there is a plan. */
+  deadline: DeadlineView | null;
 }
+
+/** One way to meet a missed deadline (the plan's `deadline.options[i]`), for a button that applies it. */
+export interface DeadlineOptionView {
+  kind: DeadlineOptionKind;
+  /** "Drop a.example (4,000 pages): 6,000 pages in 1 h 40 m." */
+  text: string;
+  pages: number;
+  totalSeconds: number;
+  /** The hosts it caps or drops, the first few; `hostCount` has them all. */
+  hosts: string[];
+  hostCount: number;
+}
+
+/** The plan's deadline (`plan.deadline`) in words, and its options. */
+export interface DeadlineView {
+  /** Numbers the plan the options belong to: `applyDeadlineOption` names it, and an older plan's option is refused. */
+  plan: number;
+  seconds: number;
+  met: boolean;
+  /** "2 d, missed by 3 h 2 m" or "2 d, met with 5 h to spare". */
+  verdict: string;
+  /** "Earliest finish possible: 1 d 2 h, a.example alone at its own interval (the politeness bound)." */
+  earliest: string;
+  /** What can help, in a sentence (only when missed). */
+  blocking?: string;
+  /** The hosts too slow alone, the first few; `blockingCount` has them all. */
+  blockingHosts: string[];
+  blockingCount: number;
+  /** Empty when met, or when nothing within the plan's limits meets it. */
+  options: DeadlineOptionView[];
+}
+
+/** What the sidebar shows of a sitemap sizing (src/core/sitemaps/report.ts: SitemapSizing), per host. */
+export interface SitemapHostView {
+  host: string;
+  /** Distinct URLs on this host that robots.txt allows. */
+  urls: number;
+  disallowed: number;
+  /** URLs on other hosts (not counted). */
+  otherHostUrls: number;
+  /** Sitemap files read. */
+  files: number;
+  source: SitemapHostReport['source'];
+  intervalSeconds: number;
+  lastmod: { newest: string | null; oldest: string | null; last7d: number; last30d: number; last365d: number; undated: number };
+  /** URLs whose lastmod is on or after the sizing's `changedSince`; null without it. */
+  changedSince: number | null;
+  /** The pages the form was given for this host (its URLs, or those changed since); null: no sitemap read, none given. */
+  pages: number | null;
+  /** The first errors (code, the sitemap's URL, one line); `errorCount` has them all. */
+  errors: Array<{ code: SitemapErrorCode; url: string | null; message: string }>;
+  errorCount: number;
+}
+
+export interface SitemapsView {
+  /** The product token robots.txt was read for. */
+  userAgent: string;
+  /** ISO 8601 of "changed since" (a recrawl), or null. */
+  changedSince: string | null;
+  /** False when a cap on the run was reached: the counts are lower bounds. */
+  complete: boolean;
+  requests: number;
+  hosts: SitemapHostView[];
+  /** Seed origins left out (more than the planner sizes at once). */
+  omittedOrigins: number;
+}
+
+/** Where the sitemap sizing stands. */
+export type SitemapsState =
+  | { state: 'off' }
+  | { state: 'loading'; origins: number; files: number; urls: number }
+  | { state: 'done'; sitemaps: SitemapsView }
+  | { state: 'error'; message: string };
 
 /** A seeds file the planner reads (the seeds' source instead of the box). */
 export interface SeedFileView {
@@ -546,6 +708,7 @@ export type HostToWebview =
       calibration: CalibrationState;
       simulationSettings: SimulationSettings;
       simulation: SimulationState;
+      sitemaps: SitemapsState;
     }
   /** The seeds' source changed on the extension's side (a file loaded, changed on disk or gone; back to the box). */
   | { type: 'seeds'; seeds: SeedsView }
@@ -559,10 +722,16 @@ export type HostToWebview =
   | { type: 'robotsResult'; robots: RobotsView }
   | { type: 'robotsError'; message: string }
   | { type: 'settings'; settings: PlannerViewSettings; trusted: boolean }
+  /**
+   * The extension changed the form (sitemap sizing filled each host's pages, a deadline option was applied,
+   * seeds from code took a spider's delay and workers):
+   * the webview shows these fields, as typed where a value did not change.
+   */
+  | { type: 'formSet'; form: PlannerForm; fields: RawForm }
+  /** Sitemap sizing started, is under way (files read, URLs counted so far), ended, or failed. */
+  | { type: 'sitemapsState'; sitemaps: SitemapsState }
   /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
   | { type: 'notice'; level: NoticeLevel; message: string }
-  /** The extension set the form (seeds from code took a spider's delay and workers): the fields show it. */
-  | { type: 'form'; form: PlannerForm; fields: RawForm }
   /** The last test crawl in this window ended (also re-posted after `state`). */
   | { type: 'crawlResult'; crawl: CrawlResultView }
   /** Calibration changed: a test crawl ended, a report was chosen, or it was turned on or off. */
@@ -611,7 +780,21 @@ export type WebviewToHost =
   /** "Choose a crawl report…": the extension asks for a report file and plans with what it measured. */
   | { type: 'chooseCalibrationReport' }
   /** The Simulate choice changed (on: the current plan is simulated now and after every change). */
-  | { type: 'simulate'; settings: SimulationSettings };
+  | { type: 'simulate'; settings: SimulationSettings }
+
+  /**
+   * "Size from sitemaps": count each seed host's sitemap URLs and make them its pages (`byHost`); with
+   * `changedSince` (a date or a duration back from now, '' for none) only the URLs changed since (a recrawl).
+   */
+  | { type: 'sizeFromSitemaps'; changedSince: string }
+  /** Stop the sizing under way (the form stays as it was). */
+  | { type: 'cancelSitemaps' }
+  /** Apply option `index` of the deadline of plan `plan` (DeadlineView.plan) to the form and the plan. */
+  | { type: 'applyDeadlineOption'; plan: number; index: number }
+  /** Plan dropped hosts again: `host`, or every one. */
+  | { type: 'restoreHosts'; host?: string }
+  /** "Export plan…": runs the Export Plan command on this plan (it asks for the format and the folder). */
+  | { type: 'exportPlan' };
 
 export type WebviewMessageType = WebviewToHost['type'];
 export type HostMessageType = HostToWebview['type'];
@@ -631,19 +814,25 @@ function unknownKeys(record: Record<string, unknown>, allowed: readonly string[]
   return Object.keys(record).find((key) => !allowed.includes(key));
 }
 
+/** The form's fields an earlier version did not have, as an empty form holds them (a saved form from it still reads). */
+const FORM_FIELDS_ADDED: Pick<PlannerForm, 'pagesByHost' | 'machines' | 'deadlineSeconds'> = { pagesByHost: {}, machines: null, deadlineSeconds: null };
+
 /** Checks a form field by field; returns the form (a fresh object with only known keys) or why not. */
-export function parsePlannerForm(raw: unknown): PlannerForm | Invalid {
-  if (!isRecord(raw)) return { error: 'form: not an object' };
+export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
+  if (!isRecord(input)) return { error: 'form: not an object' };
+  const raw: Record<string, unknown> = { ...FORM_FIELDS_ADDED, ...input };
   const extra = unknownKeys(raw, FORM_KEYS);
   if (extra !== undefined) return { error: `form: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
 
   const { pagesMode, delayFrom, userAgent, useRobots } = raw;
-  if (pagesMode !== 'total' && pagesMode !== 'perHost') return { error: 'form.pagesMode: must be total or perHost' };
+  if (!PAGES_MODES.includes(pagesMode as PagesMode)) return { error: `form.pagesMode: must be ${PAGES_MODES.join(', ')}` };
   if (delayFrom !== 'start' && delayFrom !== 'end') return { error: 'form.delayFrom: must be start or end' };
   if (typeof userAgent !== 'string') return { error: 'form.userAgent: not a string' };
   const uaProblem = userAgentProblem(userAgent);
   if (uaProblem !== undefined) return { error: `form.userAgent: ${uaProblem}` };
   if (typeof useRobots !== 'boolean') return { error: 'form.useRobots: not a boolean' };
+  const pagesByHost = parseHostRecord(raw.pagesByHost, (v): v is number => typeof v === 'number' && hostPagesProblem(v) === undefined);
+  if (pagesByHost === undefined) return { error: `form.pagesByHost: at most ${MAX_PAGES_BY_HOST} lower-case hosts, each with a whole number of pages from 0` };
 
   const numbers = {} as Record<FormNumberField, number | null>;
   for (const field of FORM_NUMBER_FIELDS) {
@@ -654,11 +843,11 @@ export function parsePlannerForm(raw: unknown): PlannerForm | Invalid {
       continue;
     }
     if (typeof value !== 'number' || !Number.isFinite(value)) return { error: `form.${field}: not a finite number` };
-    const problem = formNumberProblem(field, value, pagesMode);
+    const problem = formNumberProblem(field, value, pagesMode as PagesMode);
     if (problem !== undefined) return { error: `form.${field}: ${problem}` };
     numbers[field] = value;
   }
-  return { pagesMode, delayFrom, userAgent, useRobots, ...numbers };
+  return { pagesMode: pagesMode as PagesMode, pagesByHost, delayFrom, userAgent, useRobots, ...numbers };
 }
 
 /** An origin the webview may ask to open: `http(s)://host[:port]` exactly, nothing else. */
@@ -737,6 +926,30 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       if (typeof raw.query !== 'string' || raw.query.length > MAX_ORIGIN_QUERY_CHARS) return { error: `findOrigins: query must be a string of at most ${MAX_ORIGIN_QUERY_CHARS} characters` };
       return { type: 'findOrigins', query: raw.query };
     }
+    case 'sizeFromSitemaps': {
+      const extra = only('changedSince');
+      if (extra) return { error: extra };
+      if (typeof raw.changedSince !== 'string' || raw.changedSince.length > MAX_CHANGED_SINCE_CHARS) {
+        return { error: `sizeFromSitemaps: changedSince must be a string of at most ${MAX_CHANGED_SINCE_CHARS} characters` };
+      }
+      return { type: 'sizeFromSitemaps', changedSince: raw.changedSince };
+    }
+    case 'applyDeadlineOption': {
+      const extra = only('plan', 'index');
+      if (extra) return { error: extra };
+      if (numberProblem(raw.plan, PLAN_NUMBER_LIMIT) !== undefined) return { error: `applyDeadlineOption: plan must be ${rangeText(PLAN_NUMBER_LIMIT)}` };
+      if (numberProblem(raw.index, DEADLINE_OPTION_LIMIT) !== undefined) return { error: `applyDeadlineOption: index must be ${rangeText(DEADLINE_OPTION_LIMIT)}` };
+      return { type: 'applyDeadlineOption', plan: raw.plan as number, index: raw.index as number };
+    }
+    case 'restoreHosts': {
+      const extra = only('host');
+      if (extra) return { error: extra };
+      if (raw.host === undefined) return { type: 'restoreHosts' };
+      if (typeof raw.host !== 'string' || hostKeyProblem(raw.host) !== undefined) return { error: 'restoreHosts: host must be a lower-case host[:port]' };
+      return { type: 'restoreHosts', host: raw.host };
+    }
+    case 'cancelSitemaps':
+    case 'exportPlan':
     case 'loadSeedsFile':
     case 'useWorkspaceSeeds':
     case 'useSeedsText':
@@ -780,6 +993,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
 
 const HOST_MESSAGE_TYPE_SET = {
   state: true,
+  formSet: true,
+  sitemapsState: true,
   seeds: true,
   planning: true,
   planResult: true,
@@ -792,7 +1007,6 @@ const HOST_MESSAGE_TYPE_SET = {
   crawlResult: true,
   calibration: true,
   simulation: true,
-  form: true,
 } as const satisfies Record<HostMessageType, true>;
 
 /** The message types the webview understands (every one, checked at compile time). */

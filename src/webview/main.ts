@@ -28,6 +28,7 @@ import {
   type SeedsView,
   type SimulationSettings,
   type SimulationState,
+  type SitemapsState,
   type WebviewToHost,
 } from '../shared/protocol';
 import { byId, el, renderChart, showNotice } from './dom';
@@ -39,8 +40,14 @@ import {
   calibrationHeadline,
   calibrationHelpText,
   calibrationItems,
+  CHANGED_SINCE_CHOICES,
+  changedSinceProblem,
   chosenOrigin,
   crawlResultModel,
+  deadlineHeadline,
+  deadlineOptionLabel,
+  droppedText,
+  hostPagesRows,
   nextSort,
   robotsCards,
   robotsStatusText,
@@ -48,7 +55,9 @@ import {
   seedFileSummary,
   seedNoteItems,
   seedsCountText,
+  sitemapHostItems,
   simulationStatusText,
+  sitemapsStatusText,
   sortRows,
   type RobotsCard,
   type SortKey,
@@ -100,6 +109,31 @@ const ui = {
   pagesMode: byId<HTMLSelectElement>('pages-mode'),
   rate: byId<HTMLInputElement>('rate'),
   workers: byId<HTMLInputElement>('workers'),
+  machines: byId<HTMLInputElement>('machines'),
+  deadline: byId<HTMLInputElement>('deadline'),
+  pagesByHost: byId<HTMLElement>('pages-by-host'),
+  pagesByHostList: byId<HTMLUListElement>('pages-by-host-list'),
+  pagesByHostMore: byId<HTMLElement>('pages-by-host-more'),
+  pagesByHostOther: byId<HTMLElement>('pages-by-host-other'),
+  pagesByHostError: byId<HTMLElement>('pages-by-host-error'),
+  changedSince: byId<HTMLInputElement>('changed-since'),
+  changedSinceChoices: byId<HTMLDataListElement>('changed-since-choices'),
+  changedSinceError: byId<HTMLElement>('changed-since-error'),
+  sizeSitemaps: byId<HTMLButtonElement>('size-sitemaps'),
+  cancelSitemaps: byId<HTMLButtonElement>('cancel-sitemaps'),
+  sitemapsStatus: byId<HTMLElement>('sitemaps-status'),
+  sitemaps: byId<HTMLElement>('sitemaps'),
+  exportPlan: byId<HTMLButtonElement>('export-plan'),
+  dropped: byId<HTMLElement>('dropped'),
+  droppedHead: byId<HTMLElement>('dropped-head'),
+  droppedList: byId<HTMLUListElement>('dropped-list'),
+  droppedMore: byId<HTMLElement>('dropped-more'),
+  restoreAll: byId<HTMLButtonElement>('restore-all'),
+  deadlineSection: byId<HTMLElement>('deadline-section'),
+  deadlineVerdict: byId<HTMLElement>('deadline-verdict'),
+  deadlineEarliest: byId<HTMLElement>('deadline-earliest'),
+  deadlineBlocking: byId<HTMLElement>('deadline-blocking'),
+  deadlineOptions: byId<HTMLUListElement>('deadline-options'),
   delay: byId<HTMLInputElement>('delay'),
   delayFrom: byId<HTMLSelectElement>('delay-from'),
   latency: byId<HTMLInputElement>('latency'),
@@ -154,6 +188,8 @@ const FIELD_INPUTS: ReadonlyArray<[RawField, HTMLInputElement, HTMLElement]> = [
   ['pages', ui.pages, byId('pages-error')],
   ['rate', ui.rate, byId('rate-error')],
   ['workers', ui.workers, byId('workers-error')],
+  ['machines', ui.machines, byId('machines-error')],
+  ['deadline', ui.deadline, byId('deadline-error')],
   ['delay', ui.delay, byId('delay-error')],
   ['latency', ui.latency, byId('latency-error')],
   ['userAgent', ui.userAgent, byId('user-agent-error')],
@@ -173,6 +209,11 @@ let trusted = true;
 let result: PlanResultView | undefined;
 let seeds: SeedsView = { source: 'text', text: '' };
 let robots: RobotsState = { state: 'off' };
+let sitemaps: SitemapsState = { state: 'off' };
+/** Each host's own pages as typed (hosts not shown in the list too): the list's inputs edit it. */
+let hostPages: Record<string, string> = {};
+/** The hosts the "pages by host" list was built for (rebuilt only when they change: typing keeps its focus). */
+let hostPagesKey: string | undefined;
 let lastCrawl: CrawlResultView | undefined;
 let calibration: CalibrationState = { crawl: null, using: null };
 let simulation: SimulationState = { state: 'off' };
@@ -196,17 +237,36 @@ function post(message: WebviewToHost): void {
   vscode.postMessage(message);
 }
 
+function readPagesMode(): RawForm['pagesMode'] {
+  const mode = ui.pagesMode.value;
+  return mode === 'perHost' || mode === 'byHost' ? mode : 'total';
+}
+
+/** The list's inputs into `hostPages` (an emptied one is no number of its own). */
+function readHostPages(): Record<string, string> {
+  for (const input of ui.pagesByHostList.querySelectorAll<HTMLInputElement>('input[data-host]')) {
+    const host = input.dataset.host!;
+    if (input.value.trim() === '') delete hostPages[host];
+    else hostPages[host] = input.value;
+  }
+  return { ...hostPages };
+}
+
 function readRaw(): RawForm {
   return {
-    pagesMode: ui.pagesMode.value === 'perHost' ? 'perHost' : 'total',
+    pagesMode: readPagesMode(),
     pages: ui.pages.value,
+    pagesByHost: readHostPages(),
     rate: ui.rate.value,
     workers: ui.workers.value,
+    machines: ui.machines.value,
+    deadline: ui.deadline.value,
     delay: ui.delay.value,
     delayFrom: ui.delayFrom.value === 'end' ? 'end' : 'start',
     latency: ui.latency.value,
     userAgent: ui.userAgent.value,
     useRobots: ui.useRobots.checked,
+    changedSince: ui.changedSince.value,
   };
 }
 
@@ -219,11 +279,17 @@ function applyRaw(raw: RawForm): void {
   setValue(ui.pages, raw.pages);
   setValue(ui.rate, raw.rate);
   setValue(ui.workers, raw.workers);
+  setValue(ui.machines, raw.machines);
+  setValue(ui.deadline, raw.deadline);
   setValue(ui.delay, raw.delay);
   setValue(ui.delayFrom, raw.delayFrom);
   setValue(ui.latency, raw.latency);
   setValue(ui.userAgent, raw.userAgent);
   ui.useRobots.checked = raw.useRobots;
+  setValue(ui.changedSince, raw.changedSince);
+  hostPages = { ...raw.pagesByHost };
+  hostPagesKey = undefined;
+  renderHostPages();
 }
 
 function save(raw: RawForm): void {
@@ -237,7 +303,9 @@ function showErrors(errors: FieldErrors): void {
     if (message === undefined) input.removeAttribute('aria-invalid');
     else input.setAttribute('aria-invalid', 'true');
   }
+  ui.pagesByHostError.textContent = errors.pagesByHost ?? '';
   ui.stale.hidden = Object.keys(errors).length === 0;
+  renderChangedSince();
 }
 
 /**
@@ -254,6 +322,7 @@ function edited(): void {
   timer = undefined;
   pendingForm = form;
   if (form !== undefined) timer = setTimeout(flush, DEBOUNCE_MS);
+  renderHostPages();
   renderRobots();
 }
 
@@ -373,7 +442,6 @@ function renderSettings(): void {
   ui.workers.placeholder = String(PLAN_DEFAULTS.workers);
   ui.latency.placeholder = String(PLAN_DEFAULTS.latencySeconds);
   ui.rate.placeholder = 'no limit';
-  ui.pages.placeholder = 'required';
   ui.trustNote.hidden = trusted;
   ui.runCrawl.disabled = !trusted;
   ui.useRobots.disabled = !trusted && !ui.useRobots.checked;
@@ -445,6 +513,7 @@ function renderPlan(): void {
   ui.planStatus.textContent = '';
   const summary = result?.summary ?? null;
   ui.copyPlan.disabled = summary === null;
+  ui.exportPlan.disabled = summary === null;
   ui.openReport.disabled = summary === null;
   renderTable();
   if (result === undefined || summary === null) {
@@ -604,6 +673,113 @@ function renderCrawl(): void {
   ui.crawlNotFollowed.replaceChildren(...model.notFollowed.map((text) => el('li', { text })));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pages by host, sitemap sizing, the deadline, dropped hosts
+
+/** The "pages by host" list in `byHost` mode: a row per seed host posted, its own pages as typed. */
+function renderHostPages(): void {
+  const byHost = readPagesMode() === 'byHost';
+  ui.pagesByHost.hidden = !byHost;
+  ui.pages.placeholder = byHost ? '0 (the hosts without their own)' : 'required';
+  if (!byHost || result === undefined) return;
+  const { rows, more } = hostPagesRows(result, hostPages);
+  const key = rows.map((r) => r.host).join('\n');
+  if (key !== hostPagesKey) {
+    hostPagesKey = key;
+    ui.pagesByHostList.replaceChildren(
+      ...rows.map((row, i) =>
+        el('li', {}, [
+          el('label', { className: 'host-name', text: row.host, attrs: { for: `host-pages-${i}`, title: row.host } }),
+          el('input', { attrs: { id: `host-pages-${i}`, type: 'text', inputmode: 'numeric', autocomplete: 'off', 'data-host': row.host, 'aria-describedby': 'pages-by-host-error' } }),
+        ]),
+      ),
+    );
+  }
+  for (const input of ui.pagesByHostList.querySelectorAll<HTMLInputElement>('input[data-host]')) {
+    if (document.activeElement !== input) setValue(input, hostPages[input.dataset.host!] ?? '');
+  }
+  ui.pagesByHostMore.textContent = more;
+  const other = result.pagesForOtherHosts;
+  ui.pagesByHostOther.textContent = other.length === 0 ? '' : `Also kept, not planned (not seed hosts): ${other.join(', ')}`;
+}
+
+function renderChangedSince(): void {
+  const problem = changedSinceProblem(ui.changedSince.value, Date.now());
+  ui.changedSinceError.textContent = problem ?? '';
+  if (problem === undefined) ui.changedSince.removeAttribute('aria-invalid');
+  else ui.changedSince.setAttribute('aria-invalid', 'true');
+  ui.sizeSitemaps.disabled = !trusted || problem !== undefined || (result?.validSeeds ?? 0) === 0;
+}
+
+function renderSitemaps(): void {
+  const loading = sitemaps.state === 'loading';
+  ui.sizeSitemaps.hidden = loading;
+  ui.cancelSitemaps.hidden = !loading;
+  ui.sitemapsStatus.textContent = sitemapsStatusText(sitemaps);
+  ui.sitemapsStatus.dataset.state = sitemaps.state;
+  renderChangedSince();
+  ui.sitemaps.replaceChildren();
+  if (sitemaps.state !== 'done') return;
+  for (const item of sitemapHostItems(sitemaps.sitemaps)) {
+    const card = el('section', { className: 'sitemap-host', attrs: { 'data-host': item.host } }, [
+      el('h3', { text: item.host }),
+      el('p', { className: 'sitemap-pages', text: item.pagesText }),
+      el('p', { className: 'sitemap-counts', text: item.countsText }),
+    ]);
+    if (item.lastmodText !== undefined) card.append(el('p', { className: 'hint sitemap-lastmod', text: item.lastmodText }));
+    if (item.changedText !== undefined) card.append(el('p', { className: 'sitemap-changed', text: item.changedText }));
+    if (item.errors.length > 0) {
+      const list = el('ul', { className: 'sitemap-errors', attrs: { 'aria-label': `Sitemap errors for ${item.host}` } });
+      for (const e of item.errors) {
+        const li = el('li', { attrs: { 'data-code': e.code } }, [el('span', { className: 'sitemap-error', text: e.text })]);
+        if (e.url !== null) li.append(document.createTextNode(' '), el('code', { className: 'url', text: e.url }));
+        list.append(li);
+      }
+      if (item.errorsMore !== undefined) list.append(el('li', { className: 'more', text: item.errorsMore }));
+      card.append(list);
+    }
+    ui.sitemaps.append(card);
+  }
+}
+
+function renderDeadline(): void {
+  const d = result?.deadline ?? null;
+  ui.deadlineSection.hidden = d === null;
+  ui.deadlineOptions.replaceChildren();
+  if (d === null) return;
+  ui.deadlineSection.dataset.met = String(d.met);
+  ui.deadlineVerdict.textContent = deadlineHeadline(d);
+  ui.deadlineEarliest.textContent = d.earliest;
+  ui.deadlineBlocking.textContent = d.blocking ?? '';
+  for (const [i, option] of d.options.entries()) {
+    ui.deadlineOptions.append(
+      el('li', { attrs: { 'data-kind': option.kind } }, [
+        el('span', { className: 'deadline-option-text', text: option.text }),
+        el('button', { className: 'secondary', text: deadlineOptionLabel(option), attrs: { type: 'button', 'data-index': String(i), 'data-plan': String(d.plan), 'aria-label': `Apply: ${option.text}` } }),
+      ]),
+    );
+  }
+  if (!d.met && d.options.length === 0) ui.deadlineOptions.append(el('li', { className: 'more', text: 'Nothing within the plan\'s limits meets it.' }));
+}
+
+function renderDropped(): void {
+  const text = result === undefined ? undefined : droppedText(result);
+  ui.dropped.hidden = text === undefined;
+  ui.droppedList.replaceChildren();
+  if (text === undefined || result === undefined) return;
+  ui.droppedHead.textContent = text.head;
+  ui.droppedMore.textContent = text.more;
+  for (const host of result.dropped) {
+    ui.droppedList.append(
+      el('li', {}, [
+        el('span', { className: 'host-name', text: host }),
+        document.createTextNode(' '),
+        el('button', { className: 'link', text: 'Plan again', attrs: { type: 'button', 'data-host': host, 'aria-label': `Plan ${host} again` } }),
+      ]),
+    );
+  }
+}
+
 /** What the plan takes from a test crawl, and whether it can. */
 function renderCalibration(): void {
   ui.useCalibration.checked = calibration.using === 'crawl';
@@ -672,6 +848,10 @@ function simulationEdited(now: boolean): void {
 function renderResult(): void {
   renderSeedErrors();
   renderPlan();
+  renderHostPages();
+  renderDeadline();
+  renderDropped();
+  renderChangedSince();
   renderOrigins();
   renderRobots();
   renderCalibration();
@@ -681,6 +861,7 @@ function renderResult(): void {
 function renderAll(): void {
   renderSettings();
   renderResult();
+  renderSitemaps();
   renderCrawl();
 }
 
@@ -707,6 +888,7 @@ function handle(message: HostToWebview): void {
       if (!hasSeeds || seeds.source !== message.seeds.source || message.seeds.source === 'file') applySeeds(message.seeds);
       result = message.result;
       robots = message.robots;
+      sitemaps = message.sitemaps;
       calibration = message.calibration;
       simulation = message.simulation;
       if (simulationSettings === undefined || simTimer === undefined) applySimulationSettings(message.simulationSettings);
@@ -715,6 +897,22 @@ function handle(message: HostToWebview): void {
       break;
     case 'seeds':
       applySeeds(message.seeds);
+      break;
+    case 'formSet': {
+      // The extension changed the form (sizing, a deadline option, seeds from code): it has it; what was pending here is older.
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pendingForm = undefined;
+      applyRaw(message.fields);
+      const raw = readRaw();
+      save(raw);
+      showErrors(readForm(raw).errors);
+      renderRobots();
+      break;
+    }
+    case 'sitemapsState':
+      sitemaps = message.sitemaps;
+      renderSitemaps();
       break;
     case 'planning':
       ui.planStatus.textContent = `Planning ${formatNumber(message.seeds)} seeds…`;
@@ -744,15 +942,10 @@ function handle(message: HostToWebview): void {
       renderSettings();
       renderOrigins();
       renderRobots();
+      renderChangedSince();
       break;
     case 'notice':
       showNotice(ui.status, message.level, message.message, NOTICE_MS);
-      break;
-    case 'form':
-      applyRaw(message.fields);
-      save(readRaw());
-      showErrors(readForm(readRaw()).errors);
-      renderAll();
       break;
     case 'crawlResult':
       lastCrawl = message.crawl;
@@ -779,7 +972,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 // Events
 
 ui.form.addEventListener('submit', (event) => event.preventDefault());
-for (const input of [ui.pages, ui.rate, ui.workers, ui.delay, ui.latency, ui.userAgent]) input.addEventListener('input', edited);
+for (const input of [ui.pages, ui.rate, ui.workers, ui.machines, ui.deadline, ui.delay, ui.latency, ui.userAgent, ui.changedSince]) input.addEventListener('input', edited);
+ui.pagesByHostList.addEventListener('input', edited);
 for (const select of [ui.pagesMode, ui.delayFrom]) select.addEventListener('change', edited);
 
 ui.seeds.addEventListener('input', seedsEdited);
@@ -790,10 +984,11 @@ ui.seeds.addEventListener('blur', flushSeeds);
 window.addEventListener('pagehide', flush);
 
 /** Buttons whose message the extension acts on with what is on screen: the pending edits go first. */
-const FLUSHING_BUTTONS: ReadonlyArray<[HTMLButtonElement, 'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'openReport' | 'requestRobots']> = [
+const FLUSHING_BUTTONS: ReadonlyArray<[HTMLButtonElement, 'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'exportPlan' | 'openReport' | 'requestRobots']> = [
   [ui.loadSeedsFile, 'loadSeedsFile'],
   [ui.useWorkspaceSeeds, 'useWorkspaceSeeds'],
   [ui.copyPlan, 'copyPlan'],
+  [ui.exportPlan, 'exportPlan'],
   [ui.openReport, 'openReport'],
   [ui.checkRobots, 'requestRobots'],
 ];
@@ -835,6 +1030,29 @@ ui.runCrawl.addEventListener('click', () => {
   flush();
   post({ type: 'runTestCrawl' });
 });
+
+ui.sizeSitemaps.addEventListener('click', () => {
+  if (!formIsValid()) {
+    showNotice(ui.status, 'error', 'Fix the fields marked above first.', NOTICE_MS);
+    return;
+  }
+  flush();
+  post({ type: 'sizeFromSitemaps', changedSince: ui.changedSince.value });
+});
+ui.cancelSitemaps.addEventListener('click', () => post({ type: 'cancelSitemaps' }));
+
+ui.deadlineOptions.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-index]') : null;
+  if (!(button instanceof HTMLButtonElement)) return;
+  const plan = Number(button.dataset.plan);
+  const index = Number(button.dataset.index);
+  if (Number.isInteger(plan) && Number.isInteger(index)) post({ type: 'applyDeadlineOption', plan, index });
+});
+ui.droppedList.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-host]') : null;
+  if (button instanceof HTMLButtonElement && button.dataset.host !== undefined) post({ type: 'restoreHosts', host: button.dataset.host });
+});
+ui.restoreAll.addEventListener('click', () => post({ type: 'restoreHosts' }));
 
 ui.useCalibration.addEventListener('change', () => {
   flush();
@@ -914,8 +1132,11 @@ ui.robots.addEventListener('click', (event) => {
 // Start: show the fields as this view last saved them, then tell the extension we are here (it answers with
 // its copy of the fields and the seeds).
 
+ui.changedSinceChoices.replaceChildren(...CHANGED_SINCE_CHOICES.map((c) => el('option', { attrs: { value: c.value, label: c.label } })));
 renderSettings();
 renderPlan();
+renderHostPages();
+renderSitemaps();
 if (saved !== undefined) {
   applyRaw(saved.raw);
   showErrors(readForm(saved.raw).errors);

@@ -8,6 +8,7 @@ import { END_REASONS, formatNotFollowedReason, notFollowedHeadline } from '../co
 import { formatDuration, formatNumber, formatSeconds } from '../core/format/duration';
 import { intervalSourceLabel } from '../core/format/planSummary';
 import type { InvalidSeed, SeedNoteCode } from '../core/seeds';
+import { parseChangedSince } from '../core/sitemaps/lastmod';
 import {
   assertNever,
   PLANNER_SEED_LIMITS,
@@ -17,6 +18,8 @@ import {
   type CalibrationState,
   type CalibrationView,
   type CrawlResultView,
+  type DeadlineOptionView,
+  type DeadlineView,
   type PlanResultView,
   type RobotsCoverageView,
   type RobotsOriginView,
@@ -26,9 +29,15 @@ import {
   type RobotsVerdict,
   type RobotsView,
   type SeedFileView,
+  type SitemapHostView,
+  type SitemapsState,
+  type SitemapsView,
   type SimulationState,
   type SummaryRow,
 } from '../shared/protocol';
+
+/** "1 file", "2 files" (`many` for other plurals). */
+const plural = (n: number, one: string, many = `${one}s`) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
 /** Seed error lines shown at most. */
 export const MAX_SEED_ERRORS_SHOWN = 20;
@@ -302,7 +311,6 @@ export interface CrawlResultModel {
 }
 
 export function crawlResultModel(crawl: CrawlResultView): CrawlResultModel {
-  const plural = (n: number, one: string) => `${formatNumber(n)} ${one}${n === 1 ? '' : 's'}`;
   const ended = END_REASONS[crawl.endReason] ?? crawl.endReason;
   const left = notFollowedHeadline(crawl.notFollowed);
   return {
@@ -310,6 +318,132 @@ export function crawlResultModel(crawl: CrawlResultView): CrawlResultModel {
     notFollowedHeadline: left === undefined ? 'Everything it met was followed (within its hosts and limits).' : `${left}:`,
     notFollowed: crawl.notFollowed.map(formatNotFollowedReason),
     ok: crawl.exitCode === 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages from sitemaps
+
+/** The choices the "Changed since" field offers (anything parseChangedSince reads may be typed). */
+export const CHANGED_SINCE_CHOICES: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '7d', label: 'changed in the last 7 days' },
+  { value: '30d', label: 'changed in the last 30 days' },
+  { value: '365d', label: 'changed in the last 365 days' },
+];
+
+/** Why the "Changed since" text cannot be read (as `--changed-since` reads it), or undefined ('' is every URL). */
+export function changedSinceProblem(text: string, now: number): string | undefined {
+  if (text.trim() === '') return undefined;
+  const read = parseChangedSince(text, now);
+  return 'problem' in read ? read.problem : undefined;
+}
+
+/** The line above the sizing's results: under way, done, failed. */
+export function sitemapsStatusText(state: SitemapsState): string {
+  switch (state.state) {
+    case 'off':
+      return '';
+    case 'loading':
+      return `Reading the sitemaps of ${plural(state.origins, 'origin')}… ${plural(state.files, 'file')}, ${plural(state.urls, 'URL')} so far.`;
+    case 'error':
+      return state.message;
+    case 'done': {
+      const s = state.sitemaps;
+      const sized = s.hosts.filter((h) => h.pages !== null).length;
+      let text = `Sized ${plural(sized, 'host')} of ${formatNumber(s.hosts.length)} from their sitemaps (${plural(s.requests, 'request')}, as “${s.userAgent}”).`;
+      if (s.changedSince !== null) text += ` Pages: the URLs changed since ${s.changedSince.slice(0, 10)} (a recrawl).`;
+      if (!s.complete) text += ' A cap on the run was reached: the counts are lower bounds.';
+      if (s.omittedOrigins > 0) text += ` ${plural(s.omittedOrigins, 'more origin was', 'more origins were')} not sized (limit per run).`;
+      return text;
+    }
+    default:
+      return assertNever(state);
+  }
+}
+
+export interface SitemapHostItem {
+  host: string;
+  /** "Pages: 1,200" or "No sitemap read: its pages are as they were." */
+  pagesText: string;
+  /** "1,250 URLs · 50 disallowed · 3 on other hosts · 2 files (from robots.txt)" */
+  countsText: string;
+  /** "lastmod 2023-01-02 to 2024-05-01 · 10 in the last 7 days, 50 in 30, 200 in 365 · 4 undated", or none. */
+  lastmodText?: string;
+  /** "120 changed since 2024-05-01" */
+  changedText?: string;
+  /** One line per error (untrusted: rendered as text), and how many are not listed. */
+  errors: Array<{ code: string; text: string; url: string | null }>;
+  errorsMore?: string;
+}
+
+const SOURCE_TEXT: Readonly<Record<SitemapHostView['source'], string>> = {
+  'robots.txt': 'named in robots.txt',
+  fallback: '/sitemap.xml',
+  none: 'no sitemap found',
+};
+
+export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
+  return view.hosts.map((h) => {
+    const counts = [plural(h.urls, 'URL'), `${formatNumber(h.disallowed)} disallowed`, `${formatNumber(h.otherHostUrls)} on other hosts`, `${plural(h.files, 'file')} (${SOURCE_TEXT[h.source]})`];
+    const item: SitemapHostItem = {
+      host: h.host,
+      pagesText: h.pages === null ? 'No sitemap read: its pages are as they were.' : `Pages: ${formatNumber(h.pages)}`,
+      countsText: counts.join(' · '),
+      errors: h.errors.map((e) => ({ code: e.code, text: e.message, url: e.url })),
+    };
+    const l = h.lastmod;
+    if (l.newest !== null && l.oldest !== null) {
+      const parts = [`lastmod ${l.oldest.slice(0, 10)} to ${l.newest.slice(0, 10)}`, `${formatNumber(l.last7d)} in the last 7 days, ${formatNumber(l.last30d)} in 30, ${formatNumber(l.last365d)} in 365`];
+      if (l.undated > 0) parts.push(`${formatNumber(l.undated)} undated`);
+      item.lastmodText = parts.join(' · ');
+    } else if (h.urls > 0) item.lastmodText = 'No lastmod dates.';
+    if (h.changedSince !== null && view.changedSince !== null) item.changedText = `${formatNumber(h.changedSince)} changed since ${view.changedSince.slice(0, 10)}`;
+    const more = h.errorCount - h.errors.length;
+    if (more > 0) item.errorsMore = `and ${plural(more, 'more error')} (in the log)`;
+    return item;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages by host, the deadline, dropped hosts
+
+/** The rows of "pages by host": each seed host posted, with its own pages as typed ('' for none). */
+export function hostPagesRows(result: Pick<PlanResultView, 'seedHosts' | 'seedHostCount'>, typed: Readonly<Record<string, string>>): { rows: Array<{ host: string; text: string }>; more: string } {
+  const rows = result.seedHosts.map((host) => ({ host, text: Object.hasOwn(typed, host) ? typed[host]! : '' }));
+  const hidden = result.seedHostCount - rows.length;
+  return { rows, more: hidden > 0 ? `and ${plural(hidden, 'more host')}: sizing from sitemaps fills theirs, or they take the number above.` : '' };
+}
+
+/** The deadline section's heading line: "Deadline 2 d, missed by 3 h 2 m". */
+export function deadlineHeadline(view: DeadlineView): string {
+  return `Deadline ${view.verdict}`;
+}
+
+/** An option's button: what it does in a word or two (the option's text says the rest). */
+export function deadlineOptionLabel(option: DeadlineOptionView): string {
+  switch (option.kind) {
+    case 'cap':
+      return option.hostCount === 1 ? 'Cap this host' : `Cap ${formatNumber(option.hostCount)} hosts`;
+    case 'drop':
+      return option.hostCount === 1 ? 'Drop this host' : `Drop ${formatNumber(option.hostCount)} hosts`;
+    case 'workers':
+      return 'Set the workers';
+    case 'rate':
+      return 'Set the rate';
+    case 'machines':
+      return 'Set the machines';
+    default:
+      return assertNever(option.kind);
+  }
+}
+
+/** "2 hosts left out of the plan (a deadline option):" with the hosts named, and how many are not. */
+export function droppedText(result: Pick<PlanResultView, 'dropped' | 'droppedCount'>): { head: string; more: string } | undefined {
+  if (result.droppedCount === 0) return undefined;
+  const hidden = result.droppedCount - result.dropped.length;
+  return {
+    head: `${plural(result.droppedCount, 'host')} left out of the plan (a deadline option):`,
+    more: hidden > 0 ? `and ${formatNumber(hidden)} more` : '',
   };
 }
 

@@ -41,7 +41,20 @@ import { testCrawlReport } from '../helpers/calibration';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
 const settings: PlannerViewSettings = { userAgent: 'ExampleBot', defaultDelaySeconds: 0.5, delayFrom: 'start', maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap', maxPages: 50 };
-const form: PlannerForm = { pagesMode: 'perHost', pages: 40, rate: null, workers: null, delaySeconds: null, delayFrom: 'start', latencySeconds: null, userAgent: '', useRobots: false };
+const form: PlannerForm = {
+  pagesMode: 'perHost',
+  pages: 40,
+  pagesByHost: {},
+  rate: null,
+  workers: null,
+  delaySeconds: null,
+  delayFrom: 'start',
+  latencySeconds: null,
+  machines: null,
+  deadlineSeconds: null,
+  userAgent: '',
+  useRobots: false,
+};
 /** The report's two hosts, and one it did not see. */
 const SEEDS = 'http://a.example/\nhttp://b.example/\nhttp://c.example/';
 

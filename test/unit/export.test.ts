@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { exportPlan, ExportInputError, EXPORT_DEFAULTS, EXPORT_FORMATS, CRAWLEE_VERSION, type ExportFormat, type ExportResult, type PlanData } from '../../src/core/export';
+import { exportPathParts, exportPlan, ExportInputError, EXPORT_DEFAULTS, EXPORT_FORMATS, CRAWLEE_VERSION, type ExportFormat, type ExportResult, type PlanData } from '../../src/core/export';
 import { machineForHost, plan, type PlanInput } from '../../src/core/plan';
 import { validateSeeds } from '../../src/core/seeds';
 import { RETRYABLE_STATUSES } from '../../src/core/politeness/retryPolicy';
@@ -234,6 +234,23 @@ describe('exportPlan: refusals', () => {
   it('nothing to crawl: every host skipped', () => {
     const skipped = plan({ pages: { perHost: 2 }, seeds, crawlDelayByHost: Object.fromEntries(seeds.map((s) => [s.host, 500])), crawlDelayPolicy: 'skip' });
     assert.throws(() => exportPlan('crawlee', skipped, ok), /nothing to export/);
+  });
+});
+
+describe('exportPathParts: where a file may be written', () => {
+  it('every path an export makes is plain and relative', () => {
+    const seeds = seedsOf(URLS);
+    const p = plan({ pages: { perHost: 2 }, seeds, machines: 3 });
+    for (const format of EXPORT_FORMATS) {
+      for (const f of exportPlan(format, p, { seeds, productToken: 'ExampleBot', userAgentHeader: 'ExampleBot/1.0' }).files) {
+        assert.deepEqual(exportPathParts(f.path), f.path.split('/'));
+      }
+    }
+  });
+  it('refuses a path that would leave the folder', () => {
+    for (const bad of ['', '/etc/passwd', '../x', 'a/../../x', 'a//b', './a', 'a/', 'C:x', 'a\\..\\b']) {
+      assert.throws(() => exportPathParts(bad), (err: unknown) => err instanceof ExportInputError && /not a plain relative path/.test(err.message), bad);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import {
   ESTIMATE_SCHEMA_VERSION,
   fnv1a32,
   machineForHost,
+  parseDeadlineText,
   parseDurationText,
   plan,
   PlanInputError,
@@ -518,6 +519,25 @@ const durationTexts: Array<[string, number | undefined]> = [
 for (const [text, seconds] of durationTexts) {
   test(`parseDurationText(${JSON.stringify(text)}) = ${seconds}`, () => {
     assert.equal(parseDurationText(text), seconds);
+  });
+}
+
+const deadlineTexts: Array<[string, { seconds: number } | { problem: string }]> = [
+  ['90', { seconds: 90 }],
+  ['1.5', { seconds: 1.5 }],
+  ['2d', { seconds: 172_800 }],
+  [' 36h ', { seconds: 129_600 }],
+  ['1d12h', { seconds: 129_600 }],
+  ['0', { problem: '0 must be greater than 0' }],
+  ['0h', { problem: '0h must be greater than 0' }],
+  ['1e11', { problem: '1e11 is too large (at most 10,000,000,000)' }],
+  ['400000w', { problem: '400000w is too large (at most 10,000,000,000 s)' }],
+  ['soon', { problem: '"soon" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)' }],
+  ['-3h', { problem: '"-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)' }],
+];
+for (const [text, expected] of deadlineTexts) {
+  test(`parseDeadlineText(${JSON.stringify(text)}): the CLI's --deadline and the sidebar's field read it alike`, () => {
+    assert.deepEqual(parseDeadlineText(text), expected);
   });
 }
 

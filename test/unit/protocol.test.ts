@@ -24,8 +24,11 @@ import {
 const form: PlannerForm = {
   pagesMode: 'total',
   pages: 1000,
+  pagesByHost: {},
   rate: null,
   workers: 8,
+  machines: null,
+  deadlineSeconds: null,
   delaySeconds: 1,
   delayFrom: 'start',
   latencySeconds: 0.5,
@@ -33,7 +36,21 @@ const form: PlannerForm = {
   useRobots: false,
 };
 
-const fields: RawForm = { pagesMode: 'total', pages: '1000', rate: '', workers: '8', delay: '1', delayFrom: 'start', latency: '0.5', userAgent: '', useRobots: false };
+const fields: RawForm = {
+  pagesMode: 'total',
+  pages: '1000',
+  pagesByHost: {},
+  rate: '',
+  workers: '8',
+  machines: '',
+  deadline: '',
+  delay: '1',
+  delayFrom: 'start',
+  latency: '0.5',
+  userAgent: '',
+  useRobots: false,
+  changedSince: '',
+};
 
 const withForm = (patch: Record<string, unknown>) => ({ type: 'formChanged', form: { ...form, ...patch } });
 const withoutField = (field: keyof PlannerForm) => {
@@ -68,7 +85,42 @@ const valid: Array<[string, unknown, WebviewToHost]> = [
   ['openRobots', { type: 'openRobots', origin: 'https://a.example' }, { type: 'openRobots', origin: 'https://a.example' }],
   ['openRobots with a port and a line', { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }, { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }],
   ['openRobots, IPv6', { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }, { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }],
+  ['formChanged, by host, machines and a deadline', withForm({ pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 }, machines: 4, deadlineSeconds: 86_400 }), withForm({ pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 }, machines: 4, deadlineSeconds: 86_400 }) as WebviewToHost],
+  ['formChanged from an earlier version (no pagesByHost, machines, deadline)', { type: 'formChanged', form: { pagesMode: 'total', pages: 1000, rate: null, workers: 8, delaySeconds: 1, delayFrom: 'start', latencySeconds: 0.5, userAgent: '', useRobots: false } }, { type: 'formChanged', form }],
+  ['fieldsEdited with hosts\' pages and a changed-since as typed', { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'byHost', pagesByHost: { 'a.example': '1,0' }, deadline: '36h', changedSince: '30d' } }, { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'byHost', pagesByHost: { 'a.example': '1,0' }, deadline: '36h', changedSince: '30d' } }],
+  ['sizeFromSitemaps', { type: 'sizeFromSitemaps', changedSince: '' }, { type: 'sizeFromSitemaps', changedSince: '' }],
+  ['sizeFromSitemaps, changed since a date', { type: 'sizeFromSitemaps', changedSince: '2024-05-01' }, { type: 'sizeFromSitemaps', changedSince: '2024-05-01' }],
+  ['cancelSitemaps', { type: 'cancelSitemaps' }, { type: 'cancelSitemaps' }],
+  ['applyDeadlineOption', { type: 'applyDeadlineOption', plan: 3, index: 1 }, { type: 'applyDeadlineOption', plan: 3, index: 1 }],
+  ['restoreHosts, all', { type: 'restoreHosts' }, { type: 'restoreHosts' }],
+  ['restoreHosts, one', { type: 'restoreHosts', host: 'a.example:8080' }, { type: 'restoreHosts', host: 'a.example:8080' }],
+  ['exportPlan', { type: 'exportPlan' }, { type: 'exportPlan' }],
 ];
+
+const newInvalid: Array<[string, unknown, RegExp]> = [
+  ['sizeFromSitemaps without changedSince', { type: 'sizeFromSitemaps' }, /changedSince must be a string of at most 64/],
+  ['sizeFromSitemaps with a long changedSince', { type: 'sizeFromSitemaps', changedSince: 'x'.repeat(65) }, /at most 64/],
+  ['sizeFromSitemaps with an extra key', { type: 'sizeFromSitemaps', changedSince: '', urls: ['https://evil.example/'] }, /urls/],
+  ['applyDeadlineOption, index past the options', { type: 'applyDeadlineOption', plan: 1, index: 10 }, /index must be/],
+  ['applyDeadlineOption, plan 0', { type: 'applyDeadlineOption', plan: 0, index: 0 }, /plan must be/],
+  ['applyDeadlineOption, a string index', { type: 'applyDeadlineOption', plan: 1, index: '0' }, /index must be/],
+  ['restoreHosts, an upper-case host', { type: 'restoreHosts', host: 'A.example' }, /lower-case host/],
+  ['restoreHosts, __proto__', { type: 'restoreHosts', host: '__proto__' }, /lower-case host/],
+  ['formChanged, a host with negative pages', withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example': -1 } }), /form.pagesByHost/],
+  ['formChanged, a host key with a path', withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example/x': 1 } }), /form.pagesByHost/],
+  ['formChanged, more hosts than the form holds', withForm({ pagesMode: 'byHost', pagesByHost: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`h${i}.example`, 1])) }), /form.pagesByHost/],
+  ['formChanged, machines 0', withForm({ machines: 0 }), /form.machines/],
+  ['formChanged, a negative deadline', withForm({ deadlineSeconds: -5 }), /form.deadlineSeconds/],
+  ['formChanged, an unknown pages mode', withForm({ pagesMode: 'perSitemap' }), /form.pagesMode: must be total, perHost, byHost/],
+];
+
+for (const [name, raw, pattern] of newInvalid) {
+  test(`parseWebviewMessage refuses ${name}`, () => {
+    const r = parseWebviewMessage(raw);
+    assert.ok('error' in r, JSON.stringify(r));
+    assert.match(r.error, pattern);
+  });
+}
 
 for (const [name, raw, expected] of valid) {
   test(`parseWebviewMessage accepts ${name}`, () => {
@@ -227,7 +279,7 @@ test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () =>
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'form', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'formSet', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'sitemapsState', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { loadRobotsFile } from '../../src/core/robots';
 import {
   acceptingHosts,
+  parseChangedSince,
   parseLastmod,
   SitemapReader,
   SitemapTally,
@@ -212,6 +213,25 @@ describe('parseLastmod: W3C Datetime', () => {
   ];
   for (const [text, want] of cases) {
     it(JSON.stringify(text), () => assert.equal(parseLastmod(text), want));
+  }
+});
+
+describe('parseChangedSince: a date, or a duration back from now (the CLI and the sidebar read it alike)', () => {
+  const now = Date.parse('2024-06-30T00:00:00Z');
+  const cases: Array<[string, { ms: number } | { problem: string }]> = [
+    ['2024-05-01', { ms: Date.parse('2024-05-01T00:00:00Z') }],
+    ['30d', { ms: now - 30 * 86_400_000 }],
+    [' 1w ', { ms: now - 7 * 86_400_000 }],
+    ['12h', { ms: now - 12 * 3_600_000 }],
+    ['2999-01-01', { problem: '2999-01-01 is in the future' }],
+    ['2024-02-30', { problem: '"2024-02-30" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)' }],
+    ['30', { problem: '"30" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)' }],
+    ['last week', { problem: '"last week" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)' }],
+    ['0d', { problem: '0d must be longer than 0' }],
+    ['400000w', { problem: '400000w is too long' }],
+  ];
+  for (const [text, want] of cases) {
+    it(JSON.stringify(text), () => assert.deepEqual(parseChangedSince(text, now), want));
   }
 });
 

@@ -16,8 +16,11 @@ import {
   type SeedFileRead,
   type SeedFileRef,
   type SeedFiles,
+  type SizeSitemapsOptions,
   type TestCrawlRequest,
 } from '../../src/extension/view/controller';
+import type { SitemapHostReport, SitemapSizing } from '../../src/core/sitemaps/report';
+import { MAX_SITEMAP_ERRORS_SHOWN, MAX_SITEMAP_ORIGINS, sitemapTargets, toSitemapsView } from '../../src/extension/view/sitemapsResults';
 import { checkSeedText, computePlan, findOrigins, planResultView, unplannableSeeds } from '../../src/extension/view/planning';
 import { seedLinesFromText } from '../../src/core/seeds';
 import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robotsResults';
@@ -40,8 +43,11 @@ const SEEDS = 'https://a.example/\nhttps://b.example/private/x\n# a comment\n\nn
 const form: PlannerForm = {
   pagesMode: 'perHost',
   pages: 100,
+  pagesByHost: {},
   rate: null,
   workers: null,
+  machines: null,
+  deadlineSeconds: null,
   delaySeconds: null,
   delayFrom: 'start',
   latencySeconds: null,
@@ -169,6 +175,8 @@ function harness(
     /** The form saved by an earlier session. */
     form?: PlannerForm;
     inspect?: (urls: string[], o: InspectRobotsOptions) => PromiseLike<RobotsInspection>;
+    /** Sitemap sizing (absent: the planner cannot size). */
+    size?: (urls: string[], o: SizeSitemapsOptions) => PromiseLike<SitemapSizing>;
     files?: SeedFiles;
     defer?: (work: () => void) => void;
     expectedLocalHosts?: ReadonlySet<string>;
@@ -181,7 +189,9 @@ function harness(
   const crawls: Array<[string[], TestCrawlRequest]> = [];
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
+  const sizings: Array<[string[], SizeSitemapsOptions]> = [];
   let reports = 0;
+  let exports = 0;
   let settingsListener: (() => void) | undefined;
   let crawlListener: ((crawl: CrawlResultView) => void) | undefined;
   let trusted = options.trusted ?? true;
@@ -200,6 +210,15 @@ function harness(
       opened.push([origin, line]);
     },
     openReport: () => void reports++,
+    exportPlan: () => void exports++,
+    ...(options.size
+      ? {
+          sizeFromSitemaps: (urls: string[], o: SizeSitemapsOptions) => {
+            sizings.push([urls, o]);
+            return options.size!(urls, o);
+          },
+        }
+      : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.defer ? { defer: options.defer } : {}),
     ...(options.expectedLocalHosts ? { expectedLocalHosts: () => options.expectedLocalHosts! } : {}),
@@ -232,7 +251,9 @@ function harness(
     crawls,
     opened,
     inspections,
+    sizings,
     reports: () => reports,
+    exports: () => exports,
     setTrusted: (t: boolean) => (trusted = t),
     fireSettings: () => settingsListener?.(),
     endCrawl: (crawl: CrawlResultView) => crawlListener?.(crawl),
@@ -613,7 +634,21 @@ test('the saved planner is read when the planner is first needed, not when it is
 });
 
 test('fieldsEdited keeps the fields as typed (half-typed too) and posts them back; a reload plans what was typed', () => {
-  const typed = { pagesMode: 'total', pages: '500000', rate: '', workers: '', delay: '', delayFrom: 'start', latency: '', userAgent: '', useRobots: false } as const;
+  const typed = {
+    pagesMode: 'total',
+    pages: '500000',
+    pagesByHost: {},
+    rate: '',
+    workers: '',
+    machines: '',
+    deadline: '',
+    delay: '',
+    delayFrom: 'start',
+    latency: '',
+    userAgent: '',
+    useRobots: false,
+    changedSince: '',
+  } as const;
   const h = harness({ seeds: SEEDS });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'fieldsEdited', fields: typed });
@@ -866,20 +901,20 @@ test('seedLinesFromText reads seeds like the CLI reads --seeds-file', () => {
 
 test('computePlan narrows robots Crawl-delays to the seed hosts (no override warning)', () => {
   const c = computePlan(form, checkSeedText(SEEDS), settings, { 'b.example': 10, 'gone.example': 99 });
-  assert.deepEqual(planResultView(c).crawlDelayHosts, ['b.example']);
+  assert.deepEqual(planResultView(c, undefined, form, 1).crawlDelayHosts, ['b.example']);
   assert.ok(!c.plan!.warnings.some((w) => w.code === 'override-for-unknown-host'));
 });
 
 test('computePlan reports settings out of range as problems', () => {
   const c = computePlan(form, checkSeedText(SEEDS), { ...settings, defaultDelaySeconds: -1 });
   assert.equal(c.plan, null);
-  assert.equal(planResultView(c).problems[0]!.field, 'delaySeconds');
+  assert.equal(planResultView(c, undefined, form, 1).problems[0]!.field, 'delaySeconds');
 });
 
 test('computePlan cuts long invalid lines and lists at most 100', () => {
   const text = Array.from({ length: 150 }, () => `bad ${'x'.repeat(500)}`).join('\n');
   const c = computePlan(form, checkSeedText(text), settings);
-  const view = planResultView(c);
+  const view = planResultView(c, undefined, form, 1);
   assert.equal(view.invalidSeedCount, 150);
   assert.equal(view.invalidSeeds.length, 100);
   assert.ok(view.invalidSeeds[0]!.text.length <= 201);
@@ -996,7 +1031,7 @@ test('Seeds from code: the text becomes the box\'s seeds, the form takes the num
   await applied;
   await settle();
   assert.deepEqual(h.last('seeds')!.seeds, { source: 'text', text: '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n' });
-  const form = h.last('form')!;
+  const form = h.last('formSet')!;
   assert.equal(form.form.delaySeconds, 3);
   assert.equal(form.form.workers, 8);
   assert.equal(form.form.pages, 100, 'the saved form\'s other fields stay');
@@ -1012,5 +1047,239 @@ test('Seeds from code: the text becomes the box\'s seeds, the form takes the num
   // Without a text (the seeds went to a file): the box keeps its text, the form still changes.
   await h.controller.useSeedsText(undefined, { workers: 2 });
   assert.equal(h.saved.at(-1)!.seedsText, '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n');
-  assert.equal(h.last('form')!.fields.workers, '2');
+  assert.equal(h.last('formSet')!.fields.workers, '2');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Size from sitemaps, the deadline's options, dropped hosts, Export Plan
+
+/** A real-shaped host of a SitemapSizing (src/net/sitemaps.ts): every field, only `patch` differs from a host with no sitemap. */
+function sizedHost(host: string, patch: Partial<SitemapHostReport> = {}): SitemapHostReport {
+  return {
+    host,
+    urls: 0,
+    disallowed: 0,
+    unchecked: 0,
+    duplicates: 0,
+    invalid: 0,
+    otherHosts: { urls: 0, hosts: [] },
+    lastmod: { dated: 0, newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 0, invalid: 0, future: 0 },
+    changedSince: null,
+    files: 0,
+    source: 'none',
+    intervalSeconds: 1,
+    robots: [],
+    sitemaps: [],
+    errors: [],
+    ...patch,
+  };
+}
+
+function sizing(hosts: SitemapHostReport[], changedSince: string | null = null): SitemapSizing {
+  return {
+    schemaVersion: 1,
+    generatedAt: '2026-01-01T00:00:00.000Z',
+    productToken: 'ExampleBot',
+    userAgent: 'ExampleBot/1.0',
+    changedSince,
+    limits: { urlsPerFile: 50_000, bytesPerFile: 52_428_800, files: 1000, urls: 1_000_000, bytes: 1e9, indexDepth: 3 },
+    complete: true,
+    requests: 5,
+    hosts,
+  };
+}
+
+const A_SIZED = sizedHost('a.example', {
+  urls: 40,
+  disallowed: 3,
+  otherHosts: { urls: 2, hosts: [{ host: 'c.example', urls: 2 }] },
+  files: 2,
+  source: 'robots.txt',
+  lastmod: { dated: 30, newest: '2025-12-30T00:00:00.000Z', oldest: '2020-01-01T00:00:00.000Z', last7d: 4, last30d: 9, last365d: 30, undated: 5, invalid: 0, future: 0 },
+});
+const B_FAILED = sizedHost('b.example', {
+  errors: [{ code: 'no-sitemap', url: 'https://b.example/sitemap.xml', message: '/sitemap.xml answered 404 <script>alert(1)</script>' }],
+});
+
+test('Size from sitemaps: one URL per origin, the form\'s agent and delay; each sized host gets its count, a failed one keeps its pages', async () => {
+  const h = harness({ seeds: SEEDS, form, size: async () => sizing([A_SIZED, B_FAILED]) });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'formChanged', form: { ...form, userAgent: 'ExampleBot', delaySeconds: 2 } });
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
+  assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'loading', origins: 2, files: 0, urls: 0 });
+  assert.deepEqual(h.sizings[0]![0], ['https://a.example/', 'https://b.example/private/x']);
+  assert.deepEqual([h.sizings[0]![1].userAgent, h.sizings[0]![1].delaySeconds, h.sizings[0]![1].changedSince], ['ExampleBot', 2, undefined]);
+  await settle();
+  const set = h.last('formSet')!;
+  assert.deepEqual([set.form.pagesMode, set.form.pagesByHost, set.form.pages], ['byHost', { 'a.example': 40 }, 100], '"per host" stays the number of the hosts without a sitemap');
+  assert.deepEqual(set.fields.pagesByHost, { 'a.example': '40' });
+  assert.equal(set.fields.pages, '100');
+  const result = h.last('planResult')!.result;
+  assert.match(result.summary!.totalText, /for 140 pages/);
+  const done = h.last('sitemapsState')!.sitemaps;
+  assert.equal(done.state, 'done');
+  if (done.state !== 'done') return;
+  const [a, b] = done.sitemaps.hosts;
+  assert.deepEqual([a!.host, a!.urls, a!.disallowed, a!.otherHostUrls, a!.files, a!.pages, a!.lastmod.last30d], ['a.example', 40, 3, 2, 2, 40, 9]);
+  assert.deepEqual([b!.pages, b!.errorCount, b!.errors[0]!.code], [null, 1, 'no-sitemap']);
+  assert.equal(b!.errors[0]!.message, B_FAILED.errors[0]!.message, 'sent as data; the webview shows it as text');
+  assert.deepEqual(h.saved.at(-1)!.form.pagesByHost, { 'a.example': 40 });
+});
+
+test('Size from sitemaps from "in total": the hosts without a sitemap get none, as estimate --sitemaps', async () => {
+  const h = harness({ seeds: SEEDS, form: { ...form, pagesMode: 'total', pages: 1000 }, size: async () => sizing([A_SIZED, B_FAILED]) });
+  h.controller.receive({ type: 'ready' });
+  const state = await h.controller.sizeFromSitemaps('');
+  assert.equal(state.state, 'done');
+  assert.deepEqual([h.last('formSet')!.form.pages, h.last('formSet')!.fields.pages], [null, '']);
+  assert.match(h.last('planResult')!.result.summary!.totalText, /for 40 pages/);
+});
+
+test('Size from sitemaps with "changed since" plans a recrawl: the pages are the URLs changed since', async () => {
+  const changed = { ...A_SIZED, changedSince: 7 };
+  const h = harness({ seeds: SEEDS, form, size: async () => sizing([changed, B_FAILED], '2025-12-01T00:00:00.000Z') });
+  h.controller.receive({ type: 'ready' });
+  const before = Date.now();
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '30d' });
+  const since = h.sizings[0]![1].changedSince!;
+  assert.ok(since <= before - 30 * 86_400_000 + 1000 && since >= before - 30 * 86_400_000 - 1000, String(since));
+  await settle();
+  assert.deepEqual(h.last('formSet')!.form.pagesByHost, { 'a.example': 7 });
+  const done = h.last('sitemapsState')!.sitemaps;
+  assert.ok(done.state === 'done' && done.sitemaps.changedSince === '2025-12-01T00:00:00.000Z' && done.sitemaps.hosts[0]!.changedSince === 7);
+});
+
+test('Size from sitemaps refuses a bad "changed since", an untrusted workspace and no seeds, saying why; nothing is fetched', async () => {
+  const h = harness({ seeds: SEEDS, size: async () => sizing([]) });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: 'yesterday' });
+  assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'error', message: 'Changed since: "yesterday" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)' });
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '2999-01-01' });
+  assert.match((h.last('sitemapsState')!.sitemaps as { message: string }).message, /in the future/);
+  h.setTrusted(false);
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
+  assert.match((h.last('sitemapsState')!.sitemaps as { message: string }).message, /trusted workspace/);
+  h.setTrusted(true);
+  h.controller.receive({ type: 'seedsChanged', text: 'not a url' });
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
+  assert.match((h.last('sitemapsState')!.sitemaps as { message: string }).message, /No valid seed URL/);
+  assert.equal(h.sizings.length, 0);
+  const none = harness({ seeds: SEEDS });
+  none.controller.receive({ type: 'ready' });
+  none.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
+  assert.deepEqual(none.last('sitemapsState')!.sitemaps, { state: 'error', message: 'Sitemap sizing is not available here.' });
+});
+
+test('Size from sitemaps: progress per file, Cancel aborts and keeps the form; a failure is shown and logged, never lost', async () => {
+  const pending = deferred<SitemapSizing>();
+  const h = harness({ seeds: SEEDS, form, size: () => pending.promise });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
+  const o = h.sizings[0]![1];
+  o.onFile({ url: 'https://a.example/s.xml', via: 'robots.txt', depth: 0, status: 200, redirects: [], format: 'urlset', gzip: false, entries: 25, bytes: 900, error: null }, 'a.example');
+  assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'loading', origins: 2, files: 1, urls: 25 });
+  h.controller.receive({ type: 'cancelSitemaps' });
+  assert.equal(o.signal.aborted, true);
+  assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'off' });
+  assert.match(h.last('notice')!.message, /stopped/);
+  pending.resolve(sizing([A_SIZED]));
+  await settle();
+  assert.equal(h.last('formSet'), undefined, 'a sizing that was stopped changes nothing');
+
+  const failing = harness({ seeds: SEEDS, size: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) });
+  failing.controller.receive({ type: 'ready' });
+  const state = await failing.controller.sizeFromSitemaps('');
+  assert.deepEqual(state, { state: 'error', message: 'Sitemap sizing failed: connect ECONNREFUSED 127.0.0.1:9' });
+  assert.deepEqual(failing.last('sitemapsState')!.sitemaps, state);
+  assert.ok(failing.logs.some((l) => l.includes('ECONNREFUSED')));
+  failing.controller.receive({ type: 'ready' });
+  assert.deepEqual(failing.last('state')!.sitemaps, state, 'a reloaded view still shows it');
+});
+
+test('sitemapTargets takes one seed per origin of the first origins, not dropped hosts; toSitemapsView lists the first errors and counts them all', () => {
+  const seeds = Array.from({ length: MAX_SITEMAP_ORIGINS + 3 }, (_, i) => ({ url: `https://h${i}.example/p`, origin: `https://h${i}.example`, host: `h${i}.example` }));
+  const t = sitemapTargets([seeds[0]!, { ...seeds[0]!, url: 'https://h0.example/q' }, ...seeds.slice(1)], ['h1.example']);
+  assert.equal(t.urls.length, MAX_SITEMAP_ORIGINS);
+  assert.equal(t.urls[0], 'https://h0.example/p');
+  assert.ok(!t.urls.includes('https://h1.example/p'));
+  assert.equal(t.omittedOrigins, 2);
+  const errors = Array.from({ length: 9 }, (_, i) => ({ code: 'http-status' as const, url: `https://x.example/${i}.xml`, message: `HTTP 500 ${'x'.repeat(600)}` }));
+  const view = toSitemapsView(sizing([sizedHost('x.example', { errors })]), {}, 2);
+  assert.equal(view.hosts[0]!.errors.length, MAX_SITEMAP_ERRORS_SHOWN);
+  assert.equal(view.hosts[0]!.errorCount, 9);
+  assert.ok(view.hosts[0]!.errors[0]!.message.length <= 501);
+  assert.equal(view.omittedOrigins, 2);
+});
+
+const DEADLINE_SEEDS = 'https://a.example/\nhttps://b.example/x\nhttps://c.example/';
+
+test('What meets the deadline: the facts and options are posted; applying "workers" sets the field and the plan meets it', () => {
+  const h = harness({ seeds: DEADLINE_SEEDS, form: { ...form, pages: 30, workers: 1, deadlineSeconds: 40 } });
+  h.controller.receive({ type: 'ready' });
+  const d = h.last('state')!.result.deadline!;
+  assert.equal(d.met, false);
+  assert.match(d.verdict, /missed by/);
+  assert.match(d.earliest, /^Earliest finish possible/);
+  assert.deepEqual(d.options.map((o) => o.kind), ['workers', 'machines']);
+  h.controller.receive({ type: 'applyDeadlineOption', plan: d.plan, index: 0 });
+  const set = h.last('formSet')!;
+  assert.equal(set.form.workers, 2);
+  assert.equal(set.fields.workers, '2');
+  assert.equal(set.fields.deadline, '40', 'the other fields as they were');
+  const after = h.last('planResult')!.result.deadline!;
+  assert.equal(after.met, true);
+  assert.deepEqual(after.options, []);
+  assert.match(h.last('notice')!.message, /^Applied: Raise the workers from 1 to 2/);
+  // The option of a plan that is no longer shown is refused.
+  h.controller.receive({ type: 'applyDeadlineOption', plan: d.plan, index: 1 });
+  assert.match(h.last('notice')!.message, /The plan changed since these options were shown/);
+  assert.equal(h.last('formSet')!.form.machines, null);
+});
+
+test('A "cap" option gives each host its pages (by host); a "drop" option leaves the host out until it is planned again', () => {
+  const capForm: PlannerForm = { ...form, pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 1000, 'b.example': 10 }, deadlineSeconds: 300 };
+  const h = harness({ seeds: 'https://a.example/\nhttps://b.example/x', form: capForm });
+  h.controller.receive({ type: 'ready' });
+  const d = h.last('state')!.result.deadline!;
+  assert.deepEqual(d.blockingHosts, ['a.example']);
+  assert.deepEqual(d.options.map((o) => [o.kind, o.hosts]), [['cap', ['a.example']], ['drop', ['a.example']]]);
+  h.controller.receive({ type: 'applyDeadlineOption', plan: d.plan, index: 0 });
+  // robots.txt opens the host's timeline; page n starts at n × (1 s + REQUEST_OVERHEAD 1.3 ms) and its answer
+  // takes 0.5 s: 299 pages end at 299.889 s, 300 would end at 300.89 s.
+  assert.deepEqual(h.last('formSet')!.form.pagesByHost, { 'a.example': 299, 'b.example': 10 });
+  assert.equal(h.last('planResult')!.result.deadline!.met, true);
+
+  const dropper = harness({ seeds: 'https://a.example/\nhttps://b.example/x', form: capForm });
+  dropper.controller.receive({ type: 'ready' });
+  const dd = dropper.last('state')!.result.deadline!;
+  dropper.controller.receive({ type: 'applyDeadlineOption', plan: dd.plan, index: 1 });
+  let result = dropper.last('planResult')!.result;
+  assert.deepEqual([result.dropped, result.droppedCount, result.deadline!.met], [['a.example'], 1, true]);
+  assert.deepEqual(dropper.controller.currentSeeds(), ['https://b.example/x'], 'the test crawl and the export take the plan\'s seeds');
+  const exported = dropper.controller.exportInput();
+  assert.ok(!('problem' in exported));
+  assert.deepEqual(exported.seeds, [{ url: 'https://b.example/x', host: 'b.example' }]);
+  assert.deepEqual(exported.plan.hosts.map((x) => x.host), ['b.example']);
+  assert.deepEqual(dropper.saved.at(-1)!.dropHosts, ['a.example']);
+  // A reloaded planner keeps it dropped.
+  const reloaded = harness({ stored: dropper.saved.at(-1) });
+  reloaded.controller.receive({ type: 'ready' });
+  assert.deepEqual(reloaded.last('state')!.result.dropped, ['a.example']);
+  dropper.controller.receive({ type: 'restoreHosts', host: 'a.example' });
+  result = dropper.last('planResult')!.result;
+  assert.deepEqual([result.dropped, result.deadline!.met], [[], false]);
+  assert.equal(dropper.saved.at(-1)!.dropHosts, undefined);
+});
+
+test('Export plan… in the sidebar runs the command; without a plan the command is told why', () => {
+  const h = harness({ seeds: SEEDS, form });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'exportPlan' });
+  assert.equal(h.exports(), 1);
+  const input = h.controller.exportInput();
+  assert.ok(!('problem' in input));
+  assert.equal(input.productToken, settings.userAgent, 'the setting, as the form names none');
+  assert.equal(input.plan.totalPages, 200);
+  h.controller.receive({ type: 'seedsChanged', text: '' });
+  assert.deepEqual(h.controller.exportInput(), { problem: 'Enter at least one seed URL (http or https).' });
 });

@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/protocol';
-import { formToRaw, parseDecimal, readForm, sameForm } from '../../src/shared/formFields';
+import { formatDeadline, formToRaw, formToRawKeeping, parseDecimal, readForm, sameForm } from '../../src/shared/formFields';
 import type { RawForm } from '../../src/shared/protocol';
 import { parseSavedState } from '../../src/webview/form';
 import {
+  changedSinceProblem,
+  deadlineOptionLabel,
+  droppedText,
+  hostPagesRows,
+  sitemapHostItems,
+  sitemapsStatusText,
   ariaSort,
   crawlResultModel,
   chosenOrigin,
@@ -26,13 +32,17 @@ import {
 const raw: RawForm = {
   pagesMode: 'total',
   pages: '1000',
+  pagesByHost: {},
   rate: '',
   workers: '',
+  machines: '',
+  deadline: '',
   delay: '1',
   delayFrom: 'start',
   latency: '0.5',
   userAgent: '',
   useRobots: false,
+  changedSince: '',
 };
 
 const decimals: Array<[string, number | 'empty' | 'invalid']> = [
@@ -69,8 +79,11 @@ test('readForm: a valid form becomes a PlannerForm, empty numbers become null', 
   assert.deepEqual(form, {
     pagesMode: 'total',
     pages: 1000,
+    pagesByHost: {},
     rate: null,
     workers: null,
+    machines: null,
+    deadlineSeconds: null,
     delaySeconds: 1,
     delayFrom: 'start',
     latencySeconds: 0.5,
@@ -335,4 +348,99 @@ test('crawlResultModel: how the last crawl ended, and what it did not follow by 
   assert.equal(clean.notFollowedHeadline, 'Everything it met was followed (within its hosts and limits).');
   assert.deepEqual(clean.notFollowed, []);
   assert.equal(clean.ok, false);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Pages by host, the deadline, sitemap sizing
+
+test('readForm: a deadline as typed (36h, 2d, seconds), machines, and each host\'s own pages (empty: none of its own)', () => {
+  const { form, errors } = readForm({ ...raw, pagesMode: 'byHost', pages: '', pagesByHost: { 'a.example': '1,000', 'b.example': '', 'c.example': '0' }, deadline: '1d12h', machines: '3' });
+  assert.deepEqual(errors, {});
+  assert.deepEqual([form!.pagesMode, form!.pages, form!.pagesByHost, form!.deadlineSeconds, form!.machines], ['byHost', null, { 'a.example': 1000, 'c.example': 0 }, 129_600, 3]);
+  const bad = readForm({ ...raw, pagesByHost: { 'a.example': '-2' }, deadline: 'soon', machines: '0' });
+  assert.equal(bad.form, undefined);
+  assert.match(bad.errors.pagesByHost!, /^a\.example: /);
+  assert.match(bad.errors.deadline!, /soon/);
+  assert.match(bad.errors.machines!, /at least 1/);
+});
+
+test('formToRawKeeping keeps the text as typed of every value that did not change, and shows the new ones', () => {
+  const typed: RawForm = { ...raw, pagesMode: 'byHost', pages: '1,000', pagesByHost: { 'a.example': '2,000' }, deadline: '1d12h', workers: '' };
+  const { form } = readForm(typed);
+  const changed = formToRawKeeping({ ...form!, workers: 4, pagesByHost: { 'a.example': 2000, 'b.example': 70 } }, typed);
+  assert.deepEqual([changed.pages, changed.deadline, changed.workers, changed.pagesByHost], ['1,000', '1d12h', '4', { 'a.example': '2,000', 'b.example': '70' }]);
+  assert.equal(formToRawKeeping({ ...form!, deadlineSeconds: 7200 }, typed).deadline, '2h');
+  assert.deepEqual([formatDeadline(604_800), formatDeadline(172_800), formatDeadline(5400), formatDeadline(61)], ['1w', '2d', '90m', '61']);
+  assert.equal(readForm({ ...raw, deadline: formatDeadline(129_601) }).form!.deadlineSeconds, 129_601);
+});
+
+test('"Changed since" is read as --changed-since reads it; empty is every URL', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  assert.equal(changedSinceProblem('', now), undefined);
+  assert.equal(changedSinceProblem('30d', now), undefined);
+  assert.equal(changedSinceProblem('2025-05-01', now), undefined);
+  assert.match(changedSinceProblem('2027-01-01', now)!, /in the future/);
+  assert.match(changedSinceProblem('last week', now)!, /neither a date/);
+});
+
+test('sitemapsStatusText says what is under way, what was done and what is a lower bound', () => {
+  assert.equal(sitemapsStatusText({ state: 'off' }), '');
+  assert.equal(sitemapsStatusText({ state: 'loading', origins: 2, files: 1, urls: 1200 }), 'Reading the sitemaps of 2 origins… 1 file, 1,200 URLs so far.');
+  assert.equal(sitemapsStatusText({ state: 'error', message: 'Sitemap sizing failed: boom' }), 'Sitemap sizing failed: boom');
+  const host = { host: 'a.example', urls: 3, disallowed: 0, otherHostUrls: 0, files: 1, source: 'fallback' as const, intervalSeconds: 1, lastmod: { newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 3 }, changedSince: null, pages: 3, errors: [], errorCount: 0 };
+  const view = { userAgent: 'ExampleBot', changedSince: '2025-12-02T00:00:00.000Z', complete: false, requests: 4, omittedOrigins: 3, hosts: [host, { ...host, host: 'b.example', pages: null, files: 0 }] };
+  assert.equal(
+    sitemapsStatusText({ state: 'done', sitemaps: view }),
+    'Sized 1 host of 2 from their sitemaps (4 requests, as “ExampleBot”). Pages: the URLs changed since 2025-12-02 (a recrawl). A cap on the run was reached: the counts are lower bounds. 3 more origins were not sized (limit per run).',
+  );
+});
+
+test('sitemapHostItems: the counts, the lastmod summary, the errors (as data) and how many are not listed', () => {
+  const items = sitemapHostItems({
+    userAgent: 'ExampleBot',
+    changedSince: '2025-12-02T00:00:00.000Z',
+    complete: true,
+    requests: 9,
+    omittedOrigins: 0,
+    hosts: [
+      {
+        host: 'a.example',
+        urls: 1250,
+        disallowed: 50,
+        otherHostUrls: 3,
+        files: 2,
+        source: 'robots.txt',
+        intervalSeconds: 2,
+        lastmod: { newest: '2025-12-30T10:00:00.000Z', oldest: '2023-01-02T00:00:00.000Z', last7d: 10, last30d: 50, last365d: 200, undated: 4 },
+        changedSince: 120,
+        pages: 120,
+        errors: [{ code: 'malformed', url: 'https://a.example/<b>.xml', message: 'cut off <i>here</i>' }],
+        errorCount: 7,
+      },
+    ],
+  });
+  assert.deepEqual(items, [
+    {
+      host: 'a.example',
+      pagesText: 'Pages: 120',
+      countsText: '1,250 URLs · 50 disallowed · 3 on other hosts · 2 files (named in robots.txt)',
+      lastmodText: 'lastmod 2023-01-02 to 2025-12-30 · 10 in the last 7 days, 50 in 30, 200 in 365 · 4 undated',
+      changedText: '120 changed since 2025-12-02',
+      errors: [{ code: 'malformed', text: 'cut off <i>here</i>', url: 'https://a.example/<b>.xml' }],
+      errorsMore: 'and 6 more errors (in the log)',
+    },
+  ]);
+});
+
+test('hostPagesRows, deadlineOptionLabel and droppedText', () => {
+  const rows = hostPagesRows({ seedHosts: ['a.example', 'b.example'], seedHostCount: 5 }, { 'a.example': '1,000', 'gone.example': '3' });
+  assert.deepEqual(rows.rows, [{ host: 'a.example', text: '1,000' }, { host: 'b.example', text: '' }]);
+  assert.match(rows.more, /^and 3 more hosts/);
+  const option = { kind: 'cap' as const, text: '', pages: 1, totalSeconds: 1, hosts: ['a.example'], hostCount: 1 };
+  assert.deepEqual(
+    [option, { ...option, hostCount: 3 }, { ...option, kind: 'drop' as const }, { ...option, kind: 'workers' as const }, { ...option, kind: 'machines' as const }, { ...option, kind: 'rate' as const }].map(deadlineOptionLabel),
+    ['Cap this host', 'Cap 3 hosts', 'Drop this host', 'Set the workers', 'Set the machines', 'Set the rate'],
+  );
+  assert.equal(droppedText({ dropped: [], droppedCount: 0 }), undefined);
+  assert.deepEqual(droppedText({ dropped: ['a.example'], droppedCount: 2 }), { head: '2 hosts left out of the plan (a deadline option):', more: 'and 1 more' });
 });

@@ -70,3 +70,16 @@ export interface ExportResult {
 export class ExportInputError extends Error {
   override readonly name = 'ExportInputError';
 }
+
+/**
+ * The parts of an export file's path, for the caller to join under the folder it writes into. The core makes
+ * only plain relative, `/`-separated paths; anything else (absolute, empty parts, `.` or `..`, a backslash or a
+ * drive letter) is refused rather than written outside the folder.
+ */
+export function exportPathParts(file: string): string[] {
+  const parts = file.split('/');
+  if (file === '' || parts.some((p) => p === '' || p === '.' || p === '..' || /[\\:\u0000]/.test(p))) {
+    throw new ExportInputError(`refusing to write ${JSON.stringify(file)}: not a plain relative path`);
+  }
+  return parts;
+}

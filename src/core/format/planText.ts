@@ -76,10 +76,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   );
   if (p.deadline) {
     const d = p.deadline;
-    lines.push(
-      `${bold('Deadline:')} ${formatDuration(d.seconds)}, ` +
-        (d.met ? `met with ${formatDuration(d.marginSeconds)} to spare` : `missed by ${formatDuration(-d.marginSeconds)}`),
-    );
+    lines.push(`${bold('Deadline:')} ${deadlineFacts(p, d).verdict}`);
     if (!d.met) lines.push(...deadlineSection(p, d, bold));
   }
   if (p.sharding) {
@@ -127,22 +124,33 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A deadline in three sentences, for the CLI's text and the sidebar: the verdict ("2 d, missed by 3 h"), the
+ * earliest finish possible and which host sets it, and what can help (only fewer pages from the hosts too
+ * slow alone, or else more workers, rate or machines).
+ */
+export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; earliest: string; blocking: string } {
+  const slowest = p.hosts.filter((h) => !h.skipped && h.pages > 0 && h.seconds === d.earliestSeconds)[0];
+  const n = d.blockingHosts.length;
+  const who = n === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(n)} hosts that alone take longer`;
+  return {
+    verdict: `${formatDuration(d.seconds)}, ` + (d.met ? `met with ${formatDuration(d.marginSeconds)} to spare` : `missed by ${formatDuration(-d.marginSeconds)}`),
+    earliest:
+      `Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
+      (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
+      '.',
+    blocking:
+      n > 0
+        ? `No number of workers or machines, and no higher rate, helps ${who}: only fewer pages from ${n === 1 ? 'it' : 'them'}.`
+        : 'Every host fits in it alone: what is short is the worker slots or the global rate.',
+  };
+}
+
 /** "What meets the deadline" (docs/cli.md §What meets the deadline): a missed deadline's options. */
 function deadlineSection(p: Plan, d: DeadlineCheck, bold: (s: string) => string): string[] {
   const lines = ['', bold('What meets the deadline:')];
-  const slowest = p.hosts.filter((h) => !h.skipped && h.pages > 0 && h.seconds === d.earliestSeconds)[0];
-  lines.push(
-    `  Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
-      (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
-      '.',
-    `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`,
-  );
-  if (d.blockingHosts.length > 0) {
-    const who = d.blockingHosts.length === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(d.blockingHosts.length)} hosts that alone take longer`;
-    lines.push(`  No number of workers or machines, and no higher rate, helps ${who}: only fewer pages from ${d.blockingHosts.length === 1 ? 'it' : 'them'}.`);
-  } else {
-    lines.push('  Every host fits in it alone: what is short is the worker slots or the global rate.');
-  }
+  const facts = deadlineFacts(p, d);
+  lines.push(`  ${facts.earliest}`, `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`, `  ${facts.blocking}`);
   if (d.options.length === 0) lines.push('  Nothing within the plan\'s limits meets it.');
   d.options.forEach((o, i) => {
     lines.push(`  ${i + 1}. ${sanitizeText(o.text)}`);

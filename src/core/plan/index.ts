@@ -6,6 +6,6 @@ export { HOST_DOMINATES_RATIO, HOST_DOMINATES_SHARE, SHARD_IMBALANCE_THRESHOLD }
 export { spreadPages } from './pages';
 export { applyPlanChange, cliChange, pagesByDeadline, type PlanInputOf } from './deadline';
 export { fnv1a32, machineForHost } from './hash';
-export { parseDurationText } from './parseDuration';
+export { parseDeadlineText, parseDurationText } from './parseDuration';
 export { estimateDocument, ESTIMATE_SCHEMA_VERSION, type EstimateDocument } from './document';
 export * from './types';

@@ -4,7 +4,7 @@
  * report's shape (report.ts). src/net/sitemaps.ts fetches the files. See docs/how-it-works.md §Sitemap sizing.
  */
 export * from './limits';
-export { parseLastmod } from './lastmod';
+export { parseChangedSince, parseLastmod } from './lastmod';
 export { SitemapReader, type SitemapFormat, type SitemapReadResult, type SitemapReaderOptions, type SitemapSink } from './parse';
 export {
   acceptingHosts,

@@ -9,6 +9,9 @@
  * including impossible dates (2024-02-30), is invalid.
  */
 
+import { parseDurationText } from '../plan/parseDuration';
+import { PLAN_LIMITS } from '../plan/types';
+
 const W3C = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
 
 /** Epoch milliseconds for a W3C Datetime value (trimmed), or undefined when it is not one. */
@@ -46,4 +49,20 @@ export function parseLastmod(value: string): number | undefined {
 function daysIn(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * "Changed since" as people type it (`--changed-since`, the sidebar's field): a W3C date or date-time
+ * (2024-05-01, 2024-05-01T12:00Z), or a duration (30d, 12h, 1w, 1d12h) counted back from `now` (epoch ms).
+ * The instant in epoch ms, or why not, in words after the text as typed, for the caller to prefix.
+ */
+export function parseChangedSince(raw: string, now: number): { ms: number } | { problem: string } {
+  const text = raw.trim();
+  const date = parseLastmod(text);
+  if (date !== undefined) return date > now ? { problem: `${raw} is in the future` } : { ms: date };
+  const seconds = /^\d{4}(-|$)/.test(text) ? undefined : parseDurationText(text);
+  if (seconds === undefined || /^[\d.]+$/.test(text)) return { problem: `"${raw}" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)` };
+  if (seconds <= 0) return { problem: `${raw} must be longer than 0` };
+  if (seconds > PLAN_LIMITS.deadlineSeconds.max) return { problem: `${raw} is too long` };
+  return { ms: now - seconds * 1000 };
 }

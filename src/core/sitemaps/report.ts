@@ -119,3 +119,13 @@ export interface SitemapSizing {
   requests: number;
   hosts: SitemapHostReport[];
 }
+
+/**
+ * A host's pages from its sizing, as `estimate --sitemaps` and the sidebar take them: its sitemap URLs that
+ * robots.txt allows, or with a "changed since" (`recrawl`) those whose lastmod is on or after it; undefined
+ * when none of its sitemaps could be read (then a typed number, or none, applies).
+ */
+export function sitemapPages(h: Pick<SitemapHostReport, 'files' | 'urls' | 'changedSince'>, recrawl: boolean): number | undefined {
+  if (h.files === 0) return undefined;
+  return recrawl ? (h.changedSince ?? 0) : h.urls;
+}

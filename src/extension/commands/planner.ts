@@ -8,7 +8,9 @@
  * (the estimate command's arguments) plans those instead. Both resolve to the JSON text copied.
  */
 import * as vscode from 'vscode';
+import { parseChangedSince } from '../../core/sitemaps/lastmod';
 import type { ConfigAccess } from '../config';
+import type { ContactGuard } from '../contact';
 import type { DemoHostsService } from '../demoHosts';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
@@ -20,6 +22,7 @@ import { pickCalibrationReport, readCalibrationReport } from '../view/calibratio
 import { runSimulation } from '../view/simulateRunner';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { createSeedFiles, seedFileRef } from '../view/seedFiles';
+import { sitemapSizingOptions } from '../view/sitemapsResults';
 import type { SeedFileRef } from '../view/controller';
 import * as path from 'node:path';
 import { argObject, CommandArgumentError, optionalBoolean, optionalNumber } from './args';
@@ -29,6 +32,8 @@ import { runCommand } from './run';
 export interface PlannerViewDepsInput {
   config: ConfigAccess;
   robots: RobotsService;
+  /** Asks for a contact before sitemap fetches reach a real host without one (as robots.txt fetches do). */
+  contact: ContactGuard;
   log: Log;
   runs: RunningCrawls;
   demo: Pick<DemoHostsService, 'hosts'>;
@@ -66,6 +71,17 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       }),
     openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
     openReport: () => vscode.commands.executeCommand(COMMANDS.openPlanReport),
+    exportPlan: () => vscode.commands.executeCommand(COMMANDS.exportPlan),
+    sizeFromSitemaps: async (urls, options) => {
+      await deps.contact.check(urls, 'sitemap fetch');
+      const s = deps.config.read().settings;
+      const [{ userAgentHeader }, { sizeFromSitemaps }] = await Promise.all([import('../../net/userAgent.js'), import('../../net/sitemaps.js')]);
+      const header = userAgentHeader(options.userAgent, s.contactUrl);
+      // The robots.txt cache the planner's robots.txt check uses: a robots.txt read there is not fetched again.
+      const cache = await deps.robots.cacheFor(header);
+      deps.log.info(`sitemaps: sizing ${urls.length} origin(s) as ${options.userAgent}`);
+      return sizeFromSitemaps(urls, sitemapSizingOptions(options, { userAgentHeader: header, robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds, cache }), options.signal);
+    },
     files: createSeedFiles(),
     expectedLocalHosts: () => new Set((deps.demo.hosts ?? []).map((h) => new URL(h.origin).host)),
     defer: (work) => void setTimeout(work, PLAN_LATER_MS),
@@ -92,15 +108,10 @@ export interface PlannerCommandsDeps {
 }
 
 /**
- * A seeds file named by an argument: a `file:`/other URI string, or a path (absolute, or relative to the first
- * workspace folder). Throws CommandArgumentError.
+ * A file or folder named by a command argument: a `file:`/other URI string, or a path (absolute, or relative to
+ * the first workspace folder). `what` names it in the error. Throws CommandArgumentError.
  */
-export function seedsFileUri(arg: unknown): vscode.Uri {
-  return fileArgument('the seeds file', arg);
-}
-
-/** A file named by an argument (`what` names it in errors): a URI string, or a path as for a seeds file. */
-export function fileArgument(what: string, arg: unknown): vscode.Uri {
+export function pathArgumentUri(what: string, arg: unknown): vscode.Uri {
   const text = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : undefined;
   if (text === undefined || text.trim() === '' || text.length > 8192) throw new CommandArgumentError(`${what}: give a path or a URI`);
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text)) return vscode.Uri.parse(text, true);
@@ -110,11 +121,16 @@ export function fileArgument(what: string, arg: unknown): vscode.Uri {
   return vscode.Uri.joinPath(folder, text);
 }
 
+/** A seeds file named by an argument (see pathArgumentUri). */
+export function seedsFileUri(arg: unknown): vscode.Uri {
+  return pathArgumentUri('the seeds file', arg);
+}
+
 export function registerPlannerCommands(context: vscode.ExtensionContext, deps: PlannerCommandsDeps): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.calibrateFromReport, (arg?: unknown) =>
       runCommand(deps.log, 'Calibrate from Crawl Report', async () => {
-        const held = arg === undefined ? await pickCalibrationReport(deps.config.read().settings.reportFolder) : await readCalibrationReport(fileArgument('the crawl report', arg));
+        const held = arg === undefined ? await pickCalibrationReport(deps.config.read().settings.reportFolder) : await readCalibrationReport(pathArgumentUri('the crawl report', arg));
         if (held === undefined) return undefined;
         const used = deps.view.useCalibration(held);
         if (arg === undefined) await deps.view.reveal();
@@ -158,6 +174,21 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
         const seeds = deps.view.currentSeedsView();
         if (arg === undefined) await deps.view.reveal();
         return seeds.source === 'file' ? seeds.file : undefined;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMANDS.sizeFromSitemaps, (arg?: unknown) =>
+      runCommand(deps.log, 'Size Pages from Sitemaps', async () => {
+        const args = arg === undefined ? undefined : argObject('Size Pages from Sitemaps', arg);
+        const changedSince = args?.changedSince ?? '';
+        if (typeof changedSince !== 'string') throw new CommandArgumentError('changedSince: a date (2024-05-01) or a duration (30d)');
+        if (changedSince.trim() !== '') {
+          const read = parseChangedSince(changedSince, Date.now());
+          if ('problem' in read) throw new CommandArgumentError(`changedSince: ${read.problem}`);
+        }
+        if (args === undefined) await deps.view.reveal();
+        const state = await deps.view.sizeFromSitemaps(changedSince);
+        if (state.state === 'error') throw new Error(state.message);
+        return state;
       }),
     ),
     vscode.commands.registerCommand(COMMANDS.openPlanner, () => runCommand(deps.log, 'Open Planner', () => Promise.resolve(deps.view.reveal()))),

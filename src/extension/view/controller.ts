@@ -8,12 +8,18 @@ import { calibrationFromReport } from '../../core/calibrate/fromReport';
 import type { CrawlReport } from '../../core/crawl/report';
 import { escapeInvisible } from '../../core/seedHygiene';
 import type { Simulation } from '../../core/simulate/types';
-import { estimateDocument, type CrawlDelayPolicy, type DelayFrom, type Plan } from '../../core/plan';
+import { applyPlanChange, estimateDocument, type CrawlDelayPolicy, type DelayFrom, type Plan } from '../../core/plan';
+import type { ExportSeed } from '../../core/export/types';
+import type { SitemapFileReport, SitemapSizing } from '../../core/sitemaps/report';
+import { parseChangedSince } from '../../core/sitemaps/lastmod';
+import { formatNumber } from '../../core/format/duration';
 import { countSeedLines, seedLines } from '../../core/seeds';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import {
   assertNever,
   DEFAULT_SIMULATION_SETTINGS,
+  hostKeyProblem,
+  MAX_PAGES_BY_HOST,
   parsePlannerForm,
   parseSimulationSettings,
   parseRawForm,
@@ -37,13 +43,15 @@ import {
   type SeedsView,
   type SimulationSettings,
   type SimulationState,
+  type SitemapsState,
   type WebviewToHost,
 } from '../../shared/protocol';
-import { formToRaw, readForm } from '../../shared/formFields';
+import { formToRawKeeping, readForm } from '../../shared/formFields';
 import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
 import { deliver } from './deliver';
 import { simulationView, type HeldCalibration } from './estimates';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
+import { pagesFromSizing, sitemapTargets, toSitemapsView } from './sitemapsResults';
 
 /** What `inspectRobots` is given besides the URLs: the form's user agent and delay, the settings' policy. */
 export interface InspectRobotsOptions {
@@ -52,6 +60,29 @@ export interface InspectRobotsOptions {
   crawlDelayPolicy: CrawlDelayPolicy;
   maxCrawlDelaySeconds: number;
   signal: AbortSignal;
+}
+
+/** What `sizeFromSitemaps` is given besides the URLs: the form's user agent and delay, the settings' policy. */
+export interface SizeSitemapsOptions {
+  /** The product token robots.txt groups are matched against (the header is the adapter's). */
+  userAgent: string;
+  delaySeconds: number;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  maxCrawlDelaySeconds: number;
+  /** Also count the URLs whose lastmod is on or after this instant (epoch ms): a recrawl. */
+  changedSince?: number;
+  signal: AbortSignal;
+  /** After each sitemap file: progress. */
+  onFile(file: SitemapFileReport, host: string): void;
+}
+
+/** What the Export Plan command takes from the planner: exactly the plan it shows, and its seeds. */
+export interface PlannerExport {
+  plan: Plan;
+  /** The seeds the plan was made from (dropped hosts' left out). */
+  seeds: ExportSeed[];
+  /** The product token in effect (the form's user agent, else the setting). */
+  productToken: string;
 }
 
 /** What "Run test crawl" passes on: the form's user agent and delay, and a page cap. */
@@ -108,6 +139,13 @@ export interface PlannerViewDeps {
   openRobots(origin: string, line?: number): PromiseLike<unknown> | void;
   /** Opens the plan report (COMMANDS.openPlanReport). */
   openReport?(): PromiseLike<unknown> | void;
+  /**
+   * `sizeFromSitemaps` from src/net/sitemaps.ts with the extension's robots.txt cache, after the contact
+   * question for real hosts; must honour `signal`. Absent: the planner cannot size (a notice says so).
+   */
+  sizeFromSitemaps?(urls: string[], options: SizeSitemapsOptions): PromiseLike<SitemapSizing>;
+  /** Runs COMMANDS.exportPlan (on the planner's plan: it asks for the format and the folder). */
+  exportPlan?(): PromiseLike<unknown> | void;
   /** Seeds files: the Open dialog, the workspace's seeds.txt, reading, opening. */
   files?: SeedFiles;
   /** Hosts that are local on purpose (the running demo hosts): their seeds get no local-address note. */
@@ -143,6 +181,8 @@ export interface SavedPlanner {
   seedsFile?: SeedFileRef;
   /** The Simulate choice; absent: off, with the default runs and seed. */
   simulation?: SimulationSettings;
+  /** Seed hosts dropped from the plan (a deadline's drop option), until they are restored. */
+  dropHosts?: string[];
 }
 
 /** Where the planner is saved (workspace state, the box's long text in a file under the extension's storage). */
@@ -157,6 +197,9 @@ export interface ControllerIo {
   writeClipboard(text: string): PromiseLike<void>;
 }
 
+/** Sitemap sizing progress is posted at most this often. */
+const SITEMAP_PROGRESS_MS = 200;
+
 /** From this many seeds a plan is made after a `planning` message, so the view can say it is working. */
 export const PLAN_LATER_SEEDS = 10_000;
 /** Seed lines of a file shown in the sidebar. */
@@ -168,8 +211,11 @@ export function defaultForm(settings: PlannerViewSettings): PlannerForm {
   return {
     pagesMode: 'total',
     pages: 1000,
+    pagesByHost: {},
     rate: null,
     workers: null,
+    machines: null,
+    deadlineSeconds: null,
     delaySeconds: null,
     delayFrom: settings.delayFrom,
     latencySeconds: null,
@@ -185,6 +231,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function parseFileRef(raw: unknown): SeedFileRef | undefined {
   if (!isRecord(raw) || typeof raw.uri !== 'string' || typeof raw.label !== 'string' || raw.uri.length > 8192 || raw.label.length > 4096) return undefined;
   return { uri: raw.uri, label: raw.label };
+}
+
+/** A saved list of hosts (at most MAX_PAGES_BY_HOST, each a host key), or undefined. */
+function parseHosts(raw: unknown): string[] | undefined {
+  if (!Array.isArray(raw) || raw.length > MAX_PAGES_BY_HOST) return undefined;
+  return raw.every((h) => typeof h === 'string' && hostKeyProblem(h) === undefined) ? (raw as string[]) : undefined;
 }
 
 /**
@@ -210,6 +262,8 @@ export function parseSavedPlanner(raw: unknown): Omit<SavedPlanner, 'v'> | undef
       const simulation = parseSimulationSettings(raw.simulation);
       if (!('error' in simulation)) saved.simulation = simulation;
     }
+    const dropHosts = parseHosts(raw.dropHosts);
+    if (dropHosts !== undefined && dropHosts.length > 0) saved.dropHosts = dropHosts;
     return saved;
   }
   // Saved before the seeds left the form: { seeds, ...form }.
@@ -251,6 +305,13 @@ export class PlannerController {
   private robotsView: RobotsView | undefined;
   private robotsRun = 0;
   private robotsAbort: AbortController | undefined;
+  /** Seed hosts left out of the plan (a deadline's drop option), until they are restored. */
+  private dropped: string[] = [];
+  private sitemaps: SitemapsState = { state: 'off' };
+  private sitemapsRun = 0;
+  private sitemapsAbort: AbortController | undefined;
+  /** Numbers each plan made (a deadline's options name the plan they belong to). */
+  private planNumber = 0;
   private lastCrawl: CrawlResultView | undefined;
   /** What the last test crawl in this window measured, and the calibration the plan uses now (either may be absent). */
   private crawlCalibration: HeldCalibration | undefined;
@@ -272,6 +333,7 @@ export class PlannerController {
   private restoreStarted = false;
   private restored = false;
   private waiting: WebviewToHost[] = [];
+  private whenRestored: Array<() => void> = [];
   private planLater = false;
   /** How many `ready` messages were answered with a state the webview received. */
   private readyAnswers = 0;
@@ -327,6 +389,7 @@ export class PlannerController {
       this.fields = saved.fields;
       this.seedsText = saved.seedsText;
       if (saved.simulation !== undefined) this.simSettings = saved.simulation;
+      this.dropped = saved.dropHosts ?? [];
       // A file chosen while the saved planner was read (Load Seeds from File) is newer than the saved one.
       if (saved.seedsFile !== undefined && this.file === undefined) {
         this.startFile(saved.seedsFile);
@@ -337,6 +400,7 @@ export class PlannerController {
     this.invalidate();
     for (const waiter of this.restoreWaiters.splice(0)) waiter();
     for (const message of this.waiting.splice(0)) this.handle(message);
+    for (const then of this.whenRestored.splice(0)) then();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -395,6 +459,7 @@ export class PlannerController {
     this.simAbort?.abort();
     this.simListeners.clear();
     for (const waiter of this.simWaiters.splice(0)) waiter({ state: 'off' });
+    this.sitemapsAbort?.abort();
     this.file?.watcher?.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();
     this.pagesListeners.clear();
@@ -420,9 +485,37 @@ export class PlannerController {
     return { plan: c.plan, problems: c.problems, seeds: c.seeds };
   }
 
-  /** The current valid seed URLs, in order, without repeats. */
+  /** The current plan's seed URLs (valid, on hosts not dropped), in order, without repeats. */
   currentSeeds(): string[] {
-    return [...new Set(this.current().seeds.validation.seeds.map((s) => s.url))];
+    return [...new Set(this.plannedSeeds().map((s) => s.url))];
+  }
+
+  /**
+   * What Export Plan writes: the plan the sidebar shows (its form, seeds, robots.txt Crawl-delays, dropped
+   * hosts) and the seeds it was made from; or why there is none.
+   */
+  exportInput(): PlannerExport | { problem: string } {
+    const c = this.current();
+    if (c.plan === null) return { problem: c.problems[0]?.message ?? 'There is no plan yet.' };
+    return { plan: c.plan, seeds: this.plannedSeeds().map((s) => ({ url: s.url, host: s.host })), productToken: effectiveUserAgent(this.form, this.settings()) };
+  }
+
+  /**
+   * Sizes the seed hosts from their sitemaps as the sidebar's button does (the Size from Sitemaps command);
+   * resolves to how it ended: `done` with the counts, or `error` (or `off` when it was stopped).
+   */
+  sizeFromSitemaps(changedSince = ''): Promise<SitemapsState> {
+    this.startRestore();
+    if (this.restored) return this.startSitemaps(changedSince);
+    return new Promise((resolve) => this.whenRestored.push(() => resolve(this.startSitemaps(changedSince))));
+  }
+
+  /** The valid seeds whose host is not dropped: the seeds the plan was made from. */
+  private plannedSeeds(): ReadonlyArray<{ url: string; host: string; origin: string }> {
+    const seeds = this.current().seeds.validation.seeds;
+    if (this.dropped.length === 0) return seeds;
+    const dropped = new Set(this.dropped);
+    return seeds.filter((s) => !dropped.has(s.host));
   }
 
   /** The pages of the current plan (in total, over every host), or undefined when there is no plan. */
@@ -535,10 +628,10 @@ export class PlannerController {
     }
     if (text !== undefined) this.seedsText = text;
     const next = { ...this.form, ...form };
-    if (Object.keys(form).length > 0) this.fields = formToRaw(next);
+    if (Object.keys(form).length > 0) this.fields = formToRawKeeping(next, this.fields);
     this.setForm(next);
     void this.send({ type: 'seeds', seeds: this.seedsView() });
-    if (this.fields !== undefined) void this.send({ type: 'form', form: this.form, fields: this.fields });
+    if (this.fields !== undefined) void this.send({ type: 'formSet', form: this.form, fields: this.fields });
     if (notice !== undefined) this.notice('info', notice);
     this.postPlan();
   }
@@ -654,6 +747,22 @@ export class PlannerController {
       case 'simulate':
         this.setSimulationSettings(message.settings, false);
         break;
+      case 'sizeFromSitemaps':
+        void this.startSitemaps(message.changedSince);
+        break;
+      case 'cancelSitemaps':
+        this.cancelSitemaps();
+        break;
+      case 'applyDeadlineOption':
+        this.applyDeadlineOption(message.plan, message.index);
+        break;
+      case 'restoreHosts':
+        this.restoreHosts(message.host);
+        break;
+      case 'exportPlan':
+        if (this.deps.exportPlan === undefined) this.notice('error', 'Export is not available here.');
+        else this.guard('export the plan', () => this.deps.exportPlan!());
+        break;
       default:
         assertNever(message);
     }
@@ -693,7 +802,8 @@ export class PlannerController {
     this.startRestore();
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
-      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {}, this.calibration?.calibration);
+      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {}, this.dropped, this.calibration?.calibration);
+      this.planNumber++;
       this.resultView = undefined;
       const pages = this.computation.plan?.totalPages;
       if (pages !== this.plannedPages) {
@@ -707,7 +817,7 @@ export class PlannerController {
 
   private currentView(): PlanResultView {
     const c = this.current();
-    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined, this.calibration);
+    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined, this.form, this.planNumber, this.calibration);
     return this.resultView;
   }
 
@@ -731,6 +841,7 @@ export class PlannerController {
     if (this.simSettings.enabled || this.simSettings.runs !== DEFAULT_SIMULATION_SETTINGS.runs || this.simSettings.seed !== DEFAULT_SIMULATION_SETTINGS.seed) {
       state.simulation = { ...this.simSettings };
     }
+    if (this.dropped.length > 0) state.dropHosts = [...this.dropped];
     let pending: PromiseLike<void>;
     try {
       pending = this.io.store.save(state);
@@ -785,6 +896,7 @@ export class PlannerController {
       calibration: this.calibrationState(),
       simulationSettings: this.simSettings,
       simulation: this.simulation,
+      sitemaps: this.sitemaps,
     });
     if (this.lastCrawl) void this.send({ type: 'crawlResult', crawl: this.lastCrawl });
     return state;
@@ -1050,6 +1162,176 @@ export class PlannerController {
         this.robotsFailed(`robots.txt check failed: ${describe(err)}`);
       },
     );
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Sitemaps
+
+  private setSitemaps(state: SitemapsState): void {
+    this.sitemaps = state;
+    this.send({ type: 'sitemapsState', sitemaps: state });
+  }
+
+  private cancelSitemaps(): void {
+    if (this.sitemapsAbort === undefined) return;
+    this.sitemapsRun++;
+    this.sitemapsAbort.abort();
+    this.sitemapsAbort = undefined;
+    this.setSitemaps({ state: 'off' });
+    this.notice('info', 'Sitemap sizing stopped; the pages are as they were.');
+  }
+
+  /**
+   * Sizes the seed hosts from their sitemaps (the first origins; dropped hosts' not) and makes each one's
+   * count its pages: the form goes to `byHost`, each sized host gets its number (a host whose sitemaps could
+   * not be read keeps what it had), and the webview is sent the new fields (`formSet`) and the counts.
+   */
+  private startSitemaps(changedSinceText: string): Promise<SitemapsState> {
+    const failed = (message: string): Promise<SitemapsState> => {
+      this.setSitemaps({ state: 'error', message });
+      return Promise.resolve(this.sitemaps);
+    };
+    const sizeFromSitemaps = this.deps.sizeFromSitemaps;
+    if (sizeFromSitemaps === undefined) return failed('Sitemap sizing is not available here.');
+    if (!this.deps.isTrusted()) return failed('Sitemaps are fetched only in a trusted workspace. Trust this workspace to size from sitemaps.');
+    let changedSince: number | undefined;
+    if (changedSinceText.trim() !== '') {
+      const read = parseChangedSince(changedSinceText, Date.now());
+      if ('problem' in read) return failed(`Changed since: ${read.problem}`);
+      changedSince = read.ms;
+    }
+    const { urls, omittedOrigins } = sitemapTargets(this.current().seeds.validation.seeds, this.dropped);
+    if (urls.length === 0) return failed('No valid seed URL to size from sitemaps.');
+    this.sitemapsAbort?.abort();
+    const run = ++this.sitemapsRun;
+    const abort = new AbortController();
+    this.sitemapsAbort = abort;
+    const settings = this.settings();
+    const userAgent = effectiveUserAgent(this.form, settings);
+    const progress = { state: 'loading' as const, origins: urls.length, files: 0, urls: 0 };
+    this.setSitemaps({ ...progress });
+    let lastPost = 0;
+    let pending: PromiseLike<SitemapSizing>;
+    try {
+      pending = sizeFromSitemaps(urls, {
+        userAgent,
+        delaySeconds: effectiveDelay(this.form, settings),
+        crawlDelayPolicy: settings.crawlDelayPolicy,
+        maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
+        ...(changedSince !== undefined ? { changedSince } : {}),
+        signal: abort.signal,
+        onFile: (file) => {
+          if (run !== this.sitemapsRun) return;
+          progress.files++;
+          if (file.format !== 'sitemapindex') progress.urls += file.entries;
+          // A progress line at most every 200 ms: an index of a thousand files is a thousand callbacks.
+          const now = Date.now();
+          if (now - lastPost >= SITEMAP_PROGRESS_MS) {
+            lastPost = now;
+            this.setSitemaps({ ...progress });
+          }
+        },
+      });
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    return Promise.resolve(pending).then(
+      (sizing) => {
+        if (run !== this.sitemapsRun || this.disposed) return this.sitemaps;
+        this.sitemapsAbort = undefined;
+        this.sizedFromSitemaps(sizing, omittedOrigins);
+        return this.sitemaps;
+      },
+      (err: unknown) => {
+        if (run !== this.sitemapsRun || this.disposed) return this.sitemaps;
+        this.sitemapsAbort = undefined;
+        this.deps.log(`Planner view: sitemap sizing failed: ${describe(err)}`);
+        this.setSitemaps({ state: 'error', message: `Sitemap sizing failed: ${describe(err)}` });
+        return this.sitemaps;
+      },
+    );
+  }
+
+  private sizedFromSitemaps(sizing: SitemapSizing, omittedOrigins: number): void {
+    const pages = pagesFromSizing(sizing);
+    const sized = Object.keys(pages).length;
+    if (sized > 0) {
+      const pagesByHost = this.form.pagesMode === 'byHost' ? { ...this.form.pagesByHost, ...pages } : { ...pages };
+      // Over the form's limit: the numbers of hosts that are no longer seeds make room first, then the oldest.
+      const seedHosts = new Set(this.current().seeds.hosts);
+      let over = Object.keys(pagesByHost).length - MAX_PAGES_BY_HOST;
+      for (const any of [false, true]) {
+        for (const host of Object.keys(pagesByHost)) {
+          if (over <= 0 || Object.hasOwn(pages, host) || (!any && seedHosts.has(host))) continue;
+          delete pagesByHost[host];
+          over--;
+        }
+      }
+      // From "in total", the hosts without a sitemap get none (as estimate --sitemaps); "per host" stays their number.
+      const others = this.form.pagesMode === 'byHost' ? this.form.pages : this.form.pagesMode === 'perHost' ? this.form.pages : null;
+      this.changeForm({ ...this.form, pagesMode: 'byHost', pagesByHost, pages: others });
+    }
+    for (const h of sizing.hosts) this.deps.log(`Planner view: sitemaps of ${h.host}: ${h.urls} URLs, ${h.files} files, ${h.errors.length} errors`);
+    this.setSitemaps({ state: 'done', sitemaps: toSitemapsView(sizing, pages, omittedOrigins) });
+    if (sized === 0) this.notice('error', 'No sitemap could be read: the pages are as they were.');
+  }
+
+  /** The extension changes the form: kept, saved, planned, and the webview shown the new fields. */
+  private changeForm(form: PlannerForm): void {
+    this.fields = formToRawKeeping(form, this.fields);
+    this.setForm(form);
+    this.send({ type: 'formSet', form: this.form, fields: this.fields });
+    this.postPlan();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The deadline
+
+  /**
+   * Applies a deadline option to the form: workers, rate and machines to their fields, caps to the hosts'
+   * own pages (`byHost`, every other host keeping its pages as applyPlanChange pins them), dropped hosts to
+   * the list the sidebar shows with an undo. The plan that follows is the option's.
+   */
+  private applyDeadlineOption(planNumber: number, index: number): void {
+    const c = this.current();
+    const option = planNumber === this.planNumber ? c.plan?.deadline?.options[index] : undefined;
+    if (option === undefined || c.input === null) {
+      this.notice('error', 'The plan changed since these options were shown: choose one of the options shown now.');
+      this.postPlan();
+      return;
+    }
+    const change = option.change;
+    const form: PlannerForm = { ...this.form };
+    if (change.workers !== undefined) form.workers = change.workers;
+    if (change.rate !== undefined) form.rate = change.rate;
+    if (change.machines !== undefined) form.machines = change.machines;
+    if (change.pagesByHost !== undefined) {
+      const pages = applyPlanChange(c.input, { pagesByHost: change.pagesByHost }).pages;
+      if (!('byHost' in pages)) throw new Error('a cap gives each host its pages');
+      // In "by host" the form's numbers stay (those of hosts not planned now too); from a total or "per host",
+      // the pinned pages replace numbers kept from an earlier "by host".
+      const pagesByHost = this.form.pagesMode === 'byHost' ? { ...this.form.pagesByHost, ...pages.byHost } : { ...pages.byHost };
+      if (Object.keys(pagesByHost).length > MAX_PAGES_BY_HOST) {
+        this.notice('error', `This option sets the pages of ${formatNumber(Object.keys(pagesByHost).length)} hosts; the form holds at most ${formatNumber(MAX_PAGES_BY_HOST)}. Use crawl-planner estimate with the option's flags (Copy plan as JSON: deadline.options).`);
+        return;
+      }
+      form.pagesMode = 'byHost';
+      form.pagesByHost = pagesByHost;
+      form.pages = pages.otherwise ?? 0;
+    }
+    if (change.dropHosts !== undefined) this.dropped = [...new Set([...this.dropped, ...change.dropHosts])];
+    this.deps.log(`Planner view: applied the deadline option "${option.text}"`);
+    this.changeForm(form);
+    this.notice('info', `Applied: ${option.text}`);
+  }
+
+  private restoreHosts(host: string | undefined): void {
+    const before = this.dropped.length;
+    this.dropped = host === undefined ? [] : this.dropped.filter((h) => h !== host);
+    if (this.dropped.length === before) return;
+    this.save();
+    this.invalidate();
+    this.postPlan();
   }
 
   // ------------------------------------------------------------------------------------------

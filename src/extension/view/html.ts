@@ -99,9 +99,17 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
         <select id="pages-mode" aria-label="Count pages">
           <option value="total">in total</option>
           <option value="perHost">per host</option>
+          <option value="byHost">by host</option>
         </select>
       </div>
       <p id="pages-error" class="field-error"></p>
+      <div id="pages-by-host" class="pages-by-host" hidden>
+        <p class="hint">Each host's own pages (Size from sitemaps fills them); a host left empty takes the number above.</p>
+        <ul id="pages-by-host-list" class="pages-by-host-list" aria-label="Pages by host"></ul>
+        <p id="pages-by-host-more" class="hint"></p>
+        <p id="pages-by-host-other" class="hint"></p>
+        <p id="pages-by-host-error" class="field-error"></p>
+      </div>
     </div>
 
     <div class="grid">
@@ -132,6 +140,16 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
         <input id="latency" type="text" inputmode="decimal" autocomplete="off" aria-describedby="latency-error">
         <p id="latency-error" class="field-error"></p>
       </div>
+      <div class="field">
+        <label for="machines">Machines</label>
+        <input id="machines" type="text" inputmode="numeric" autocomplete="off" title="Shard the hosts over this many machines; empty: one" aria-describedby="machines-error">
+        <p id="machines-error" class="field-error"></p>
+      </div>
+      <div class="field">
+        <label for="deadline">Deadline</label>
+        <input id="deadline" type="text" autocomplete="off" spellcheck="false" title="Seconds, or a duration: 36h, 2d, 1w; empty: none" aria-describedby="deadline-error">
+        <p id="deadline-error" class="field-error"></p>
+      </div>
     </div>
 
     <div class="field">
@@ -145,11 +163,28 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
       <label for="use-robots">Use robots.txt</label>
       <p id="use-robots-help" class="hint">Off: nothing is fetched. On: each seed origin's robots.txt is fetched; its Crawl-delay feeds the plan.</p>
     </div>
+
+    <section class="sitemaps-section" aria-labelledby="sitemaps-heading">
+      <h2 id="sitemaps-heading">Pages from sitemaps</h2>
+      <div class="field">
+        <label for="changed-since">Changed since <span class="hint">empty: every URL</span></label>
+        <input id="changed-since" type="text" list="changed-since-choices" autocomplete="off" spellcheck="false" placeholder="every URL" title="A date (2024-05-01) or a duration back from now (30d): the pages are then the URLs changed since, a recrawl" aria-describedby="changed-since-error">
+        <datalist id="changed-since-choices"></datalist>
+        <p id="changed-since-error" class="field-error"></p>
+      </div>
+      <div class="actions">
+        <button id="size-sitemaps" type="button" class="secondary" title="Read each seed host's sitemaps (politely, as the user agent above) and make their URL counts its pages">Size from sitemaps</button>
+        <button id="cancel-sitemaps" type="button" class="secondary" hidden>Cancel</button>
+      </div>
+      <p id="sitemaps-status" class="status" aria-live="polite"></p>
+      <div id="sitemaps" class="sitemaps-hosts"></div>
+    </section>
   </form>
 
   <div class="actions">
     <button id="run-crawl" type="button">Run test crawl</button>
     <button id="copy-plan" type="button" class="secondary">Copy plan as JSON</button>
+    <button id="export-plan" type="button" class="secondary" title="Write the plan as files for Scrapy, Crawlee, Nutch or StormCrawler">Export plan…</button>
   </div>
   <p id="status" class="status" role="status" aria-live="polite"></p>
 
@@ -161,6 +196,19 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
     <p id="binding" class="binding"></p>
     <p id="band" class="band" aria-live="polite" hidden></p>
     <ul id="problems" class="problems" aria-label="Why there is no plan"></ul>
+    <div id="dropped" class="dropped" hidden>
+      <p id="dropped-head"></p>
+      <ul id="dropped-list" class="dropped-list" aria-label="Hosts left out of the plan"></ul>
+      <p id="dropped-more" class="hint"></p>
+      <button id="restore-all" type="button" class="secondary">Plan them all again</button>
+    </div>
+    <section id="deadline-section" class="deadline-section" aria-labelledby="deadline-heading" hidden>
+      <h3 id="deadline-heading">What meets the deadline</h3>
+      <p id="deadline-verdict" class="deadline-verdict"></p>
+      <p id="deadline-earliest"></p>
+      <p id="deadline-blocking" class="hint"></p>
+      <ul id="deadline-options" class="deadline-options" aria-label="Options that meet the deadline"></ul>
+    </section>
     <ul id="warnings" class="warnings" aria-label="Warnings"></ul>
     <p id="warnings-more" class="hint"></p>
     <div id="chart" class="chart" role="img" aria-label="No plan yet"></div>

@@ -7,14 +7,14 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan';
 import { VIEWS } from '../ids';
-import { PlannerController, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
+import { PlannerController, type PlannerExport, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
 import type { Simulation } from '../../core/simulate/types';
-import type { CalibrationState, PlannerForm, PlanResultView, SeedsView, SimulationState } from '../../shared/protocol';
+import type { CalibrationState, PlannerForm, PlanResultView, SeedsView, SimulationState, SitemapsState } from '../../shared/protocol';
 import type { HeldCalibration } from './estimates';
 
-export type { InspectRobotsOptions, PlannerViewDeps, SeedFileRef, TestCrawlRequest } from './controller';
+export type { InspectRobotsOptions, PlannerExport, PlannerViewDeps, SeedFileRef, SizeSitemapsOptions, TestCrawlRequest } from './controller';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
@@ -55,6 +55,10 @@ export interface PlannerViewApi {
   useSeedsText(text: string | undefined, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
   /** The form as the planner holds it. */
   currentForm(): PlannerForm;
+  /** The plan as the sidebar shows it and its seeds, for Export Plan; or why there is none. */
+  exportInput(): PlannerExport | { problem: string };
+  /** Sizes the seed hosts from their sitemaps, as the sidebar's button does; resolves to how it ended. */
+  sizeFromSitemaps(changedSince?: string): Promise<SitemapsState>;
 }
 
 export type PlannerView = vscode.Disposable & PlannerViewApi;
@@ -199,6 +203,8 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     onDidChangeSimulation: (listener) => new vscode.Disposable(controller.onDidChangeSimulation(listener).dispose),
     useSeedsText: (text, form, notice) => controller.useSeedsText(text, form, notice),
     currentForm: () => controller.currentForm(),
+    exportInput: () => controller.exportInput(),
+    sizeFromSitemaps: (changedSince) => controller.sizeFromSitemaps(changedSince),
     dispose: () => {
       if (disposed) return;
       disposed = true;

@@ -6,11 +6,11 @@
  */
 import type { Calibration } from '../../core/calibrate/types';
 import { escapeInvisible } from '../../core/seedHygiene';
-import { plan as makePlan, validatePlanInput, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
+import { applyPlanChange, plan as makePlan, validatePlanInput, type PagesTarget, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
 import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
 import { calibrationView, type HeldCalibration } from './estimates';
-import { planSummaryView } from './summary';
+import { deadlineView, planSummaryView } from './summary';
 
 /** Invalid seed lines posted to the webview (the JSON copy has them all). */
 export const MAX_SEED_ERRORS_POSTED = 100;
@@ -20,12 +20,16 @@ export const MAX_SEED_ERROR_TEXT = 200;
 export const MAX_SEED_NOTES_POSTED = 5;
 /** Seed origins posted with a plan; the origin picker asks for the rest (`findOrigins`). */
 export const MAX_ORIGINS_POSTED = 50;
+/** Seed hosts posted with a plan (the rows of "pages by host"), and hosts named in a list (dropped, blocking, stale). */
+export const MAX_HOSTS_POSTED = 50;
 
 /** The seeds to plan, checked once per text (100,000 lines take about 0.2 s), and why none can be, if so. */
 export interface SeedsCheck {
   validation: SeedValidation;
   /** The distinct origins of the valid seeds, first-seen order. */
   origins: string[];
+  /** The distinct hosts of the valid seeds, first-seen order. */
+  hosts: string[];
   /** Why the seeds cannot be planned at all (over the box's limits, a file being read or unreadable). */
   problem?: string;
 }
@@ -34,7 +38,7 @@ const EMPTY: SeedValidation = { seeds: [], invalid: [], notes: [], duplicates: 0
 
 /** Seeds that cannot be planned, and why. */
 export function unplannableSeeds(problem: string): SeedsCheck {
-  return { validation: EMPTY, origins: [], problem };
+  return { validation: EMPTY, origins: [], hosts: [], problem };
 }
 
 /**
@@ -44,8 +48,12 @@ export function unplannableSeeds(problem: string): SeedsCheck {
 export function checkSeedText(text: string, expectedLocalHosts?: ReadonlySet<string>, source?: string): SeedsCheck {
   const validation = validateSeeds(seedLines(text, source), expectedLocalHosts ? { expectedLocalHosts } : {});
   const origins = new Set<string>();
-  for (const s of validation.seeds) origins.add(s.origin);
-  return { validation, origins: [...origins] };
+  const hosts = new Set<string>();
+  for (const s of validation.seeds) {
+    origins.add(s.origin);
+    hosts.add(s.host);
+  }
+  return { validation, origins: [...origins], hosts: [...hosts] };
 }
 
 export interface PlanComputation {
@@ -56,8 +64,17 @@ export interface PlanComputation {
   seeds: SeedsCheck;
   /** The Crawl-delays from robots.txt that fed it (the seeds' hosts only). */
   crawlDelays: Record<string, number>;
-  /** The PlanInput the plan was made from (also when it was refused). */
+  /** The PlanInput the plan was made from (also when it was refused): dropped hosts are not in it. */
   input: PlanInput | null;
+  /** The seed hosts left out of the plan (a deadline's "drop" option), first-seen order. */
+  dropped: string[];
+}
+
+/** The form's pages as the plan's target: in `byHost` mode only the seed hosts' own numbers (others are stale). */
+export function pagesTarget(form: PlannerForm, seedHosts: ReadonlySet<string>): PagesTarget {
+  if (form.pagesMode === 'total') return { total: form.pages! };
+  if (form.pagesMode === 'perHost') return { perHost: form.pages! };
+  return { byHost: Object.fromEntries(Object.entries(form.pagesByHost).filter(([host]) => seedHosts.has(host))), otherwise: form.pages ?? 0 };
 }
 
 /** The user agent in effect: the form's override, else the setting. */
@@ -72,7 +89,9 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
 
 /**
  * Plans the form over checked seeds. `crawlDelayByHost` (from robots.txt) is narrowed to the seeds' hosts, so
- * a Crawl-delay for a host that is no longer a seed never turns into an `override-for-unknown-host` warning.
+ * a Crawl-delay for a host that is no longer a seed never turns into an `override-for-unknown-host` warning;
+ * so are the form's own page counts. `dropHosts` (a deadline's "drop" option) leaves those seed hosts out as
+ * `crawl-planner estimate --drop-host` does: the other hosts keep their pages (applyPlanChange).
  * With `calibration` (what a test crawl measured), the hosts it saw take their answer times, faults and
  * Crawl-delay from it, as `estimate --calibrate` does.
  */
@@ -81,15 +100,14 @@ export function computePlan(
   seeds: SeedsCheck,
   settings: PlannerViewSettings,
   crawlDelayByHost: Readonly<Record<string, number>> = {},
+  dropHosts: readonly string[] = [],
   calibration?: Calibration,
 ): PlanComputation {
   const { seeds: valid, invalid } = seeds.validation;
+  const seedHosts = new Set(seeds.hosts);
   const crawlDelays: Record<string, number> = {};
-  const delayed = Object.entries(crawlDelayByHost);
-  if (delayed.length > 0) {
-    const hosts = new Set(valid.map((s) => s.host));
-    for (const [host, seconds] of delayed) if (hosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
-  }
+  for (const [host, seconds] of Object.entries(crawlDelayByHost)) if (seedHosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
+  const dropped = [...new Set(dropHosts)].filter((h) => seedHosts.has(h));
   const problems: PlanProblem[] = [];
   if (seeds.problem !== undefined) problems.push({ field: 'seeds', message: seeds.problem });
   else if (valid.length === 0) {
@@ -97,16 +115,18 @@ export function computePlan(
       field: 'seeds',
       message: invalid.length > 0 ? 'No valid seed URL: fix the lines marked above.' : 'Enter at least one seed URL (http or https).',
     });
-  }
-  if (form.pages === null) problems.push({ field: 'pages', message: 'Enter the number of pages to plan.' });
-  const none = (p: PlanProblem[], input: PlanInput | null): PlanComputation => ({ plan: null, problems: p, seeds, crawlDelays, input });
+  } else if (dropped.length === seedHosts.size) problems.push({ field: 'seeds', message: 'Every seed host is dropped from the plan: plan one of them again.' });
+  if (form.pages === null && form.pagesMode !== 'byHost') problems.push({ field: 'pages', message: 'Enter the number of pages to plan.' });
+  const none = (p: PlanProblem[], input: PlanInput | null): PlanComputation => ({ plan: null, problems: p, seeds, crawlDelays, input, dropped });
   if (problems.length > 0) return none(problems, null);
 
-  const input: PlanInput = {
+  let input: PlanInput = {
     seeds: valid,
-    pages: form.pagesMode === 'total' ? { total: form.pages! } : { perHost: form.pages! },
+    pages: pagesTarget(form, seedHosts),
     ...(form.rate === null ? {} : { rate: form.rate }),
     ...(form.workers === null ? {} : { workers: form.workers }),
+    ...(form.machines === null ? {} : { machines: form.machines }),
+    ...(form.deadlineSeconds === null ? {} : { deadlineSeconds: form.deadlineSeconds }),
     delaySeconds: effectiveDelay(form, settings),
     delayFrom: form.delayFrom,
     ...(form.latencySeconds === null ? {} : { latencySeconds: form.latencySeconds }),
@@ -118,7 +138,8 @@ export function computePlan(
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);
   if (refused.length > 0) return none(refused, input);
-  return { plan: makePlan(input), problems: [], seeds, crawlDelays, input };
+  if (dropped.length > 0) input = applyPlanChange(input, { dropHosts: dropped });
+  return { plan: makePlan(input), problems: [], seeds, crawlDelays, input, dropped };
 }
 
 function cut(text: string, max: number): string {
@@ -151,9 +172,19 @@ export function robotsCoverage(c: PlanComputation, robots: RobotsView): RobotsCo
   return { unchecked, stale: robots.origins.map((o) => o.origin).filter((o) => !current.has(o)), intervals };
 }
 
-/** What the webview is sent of a computation (and of the last robots.txt check and the calibration in use, when there are). */
-export function planResultView(c: PlanComputation, robots?: RobotsView, calibration?: HeldCalibration): PlanResultView {
+/**
+ * What the webview is sent of a computation (and of the last robots.txt check, when there is one). `form` is
+ * the form it was made from (its hosts' own pages), `planNumber` numbers the plan (the deadline's options name it),
+ * `calibration` what a test crawl measured when the plan uses it.
+ */
+export function planResultView(c: PlanComputation, robots: RobotsView | undefined, form: PlannerForm, planNumber: number, calibration?: HeldCalibration): PlanResultView {
   const v = c.seeds.validation;
+  const seedHosts = new Set(c.seeds.hosts);
+  const pagesForOtherHosts: string[] = [];
+  for (const host of Object.keys(form.pagesByHost)) {
+    if (!seedHosts.has(host)) pagesForOtherHosts.push(host);
+    if (pagesForOtherHosts.length >= MAX_HOSTS_POSTED) break;
+  }
   return {
     summary: c.plan === null ? null : planSummaryView(c.plan),
     problems: c.problems,
@@ -166,6 +197,12 @@ export function planResultView(c: PlanComputation, robots?: RobotsView, calibrat
     originCount: c.seeds.origins.length,
     crawlDelayHosts: Object.keys(c.crawlDelays),
     robots: robots === undefined ? null : robotsCoverage(c, robots),
+    seedHosts: c.seeds.hosts.slice(0, MAX_HOSTS_POSTED),
+    seedHostCount: c.seeds.hosts.length,
+    pagesForOtherHosts: form.pagesMode === 'byHost' ? pagesForOtherHosts : [],
+    dropped: c.dropped.slice(0, MAX_HOSTS_POSTED),
+    droppedCount: c.dropped.length,
+    deadline: c.plan?.deadline ? deadlineView(c.plan, planNumber, MAX_HOSTS_POSTED) : null,
     calibration: calibration === undefined ? null : calibrationView(c.plan ?? { hosts: [] }, calibration),
   };
 }

@@ -12,10 +12,11 @@ export const MAX_ROBOTS_ORIGINS = 50;
 export const MAX_SITEMAPS_SHOWN = 20;
 /** User agents of the applying group listed per origin. */
 export const MAX_GROUP_AGENTS_SHOWN = 10;
-const MAX_TEXT = 500;
-const MAX_URL = 2048;
+/** A text and a URL posted to a webview at most (cut with an ellipsis). */
+export const MAX_TEXT = 500;
+export const MAX_URL = 2048;
 
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const s = String(text);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }

@@ -4,8 +4,9 @@
  * host (src/extension/report/). Pure.
  */
 import { chartModel, hostGroups, hostRowText, totalText } from '../../core/format/planSummary';
+import { deadlineFacts } from '../../core/format/planText';
 import type { Plan } from '../../core/plan';
-import type { PlanSummaryView, SummaryRow } from '../../shared/protocol';
+import { MAX_DEADLINE_OPTIONS, type DeadlineView, type PlanSummaryView, type SummaryRow } from '../../shared/protocol';
 
 /** Rows of the sidebar's host table at most (groups count as one). */
 export const MAX_SUMMARY_ROWS = 50;
@@ -31,4 +32,30 @@ export function planSummaryView(plan: Plan): PlanSummaryView {
     groups: rows,
     groupCount: groups.length,
   };
+}
+
+/** The plan's deadline in words and its options (hosts named up to `maxHosts`); `plan` numbers the plan. */
+export function deadlineView(p: Plan, plan: number, maxHosts: number): DeadlineView | null {
+  const d = p.deadline;
+  if (d === null) return null;
+  const facts = deadlineFacts(p, d);
+  const view: DeadlineView = {
+    plan,
+    seconds: d.seconds,
+    met: d.met,
+    verdict: facts.verdict,
+    earliest: facts.earliest,
+    blockingHosts: d.blockingHosts.slice(0, maxHosts),
+    blockingCount: d.blockingHosts.length,
+    options: d.options.slice(0, MAX_DEADLINE_OPTIONS).map((o) => ({
+      kind: o.kind,
+      text: o.text,
+      pages: o.pages,
+      totalSeconds: o.totalSeconds,
+      hosts: o.hosts.slice(0, maxHosts),
+      hostCount: o.hosts.length,
+    })),
+  };
+  if (!d.met) view.blocking = facts.blocking;
+  return view;
 }

@@ -2,6 +2,8 @@
 /**
  * a. The Crawl Planner icon in the activity bar opens the sidebar; typing two demo-host seeds and a
  * page count shows the per-host table (a row per host: two hosts alike stay two rows), the total and the chart.
+ * Then "Size from sitemaps" gives each host its sitemap's URL count (shown per host, with the lastmod
+ * summary), a deadline of 10 s shows what meets it, and applying the first option meets it.
  */
 const { check, contains } = require('../lib/assert');
 const { poll } = require('../lib/proc');
@@ -10,7 +12,7 @@ module.exports = {
   id: 'a-plan',
   title: 'activity bar icon opens the planner; two seeds and a page count show the table, total and chart',
   profile: 'trusted',
-  timeoutMs: 90_000,
+  timeoutMs: 150_000,
   async run(ctx) {
     const { wb, demo } = ctx;
     const fast = demo.byName('fast');
@@ -64,5 +66,30 @@ module.exports = {
     // Put the results in view for the screenshots.
     await frame.locator('#plan-heading').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await ctx.screenshots();
+
+    // Size from sitemaps: both demo hosts serve one; each gets its URL count as its pages.
+    await frame.locator('#size-sitemaps').click();
+    for (const host of hosts) {
+      const card = frame.locator(`#sitemaps .sitemap-host[data-host="${host}"]`);
+      await card.waitFor({ timeout: 30_000 });
+      const pagesText = await card.locator('.sitemap-pages').innerText();
+      const m = /^Pages: ([\d,]+)$/.exec(pagesText.trim());
+      check(m !== null, `the sitemap card of ${host} says no pages: ${pagesText}`);
+      contains(await card.innerText(), [/URLs · \d+ disallowed · \d+ on other hosts · \d+ files?/], `the sitemap card of ${host}`);
+      const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
+      await poll(`the row of ${host} with its sitemap's ${m[1]} pages`, async () => ((await row.innerText()).includes(`\t${m[1]}\t`) ? true : undefined));
+    }
+    check((await frame.locator('#pages-mode').inputValue()) === 'byHost', 'the pages are not by host after sizing');
+    ctx.note(`sitemaps: ${await frame.locator('#sitemaps-status').innerText()}`);
+
+    // A deadline it misses: what meets it, and the first option applied.
+    await frame.locator('#deadline').fill('10s');
+    await frame.locator('#deadline-section[data-met="false"]').waitFor({ timeout: 15_000 });
+    const option = frame.locator('#deadline-options li[data-kind] button').first();
+    await option.waitFor({ timeout: 15_000 });
+    const optionText = await frame.locator('#deadline-options li[data-kind] .deadline-option-text').first().innerText();
+    await option.click();
+    await frame.locator('#deadline-section[data-met="true"]').waitFor({ timeout: 15_000 });
+    ctx.note(`deadline: applied "${optionText}"; ${await frame.locator('#deadline-verdict').innerText()}`);
   },
 };

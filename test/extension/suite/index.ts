@@ -12,6 +12,7 @@ import './contact.test';
 import './planner.test';
 import './calibration.test';
 import './seedsFromCode.test';
+import './sidebarActions.test';
 
 export function run(): Promise<void> {
   return runRegistered();
