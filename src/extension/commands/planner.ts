@@ -19,6 +19,7 @@ import type { RunningCrawls } from '../task/runningCrawls';
 import { SIMULATION_LIMITS } from '../../core/simulate/options';
 import { toCrawlResultView } from '../../shared/protocol';
 import { pickCalibrationReport, readCalibrationReport } from '../view/calibrationFiles';
+import type { HeldCalibration } from '../view/estimates';
 import { runSimulation } from '../view/simulateRunner';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { createSeedFiles, seedFileRef } from '../view/seedFiles';
@@ -130,7 +131,15 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.calibrateFromReport, (arg?: unknown) =>
       runCommand(deps.log, 'Calibrate from Crawl Report', async () => {
-        const held = arg === undefined ? await pickCalibrationReport(deps.config.read().settings.reportFolder) : await readCalibrationReport(pathArgumentUri('the crawl report', arg));
+        let held: HeldCalibration | undefined;
+        if (arg === undefined) held = await pickCalibrationReport(deps.config.read().settings.reportFolder);
+        else {
+          // The file is the argument: one that is not a crawl report is a bad argument (the caller learns why).
+          const uri = pathArgumentUri('the crawl report', arg);
+          held = await readCalibrationReport(uri).catch((err: unknown) => {
+            throw new CommandArgumentError(err instanceof Error ? err.message : String(err));
+          });
+        }
         if (held === undefined) return undefined;
         const used = deps.view.useCalibration(held);
         if (arg === undefined) await deps.view.reveal();
@@ -147,6 +156,10 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
     ),
     vscode.commands.registerCommand(COMMANDS.simulatePlan, (arg?: unknown) =>
       runCommand(deps.log, 'Simulate Plan', async () => {
+        if (arg === false) {
+          deps.view.stopSimulating();
+          return null;
+        }
         const args = argObject(COMMANDS.simulatePlan, arg);
         const unknown = Object.keys(args).filter((k) => k !== 'runs' && k !== 'seed');
         if (unknown.length > 0) throw new CommandArgumentError(`unknown argument: ${unknown.join(', ')} (known: runs, seed)`);

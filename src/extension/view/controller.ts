@@ -606,6 +606,12 @@ export class PlannerController {
     return done;
   }
 
+  /** Turns Simulate off (the runs and seed are kept). */
+  stopSimulating(): void {
+    this.startRestore();
+    this.setSimulationSettings({ ...this.simSettings, enabled: false }, false);
+  }
+
   /** Makes `ref` the seeds' source (the Load Seeds from File command with an argument); resolves once it is read. */
   useSeedsFile(ref: SeedFileRef): Promise<void> {
     this.startRestore();

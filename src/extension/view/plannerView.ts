@@ -45,6 +45,8 @@ export interface PlannerViewApi {
   useCalibration(source: 'crawl' | 'off' | HeldCalibration): PlanResultView['calibration'];
   /** Turns Simulate on and simulates the current plan; resolves with how it ended. */
   simulateNow(options?: { runs?: number; seed?: number }): Promise<SimulationState>;
+  /** Turns Simulate off (Simulate Plan with `false`). */
+  stopSimulating(): void;
   /** The simulation of the current plan, once done. */
   currentSimulation(): { plan: Plan; simulation: Simulation } | undefined;
   /** Where the simulation stands (off, running, done, failed). */
@@ -199,6 +201,7 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     useCalibration: (source) => controller.useCalibration(source),
     simulateNow: (options) => controller.simulateNow(options),
     currentSimulation: () => controller.currentSimulation(),
+    stopSimulating: () => controller.stopSimulating(),
     simulationState: () => controller.simulationState(),
     onDidChangeSimulation: (listener) => new vscode.Disposable(controller.onDidChangeSimulation(listener).dispose),
     useSeedsText: (text, form, notice) => controller.useSeedsText(text, form, notice),

@@ -37,12 +37,11 @@ test('after a test crawl of the demo hosts, "Plan with what the test crawl measu
   const { hosts } = await vscode.commands.executeCommand<{ hosts: DemoHost[] }>(COMMANDS.startDemoHosts);
   const seeds = hosts.flatMap((h) => h.seeds);
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
-  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'demo-seeds.txt'), new TextEncoder().encode(seeds.join('\n') + '\n'));
-  await vscode.commands.executeCommand(COMMANDS.loadSeedsFile, 'demo-seeds.txt');
+  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'calibration-seeds.txt'), new TextEncoder().encode(seeds.join('\n') + '\n'));
+  await vscode.commands.executeCommand(COMMANDS.loadSeedsFile, 'calibration-seeds.txt');
   const typed = await currentPlan();
   typedSeconds = typed.totalSeconds;
   assert.equal(typed.calibration, null);
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.planWithTestCrawl, true)), /run a test crawl first/);
 
   const crawl = await vscode.commands.executeCommand<{ exitCode: number; report?: string }>(COMMANDS.runTestCrawl, { seeds, maxPages: 12, report: 'out/calibration-crawl.json' });
   assert.ok(crawl?.report, 'the crawl wrote its report');
@@ -72,7 +71,7 @@ test('Calibrate from Crawl Report with a path plans with what the report file me
   assert.match(used.label, /calibration-crawl\.json$/);
   assert.ok(used.hosts.some((h) => h.used !== null && h.used.includes('latency')));
   assert.notEqual((await currentPlan()).totalSeconds, typedSeconds);
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.calibrateFromReport, 'demo-seeds.txt')), /demo-seeds\.txt is not JSON/);
+  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.calibrateFromReport, 'calibration-seeds.txt')), /calibration-seeds\.txt is not JSON/);
 });
 
 test('Simulate Plan gives a band around the calibrated plan, the same twice for a fixed seed, and the plan document carries it', async () => {
@@ -89,6 +88,8 @@ test('Simulate Plan gives a band around the calibrated plan, the same twice for 
   assert.equal(await vscode.commands.executeCommand(COMMANDS.openPlanReport), true);
   await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.simulatePlan, { runs: 0 })), /runs: 0 must be at least 1/);
   // Back to the typed values and no simulation, and the demo hosts stopped, for the suites after this one.
+  assert.equal(await vscode.commands.executeCommand(COMMANDS.simulatePlan, false), null);
+  assert.equal((await currentPlan()).simulation, null, 'Simulate is off');
   await vscode.commands.executeCommand(COMMANDS.planWithTestCrawl, false);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand(COMMANDS.stopDemoHosts);
