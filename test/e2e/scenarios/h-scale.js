@@ -279,9 +279,14 @@ module.exports = {
       await input.waitFor({ state: 'visible', timeout: 15_000 });
       // The dialog fills in the workspace folder first; type the path after it has.
       await poll('the Open dialog to show a folder', async () => /\/$/.test(await input.inputValue()), { timeoutMs: 15_000 });
-      await input.fill(`${path.dirname(file)}/`);
+      // The dialog may still rewrite its value once after that (a busy machine: its folder prefixed to what was
+      // typed), so fill until the value stays ours and the file's row is listed.
+      const folder = `${path.dirname(file)}/`;
       const row = wb.quickInput.locator('.monaco-list-row', { hasText: path.basename(file) }).first();
-      await row.waitFor({ timeout: 15_000 });
+      await poll(`the Open dialog to list ${path.basename(file)}`, async () => {
+        if ((await input.inputValue()) !== folder) await input.fill(folder);
+        return (await row.isVisible()) && (await input.inputValue()) === folder;
+      }, { timeoutMs: 30_000, intervalMs: 500 });
       // A click on a file takes it (the dialog closes): from here to the plan on screen is the planner's time.
       await resetBeat(page);
       const started = Date.now();

@@ -72,6 +72,18 @@ test('Export Plan… with a format and a folder writes what crawl-planner export
   assert.ok(sized, 'sized by the test before');
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
   const productVersion = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { version: string }).version;
+  // The CLI gets the settings the planner's form holds (an earlier suite may have taken a spider's delay and
+  // workers into it): the same plan, whatever the form says.
+  const { settings } = JSON.parse(await vscode.commands.executeCommand<string>(COMMANDS.copyPlanJson)) as {
+    settings: { delaySeconds: number; delayFrom: string; workers: number; rate: number | null; machines: number | null };
+  };
+  const planFlags = [
+    '--delay', String(settings.delaySeconds),
+    '--delay-from', settings.delayFrom,
+    '--workers', String(settings.workers),
+    ...(settings.rate === null ? [] : ['--rate', String(settings.rate)]),
+    ...(settings.machines === null ? [] : ['--machines', String(settings.machines)]),
+  ];
   for (const format of ['scrapy', 'crawlee', 'nutch', 'stormcrawler'] as const) {
     const target = vscode.Uri.joinPath(folder, `export-${format}`);
     const result = await vscode.commands.executeCommand<{ format: string; files: string[]; notes: string[] }>(COMMANDS.exportPlan, { format, folder: `export-${format}` });
@@ -81,7 +93,7 @@ test('Export Plan… with a format and a folder writes what crawl-planner export
     assert.deepEqual([...written.keys()].sort(), [...result.files].sort());
 
     const cliOut = vscode.Uri.joinPath(folder, `cli-${format}`).fsPath;
-    await cli(runExport, ['--format', format, '--out', cliOut, '--sitemaps', '--delay', '1', ...demo.map((h) => h.baseUrl)]);
+    await cli(runExport, ['--format', format, '--out', cliOut, '--sitemaps', ...planFlags, ...demo.map((h) => h.baseUrl)]);
     const fromCli = await filesUnder(vscode.Uri.file(cliOut));
     assert.deepEqual([...fromCli.keys()].sort(), [...written.keys()].sort(), format);
     // The CLI bundled into these tests names its version 0.0.0-dev (the User-Agent, the generator); the product, its own.
