@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
   });
   const robots = registerRobotsService(context, { config, contact, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, contact, log, runs, demo }));
+  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, contact, log, runs, demo, extensionUri: context.extensionUri }));
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
   const tasks = registerCrawlTasks(context, { config, log, runs, robots, contact, seeds, isTrusted, storageUri: context.globalStorageUri });

@@ -18,6 +18,12 @@ export const COMMANDS = {
   openRobotsTxt: 'crawlPlanner.openRobotsTxt',
   /** The plan report: every host of the planner's plan in an editor tab (docs/extension.md §The plan report). */
   openPlanReport: 'crawlPlanner.openPlanReport',
+  /** Plans with what a crawl report measured (docs/extension.md §Calibration and simulation). */
+  calibrateFromReport: 'crawlPlanner.calibrateFromReport',
+  /** Plans with what the last test crawl in this window measured (or, given false, with the typed values again). */
+  planWithTestCrawl: 'crawlPlanner.planWithTestCrawl',
+  /** Simulates the planner's plan: the p10–p90 band and the per-host timeline. */
+  simulatePlan: 'crawlPlanner.simulatePlan',
   /** Makes a file the planner's seeds (docs/extension.md §Seeds). */
   loadSeedsFile: 'crawlPlanner.loadSeedsFile',
   /** Each planner seed host's pages from its sitemaps (docs/extension.md §Pages from sitemaps). */

@@ -5,12 +5,15 @@
  */
 import { parseDeadlineText } from '../core/plan/parseDuration';
 import {
+  DEFAULT_SIMULATION_SETTINGS,
   formNumberProblem,
+  simulationNumberProblem,
   hostPagesProblem,
   userAgentProblem,
   type FormNumberField,
   type PlannerForm,
   type RawForm,
+  type SimulationSettings,
 } from './protocol';
 
 export type RawField = keyof RawForm;
@@ -169,4 +172,23 @@ export function sameForm(a: PlannerForm, b: PlannerForm): boolean {
 function sameRecord(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+/**
+ * Reads the Simulate choice's Runs and Seed fields: the settings, or each field's problem (the CLI's --runs
+ * and --seed limits). Empty fields take the defaults (SIMULATION_DEFAULTS).
+ */
+export function readSimulationFields(enabled: boolean, runs: string, seed: string): { settings?: SimulationSettings; errors: { runs?: string; seed?: string } } {
+  const errors: { runs?: string; seed?: string } = {};
+  const value = (field: 'runs' | 'seed', text: string): number | undefined => {
+    const parsed = parseDecimal(text);
+    if (parsed === 'empty') return DEFAULT_SIMULATION_SETTINGS[field];
+    const problem = parsed === 'invalid' ? 'not a number' : simulationNumberProblem(field, parsed);
+    if (problem === undefined) return parsed as number;
+    errors[field] = problem;
+    return undefined;
+  };
+  const r = value('runs', runs);
+  const s = value('seed', seed);
+  return r === undefined || s === undefined ? { errors } : { settings: { enabled, runs: r, seed: s }, errors };
 }

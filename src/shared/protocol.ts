@@ -15,6 +15,9 @@ import type { DeadlineOptionKind } from '../core/plan/types';
 import { countSeedLines, type InvalidSeed, type SeedNote, type SeedNoteCode } from '../core/seeds';
 import { formatNumber } from '../core/format/duration';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
+import { SIMULATION_DEFAULTS, SIMULATION_LIMITS } from '../core/simulate/options';
+import type { Simulation } from '../core/simulate/types';
+import type { CalibrationRowText } from '../core/format/calibrationText';
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -411,6 +414,8 @@ export interface PlanResultView {
   crawlDelayHosts: string[];
   /** The seeds against the last robots.txt check; null without one. */
   robots: RobotsCoverageView | null;
+  /** What the plan took from a test crawl; null: typed values only. */
+  calibration: CalibrationView | null;
   /** The first distinct seed hosts (the rows of the pages by host), first-seen order; `seedHostCount` has them all. */
   seedHosts: string[];
   seedHostCount: number;
@@ -592,6 +597,97 @@ export function toCrawlResultView(name: string, exitCode: number, summary: Crawl
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Calibration and simulation (docs/extension.md §Calibration and simulation)
+
+/** Measured hosts posted with a calibration at most (the plan report and Copy plan as JSON have them all). */
+export const MAX_CALIBRATION_HOSTS_POSTED = 50;
+
+/** One host a test crawl measured, as text: the CLI's table's cells and what the plan took (src/core/format/calibrationText.ts). */
+export type CalibrationHostView = CalibrationRowText;
+
+/** What the plan takes from a test crawl, when it does. */
+export interface CalibrationView {
+  /** `crawl`: the last test crawl in this window; `file`: a report file chosen. */
+  source: 'crawl' | 'file';
+  /** The crawl's name ("test crawl: demo hosts") or the file's path. */
+  label: string;
+  /** "a test crawl of 60 pages, 67 requests in 41 s" */
+  headline: string;
+  /** The first measured hosts; `hostCount` has them all. */
+  hosts: CalibrationHostView[];
+  hostCount: number;
+  /** Planned hosts that keep the typed values (the report did not measure them): the first few, and how many. */
+  unseenHosts: string[];
+  unseenCount: number;
+}
+
+/** Where calibration stands: the test crawl the planner can use, and where the plan's measurements come from now. */
+export interface CalibrationState {
+  /** The last test crawl in this window with something to calibrate from, or null. */
+  crawl: { name: string; pages: number; requests: number } | null;
+  /** The last test crawl, a report file, or nothing (the typed values only). What the plan took is in `PlanResultView.calibration`. */
+  using: CalibrationView['source'] | null;
+}
+
+/** The Simulate choice: on or off, how many runs, which seed. */
+export interface SimulationSettings {
+  enabled: boolean;
+  runs: number;
+  seed: number;
+}
+
+/** The simulation's runs and seed when the user gives none: the CLI's (SIMULATION_DEFAULTS, declared once in the core). */
+export const DEFAULT_SIMULATION_SETTINGS: SimulationSettings = { enabled: false, runs: SIMULATION_DEFAULTS.runs, seed: SIMULATION_DEFAULTS.seed };
+
+/** The band of a simulation of the current plan, as the sidebar shows it. */
+export interface SimulationView {
+  method: Simulation['method'];
+  runs: number;
+  seed: number;
+  p10Seconds: number;
+  p50Seconds: number;
+  p90Seconds: number;
+  /** The plan's own total, for comparison. */
+  planSeconds: number;
+  /** "p10 28.1 s · p50 29.0 s · p90 31.2 s" (one number when the ends print alike). */
+  bandText: string;
+  /** The CLI's line: "Simulated: p10 …, p50 …, p90 … over 200 runs of the crawl engine on virtual time, seed 1; the plan says …". */
+  text: string;
+  /** Hosts in the timeline (the plan report draws them). */
+  timelineHosts: number;
+}
+
+/** "Simulating 200 runs (seed 1)…": what the sidebar and the plan report say while a simulation runs. */
+export function simulationRunningText(runs: number, seed: number): string {
+  return `Simulating ${formatNumber(runs)} ${runs === 1 ? 'run' : 'runs'} (seed ${seed})…`;
+}
+
+export type SimulationState =
+  | { state: 'off' }
+  | { state: 'running'; runs: number; seed: number }
+  | { state: 'done'; simulation: SimulationView }
+  | { state: 'error'; message: string };
+
+/** Why a number of runs or a seed is refused, or undefined (the CLI's --runs and --seed limits). */
+export function simulationNumberProblem(field: 'runs' | 'seed', value: unknown): string | undefined {
+  const problem = numberProblem(value, SIMULATION_LIMITS[field]);
+  return problem === undefined ? undefined : `must be ${rangeText(SIMULATION_LIMITS[field])}`;
+}
+
+/** Checks the Simulate settings; a fresh object or why not. */
+export function parseSimulationSettings(raw: unknown): SimulationSettings | { error: string } {
+  if (!isRecord(raw)) return { error: 'simulation: not an object' };
+  const extra = unknownKeys(raw, ['enabled', 'runs', 'seed']);
+  if (extra !== undefined) return { error: `simulation: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
+  if (typeof raw.enabled !== 'boolean') return { error: 'simulation.enabled: not a boolean' };
+  for (const field of ['runs', 'seed'] as const) {
+    const problem = simulationNumberProblem(field, raw[field]);
+    if (problem !== undefined) return { error: `simulation.${field}: ${problem}` };
+  }
+  return { enabled: raw.enabled, runs: raw.runs as number, seed: raw.seed as number };
+}
+
 export type NoticeLevel = 'info' | 'error';
 
 export type HostToWebview =
@@ -609,6 +705,9 @@ export type HostToWebview =
       trusted: boolean;
       result: PlanResultView;
       robots: RobotsState;
+      calibration: CalibrationState;
+      simulationSettings: SimulationSettings;
+      simulation: SimulationState;
       sitemaps: SitemapsState;
     }
   /** The seeds' source changed on the extension's side (a file loaded, changed on disk or gone; back to the box). */
@@ -634,7 +733,11 @@ export type HostToWebview =
   /** A short line for the status area (aria-live): "Plan copied", "No valid seed to crawl". */
   | { type: 'notice'; level: NoticeLevel; message: string }
   /** The last test crawl in this window ended (also re-posted after `state`). */
-  | { type: 'crawlResult'; crawl: CrawlResultView };
+  | { type: 'crawlResult'; crawl: CrawlResultView }
+  /** Calibration changed: a test crawl ended, a report was chosen, or it was turned on or off. */
+  | { type: 'calibration'; calibration: CalibrationState }
+  /** The simulation of the current plan: started, done, failed, or off (turned off, or the plan changed). */
+  | { type: 'simulation'; simulation: SimulationState };
 
 // ---------------------------------------------------------------------------------------------
 // What the webview sends
@@ -672,6 +775,13 @@ export type WebviewToHost =
   | { type: 'copyPlan' }
   /** Open an origin's robots.txt, optionally at a line. The origin must be one of the current seeds'. */
   | { type: 'openRobots'; origin: string; line?: number }
+  /** "Plan with what the test crawl measured" on (`crawl`) or off: the typed values again. */
+  | { type: 'useCalibration'; source: 'crawl' | 'off' }
+  /** "Choose a crawl report…": the extension asks for a report file and plans with what it measured. */
+  | { type: 'chooseCalibrationReport' }
+  /** The Simulate choice changed (on: the current plan is simulated now and after every change). */
+  | { type: 'simulate'; settings: SimulationSettings }
+
   /**
    * "Size from sitemaps": count each seed host's sitemap URLs and make them its pages (`byHost`); with
    * `changedSince` (a date or a duration back from now, '' for none) only the URLs changed since (a recrawl).
@@ -846,9 +956,22 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
     case 'openReport':
     case 'requestRobots':
     case 'runTestCrawl':
+    case 'chooseCalibrationReport':
     case 'copyPlan': {
       const extra = only();
       return extra ? { error: extra } : { type: known };
+    }
+    case 'useCalibration': {
+      const extra = only('source');
+      if (extra) return { error: extra };
+      if (raw.source !== 'crawl' && raw.source !== 'off') return { error: 'useCalibration: source must be crawl or off' };
+      return { type: 'useCalibration', source: raw.source };
+    }
+    case 'simulate': {
+      const extra = only('settings');
+      if (extra) return { error: extra };
+      const settings = parseSimulationSettings(raw.settings);
+      return 'error' in settings ? { error: `simulate: ${settings.error}` } : { type: 'simulate', settings };
     }
     case 'openRobots': {
       const extra = only('origin', 'line');
@@ -882,6 +1005,8 @@ const HOST_MESSAGE_TYPE_SET = {
   settings: true,
   notice: true,
   crawlResult: true,
+  calibration: true,
+  simulation: true,
 } as const satisfies Record<HostMessageType, true>;
 
 /** The message types the webview understands (every one, checked at compile time). */

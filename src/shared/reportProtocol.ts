@@ -13,10 +13,12 @@
  */
 import type { ChartModel } from '../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../core/plan';
-import { isRecord, messageHead, type NoticeLevel } from './protocol';
+import { isRecord, messageHead, type NoticeLevel, type SimulationView } from './protocol';
 
 /** Rows asked for at once at most (a screen is about 40). */
 export const MAX_REPORT_ROWS = 500;
+/** Timeline hosts asked for at once at most. */
+export const MAX_TIMELINE_ROWS = 200;
 /** The search text at most. */
 export const MAX_REPORT_SEARCH_CHARS = 256;
 
@@ -75,12 +77,47 @@ export interface ReportView {
   settingsText: string;
 }
 
+/**
+ * The simulation of the report's plan (docs/extension.md §Calibration and simulation): the band as the sidebar
+ * has it, and what the report draws it with.
+ */
+export interface ReportSimulationView extends SimulationView {
+  /** Numbers the simulations of one plan: timeline rows are asked for by it. */
+  number: number;
+  /** How the band and the timeline were made, in words (per-host sums say so). */
+  methodText: string;
+  /** The time axis's end: the latest of the band, the plan and the timeline's ends. */
+  axisSeconds: number;
+}
+
+/** One host's line in the timeline: when it starts and ends, its pages over time, its Retry-After pauses. */
+export interface TimelineRowView {
+  host: string;
+  /** The host that limits the crawl (drawn first). */
+  binding: boolean;
+  startSeconds: number;
+  endSeconds: number;
+  /** [seconds, pages fetched by then], ascending. */
+  pages: Array<[number, number]>;
+  totalPages: number;
+  pauses: Array<{ fromSeconds: number; untilSeconds: number; label: string }>;
+  /** "robots.txt at 0 s, 12 pages by 29.4 s, 2 Retry-After pauses" */
+  summary: string;
+}
+
 export type HostToReport =
   /** The plan (after `ready`, and whenever the planner's plan changes); null: no plan, `problems` say why. `plan` numbers it. */
   | { type: 'report'; plan: number; report: ReportView | null; problems: string[] }
   /** Rows `offset`… of the hosts in `query`'s view of plan `plan`, and how many hosts that view has. */
   | { type: 'rows'; plan: number; request: number; total: number; offset: number; rows: ReportRowView[] }
-  | { type: 'notice'; level: NoticeLevel; message: string };
+  | { type: 'notice'; level: NoticeLevel; message: string }
+  /**
+   * The simulation of plan `plan` (after each `report`, and when it changes): null with `status` while it runs,
+   * when it failed, or when Simulate is off (then `status` says so).
+   */
+  | { type: 'simulation'; plan: number; simulation: ReportSimulationView | null; status: string }
+  /** Timeline hosts `offset`… of simulation `simulation` of plan `plan`, the binding host first, and how many there are. */
+  | { type: 'timeline'; plan: number; simulation: number; request: number; total: number; offset: number; hosts: TimelineRowView[] };
 
 export type ReportToHost =
   /** The webview is loaded. */
@@ -88,7 +125,9 @@ export type ReportToHost =
   /** Rows `offset` to `offset + count` of plan `plan` in `query`'s view; `request` comes back with them. */
   | { type: 'rows'; plan: number; request: number; query: ReportQuery; offset: number; count: number }
   /** Save the rows in `query`'s view as CSV, or the whole plan as the `estimate --json` document. */
-  | { type: 'export'; format: 'csv' | 'json'; query: ReportQuery };
+  | { type: 'export'; format: 'csv' | 'json'; query: ReportQuery }
+  /** Timeline hosts `offset` to `offset + count` of simulation `simulation` of plan `plan`. */
+  | { type: 'timeline'; plan: number; simulation: number; request: number; offset: number; count: number };
 
 export type ReportMessageType = ReportToHost['type'];
 export type HostReportMessageType = HostToReport['type'];
@@ -136,6 +175,16 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
       if ('error' in query) return { error: `rows: ${query.error}` };
       return { type: 'rows', plan: raw.plan, request: raw.request, query, offset: raw.offset, count: raw.count };
     }
+    case 'timeline': {
+      const extra = only('plan', 'simulation', 'request', 'offset', 'count');
+      if (extra) return { error: extra };
+      if (!isCount(raw.plan, Number.MAX_SAFE_INTEGER) || !isCount(raw.simulation, Number.MAX_SAFE_INTEGER) || !isCount(raw.request, Number.MAX_SAFE_INTEGER)) {
+        return { error: 'timeline: plan, simulation and request must be whole numbers' };
+      }
+      if (!isCount(raw.offset, 10_000_000)) return { error: 'timeline: offset must be a whole number from 0' };
+      if (!isCount(raw.count, MAX_TIMELINE_ROWS)) return { error: `timeline: count must be 0 to ${MAX_TIMELINE_ROWS}` };
+      return { type: 'timeline', plan: raw.plan, simulation: raw.simulation, request: raw.request, offset: raw.offset, count: raw.count };
+    }
     case 'export': {
       const extra = only('format', 'query');
       if (extra) return { error: extra };
@@ -151,7 +200,7 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
   }
 }
 
-const HOST_REPORT_MESSAGE_TYPE_SET = { report: true, rows: true, notice: true } as const satisfies Record<HostReportMessageType, true>;
+const HOST_REPORT_MESSAGE_TYPE_SET = { report: true, rows: true, notice: true, simulation: true, timeline: true } as const satisfies Record<HostReportMessageType, true>;
 
 /** The report webview's guard on incoming messages: an object with a known `type`. */
 export function isHostReportMessage(raw: unknown): raw is HostToReport {

@@ -17,6 +17,7 @@ import {
   seedsPasteProblem,
   seedsStoreProblem,
   seedsTextProblem,
+  type CalibrationState,
   type CrawlResultView,
   type HostToWebview,
   type PlannerForm,
@@ -25,14 +26,20 @@ import {
   type RawForm,
   type RobotsState,
   type SeedsView,
+  type SimulationSettings,
+  type SimulationState,
   type SitemapsState,
   type WebviewToHost,
 } from '../shared/protocol';
 import { byId, el, renderChart, showNotice } from './dom';
-import { formToRaw, readForm, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
+import { formToRaw, readForm, readSimulationFields, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
 import { parseSavedState, type SavedState } from './form';
 import {
   ariaSort,
+  bandSummaryText,
+  calibrationHeadline,
+  calibrationHelpText,
+  calibrationItems,
   CHANGED_SINCE_CHOICES,
   changedSinceProblem,
   chosenOrigin,
@@ -49,6 +56,7 @@ import {
   seedNoteItems,
   seedsCountText,
   sitemapHostItems,
+  simulationStatusText,
   sitemapsStatusText,
   sortRows,
   type RobotsCard,
@@ -157,6 +165,22 @@ const ui = {
   crawlResult: byId<HTMLElement>('crawl-result'),
   crawlNotFollowedHead: byId<HTMLElement>('crawl-not-followed-head'),
   crawlNotFollowed: byId<HTMLUListElement>('crawl-not-followed'),
+  band: byId<HTMLElement>('band'),
+  useCalibration: byId<HTMLInputElement>('use-calibration'),
+  calibrationHelp: byId<HTMLElement>('calibration-help'),
+  chooseReport: byId<HTMLButtonElement>('choose-report'),
+  calibrationOff: byId<HTMLButtonElement>('calibration-off'),
+  calibration: byId<HTMLElement>('calibration'),
+  calibrationSource: byId<HTMLElement>('calibration-source'),
+  calibrationHosts: byId<HTMLUListElement>('calibration-hosts'),
+  calibrationMore: byId<HTMLElement>('calibration-more'),
+  calibrationUnseen: byId<HTMLElement>('calibration-unseen'),
+  simulate: byId<HTMLInputElement>('simulate'),
+  simRuns: byId<HTMLInputElement>('sim-runs'),
+  simRunsError: byId<HTMLElement>('sim-runs-error'),
+  simSeed: byId<HTMLInputElement>('sim-seed'),
+  simSeedError: byId<HTMLElement>('sim-seed-error'),
+  simulationStatus: byId<HTMLElement>('simulation-status'),
 };
 
 /** The input of each raw field that can be wrong, and where its message goes. */
@@ -191,6 +215,11 @@ let hostPages: Record<string, string> = {};
 /** The hosts the "pages by host" list was built for (rebuilt only when they change: typing keeps its focus). */
 let hostPagesKey: string | undefined;
 let lastCrawl: CrawlResultView | undefined;
+let calibration: CalibrationState = { crawl: null, using: null };
+let simulation: SimulationState = { state: 'off' };
+/** The Simulate settings the extension holds (what a reload shows). */
+let simulationSettings: SimulationSettings | undefined;
+let simTimer: ReturnType<typeof setTimeout> | undefined;
 let pendingForm: PlannerForm | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let seedsTimer: ReturnType<typeof setTimeout> | undefined;
@@ -751,6 +780,71 @@ function renderDropped(): void {
   }
 }
 
+/** What the plan takes from a test crawl, and whether it can. */
+function renderCalibration(): void {
+  ui.useCalibration.checked = calibration.using === 'crawl';
+  ui.useCalibration.disabled = calibration.crawl === null && calibration.using !== 'crawl';
+  ui.calibrationHelp.textContent = calibrationHelpText(calibration);
+  ui.calibrationOff.hidden = calibration.using !== 'file';
+  const view = result?.calibration ?? null;
+  ui.calibration.hidden = view === null;
+  ui.calibrationHosts.replaceChildren();
+  if (view === null) return;
+  ui.calibrationSource.textContent = calibrationHeadline(view);
+  const { items, more, unseen } = calibrationItems(view);
+  for (const item of items) {
+    ui.calibrationHosts.append(
+      el('li', { className: item.planned ? 'planned' : 'unplanned', attrs: { 'data-host': item.host } }, [
+        el('span', { className: 'host-name', text: item.host }),
+        el('span', { className: 'hint measured', text: item.measured }),
+        el('span', { className: 'used', text: item.used }),
+      ]),
+    );
+  }
+  ui.calibrationMore.textContent = more;
+  ui.calibrationUnseen.textContent = unseen;
+}
+
+/** The band in the summary and the simulation's line. */
+function renderSimulation(): void {
+  const band = result?.summary ? bandSummaryText(simulation) : '';
+  ui.band.textContent = band;
+  ui.band.hidden = band === '';
+  ui.band.dataset.state = simulation.state;
+  ui.simulationStatus.textContent = simulationStatusText(simulation);
+  ui.simulationStatus.dataset.state = simulation.state;
+}
+
+function applySimulationSettings(settings: SimulationSettings): void {
+  simulationSettings = settings;
+  ui.simulate.checked = settings.enabled;
+  if (document.activeElement !== ui.simRuns) setValue(ui.simRuns, String(settings.runs));
+  if (document.activeElement !== ui.simSeed) setValue(ui.simSeed, String(settings.seed));
+  ui.simRunsError.textContent = '';
+  ui.simSeedError.textContent = '';
+}
+
+/** The Simulate choice or its fields changed: sent (after a pause for typing) when the fields are valid. */
+function simulationEdited(now: boolean): void {
+  const { settings, errors } = readSimulationFields(ui.simulate.checked, ui.simRuns.value, ui.simSeed.value);
+  ui.simRunsError.textContent = errors.runs ?? '';
+  ui.simSeedError.textContent = errors.seed ?? '';
+  for (const [input, error] of [[ui.simRuns, errors.runs], [ui.simSeed, errors.seed]] as const) {
+    if (error === undefined) input.removeAttribute('aria-invalid');
+    else input.setAttribute('aria-invalid', 'true');
+  }
+  if (simTimer !== undefined) clearTimeout(simTimer);
+  simTimer = undefined;
+  if (settings === undefined) return;
+  const send = () => {
+    simTimer = undefined;
+    simulationSettings = settings;
+    post({ type: 'simulate', settings });
+  };
+  if (now) send();
+  else simTimer = setTimeout(send, DEBOUNCE_MS);
+}
+
 function renderResult(): void {
   renderSeedErrors();
   renderPlan();
@@ -760,6 +854,8 @@ function renderResult(): void {
   renderChangedSince();
   renderOrigins();
   renderRobots();
+  renderCalibration();
+  renderSimulation();
 }
 
 function renderAll(): void {
@@ -793,6 +889,9 @@ function handle(message: HostToWebview): void {
       result = message.result;
       robots = message.robots;
       sitemaps = message.sitemaps;
+      calibration = message.calibration;
+      simulation = message.simulation;
+      if (simulationSettings === undefined || simTimer === undefined) applySimulationSettings(message.simulationSettings);
       renderAll();
       ui.main.removeAttribute('aria-busy');
       break;
@@ -851,6 +950,14 @@ function handle(message: HostToWebview): void {
     case 'crawlResult':
       lastCrawl = message.crawl;
       renderCrawl();
+      break;
+    case 'calibration':
+      calibration = message.calibration;
+      renderCalibration();
+      break;
+    case 'simulation':
+      simulation = message.simulation;
+      renderSimulation();
       break;
     default:
       assertNever(message);
@@ -946,6 +1053,21 @@ ui.droppedList.addEventListener('click', (event) => {
   if (button instanceof HTMLButtonElement && button.dataset.host !== undefined) post({ type: 'restoreHosts', host: button.dataset.host });
 });
 ui.restoreAll.addEventListener('click', () => post({ type: 'restoreHosts' }));
+
+ui.useCalibration.addEventListener('change', () => {
+  flush();
+  post({ type: 'useCalibration', source: ui.useCalibration.checked ? 'crawl' : 'off' });
+});
+ui.chooseReport.addEventListener('click', () => {
+  flush();
+  post({ type: 'chooseCalibrationReport' });
+});
+ui.calibrationOff.addEventListener('click', () => post({ type: 'useCalibration', source: 'off' }));
+ui.simulate.addEventListener('change', () => {
+  flush();
+  simulationEdited(true);
+});
+for (const input of [ui.simRuns, ui.simSeed]) input.addEventListener('input', () => simulationEdited(false));
 
 ui.hostTable.tHead?.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;

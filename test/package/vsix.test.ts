@@ -59,7 +59,7 @@ function entryText(zip: Buffer, e: ZipEntry): string {
 }
 
 test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
-  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(join(root, 'dist', 'webview.js')) || !existsSync(join(root, 'dist', 'report.js'))) {
+  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(join(root, 'dist', 'webview.js')) || !existsSync(join(root, 'dist', 'report.js')) || !existsSync(join(root, 'dist', 'simulate.js'))) {
     execFileSync(process.execPath, [join(root, 'esbuild.js')], { cwd: root, stdio: 'pipe' });
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-vsix-'));
@@ -80,6 +80,7 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
       'extension/dist/extension.js',
       'extension/dist/webview.js',
       'extension/dist/report.js',
+      'extension/dist/simulate.js',
       'extension/media/icon.png',
       'extension/media/activity.svg',
       // The robots.txt language: its grammar and its language configuration.

@@ -3,60 +3,13 @@ import assert from 'node:assert/strict';
 import { calibrationFromReport, CalibrationError } from '../../src/core/calibrate/fromReport';
 import { calibrationMatcher } from '../../src/core/calibrate/match';
 import type { Calibration, HostCalibration } from '../../src/core/calibrate/types';
-import { runCrawl } from '../../src/core/crawl/engine';
-import { createReportBuilder, type CrawlReport } from '../../src/core/crawl/report';
+import type { CrawlReport } from '../../src/core/crawl/report';
 import { reportToJson } from '../../src/core/format/safeJson';
-import { estimateDocument, plan } from '../../src/core/plan';
-import { fakeExtractLinks, fakeSite, fetchingRobots, type FakeResponse } from '../helpers/crawlFakes';
-import { VirtualClock } from '../helpers/virtualClock';
+import { testCrawlReport } from '../helpers/calibration';
 
-const T0 = Date.UTC(2025, 0, 1);
-const A = 'http://a.example';
-const B = 'http://b.example';
-
-/**
- * A crawl on virtual time, with its report: a.example has 12 pages answering in 100, 110, … ms, and a 429
- * (Retry-After: 2) on every 4th request; b.example declares Crawl-delay 2 in robots.txt, answers in 50 ms,
- * its page 2 answers 503 (Retry-After: 1) once and its page 3 times out once (after 300 ms).
- */
+/** The test crawl's report, as its file reads back. */
 async function crawlReport(): Promise<CrawlReport> {
-  const clock = new VirtualClock(T0);
-  let aRequests = 0;
-  const aPage = (i: number) => (): FakeResponse => {
-    aRequests++;
-    if (aRequests % 4 === 0) return { status: 429, latencyMs: 20, headers: { 'retry-after': '2' } };
-    return { latencyMs: 100 + 10 * i, links: i < 11 ? [`${A}/${i + 1}`] : [] };
-  };
-  const pages: Record<string, (attempt: number) => FakeResponse> = {};
-  for (let i = 0; i < 12; i++) pages[i === 0 ? `${A}/` : `${A}/${i}`] = aPage(i);
-  pages[`${B}/`] = () => ({ latencyMs: 50, links: [`${B}/1`, `${B}/2`, `${B}/3`] });
-  pages[`${B}/1`] = () => ({ latencyMs: 50 });
-  pages[`${B}/2`] = (attempt) => (attempt === 1 ? { status: 503, latencyMs: 30, headers: { 'retry-after': '1' } } : { latencyMs: 50 });
-  pages[`${B}/3`] = (attempt) => (attempt === 1 ? { error: 'headers-timeout', latencyMs: 300 } : { latencyMs: 50 });
-  const site = fakeSite(clock, pages);
-  const robots = fetchingRobots(clock, {
-    [A]: { latencyMs: 5 },
-    [B]: { latencyMs: 8, decide: () => ({ verdict: 'allowed', outcome: 'ok', crawlDelaySeconds: 2 }) },
-  });
-  const report = createReportBuilder({ startedAt: T0 });
-  const seeds = [`${A}/`, `${B}/`];
-  const result = await clock.run(
-    runCrawl({
-      seeds,
-      clock,
-      random: () => 0.5,
-      fetch: site.fetch,
-      robots: robots.gate,
-      extractLinks: fakeExtractLinks,
-      emit: (e) => report.add(e),
-      delaySeconds: 0.5,
-      maxPages: 100,
-      maxDepth: 20,
-    }),
-  );
-  // As the crawl's own plan would have it: robots.txt's Crawl-delay per host, as declared.
-  const crawlPlan = estimateDocument(plan({ seeds: [{ host: 'a.example' }, { host: 'b.example' }], pages: { total: 16 }, crawlDelayByHost: { 'b.example': 2 } }));
-  return JSON.parse(reportToJson(report.build({ urls: result.urls, plan: crawlPlan }))) as CrawlReport;
+  return JSON.parse(reportToJson(await testCrawlReport())) as CrawlReport;
 }
 
 test('calibration: per host, the answer times, the faults with their rates and Retry-After pauses, robots.txt and the intervals', async () => {

@@ -279,7 +279,7 @@ test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () =>
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['crawlResult', 'formSet', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'sitemapsState', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'formSet', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'sitemapsState', 'state']);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
   for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));

@@ -25,13 +25,32 @@ function faultCell(count: number, rate: number, pauses: readonly number[]): stri
   return `${percentText(rate)} (Retry-After ${lo === hi ? formatSeconds(lo) : `${formatSeconds(lo)}–${formatSeconds(hi)}`})`;
 }
 
-/** The calibration section: one row per host the report saw, then which inputs the plan took from it. */
-export function formatCalibrationText(plan: Plan, calibration: Calibration, color: boolean): string {
-  const { bold } = colors(color);
+/** One host the report measured, as text: its cells in the calibration table and the inputs the plan took from it. */
+export interface CalibrationRowText {
+  host: string;
+  requests: string;
+  /** "0.2 s / 0.4 s" (p50 / p90), or "—". */
+  latency: string;
+  /** "10.0% (Retry-After 1 s)", or "—". */
+  tooManyRequests: string;
+  serverErrors: string;
+  /** Timeouts and other transport errors. */
+  errors: string;
+  crawlDelay: string;
+  /** The mean gap between its request starts. */
+  achieved: string;
+  /** The inputs the plan took from it (`latency`, `faults`, `crawl-delay`); null when no planned host matches it. */
+  used: string[] | null;
+}
+
+/** "a test crawl of 60 pages, 67 requests in 41 s" */
+export function calibrationSourceText(calibration: Calibration): string {
   const s = calibration.source;
-  const lines: string[] = [];
-  const from = s.file === null ? 'a test crawl' : sanitizeText(s.file);
-  lines.push(`${bold('Calibrated from')} ${from}: a test crawl of ${plural(s.pages, 'page')}, ${plural(s.requests, 'request')} in ${formatDuration(s.elapsedSeconds)}`);
+  return `a test crawl of ${plural(s.pages, 'page')}, ${plural(s.requests, 'request')} in ${formatDuration(s.elapsedSeconds)}`;
+}
+
+/** The calibration's hosts as text, in the report's order, each with what the plan took from it. */
+export function calibrationRows(plan: Pick<Plan, 'hosts'>, calibration: Calibration): CalibrationRowText[] {
   // Which planned host each measured one stands for (the same host, or the same name on another port).
   const calibrationOf = calibrationMatcher(calibration);
   const planned = new Map<HostCalibration, HostPlan>();
@@ -39,20 +58,30 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
     const c = calibrationOf(h.host);
     if (c !== undefined) planned.set(c, h);
   }
-  const row = (c: HostCalibration) => {
+  return calibration.hosts.map((c) => {
     const f = c.faults;
-    return [
-      sanitizeText(c.host),
-      formatNumber(c.requests),
-      c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
-      faultCell(f.tooManyRequests.count, f.tooManyRequests.rate, f.tooManyRequests.retryAfterSeconds),
-      faultCell(f.serverErrors.count, f.serverErrors.rate, f.serverErrors.retryAfterSeconds),
-      faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
-      c.interval.crawlDelaySeconds === null ? '—' : formatSeconds(c.interval.crawlDelaySeconds),
-      c.interval.achievedMeanSeconds === null ? '—' : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
-      planned.get(c)?.calibrated.join(', ') || 'not planned',
-    ];
-  };
+    return {
+      host: sanitizeText(c.host),
+      requests: formatNumber(c.requests),
+      latency: c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
+      tooManyRequests: faultCell(f.tooManyRequests.count, f.tooManyRequests.rate, f.tooManyRequests.retryAfterSeconds),
+      serverErrors: faultCell(f.serverErrors.count, f.serverErrors.rate, f.serverErrors.retryAfterSeconds),
+      errors: faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
+      crawlDelay: c.interval.crawlDelaySeconds === null ? '—' : formatSeconds(c.interval.crawlDelaySeconds),
+      achieved: c.interval.achievedMeanSeconds === null ? '—' : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
+      used: planned.get(c)?.calibrated.slice() ?? null,
+    };
+  });
+}
+
+/** The calibration section: one row per host the report saw, then which inputs the plan took from it. */
+export function formatCalibrationText(plan: Plan, calibration: Calibration, color: boolean): string {
+  const { bold } = colors(color);
+  const s = calibration.source;
+  const lines: string[] = [];
+  const from = s.file === null ? 'a test crawl' : sanitizeText(s.file);
+  lines.push(`${bold('Calibrated from')} ${from}: ${calibrationSourceText(calibration)}`);
+  const row = (r: CalibrationRowText) => [r.host, r.requests, r.latency, r.tooManyRequests, r.serverErrors, r.errors, r.crawlDelay, r.achieved, r.used?.join(', ') || 'not planned'];
   lines.push(
     ...renderTable(
       [
@@ -66,7 +95,7 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
         { header: 'Achieved' },
         { header: 'Used' },
       ],
-      calibration.hosts.map(row),
+      calibrationRows(plan, calibration).map(row),
       { indent: '  ', styleHeader: bold },
     ),
   );

@@ -16,13 +16,17 @@ import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../task/runningCrawls';
+import { SIMULATION_LIMITS } from '../../core/simulate/options';
 import { toCrawlResultView } from '../../shared/protocol';
+import { pickCalibrationReport, readCalibrationReport } from '../view/calibrationFiles';
+import type { HeldCalibration } from '../view/estimates';
+import { runSimulation } from '../view/simulateRunner';
 import type { PlannerViewApi, PlannerViewDeps } from '../view/plannerView';
 import { createSeedFiles, seedFileRef } from '../view/seedFiles';
 import { sitemapSizingOptions } from '../view/sitemapsResults';
 import type { SeedFileRef } from '../view/controller';
 import * as path from 'node:path';
-import { argObject, CommandArgumentError } from './args';
+import { argObject, CommandArgumentError, optionalBoolean, optionalNumber } from './args';
 import { estimateFromArgs } from './estimate';
 import { runCommand } from './run';
 
@@ -34,6 +38,8 @@ export interface PlannerViewDepsInput {
   log: Log;
   runs: RunningCrawls;
   demo: Pick<DemoHostsService, 'hosts'>;
+  /** The extension's folder: the simulation's worker is its dist/simulate.js. */
+  extensionUri: vscode.Uri;
 }
 
 /** How long a long list's plan waits after `planning` is posted, so that the message goes out first. */
@@ -83,8 +89,12 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
     log: (message) => deps.log.info(message),
     onDidEndCrawl: (listener) =>
       deps.runs.onDidEnd((end) => {
-        if (end.summary) listener(toCrawlResultView(end.name, end.exitCode, end.summary));
+        if (!end.summary) return;
+        const file = end.reportUri === undefined ? undefined : end.reportUri.scheme === 'file' ? vscode.workspace.asRelativePath(end.reportUri, false) : end.reportUri.toString(true);
+        listener(toCrawlResultView(end.name, end.exitCode, end.summary), end.report === undefined ? undefined : { report: end.report, ...(file === undefined ? {} : { file }) });
       }),
+    pickCalibrationReport: () => pickCalibrationReport(deps.config.read().settings.reportFolder),
+    simulate: (plan, options, signal) => runSimulation({ file: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'simulate.js').fsPath }, plan, options, signal),
     onDidChangeSettings: (listener) => {
       const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
@@ -118,6 +128,51 @@ export function seedsFileUri(arg: unknown): vscode.Uri {
 }
 
 export function registerPlannerCommands(context: vscode.ExtensionContext, deps: PlannerCommandsDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.calibrateFromReport, (arg?: unknown) =>
+      runCommand(deps.log, 'Calibrate from Crawl Report', async () => {
+        let held: HeldCalibration | undefined;
+        if (arg === undefined) held = await pickCalibrationReport(deps.config.read().settings.reportFolder);
+        else {
+          // The file is the argument: one that is not a crawl report is a bad argument (the caller learns why).
+          const uri = pathArgumentUri('the crawl report', arg);
+          held = await readCalibrationReport(uri).catch((err: unknown) => {
+            throw new CommandArgumentError(err instanceof Error ? err.message : String(err));
+          });
+        }
+        if (held === undefined) return undefined;
+        const used = deps.view.useCalibration(held);
+        if (arg === undefined) await deps.view.reveal();
+        return used;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMANDS.planWithTestCrawl, (arg?: unknown) =>
+      runCommand(deps.log, 'Plan with What the Test Crawl Measured', async () => {
+        const on = optionalBoolean('the argument', arg) ?? true;
+        const used = deps.view.useCalibration(on ? 'crawl' : 'off');
+        if (arg === undefined) await deps.view.reveal();
+        return used;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMANDS.simulatePlan, (arg?: unknown) =>
+      runCommand(deps.log, 'Simulate Plan', async () => {
+        if (arg === false) {
+          deps.view.stopSimulating();
+          return null;
+        }
+        const args = argObject(COMMANDS.simulatePlan, arg);
+        const unknown = Object.keys(args).filter((k) => k !== 'runs' && k !== 'seed');
+        if (unknown.length > 0) throw new CommandArgumentError(`unknown argument: ${unknown.join(', ')} (known: runs, seed)`);
+        const runs = optionalNumber('runs', args.runs, SIMULATION_LIMITS.runs);
+        const seed = optionalNumber('seed', args.seed, SIMULATION_LIMITS.seed);
+        const ended = await deps.view.simulateNow({ ...(runs === undefined ? {} : { runs }), ...(seed === undefined ? {} : { seed }) });
+        if (arg === undefined) await deps.view.reveal();
+        if (ended.state === 'error') throw new Error(ended.message);
+        if (ended.state !== 'done') throw new Error('there is no plan to simulate: enter seeds and pages in the planner');
+        return ended.simulation;
+      }),
+    ),
+  );
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.loadSeedsFile, (arg?: unknown) =>
       runCommand(deps.log, 'Load Seeds from File', async () => {

@@ -11,12 +11,19 @@ import { assertNever, type NoticeLevel } from '../../shared/protocol';
 import { parseReportMessage, type HostToReport, type ReportQuery, type ReportToHost } from '../../shared/reportProtocol';
 import { deliver } from '../view/deliver';
 import { reportView, ReportTable } from './table';
+import type { Simulation } from '../../core/simulate/types';
+import type { SimulationState } from '../../shared/protocol';
+import { reportSimulationView, ReportTimeline, simulationStatusText } from './timeline';
 
 /** What the report needs from the planner. */
 export interface ReportSource {
   currentPlan(): { plan: Plan | null; problems: ReadonlyArray<{ field: string; message: string }>; seeds: SeedsCheck };
   /** Where the seeds come from, for the header: "the seeds box" or a file's name. */
   seedsFrom(): string;
+  /** The simulation of the current plan, once done. */
+  currentSimulation?(): { plan: Plan; simulation: Simulation } | undefined;
+  /** Where the planner's simulation stands (for the section's line while there is none to draw). */
+  simulationState?(): SimulationState;
 }
 
 export interface ReportControllerDeps {
@@ -46,6 +53,11 @@ export class ReportController {
   private tablePlan: Plan | null = null;
   private readyAnswers = 0;
   private readyWaiters: Array<() => void> = [];
+  /** Numbers the simulations sent for a plan; the timeline of the one shown. */
+  private simulationNumber = 0;
+  private timeline: ReportTimeline | undefined;
+  /** What the last `simulation` message said (plan, simulation, status), so that the same is not sent twice. */
+  private simulationSent = '';
 
   constructor(private readonly deps: ReportControllerDeps) {}
 
@@ -79,8 +91,23 @@ export class ReportController {
   planChanged(): void {
     if (!this.ready) return;
     const { plan } = this.deps.source.currentPlan();
-    if (plan === this.tablePlan && this.table !== undefined) return;
+    if (plan === this.tablePlan && this.table !== undefined) {
+      // The same plan: its simulation may have ended meanwhile.
+      this.postSimulation();
+      return;
+    }
     void this.postReport();
+  }
+
+  /** The planner's simulation changed (started, done, failed, off): send it (for the plan shown). */
+  simulationChanged(): void {
+    if (!this.ready) return;
+    this.postSimulation();
+  }
+
+  /** The simulation the report shows (its number and timeline), or undefined. */
+  get shownSimulation(): { number: number; hosts: number } | undefined {
+    return this.timeline === undefined ? undefined : { number: this.simulationNumber, hosts: this.timeline.total };
   }
 
   receive(raw: unknown): void {
@@ -96,6 +123,7 @@ export class ReportController {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.simulationSent = '';
         void this.postReport().then((delivered) => {
           if (!delivered) return;
           this.readyAnswers++;
@@ -114,6 +142,20 @@ export class ReportController {
       case 'export':
         this.export(message.format, message.query);
         break;
+      case 'timeline': {
+        const timeline = this.timeline;
+        const current = message.plan === this.planNumber && message.simulation === this.simulationNumber && timeline !== undefined;
+        void this.send({
+          type: 'timeline',
+          plan: message.plan,
+          simulation: message.simulation,
+          request: message.request,
+          total: current ? timeline.total : 0,
+          offset: message.offset,
+          hosts: current ? timeline.rows(message.offset, message.count) : [],
+        });
+        break;
+      }
       default:
         assertNever(message);
     }
@@ -132,12 +174,41 @@ export class ReportController {
     const current = this.deps.source.currentPlan();
     const table = this.currentTable();
     this.planNumber++;
-    return this.send({
+    this.timeline = undefined;
+    const sent = this.send({
       type: 'report',
       plan: this.planNumber,
       report: table === undefined ? null : reportView(table.plan, this.deps.source.seedsFrom()),
       problems: current.problems.map((p) => p.message),
     });
+    this.postSimulation();
+    return sent;
+  }
+
+  /**
+   * The simulation of the plan shown: its band and a new timeline, or why there is none. Sent when it differs
+   * from what was last sent (a plan that did not change sends nothing); never when the source has no simulation.
+   */
+  private postSimulation(): void {
+    if (this.deps.source.currentSimulation === undefined) return;
+    const table = this.table;
+    const sim = this.deps.source.currentSimulation();
+    let message: HostToReport;
+    if (table === undefined || sim === undefined || sim.plan !== table.plan) {
+      this.timeline = undefined;
+      const state = this.deps.source.simulationState?.() ?? { state: 'off' };
+      message = { type: 'simulation', plan: this.planNumber, simulation: null, status: table === undefined ? '' : simulationStatusText(state) };
+    } else {
+      if (this.timeline?.simulation !== sim.simulation) {
+        this.simulationNumber++;
+        this.timeline = new ReportTimeline(sim.simulation, table.plan.bindingHost);
+      }
+      message = { type: 'simulation', plan: this.planNumber, simulation: reportSimulationView(sim.simulation, table.plan, this.simulationNumber), status: '' };
+    }
+    const key = `${message.plan}|${message.simulation?.number ?? '-'}|${message.status}`;
+    if (key === this.simulationSent) return;
+    this.simulationSent = key;
+    void this.send(message);
   }
 
   private export(format: 'csv' | 'json', query: ReportQuery): void {

@@ -58,7 +58,24 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
     <p id="warnings-more" class="hint"></p>
   </details>
 
-  <div id="sections"></div>
+  <div id="sections">
+    <section id="simulation-section" class="simulation-section" aria-labelledby="simulation-heading">
+      <h2 id="simulation-heading">Simulated band and timeline</h2>
+      <p id="simulation-status" class="hint" aria-live="polite"></p>
+      <div id="simulation-body" hidden>
+        <p id="simulation-text"></p>
+        <div id="band-chart" class="band-chart" role="img" aria-label="No simulation yet"></div>
+        <div id="timeline-axis" class="timeline-axis" aria-hidden="true"></div>
+        <div id="timeline" class="timeline" role="list" aria-label="Hosts over time, the host that limits the crawl first" data-hosts="0">
+          <div id="timeline-viewport" class="timeline-viewport" tabindex="0" aria-label="Host timelines (scroll)">
+            <div id="timeline-sizer" class="sizer"></div>
+          </div>
+        </div>
+        <p id="timeline-method" class="hint"></p>
+        <p class="hint timeline-legend">Each line: the host's span from its robots.txt to its last answer, its pages over time rising from the bottom to the top, and shaded its Retry-After pauses. Above: the p10–p90 band, p50 and the plan.</p>
+      </div>
+    </section>
+  </div>
 
   <section class="hosts" aria-labelledby="hosts-heading">
     <h2 id="hosts-heading">Hosts</h2>

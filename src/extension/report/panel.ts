@@ -21,7 +21,7 @@ export const REPORT_READY_TIMEOUT_MS = 10_000;
 const PLAN_CHANGE_MS = 200;
 
 export interface PlanReportDeps {
-  planner: Pick<PlannerViewApi, 'currentPlan' | 'onDidChangePlan' | 'currentSeedsView'>;
+  planner: Pick<PlannerViewApi, 'currentPlan' | 'onDidChangePlan' | 'currentSeedsView' | 'currentSimulation' | 'simulationState' | 'onDidChangeSimulation'>;
   log: Log;
 }
 
@@ -61,6 +61,8 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
         const seeds = deps.planner.currentSeedsView();
         return seeds.source === 'file' ? seeds.file.label : 'the seeds box';
       },
+      currentSimulation: () => deps.planner.currentSimulation(),
+      simulationState: () => deps.planner.simulationState(),
     },
     save: async (format, pieces) => {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -83,7 +85,15 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
   const planChanged = deps.planner.onDidChangePlan(() => {
     if (panel === undefined) return;
     clearTimeout(timer);
-    timer = setTimeout(() => controller.planChanged(), PLAN_CHANGE_MS);
+    timer = setTimeout(() => {
+      timer = undefined;
+      controller.planChanged();
+    }, PLAN_CHANGE_MS);
+  });
+
+  // A simulation that ends (or starts) is sent as it happens, after any report of its plan.
+  const simulationChanged = deps.planner.onDidChangeSimulation(() => {
+    if (panel !== undefined && timer === undefined) controller.simulationChanged();
   });
 
   const create = (): vscode.WebviewPanel => {
@@ -134,6 +144,7 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
     },
     dispose: () => {
       planChanged.dispose();
+      simulationChanged.dispose();
       clearTimeout(timer);
       panel?.dispose();
     },

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlSummary, ProgressEvent } from '../../core/crawl/events';
+import type { CrawlReport } from '../../core/crawl/report';
 import { CONTEXT_KEYS } from '../ids';
 
 export interface RunningCrawl {
@@ -27,12 +28,14 @@ export interface CrawlEnd {
   reportUri?: vscode.Uri;
   /** The crawl's summary, when it ran. */
   summary?: CrawlSummary;
+  /** The report it wrote (the same object as the file), when it ran: the planner calibrates from it. */
+  report?: CrawlReport;
 }
 
 export interface RunningCrawlHandle {
   readonly id: number;
   progress(event: ProgressEvent): void;
-  end(result: { exitCode: number; reportUri?: vscode.Uri; summary?: CrawlSummary }): void;
+  end(result: { exitCode: number; reportUri?: vscode.Uri; summary?: CrawlSummary; report?: CrawlReport }): void;
 }
 
 interface Entry {
@@ -66,10 +69,10 @@ export class RunningCrawls implements vscode.Disposable {
         entry.info = { ...entry.info, progress: event };
         this.changed.fire();
       },
-      end: ({ exitCode, reportUri, summary }) => {
+      end: ({ exitCode, reportUri, summary, report }) => {
         if (!this.entries.delete(id)) return;
         this.update();
-        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}), ...(summary ? { summary } : {}) });
+        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}), ...(summary ? { summary } : {}), ...(report ? { report } : {}) });
       },
     };
   }

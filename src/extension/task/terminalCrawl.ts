@@ -10,6 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { CrawlSummary } from '../../core/crawl/events';
+import type { CrawlReport } from '../../core/crawl/report';
 import { colors } from '../../core/format/ansi';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { formatPlanText } from '../../core/format/planText';
@@ -47,6 +48,8 @@ export interface TerminalCrawlOutcome {
   reportUri?: vscode.Uri;
   /** The crawl's summary, when it ran. */
   summary?: CrawlSummary;
+  /** The report, when the crawl ran (written to `reportUri`, or not when that failed). */
+  report?: CrawlReport;
 }
 
 export interface TerminalCrawlDeps {
@@ -194,10 +197,10 @@ export function startTerminalCrawl(request: TerminalCrawlRequest, deps: Terminal
       } catch (err) {
         out(red(`Could not write the report to ${sanitizeText(displayPath(target, request.folder?.uri))}: ${sanitizeText(errorMessage(err))}`));
         deps.log.error(`${request.name}: report not written: ${errorMessage(err)}`);
-        return finish({ exitCode: EXIT_FAILED, summary: result.summary });
+        return finish({ exitCode: EXIT_FAILED, summary: result.summary, report: result.report });
       }
       out('', `Report: ${sanitizeText(displayPath(target, request.folder?.uri))}`);
-      return finish({ exitCode: result.exitCode, reportUri: target, summary: result.summary });
+      return finish({ exitCode: result.exitCode, reportUri: target, summary: result.summary, report: result.report });
     } catch (err) {
       if (stopping && abort.signal.aborted && isAbort(err)) {
         out('Stopped before the crawl started.');

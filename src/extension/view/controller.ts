@@ -4,7 +4,10 @@
  * robots.txt step through the injected `inspectRobots`, and posts results back. `plannerView.ts` wires it to a
  * WebviewView; tests drive it with fakes.
  */
+import { calibrationFromReport } from '../../core/calibrate/fromReport';
+import type { CrawlReport } from '../../core/crawl/report';
 import { escapeInvisible } from '../../core/seedHygiene';
+import type { Simulation } from '../../core/simulate/types';
 import { applyPlanChange, estimateDocument, type CrawlDelayPolicy, type DelayFrom, type Plan } from '../../core/plan';
 import type { ExportSeed } from '../../core/export/types';
 import type { SitemapFileReport, SitemapSizing } from '../../core/sitemaps/report';
@@ -14,9 +17,11 @@ import { countSeedLines, seedLines } from '../../core/seeds';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import {
   assertNever,
+  DEFAULT_SIMULATION_SETTINGS,
   hostKeyProblem,
   MAX_PAGES_BY_HOST,
   parsePlannerForm,
+  parseSimulationSettings,
   parseRawForm,
   parseWebviewMessage,
   PLANNER_SEED_LIMITS,
@@ -24,6 +29,7 @@ import {
   seedsStoreProblem,
   seedsTextProblem,
   sizeText,
+  type CalibrationState,
   type CrawlResultView,
   type HostToWebview,
   type NoticeLevel,
@@ -35,12 +41,15 @@ import {
   type RobotsView,
   type SeedFileView,
   type SeedsView,
+  type SimulationSettings,
+  type SimulationState,
   type SitemapsState,
   type WebviewToHost,
 } from '../../shared/protocol';
 import { formToRawKeeping, readForm } from '../../shared/formFields';
 import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
 import { deliver } from './deliver';
+import { simulationView, type HeldCalibration } from './estimates';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
 import { pagesFromSizing, sitemapTargets, toSitemapsView } from './sitemapsResults';
 
@@ -147,8 +156,19 @@ export interface PlannerViewDeps {
   log(message: string): void;
   /** Fires when a `crawlPlanner.*` setting (or trust) changes; the planner re-plans and re-posts. */
   onDidChangeSettings?(listener: () => void): { dispose(): void };
-  /** Fires when a test crawl in this window ends; the planner shows how it ended and what it did not follow. */
-  onDidEndCrawl?(listener: (crawl: CrawlResultView) => void): { dispose(): void };
+  /**
+   * Fires when a test crawl in this window ends; the planner shows how it ended and what it did not follow,
+   * and offers to plan with what it measured: `report` is the report the crawl wrote (in memory, the same
+   * object as the file at `file`), read as `estimate --calibrate` reads the file (calibrationFromReport).
+   */
+  onDidEndCrawl?(listener: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) => void): { dispose(): void };
+  /** Asks for a crawl report file and reads it (undefined: cancelled); throws with a one-line reason when it is not one. */
+  pickCalibrationReport?(): PromiseLike<HeldCalibration | undefined>;
+  /**
+   * Runs the simulation of `plan` off the extension's thread (src/extension/view/simulateRunner.ts); stops
+   * and rejects when `signal` aborts.
+   */
+  simulate?(plan: Plan, options: { runs: number; seed: number }, signal: AbortSignal): PromiseLike<Simulation>;
 }
 
 /** What is saved between sessions: the form, the box's text (whatever its length) and the seeds file in use. */
@@ -159,6 +179,8 @@ export interface SavedPlanner {
   fields?: RawForm;
   seedsText: string;
   seedsFile?: SeedFileRef;
+  /** The Simulate choice; absent: off, with the default runs and seed. */
+  simulation?: SimulationSettings;
   /** Seed hosts dropped from the plan (a deadline's drop option), until they are restored. */
   dropHosts?: string[];
 }
@@ -236,6 +258,10 @@ export function parseSavedPlanner(raw: unknown): Omit<SavedPlanner, 'v'> | undef
     }
     const seedsFile = parseFileRef(raw.seedsFile);
     if (seedsFile !== undefined) saved.seedsFile = seedsFile;
+    if (raw.simulation !== undefined) {
+      const simulation = parseSimulationSettings(raw.simulation);
+      if (!('error' in simulation)) saved.simulation = simulation;
+    }
     const dropHosts = parseHosts(raw.dropHosts);
     if (dropHosts !== undefined && dropHosts.length > 0) saved.dropHosts = dropHosts;
     return saved;
@@ -287,6 +313,19 @@ export class PlannerController {
   /** Numbers each plan made (a deadline's options name the plan they belong to). */
   private planNumber = 0;
   private lastCrawl: CrawlResultView | undefined;
+  /** What the last test crawl in this window measured, and the calibration the plan uses now (either may be absent). */
+  private crawlCalibration: HeldCalibration | undefined;
+  private calibration: HeldCalibration | undefined;
+  private simSettings: SimulationSettings = { ...DEFAULT_SIMULATION_SETTINGS };
+  private simulation: SimulationState = { state: 'off' };
+  /** The simulation of the current plan, once it is done. */
+  private simResult: { plan: Plan; simulation: Simulation } | undefined;
+  /** Bumped when the plan or the settings change: a simulation that is not the latest is dropped. */
+  private simRun = 0;
+  private simAbort: AbortController | undefined;
+  private simScheduled = false;
+  private readonly simListeners = new Set<() => void>();
+  private simWaiters: Array<(state: SimulationState) => void> = [];
   private post: Post | undefined;
   private ready = false;
   private disposed = false;
@@ -313,7 +352,7 @@ export class PlannerController {
   ) {
     this.form = defaultForm(this.settings());
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
-    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl) => this.crawlEnded(crawl)));
+    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl, report) => this.crawlEnded(crawl, report)));
   }
 
   /**
@@ -349,6 +388,7 @@ export class PlannerController {
       this.form = saved.form;
       this.fields = saved.fields;
       this.seedsText = saved.seedsText;
+      if (saved.simulation !== undefined) this.simSettings = saved.simulation;
       this.dropped = saved.dropHosts ?? [];
       // A file chosen while the saved planner was read (Load Seeds from File) is newer than the saved one.
       if (saved.seedsFile !== undefined && this.file === undefined) {
@@ -416,6 +456,9 @@ export class PlannerController {
     if (this.disposed) return;
     this.disposed = true;
     this.robotsAbort?.abort();
+    this.simAbort?.abort();
+    this.simListeners.clear();
+    for (const waiter of this.simWaiters.splice(0)) waiter({ state: 'off' });
     this.sitemapsAbort?.abort();
     this.file?.watcher?.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();
@@ -430,7 +473,10 @@ export class PlannerController {
   /** The current plan as the `estimate --json` document, or undefined when there is no plan. */
   currentPlanJson(): string | undefined {
     const c = this.current();
-    return c.plan === null ? undefined : JSON.stringify(estimateDocument(c.plan, c.seeds.validation.invalid, c.seeds.validation), null, 2);
+    if (c.plan === null) return undefined;
+    const simulation = this.simResult?.plan === c.plan ? this.simResult.simulation : null;
+    // The CLI's document: `estimate --calibrate` gives its `calibration` (in the plan), `--simulate` its `simulation`.
+    return JSON.stringify({ ...estimateDocument(c.plan, c.seeds.validation.invalid, c.seeds.validation), simulation }, null, 2);
   }
 
   /** The current plan and the seeds it was made from (null plan: none, `problems` say why). */
@@ -499,6 +545,71 @@ export class PlannerController {
   currentSeedsView(): SeedsView {
     this.startRestore();
     return this.seedsView();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Calibration and simulation (for the commands and the plan report)
+
+  /** Where calibration stands now. */
+  calibrationState(): CalibrationState {
+    const crawl = this.crawlCalibration?.calibration.source;
+    return {
+      crawl: crawl === undefined ? null : { name: this.crawlCalibration!.label, pages: crawl.pages, requests: crawl.requests },
+      using: this.calibration?.source ?? null,
+    };
+  }
+
+  /**
+   * Plans with what a test crawl measured: the last one in this window (`crawl`), a report read from a file,
+   * or nothing (`off`: the typed values again). Throws when `crawl` is asked for and no test crawl measured
+   * anything yet. Returns what the plan now takes (the sidebar's view of it), or null when off.
+   */
+  useCalibration(source: 'crawl' | 'off' | HeldCalibration): PlanResultView['calibration'] {
+    this.startRestore();
+    if (source === 'crawl' && this.crawlCalibration === undefined) {
+      throw new Error('no test crawl in this window has measured anything yet: run a test crawl first (or choose a crawl report)');
+    }
+    const held = source === 'off' ? undefined : source === 'crawl' ? this.crawlCalibration : source;
+    this.setCalibration(held);
+    return this.currentView().calibration;
+  }
+
+  /** The simulation of the current plan, once done (undefined while it runs, when off, or for an older plan). */
+  currentSimulation(): { plan: Plan; simulation: Simulation } | undefined {
+    const result = this.simResult;
+    return result !== undefined && result.plan === this.current().plan ? result : undefined;
+  }
+
+  /** Where the simulation stands. */
+  simulationState(): SimulationState {
+    return this.simulation;
+  }
+
+  /** Fires when the simulation of the plan changes (started, done, failed, off). */
+  onDidChangeSimulation(listener: () => void): { dispose(): void } {
+    this.simListeners.add(listener);
+    return { dispose: () => this.simListeners.delete(listener) };
+  }
+
+  /**
+   * Turns Simulate on with `options` (the saved runs and seed where not given) and simulates the current plan;
+   * resolves with how it ended (`off`: there is no plan to simulate).
+   */
+  simulateNow(options: { runs?: number; seed?: number } = {}): Promise<SimulationState> {
+    this.startRestore();
+    if (this.deps.simulate === undefined) return Promise.reject(new Error('simulation is not available here'));
+    const settings: SimulationSettings = { enabled: true, runs: options.runs ?? this.simSettings.runs, seed: options.seed ?? this.simSettings.seed };
+    const checked = parseSimulationSettings(settings);
+    if ('error' in checked) return Promise.reject(new Error(checked.error));
+    const done = new Promise<SimulationState>((resolve) => this.simWaiters.push(resolve));
+    this.setSimulationSettings(checked, true);
+    return done;
+  }
+
+  /** Turns Simulate off (the runs and seed are kept). */
+  stopSimulating(): void {
+    this.startRestore();
+    this.setSimulationSettings({ ...this.simSettings, enabled: false }, false);
   }
 
   /** Makes `ref` the seeds' source (the Load Seeds from File command with an argument); resolves once it is read. */
@@ -625,6 +736,23 @@ export class PlannerController {
       case 'openRobots':
         this.openRobots(message.origin, message.line);
         break;
+      case 'useCalibration':
+        if (message.source === 'crawl' && this.crawlCalibration === undefined) {
+          this.notice('error', 'No test crawl in this window has measured anything yet: run a test crawl first.');
+          break;
+        }
+        this.setCalibration(message.source === 'crawl' ? this.crawlCalibration : undefined);
+        break;
+      case 'chooseCalibrationReport':
+        this.guard('read the crawl report', async () => {
+          if (this.deps.pickCalibrationReport === undefined) throw new Error('reading a report is not available here');
+          const held = await this.deps.pickCalibrationReport();
+          if (held !== undefined) this.setCalibration(held);
+        });
+        break;
+      case 'simulate':
+        this.setSimulationSettings(message.settings, false);
+        break;
       case 'sizeFromSitemaps':
         void this.startSitemaps(message.changedSince);
         break;
@@ -680,7 +808,7 @@ export class PlannerController {
     this.startRestore();
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
-      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {}, this.dropped);
+      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {}, this.dropped, this.calibration?.calibration);
       this.planNumber++;
       this.resultView = undefined;
       const pages = this.computation.plan?.totalPages;
@@ -695,13 +823,14 @@ export class PlannerController {
 
   private currentView(): PlanResultView {
     const c = this.current();
-    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined, this.form, this.planNumber);
+    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined, this.form, this.planNumber, this.calibration);
     return this.resultView;
   }
 
   private invalidate(): void {
     this.computation = undefined;
     this.resultView = undefined;
+    this.simulationStale();
     if (this.planListeners.size > 0) this.planListeners.forEach((listener) => listener());
   }
 
@@ -715,6 +844,9 @@ export class PlannerController {
     const state: SavedPlanner = { v: 2, form: this.form, seedsText: this.seedsText };
     if (this.fields !== undefined) state.fields = this.fields;
     if (this.file !== undefined) state.seedsFile = this.file.ref;
+    if (this.simSettings.enabled || this.simSettings.runs !== DEFAULT_SIMULATION_SETTINGS.runs || this.simSettings.seed !== DEFAULT_SIMULATION_SETTINGS.seed) {
+      state.simulation = { ...this.simSettings };
+    }
     if (this.dropped.length > 0) state.dropHosts = [...this.dropped];
     let pending: PromiseLike<void>;
     try {
@@ -767,6 +899,9 @@ export class PlannerController {
       trusted: this.deps.isTrusted(),
       result: this.currentView(),
       robots: this.robots,
+      calibration: this.calibrationState(),
+      simulationSettings: this.simSettings,
+      simulation: this.simulation,
       sitemaps: this.sitemaps,
     });
     if (this.lastCrawl) void this.send({ type: 'crawlResult', crawl: this.lastCrawl });
@@ -782,10 +917,100 @@ export class PlannerController {
     return { source: 'file', file: view };
   }
 
-  private crawlEnded(crawl: CrawlResultView): void {
+  private crawlEnded(crawl: CrawlResultView, report: { report: CrawlReport; file?: string } | undefined): void {
     if (this.disposed) return;
     this.lastCrawl = crawl;
     this.send({ type: 'crawlResult', crawl });
+    if (report === undefined) return;
+    let calibration;
+    try {
+      calibration = calibrationFromReport(report.report, report.file);
+    } catch (err) {
+      // A crawl that got no page answered (stopped at once, every host unreachable) measured nothing.
+      this.deps.log(`Planner view: ${crawl.name}: nothing to calibrate from: ${describe(err)}`);
+      return;
+    }
+    this.crawlCalibration = { source: 'crawl', label: crawl.name, calibration };
+    // Planning with the last test crawl's measurements: a newer test crawl replaces the older one's.
+    if (this.calibration?.source === 'crawl') this.setCalibration(this.crawlCalibration);
+    else this.send({ type: 'calibration', calibration: this.calibrationState() });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Calibration and simulation
+
+  private setCalibration(held: HeldCalibration | undefined): void {
+    this.calibration = held;
+    this.invalidate();
+    this.send({ type: 'calibration', calibration: this.calibrationState() });
+    this.postPlan();
+  }
+
+  private setSimulationSettings(settings: SimulationSettings, force: boolean): void {
+    const before = this.simSettings;
+    const same = before.enabled === settings.enabled && before.runs === settings.runs && before.seed === settings.seed;
+    this.simSettings = { ...settings };
+    if (!same) this.save();
+    if (same && !force && this.simulation.state !== 'error') return;
+    this.simulationStale();
+  }
+
+  /** The plan or the Simulate choice changed: the simulation running (or shown) is for another plan. */
+  private simulationStale(): void {
+    this.simRun++;
+    this.simAbort?.abort();
+    this.simAbort = undefined;
+    this.simResult = undefined;
+    if (!this.simSettings.enabled || this.deps.simulate === undefined || this.disposed) {
+      if (this.simulation.state !== 'off') this.setSimulation({ state: 'off' });
+      return;
+    }
+    const { runs, seed } = this.simSettings;
+    if (this.simulation.state !== 'running' || this.simulation.runs !== runs || this.simulation.seed !== seed) this.setSimulation({ state: 'running', runs, seed });
+    if (this.simScheduled) return;
+    // After this turn: a burst of changes (a robots.txt result and its plan) is simulated once.
+    this.simScheduled = true;
+    const start = (): void => {
+      this.simScheduled = false;
+      if (!this.disposed) this.startSimulation();
+    };
+    if (this.deps.defer !== undefined) this.deps.defer(start);
+    else queueMicrotask(start);
+  }
+
+  private startSimulation(): void {
+    if (!this.simSettings.enabled || this.deps.simulate === undefined) return;
+    const plan = this.current().plan;
+    if (plan === null) {
+      this.setSimulation({ state: 'off' });
+      return;
+    }
+    const run = this.simRun;
+    const abort = new AbortController();
+    this.simAbort = abort;
+    const { runs, seed } = this.simSettings;
+    const simulate = this.deps.simulate;
+    started(() => simulate(plan, { runs, seed }, abort.signal)).then(
+      (simulation) => {
+        if (run !== this.simRun || this.disposed) return;
+        this.simAbort = undefined;
+        this.simResult = { plan, simulation };
+        this.setSimulation({ state: 'done', simulation: simulationView(simulation, plan) });
+      },
+      (err: unknown) => {
+        if (run !== this.simRun || this.disposed || abort.signal.aborted) return;
+        this.simAbort = undefined;
+        this.deps.log(`Planner view: the simulation failed: ${describe(err)}`);
+        this.setSimulation({ state: 'error', message: `The simulation failed: ${describe(err)}` });
+      },
+    );
+  }
+
+  private setSimulation(state: SimulationState): void {
+    this.simulation = state;
+    this.send({ type: 'simulation', simulation: state });
+    if (state.state !== 'running') for (const waiter of this.simWaiters.splice(0)) waiter(state);
+    this.simListeners.forEach((listener) => listener());
   }
 
   private notice(level: NoticeLevel, message: string): void {
@@ -917,19 +1142,15 @@ export class PlannerController {
     const origins = new Set(urls.map((u) => new URL(u).origin)).size;
     this.robots = { state: 'loading', origins };
     this.send({ type: 'robotsPending', origins });
-    let pending: PromiseLike<RobotsInspection>;
-    try {
-      pending = this.deps.inspectRobots(urls, {
+    started(() =>
+      this.deps.inspectRobots(urls, {
         userAgent,
         configuredDelaySeconds: effectiveDelay(this.form, settings),
         crawlDelayPolicy: settings.crawlDelayPolicy,
         maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
         signal: abort.signal,
-      });
-    } catch (err) {
-      pending = Promise.reject(err);
-    }
-    Promise.resolve(pending).then(
+      }),
+    ).then(
       (inspection) => {
         if (run !== this.robotsRun || this.disposed) return;
         this.robotsAbort = undefined;
@@ -1178,6 +1399,15 @@ export class PlannerController {
     } catch (err) {
       this.notice('error', `Could not ${what}: ${describe(err)}`);
     }
+  }
+}
+
+/** What `start` returns, as a promise; a throw becomes its rejection. */
+function started<T>(start: () => PromiseLike<T>): Promise<T> {
+  try {
+    return Promise.resolve(start());
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 

@@ -194,6 +194,7 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
     <p id="stale" class="note" hidden>Showing the plan for the last valid form: fix the fields marked above to update it.</p>
     <p id="total" class="total"></p>
     <p id="binding" class="binding"></p>
+    <p id="band" class="band" aria-live="polite" hidden></p>
     <ul id="problems" class="problems" aria-label="Why there is no plan"></ul>
     <div id="dropped" class="dropped" hidden>
       <p id="dropped-head"></p>
@@ -230,6 +231,42 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
     <div class="actions">
       <button id="open-report" type="button" class="secondary" disabled>Open Plan Report</button>
     </div>
+  </section>
+
+  <section id="estimate-section" class="estimate-section" aria-labelledby="estimate-heading">
+    <h2 id="estimate-heading">Measured and simulated</h2>
+    <div class="field check">
+      <input id="use-calibration" type="checkbox" aria-describedby="calibration-help" disabled>
+      <label for="use-calibration">Plan with what the test crawl measured</label>
+      <p id="calibration-help" class="hint"></p>
+    </div>
+    <div class="actions">
+      <button id="choose-report" type="button" class="secondary" title="Plan with what a crawl report measured (one a test crawl or crawl-planner crawl --report wrote)">Choose a crawl report…</button>
+      <button id="calibration-off" type="button" class="secondary" hidden>Use typed values</button>
+    </div>
+    <div id="calibration" class="calibration" hidden>
+      <p id="calibration-source"></p>
+      <ul id="calibration-hosts" class="calibration-hosts" aria-label="What the test crawl measured, per host, and what the plan took"></ul>
+      <p id="calibration-more" class="hint"></p>
+      <p id="calibration-unseen" class="hint"></p>
+    </div>
+    <div class="field check">
+      <input id="simulate" type="checkbox" aria-describedby="simulation-status">
+      <label for="simulate">Simulate</label>
+    </div>
+    <div class="grid">
+      <div class="field">
+        <label for="sim-runs">Runs</label>
+        <input id="sim-runs" type="text" inputmode="numeric" autocomplete="off" aria-describedby="sim-runs-error">
+        <p id="sim-runs-error" class="field-error"></p>
+      </div>
+      <div class="field">
+        <label for="sim-seed">Seed</label>
+        <input id="sim-seed" type="text" inputmode="numeric" autocomplete="off" aria-describedby="sim-seed-error">
+        <p id="sim-seed-error" class="field-error"></p>
+      </div>
+    </div>
+    <p id="simulation-status" class="hint" aria-live="polite"></p>
   </section>
 
   <section class="robots-section" aria-labelledby="robots-heading">

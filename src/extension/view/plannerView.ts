@@ -10,7 +10,9 @@ import { VIEWS } from '../ids';
 import { PlannerController, type PlannerExport, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
-import type { PlannerForm, SeedsView, SitemapsState } from '../../shared/protocol';
+import type { Simulation } from '../../core/simulate/types';
+import type { CalibrationState, PlannerForm, PlanResultView, SeedsView, SimulationState, SitemapsState } from '../../shared/protocol';
+import type { HeldCalibration } from './estimates';
 
 export type { InspectRobotsOptions, PlannerExport, PlannerViewDeps, SeedFileRef, SizeSitemapsOptions, TestCrawlRequest } from './controller';
 
@@ -37,6 +39,20 @@ export interface PlannerViewApi {
   useSeedsFile(ref: SeedFileRef): Promise<void>;
   /** Where the seeds come from now: the box's text or a file (its name, size, lines, problem). */
   currentSeedsView(): SeedsView;
+  /** Where calibration stands: the last test crawl that can calibrate, and what the plan uses. */
+  calibrationState(): CalibrationState;
+  /** Plans with the last test crawl's measurements, a report's, or the typed values (`off`); what the plan took. */
+  useCalibration(source: 'crawl' | 'off' | HeldCalibration): PlanResultView['calibration'];
+  /** Turns Simulate on and simulates the current plan; resolves with how it ended. */
+  simulateNow(options?: { runs?: number; seed?: number }): Promise<SimulationState>;
+  /** Turns Simulate off (Simulate Plan with `false`). */
+  stopSimulating(): void;
+  /** The simulation of the current plan, once done. */
+  currentSimulation(): { plan: Plan; simulation: Simulation } | undefined;
+  /** Where the simulation stands (off, running, done, failed). */
+  simulationState(): SimulationState;
+  /** Fires when the simulation of the plan changes. */
+  onDidChangeSimulation(listener: () => void): vscode.Disposable;
   /** Seeds from code: the box's seeds, form numbers and a notice (PlannerController.useSeedsText). */
   useSeedsText(text: string | undefined, form?: Partial<PlannerForm>, notice?: string): Promise<void>;
   /** The form as the planner holds it. */
@@ -181,6 +197,13 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
     onDidChangePlan: (listener) => new vscode.Disposable(controller.onDidChangePlan(listener).dispose),
     useSeedsFile: (ref) => controller.useSeedsFile(ref),
     currentSeedsView: () => controller.currentSeedsView(),
+    calibrationState: () => controller.calibrationState(),
+    useCalibration: (source) => controller.useCalibration(source),
+    simulateNow: (options) => controller.simulateNow(options),
+    currentSimulation: () => controller.currentSimulation(),
+    stopSimulating: () => controller.stopSimulating(),
+    simulationState: () => controller.simulationState(),
+    onDidChangeSimulation: (listener) => new vscode.Disposable(controller.onDidChangeSimulation(listener).dispose),
     useSeedsText: (text, form, notice) => controller.useSeedsText(text, form, notice),
     currentForm: () => controller.currentForm(),
     exportInput: () => controller.exportInput(),

@@ -4,10 +4,12 @@
  * so it is tested in node; the plan itself is `src/core/plan`'s, this only wires the form to `PlanInput` and
  * trims what is posted to the webview (a plan of 100,000 hosts is posted as a summary of a few KB).
  */
+import type { Calibration } from '../../core/calibrate/types';
 import { escapeInvisible } from '../../core/seedHygiene';
 import { applyPlanChange, plan as makePlan, validatePlanInput, type PagesTarget, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
 import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
+import { calibrationView, type HeldCalibration } from './estimates';
 import { deadlineView, planSummaryView } from './summary';
 
 /** Invalid seed lines posted to the webview (the JSON copy has them all). */
@@ -90,6 +92,8 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
  * a Crawl-delay for a host that is no longer a seed never turns into an `override-for-unknown-host` warning;
  * so are the form's own page counts. `dropHosts` (a deadline's "drop" option) leaves those seed hosts out as
  * `crawl-planner estimate --drop-host` does: the other hosts keep their pages (applyPlanChange).
+ * With `calibration` (what a test crawl measured), the hosts it saw take their answer times, faults and
+ * Crawl-delay from it, as `estimate --calibrate` does.
  */
 export function computePlan(
   form: PlannerForm,
@@ -97,6 +101,7 @@ export function computePlan(
   settings: PlannerViewSettings,
   crawlDelayByHost: Readonly<Record<string, number>> = {},
   dropHosts: readonly string[] = [],
+  calibration?: Calibration,
 ): PlanComputation {
   const { seeds: valid, invalid } = seeds.validation;
   const seedHosts = new Set(seeds.hosts);
@@ -128,6 +133,7 @@ export function computePlan(
     crawlDelayByHost: crawlDelays,
     crawlDelayPolicy: settings.crawlDelayPolicy,
     maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
+    ...(calibration === undefined ? {} : { calibration }),
   };
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);
@@ -168,9 +174,10 @@ export function robotsCoverage(c: PlanComputation, robots: RobotsView): RobotsCo
 
 /**
  * What the webview is sent of a computation (and of the last robots.txt check, when there is one). `form` is
- * the form it was made from (its hosts' own pages), `planNumber` numbers the plan (the deadline's options name it).
+ * the form it was made from (its hosts' own pages), `planNumber` numbers the plan (the deadline's options name it),
+ * `calibration` what a test crawl measured when the plan uses it.
  */
-export function planResultView(c: PlanComputation, robots: RobotsView | undefined, form: PlannerForm, planNumber: number): PlanResultView {
+export function planResultView(c: PlanComputation, robots: RobotsView | undefined, form: PlannerForm, planNumber: number, calibration?: HeldCalibration): PlanResultView {
   const v = c.seeds.validation;
   const seedHosts = new Set(c.seeds.hosts);
   const pagesForOtherHosts: string[] = [];
@@ -196,6 +203,7 @@ export function planResultView(c: PlanComputation, robots: RobotsView | undefine
     dropped: c.dropped.slice(0, MAX_HOSTS_POSTED),
     droppedCount: c.dropped.length,
     deadline: c.plan?.deadline ? deadlineView(c.plan, planNumber, MAX_HOSTS_POSTED) : null,
+    calibration: calibration === undefined ? null : calibrationView(c.plan ?? { hosts: [] }, calibration),
   };
 }
 

@@ -7,9 +7,37 @@
  */
 import { formatNumber } from '../../core/format/duration';
 import { assertNever } from '../../shared/protocol';
-import { isHostReportMessage, type HostToReport, type ReportQuery, type ReportRowView, type ReportSortKey, type ReportToHost, type ReportView } from '../../shared/reportProtocol';
+import {
+  isHostReportMessage,
+  MAX_TIMELINE_ROWS,
+  type HostToReport,
+  type ReportQuery,
+  type ReportRowView,
+  type ReportSimulationView,
+  type ReportSortKey,
+  type ReportToHost,
+  type ReportView,
+  type TimelineRowView,
+} from '../../shared/reportProtocol';
 import { byId, el, renderChart, showNotice } from '../dom';
-import { headingSort, missingRange, nextQuerySort, parseReportState, ROW_HEIGHT, rowCountText, visibleWindow, type ReportState } from './model';
+import {
+  axisTicks,
+  bandMarks,
+  headingSort,
+  missingRange,
+  nextQuerySort,
+  pagesPoints,
+  parseReportState,
+  ROW_HEIGHT,
+  rowCountText,
+  timeX,
+  TIMELINE_HEIGHT,
+  TIMELINE_OVERSCAN,
+  TIMELINE_ROW_HEIGHT,
+  TIMELINE_WIDTH,
+  visibleWindow,
+  type ReportState,
+} from './model';
 
 interface VsCodeApi {
   postMessage(message: ReportToHost): void;
@@ -45,6 +73,15 @@ const ui = {
   viewport: byId<HTMLElement>('viewport'),
   sizer: byId<HTMLElement>('sizer'),
   status: byId<HTMLElement>('status'),
+  simulationStatus: byId<HTMLElement>('simulation-status'),
+  simulationBody: byId<HTMLElement>('simulation-body'),
+  simulationText: byId<HTMLElement>('simulation-text'),
+  bandChart: byId<HTMLElement>('band-chart'),
+  timelineAxis: byId<HTMLElement>('timeline-axis'),
+  timeline: byId<HTMLElement>('timeline'),
+  timelineViewport: byId<HTMLElement>('timeline-viewport'),
+  timelineSizer: byId<HTMLElement>('timeline-sizer'),
+  timelineMethod: byId<HTMLElement>('timeline-method'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -200,6 +237,127 @@ function received(message: Extract<HostToReport, { type: 'rows' }>): void {
   update();
 }
 
+// ---------------------------------------------------------------------------------------------
+// The simulation: the band, and the per-host timeline drawn a window of hosts at a time (as the table)
+
+const SVG = 'http://www.w3.org/2000/svg';
+let simulation: ReportSimulationView | null = null;
+let timelineRows = new Map<number, TimelineRowView>();
+let timelineWaiting: { request: number } | undefined;
+let timelineFrame: number | undefined;
+const timelineDrawn = new Map<number, HTMLElement>();
+
+/** An SVG element with its attributes set as data (numbers and our own class names only). */
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, children: Node[] = []): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** A `<title>` (a tooltip and an accessible name) whose text is set as text. */
+function svgTitle(text: string): SVGTitleElement {
+  const title = svg('title');
+  title.textContent = text;
+  return title;
+}
+
+function renderSimulation(status: string): void {
+  ui.simulationStatus.textContent = simulation === null ? status : '';
+  ui.simulationBody.hidden = simulation === null;
+  for (const element of timelineDrawn.values()) element.remove();
+  timelineDrawn.clear();
+  timelineRows = new Map();
+  timelineWaiting = undefined;
+  ui.bandChart.replaceChildren();
+  ui.timelineAxis.replaceChildren();
+  ui.timeline.dataset.hosts = '0';
+  ui.timelineSizer.style.height = '0px';
+  if (simulation === null) {
+    ui.bandChart.setAttribute('aria-label', 'No simulation yet');
+    return;
+  }
+  const s = simulation;
+  ui.simulationText.textContent = s.text;
+  ui.timelineMethod.textContent = s.methodText;
+  ui.timeline.dataset.method = s.method;
+  ui.timeline.dataset.hosts = String(s.timelineHosts);
+  const marks = bandMarks(s);
+  ui.bandChart.setAttribute('aria-label', s.text);
+  ui.bandChart.append(
+    svg('svg', { viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`, preserveAspectRatio: 'none', class: 'band-svg', 'aria-hidden': 'true' }, [
+      svg('rect', { class: 'band-range', x: marks.fromX, y: 2, width: Math.max(1, marks.toX - marks.fromX), height: TIMELINE_HEIGHT - 4 }),
+      svg('line', { class: 'band-p50', x1: marks.p50X, x2: marks.p50X, y1: 0, y2: TIMELINE_HEIGHT }),
+      svg('line', { class: 'band-plan', x1: marks.planX, x2: marks.planX, y1: 0, y2: TIMELINE_HEIGHT }),
+    ]),
+  );
+  for (const tick of axisTicks(s.axisSeconds)) {
+    const label = el('span', { className: 'tick', text: tick.label });
+    label.style.left = `${tick.percent}%`;
+    ui.timelineAxis.append(label);
+  }
+  ui.timelineSizer.style.height = `${s.timelineHosts * TIMELINE_ROW_HEIGHT}px`;
+  ui.timelineViewport.scrollTop = 0;
+  scheduleTimeline();
+}
+
+function timelineElement(index: number, row: TimelineRowView): HTMLElement {
+  const axis = simulation!.axisSeconds;
+  const startX = timeX(row.startSeconds, axis);
+  const endX = timeX(row.endSeconds, axis);
+  const drawing = svg('svg', { viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`, preserveAspectRatio: 'none', class: 'tl-svg', role: 'img', 'aria-label': `${row.host}: ${row.summary}` }, [
+    svgTitle(`${row.host}: ${row.summary}`),
+    svg('rect', { class: 'tl-span', x: startX, y: TIMELINE_HEIGHT / 2 - 1, width: Math.max(1, endX - startX), height: 2 }),
+    ...row.pauses.map((p) => {
+      const from = timeX(p.fromSeconds, axis);
+      return svg('rect', { class: 'tl-pause', x: from, y: 0, width: Math.max(1, timeX(p.untilSeconds, axis) - from), height: TIMELINE_HEIGHT }, [svgTitle(p.label)]);
+    }),
+    svg('polyline', { class: 'tl-pages', points: pagesPoints(row.pages, row.totalPages, axis) }),
+  ]);
+  const element = el('div', { className: row.binding ? 'trow binding' : 'trow', attrs: { role: 'listitem', 'data-host': row.host, 'data-pauses': String(row.pauses.length) } }, [
+    el('span', { className: 'tl-host', text: row.host, attrs: { title: `${row.host}: ${row.summary}` } }),
+    drawing,
+  ]);
+  element.style.transform = `translateY(${index * TIMELINE_ROW_HEIGHT}px)`;
+  return element;
+}
+
+function updateTimeline(): void {
+  timelineFrame = undefined;
+  if (simulation === null) return;
+  const { first, end } = visibleWindow(ui.timelineViewport.scrollTop, ui.timelineViewport.clientHeight, simulation.timelineHosts, TIMELINE_ROW_HEIGHT, TIMELINE_OVERSCAN);
+  for (const [index, element] of timelineDrawn) {
+    if (index < first || index >= end) {
+      element.remove();
+      timelineDrawn.delete(index);
+    }
+  }
+  for (let i = first; i < end; i++) {
+    const row = timelineRows.get(i);
+    if (row === undefined || timelineDrawn.has(i)) continue;
+    const element = timelineElement(i, row);
+    timelineDrawn.set(i, element);
+    ui.timelineSizer.append(element);
+  }
+  if (timelineWaiting !== undefined) return;
+  const range = missingRange((i) => timelineRows.has(i), first, end);
+  if (range === undefined || range.count === 0) return;
+  request++;
+  timelineWaiting = { request };
+  post({ type: 'timeline', plan, simulation: simulation.number, request, offset: range.offset, count: Math.min(range.count, MAX_TIMELINE_ROWS) });
+}
+
+function scheduleTimeline(): void {
+  if (timelineFrame === undefined) timelineFrame = requestAnimationFrame(updateTimeline);
+}
+
+function timelineReceived(message: Extract<HostToReport, { type: 'timeline' }>): void {
+  if (simulation === null || message.plan !== plan || message.simulation !== simulation.number || message.request !== timelineWaiting?.request) return;
+  timelineWaiting = undefined;
+  message.hosts.forEach((row, i) => timelineRows.set(message.offset + i, row));
+  updateTimeline();
+}
+
 function setQuery(next: ReportQuery): void {
   query = next;
   renderHeadings();
@@ -226,6 +384,16 @@ function handle(message: HostToReport): void {
     case 'notice':
       showNotice(ui.status, message.level, message.message, NOTICE_MS);
       break;
+    case 'simulation':
+      if (message.plan !== plan) break;
+      // The same simulation again (the plan did not change): what is drawn stays.
+      if (message.simulation !== null && simulation !== null && message.simulation.number === simulation.number) break;
+      simulation = message.simulation;
+      renderSimulation(message.status);
+      break;
+    case 'timeline':
+      timelineReceived(message);
+      break;
     default:
       assertNever(message);
   }
@@ -242,7 +410,11 @@ ui.viewport.addEventListener('scroll', () => {
   schedule();
   save();
 });
-window.addEventListener('resize', schedule);
+window.addEventListener('resize', () => {
+  schedule();
+  scheduleTimeline();
+});
+ui.timelineViewport.addEventListener('scroll', scheduleTimeline);
 
 ui.grid.querySelector('.grid-head')?.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;

@@ -3,7 +3,7 @@
  * which of them to ask the extension for, how a heading click changes the order, and what the report keeps
  * in getState. `main.ts` only turns these into elements.
  */
-import { formatNumber } from '../../core/format/duration';
+import { formatDuration, formatNumber } from '../../core/format/duration';
 import { REPORT_FILTERS, REPORT_SORT_KEYS, type ReportFilter, type ReportQuery, type ReportSortKey } from '../../shared/reportProtocol';
 
 /** Each row's height in CSS pixels (main.ts hands it to the stylesheet as --row-height). */
@@ -73,4 +73,68 @@ export function parseReportState(value: unknown): ReportState {
   const descending = typeof q.descending === 'boolean' ? q.descending : false;
   const scrollTop = typeof v.scrollTop === 'number' && Number.isFinite(v.scrollTop) && v.scrollTop >= 0 ? v.scrollTop : 0;
   return { v: 1, query: { sort, descending, filter, search }, scrollTop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The simulation's band and timeline (drawn as SVG in main.ts)
+
+/** Each timeline row's height in CSS pixels. */
+export const TIMELINE_ROW_HEIGHT = 28;
+/** Rows drawn beyond the visible ones on each side. */
+export const TIMELINE_OVERSCAN = 10;
+/** The SVG's width in its own units (it is stretched to the row's width). */
+export const TIMELINE_WIDTH = 1000;
+/** The SVG's height in its own units. */
+export const TIMELINE_HEIGHT = 20;
+
+/** Where `seconds` falls on an axis of `axisSeconds`, in SVG units (clamped to the axis). */
+export function timeX(seconds: number, axisSeconds: number, width = TIMELINE_WIDTH): number {
+  if (!(axisSeconds > 0) || !Number.isFinite(seconds)) return 0;
+  return Math.round(Math.min(width, Math.max(0, (seconds / axisSeconds) * width)) * 10) / 10;
+}
+
+/** A host's pages over time as SVG polyline points: x by time, y from the bottom (0 pages) to the top (all). */
+export function pagesPoints(pages: ReadonlyArray<readonly [number, number]>, totalPages: number, axisSeconds: number, height = TIMELINE_HEIGHT): string {
+  const top = 2;
+  const bottom = height - 2;
+  return pages
+    .map(([t, n]) => {
+      const y = totalPages > 0 ? bottom - ((bottom - top) * Math.min(n, totalPages)) / totalPages : bottom;
+      return `${timeX(t, axisSeconds)},${Math.round(y * 10) / 10}`;
+    })
+    .join(' ');
+}
+
+/** 1, 2 or 5 × 10^k: the tick step nearest above `rough`. */
+function niceStep(rough: number): number {
+  const power = 10 ** Math.floor(Math.log10(rough));
+  for (const m of [1, 2, 5, 10]) if (m * power >= rough) return m * power;
+  return 10 * power;
+}
+
+/** The time axis's ticks: round steps from 0 to at most the axis's end, each with its place in per cent and its label. */
+export function axisTicks(axisSeconds: number, count = 5): Array<{ seconds: number; percent: number; label: string }> {
+  if (!(axisSeconds > 0) || !Number.isFinite(axisSeconds)) return [];
+  const step = niceStep(axisSeconds / count);
+  const ticks: Array<{ seconds: number; percent: number; label: string }> = [];
+  for (let k = 0; k * step <= axisSeconds * (1 + 1e-9) && ticks.length <= count * 3; k++) {
+    const seconds = Number((k * step).toPrecision(12));
+    ticks.push({ seconds, percent: (seconds / axisSeconds) * 100, label: formatDuration(seconds) });
+  }
+  return ticks;
+}
+
+/** The band's marks on the axis: p10 to p90 as a range, p50 and the plan as lines (SVG units). */
+export function bandMarks(view: { p10Seconds: number; p50Seconds: number; p90Seconds: number; planSeconds: number; axisSeconds: number }): {
+  fromX: number;
+  toX: number;
+  p50X: number;
+  planX: number;
+} {
+  return {
+    fromX: timeX(view.p10Seconds, view.axisSeconds),
+    toX: timeX(view.p90Seconds, view.axisSeconds),
+    p50X: timeX(view.p50Seconds, view.axisSeconds),
+    planX: timeX(view.planSeconds, view.axisSeconds),
+  };
 }

@@ -10,6 +10,7 @@ import './task.test';
 import './robotsTxt.test';
 import './contact.test';
 import './planner.test';
+import './calibration.test';
 import './seedsFromCode.test';
 import './sidebarActions.test';
 
