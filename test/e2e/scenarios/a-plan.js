@@ -3,7 +3,8 @@
  * a. The Crawl Planner icon in the activity bar opens the sidebar; typing two demo-host seeds and a
  * page count shows the per-host table (a row per host: two hosts alike stay two rows), the total and the chart.
  * Then "Size from sitemaps" gives each host its sitemap's URL count (shown per host, with the lastmod
- * summary), a deadline of 10 s shows what meets it, and applying the first option meets it.
+ * summary), a deadline of 10 s shows what meets it, and applying the first option meets it. Simulate shows
+ * the p10–p90 band, and the plan report draws it with one timeline per host.
  */
 const { check, contains } = require('../lib/assert');
 const { poll } = require('../lib/proc');
@@ -91,5 +92,29 @@ module.exports = {
     await option.click();
     await frame.locator('#deadline-section[data-met="true"]').waitFor({ timeout: 15_000 });
     ctx.note(`deadline: applied "${optionText}"; ${await frame.locator('#deadline-verdict').innerText()}`);
+
+    // Simulate: the band under the total; the plan report draws it and one timeline per host (SVG, in Chromium).
+    await frame.locator('#simulate').check();
+    await frame.locator('#band[data-state="done"]').waitFor({ timeout: 60_000 });
+    const band = await frame.locator('#band').innerText();
+    contains(band, [/^Simulated: /, /runs, seed \d+/], 'the band under the total');
+    await frame.locator('#open-report').click();
+    const report = await wb.reportFrame();
+    await report.locator(`#timeline[data-hosts="${hosts.length}"]`).waitFor({ timeout: 30_000 });
+    check((await report.locator('#timeline').getAttribute('data-method')) === 'engine', 'two hosts are simulated request by request');
+    const rows = report.locator('#timeline .trow');
+    check((await rows.count()) === hosts.length, `the timeline has ${await rows.count()} rows for ${hosts.length} hosts`);
+    for (const host of hosts) {
+      const line = report.locator(`#timeline .trow[data-host="${host}"] svg`);
+      check((await line.count()) === 1, `no timeline drawn for ${host}`);
+      const box = await line.boundingBox();
+      check(box !== null && box.width > 50 && box.height > 4, `the timeline of ${host} is not visible (${JSON.stringify(box)})`);
+    }
+    check((await report.locator('#band-chart svg').count()) === 1, 'no band chart in the report');
+    const bandLabel = (await report.locator('#band-chart').getAttribute('aria-label')) ?? '';
+    check(bandLabel !== '' && bandLabel !== 'No simulation yet', `the band chart's label: ${bandLabel}`);
+    ctx.note(`simulation: ${band}`);
+    await report.locator('#simulation-heading').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await ctx.screenshots('report');
   },
 };
