@@ -233,6 +233,23 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
     </div>
   </section>
 
+  <section class="robots-section" aria-labelledby="robots-heading">
+    <h2 id="robots-heading">robots.txt</h2>
+    <p id="robots-status" class="status" aria-live="polite"></p>
+    <div class="robots-actions">
+      <div class="combo">
+        <input id="robots-origin" type="search" role="combobox" autocomplete="off" spellcheck="false" aria-expanded="false" aria-autocomplete="list" aria-controls="robots-origin-list" aria-label="Origin whose robots.txt to open (type to search)" placeholder="Search the seed origins">
+        <ul id="robots-origin-list" class="combo-list" role="listbox" aria-label="Seed origins" hidden></ul>
+        <p id="robots-origin-count" class="hint"></p>
+      </div>
+      <div class="actions">
+        <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
+        <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
+      </div>
+    </div>
+    <div id="robots" class="robots"></div>
+  </section>
+
   <section id="estimate-section" class="estimate-section" aria-labelledby="estimate-heading">
     <h2 id="estimate-heading">Measured and simulated</h2>
     <div class="field check">
@@ -267,23 +284,6 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
       </div>
     </div>
     <p id="simulation-status" class="hint" aria-live="polite"></p>
-  </section>
-
-  <section class="robots-section" aria-labelledby="robots-heading">
-    <h2 id="robots-heading">robots.txt</h2>
-    <p id="robots-status" class="status" aria-live="polite"></p>
-    <div class="robots-actions">
-      <div class="combo">
-        <input id="robots-origin" type="search" role="combobox" autocomplete="off" spellcheck="false" aria-expanded="false" aria-autocomplete="list" aria-controls="robots-origin-list" aria-label="Origin whose robots.txt to open (type to search)" placeholder="Search the seed origins">
-        <ul id="robots-origin-list" class="combo-list" role="listbox" aria-label="Seed origins" hidden></ul>
-        <p id="robots-origin-count" class="hint"></p>
-      </div>
-      <div class="actions">
-        <button id="open-robots" type="button" class="secondary">Open robots.txt</button>
-        <button id="check-robots" type="button" class="secondary">Check robots.txt</button>
-      </div>
-    </div>
-    <div id="robots" class="robots"></div>
   </section>
 
   <section id="crawl-section" class="crawl-section" aria-labelledby="crawl-heading" hidden>

@@ -50,7 +50,8 @@ module.exports = {
     check((await link.getAttribute('data-line')) === String(ruleLine), `the link opens line ${await link.getAttribute('data-line')}, not ${ruleLine}`);
     const allowed = card.locator('li[data-verdict="allowed"]');
     check((await allowed.count()) >= 1, 'the home page seed is not shown as allowed');
-    await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    // The plan, then the robots.txt card under it (docs/images/sidebar-dark.png).
+    await frame.locator('#plan-heading').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await ctx.screenshots('sidebar');
 
     // Click it: robots.txt opens in an editor, the cursor on the deciding line.

@@ -23,7 +23,12 @@ const FILE_SEEDS = 50_000;
 const MEASURED = [10_000, 100_000];
 /** What "plans in under 2 s" means here: from the paste (or the click) to the total on screen. */
 const PLAN_MS = 2000;
-/** The longest the workbench's main thread may be held while the planner plans (issue 15: 100 ms). */
+/**
+ * The longest the workbench's main thread may be held while the planner plans (issue 15: 100 ms): the longest
+ * task on it (the Long Tasks API; the webviews share its renderer and event loop). The 10 ms heartbeat is noted
+ * too: it also counts the time the OS gave the renderer no core, which on these 2-core machines, with code-server
+ * and the extension host busy planning beside it, can exceed 100 ms with no long task at all.
+ */
 const BLOCK_MS = 100;
 
 const list = (n, prefix) => Array.from({ length: n }, (_, i) => `https://${prefix}-${String(i).padStart(6, '0')}.example.com/`).join('\n') + '\n';
@@ -41,8 +46,11 @@ function fnv(text) {
 /** Watches the workbench's main thread: the longest gap between two runs of a 10 ms timer, minus 10 ms. */
 async function startHeartbeat(page) {
   await page.evaluate(() => {
-    const beat = { last: performance.now(), max: 0 };
+    const beat = { last: performance.now(), max: 0, task: 0 };
     window.__plannerBeat = beat;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) beat.task = Math.max(beat.task, entry.duration);
+    }).observe({ type: 'longtask' });
     const tick = () => {
       const now = performance.now();
       beat.max = Math.max(beat.max, now - beat.last - 10);
@@ -56,12 +64,18 @@ async function startHeartbeat(page) {
 async function resetBeat(page) {
   await page.evaluate(() => {
     window.__plannerBeat.max = 0;
+    window.__plannerBeat.task = 0;
     window.__plannerBeat.last = performance.now();
   });
 }
 
+/** The heartbeat's longest gap, in ms; `taskMax` the longest task, both since the last reset. */
 async function beatMax(page) {
   return page.evaluate(() => Math.round(window.__plannerBeat.max));
+}
+
+async function taskMax(page) {
+  return page.evaluate(() => Math.round(window.__plannerBeat.task));
 }
 
 /**
@@ -149,12 +163,15 @@ module.exports = {
     await startHeartbeat(page);
     ctx.note(`memory before: ${await memory(page)}`);
     const blocks = {};
+    /** The longest task on the workbench's main thread, per step (the check); `blocks` is the heartbeat's. */
+    const tasks = {};
 
     // --- 1,000 seeds pasted (and one bad line), a million pages: planned in under 2 s.
     await frame.locator('#pages').fill('1000000');
     const pasted = `${list(PASTED, 'paste')}not a url\n`;
     await resetBeat(page);
     const pasteMs = await timeToTotal(inner, { paste: pasted }, `for 1,000,000 pages over ${PASTED.toLocaleString('en-US')} hosts`);
+    tasks.paste = await taskMax(page);
     blocks.paste = await beatMax(page);
     check(pasteMs < PLAN_MS, `1,000 pasted seeds took ${pasteMs} ms to plan (more than ${PLAN_MS} ms)`);
     contains(await frame.locator('#seed-errors').innerText(), ['Line 1001: not a URL'], 'the line errors of the paste');
@@ -225,6 +242,7 @@ module.exports = {
     await frame.locator('#pages').fill('1000000');
     await resetBeat(page);
     const fileMs = await timeToTotal(inner, { click: 'use-workspace-seeds' }, 'for 1,000,000 pages over 50,000 hosts');
+    tasks.file = await taskMax(page);
     blocks.file = await beatMax(page);
     check(fileMs < PLAN_MS, `50,000 seeds from seeds.txt took ${fileMs} ms to plan (more than ${PLAN_MS} ms)`);
     contains(await frame.locator('#seeds-file').innerText(), ['seeds.txt', /50,000 seed lines · 1\.\d MB/, 'https://host-000000.example.com/', 'Open file', 'Use the box instead'], 'the seeds file in place of the box');
@@ -297,6 +315,7 @@ module.exports = {
         intervalMs: 20,
       });
       const ms = Date.now() - started;
+      tasks[`load ${n}`] = await taskMax(page);
       const block = await beatMax(page);
       blocks[`load ${n}`] = block;
       contains(await frame.locator('#seeds-file').innerText(), [`seeds-${n}.txt`, `${n.toLocaleString('en-US')} seed lines`], `the seeds file of ${n} lines`);
@@ -321,7 +340,9 @@ module.exports = {
     // Planning is the planner's work; opening the report is mostly VS Code's (a new editor and webview): noted only.
     const planning = Object.entries(blocks).filter(([k]) => k !== 'report');
     const longest = Math.max(...planning.map(([, v]) => v));
-    ctx.note(`the workbench's longest block while planning: ${longest} ms (${planning.map(([k, v]) => `${k} ${v}`).join(', ')}); while the report opened: ${blocks.report} ms`);
-    check(longest <= BLOCK_MS, `the workbench was blocked for ${longest} ms (more than ${BLOCK_MS} ms) while the planner planned`);
+    ctx.note(`the workbench's longest block while planning (10 ms heartbeat): ${longest} ms (${planning.map(([k, v]) => `${k} ${v}`).join(', ')}); while the report opened: ${blocks.report} ms`);
+    const longestTask = Math.max(...Object.values(tasks));
+    ctx.note(`the longest task on the workbench's main thread while planning: ${longestTask} ms (${Object.entries(tasks).map(([k, v]) => `${k} ${v}`).join(', ')}; 0: none over 50 ms)`);
+    check(longestTask <= BLOCK_MS, `a task held the workbench's main thread for ${longestTask} ms (more than ${BLOCK_MS} ms) while the planner planned`);
   },
 };
