@@ -74,17 +74,13 @@ async function resetBeat(page) {
   });
 }
 
-/** The heartbeat's longest gap, in ms; `taskMax` the longest task, both since the last reset. */
+/** The heartbeat's longest gap, in ms; `taskMax` the longest task (ms) and where it ran, both since the last reset. */
 async function beatMax(page) {
   return page.evaluate(() => Math.round(window.__plannerBeat.max));
 }
 
 async function taskMax(page) {
-  return page.evaluate(() => Math.round(window.__plannerBeat.task));
-}
-
-async function taskWhere(page) {
-  return page.evaluate(() => window.__plannerBeat.where ?? '');
+  return page.evaluate(() => ({ ms: Math.round(window.__plannerBeat.task), where: window.__plannerBeat.where }));
 }
 
 /**
@@ -172,7 +168,7 @@ module.exports = {
     await startHeartbeat(page);
     ctx.note(`memory before: ${await memory(page)}`);
     const blocks = {};
-    /** The longest task on the workbench's main thread, per step (the check); `blocks` is the heartbeat's. */
+    /** The longest task on the workbench's main thread per step, and where it ran (the check); `blocks` is the heartbeat's. */
     const tasks = {};
 
     // --- 1,000 seeds pasted (and one bad line), a million pages: planned in under 2 s.
@@ -350,8 +346,8 @@ module.exports = {
     const planning = Object.entries(blocks).filter(([k]) => k !== 'report');
     const longest = Math.max(...planning.map(([, v]) => v));
     ctx.note(`the workbench's longest block while planning (10 ms heartbeat): ${longest} ms (${planning.map(([k, v]) => `${k} ${v}`).join(', ')}); while the report opened: ${blocks.report} ms`);
-    const longestTask = Math.max(...Object.values(tasks));
-    ctx.note(`the longest task on the workbench's main thread while planning: ${longestTask} ms (${Object.entries(tasks).map(([k, v]) => `${k} ${v}`).join(', ')}; 0: none over 50 ms)`);
-    check(longestTask <= BLOCK_MS, `a task held the workbench's main thread for ${longestTask} ms (more than ${BLOCK_MS} ms) while the planner planned (the longest task of the last step ran in: ${await taskWhere(page)})`);
+    const [longestStep, longestTask] = Object.entries(tasks).reduce((a, b) => (b[1].ms > a[1].ms ? b : a));
+    ctx.note(`the longest task on the workbench's main thread while planning: ${longestTask.ms} ms (${Object.entries(tasks).map(([k, v]) => `${k} ${v.ms}`).join(', ')}; 0: none over 50 ms)`);
+    check(longestTask.ms <= BLOCK_MS, `a task held the workbench's main thread for ${longestTask.ms} ms (more than ${BLOCK_MS} ms) while the planner planned (${longestStep}; it ran in: ${longestTask.where || 'unknown'})`);
   },
 };
