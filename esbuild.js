@@ -40,20 +40,41 @@ const undiciApart = {
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: out('cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [undiciApart] },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: out('cli.js'),
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [undiciApart],
+  },
   { ...node, entryPoints: ['undici'], outfile: out('undici.js') },
 ];
 if (fs.existsSync(path.join(__dirname, 'src/extension/extension.ts'))) {
-  targets.push({ ...node, entryPoints: ['src/extension/extension.ts'], outfile: out('extension.js'), external: ['vscode'] });
+  targets.push({
+    ...node,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: out('extension.js'),
+    external: ['vscode'],
+  });
   // The simulation's worker thread (src/extension/view/simulateRunner.ts): the crawl engine stays out of extension.js.
   targets.push({ ...node, entryPoints: ['src/extension/view/simulateWorker.ts'], outfile: out('simulate.js') });
 }
 // The browser bundles: the sidebar planner and the plan report (each webview loads one).
-for (const [entry, file] of [['src/webview/main.ts', 'webview.js'], ['src/webview/report/main.ts', 'report.js']]) {
+for (const [entry, file] of [
+  ['src/webview/main.ts', 'webview.js'],
+  ['src/webview/report/main.ts', 'report.js'],
+]) {
   if (!fs.existsSync(path.join(__dirname, entry))) continue;
   targets.push({
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: [entry], outfile: out(file),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: [entry],
+    outfile: out(file),
   });
 }
 

@@ -16,7 +16,14 @@ export const LAYERS = {
   net: { folder: 'src/net', imports: ['core'], node: true, vscode: false, undici: true },
   demo: { folder: 'src/demo', imports: ['core'], node: true, vscode: false, undici: false },
   cli: { folder: 'src/cli', imports: ['core', 'net', 'demo'], node: true, vscode: false, undici: false },
-  extension: { folder: 'src/extension', imports: ['core', 'shared', 'net', 'demo'], lazy: ['net', 'demo'], node: true, vscode: true, undici: false },
+  extension: {
+    folder: 'src/extension',
+    imports: ['core', 'shared', 'net', 'demo'],
+    lazy: ['net', 'demo'],
+    node: true,
+    vscode: true,
+    undici: false,
+  },
 };
 
 /** Every built-in module by its exact name, with and without `node:` (exact: `events` must not catch ../crawl/events). */
@@ -28,12 +35,19 @@ function layerRules(name) {
   const layer = LAYERS[name];
   const others = Object.keys(LAYERS).filter((other) => other !== name && !layer.imports.includes(other));
   const paths = [];
-  if (!layer.vscode) paths.push({ name: 'vscode', message: `src/${name} must not import vscode: only src/extension talks to VS Code (${why}).` });
-  if (!layer.undici) paths.push({ name: 'undici', message: `src/${name} must not import undici: HTTP is src/net's (${why}).` });
+  if (!layer.vscode)
+    paths.push({
+      name: 'vscode',
+      message: `src/${name} must not import vscode: only src/extension talks to VS Code (${why}).`,
+    });
+  if (!layer.undici)
+    paths.push({ name: 'undici', message: `src/${name} must not import undici: HTTP is src/net's (${why}).` });
   const patterns = [];
   if (others.length > 0) {
     patterns.push({
-      group: others.flatMap((other) => [`**/${other}`, `**/${other}/**`]).filter((p) => !(name === 'extension' && p === '**/demo')),
+      group: others
+        .flatMap((other) => [`**/${other}`, `**/${other}/**`])
+        .filter((p) => !(name === 'extension' && p === '**/demo')),
       message: `src/${name} may import only ${layer.imports.length > 0 ? layer.imports.map((l) => `src/${l}`).join(', ') : 'src/core'} (${why}).`,
     });
   }
@@ -52,7 +66,18 @@ function layerRules(name) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/e2e/node_modules/**', 'test/e2e/.cache/**', '.vscode-test/**', 'esbuild.js', 'test/fixtures/spiders/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      'test/e2e/node_modules/**',
+      'test/e2e/.cache/**',
+      '.vscode-test/**',
+      'esbuild.js',
+      'test/fixtures/spiders/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -71,18 +96,38 @@ export default tseslint.config(
     // timers, clock, randomness, environment or DOM of their own.
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
-      'no-restricted-globals': ['error',
-        { name: 'setTimeout', message: 'Pure code has no timers of its own: use the injected Clock (ARCHITECTURE.md §Layers).' },
-        { name: 'setInterval', message: 'Pure code has no timers of its own: use the injected Clock (ARCHITECTURE.md §Layers).' },
-        { name: 'setImmediate', message: 'Pure code has no timers of its own: take a callback, as CrawlOptions.defer (ARCHITECTURE.md §Layers).' },
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'setTimeout',
+          message: 'Pure code has no timers of its own: use the injected Clock (ARCHITECTURE.md §Layers).',
+        },
+        {
+          name: 'setInterval',
+          message: 'Pure code has no timers of its own: use the injected Clock (ARCHITECTURE.md §Layers).',
+        },
+        {
+          name: 'setImmediate',
+          message:
+            'Pure code has no timers of its own: take a callback, as CrawlOptions.defer (ARCHITECTURE.md §Layers).',
+        },
         { name: 'fetch', message: 'Pure code does no I/O: src/net does (ARCHITECTURE.md §Layers).' },
         { name: 'document', message: 'Pure code has no DOM: src/webview does (ARCHITECTURE.md §Layers).' },
         { name: 'window', message: 'Pure code has no DOM: src/webview does (ARCHITECTURE.md §Layers).' },
         { name: 'process', message: 'Pure code reads no environment: pass data in (ARCHITECTURE.md §Layers).' },
       ],
-      'no-restricted-properties': ['error',
-        { object: 'Date', property: 'now', message: 'Pure code reads time from the injected Clock (ARCHITECTURE.md §Layers).' },
-        { object: 'Math', property: 'random', message: 'Pure code takes randomness as an injected function (ARCHITECTURE.md §Layers).' },
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Pure code reads time from the injected Clock (ARCHITECTURE.md §Layers).',
+        },
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Pure code takes randomness as an injected function (ARCHITECTURE.md §Layers).',
+        },
       ],
     },
   },

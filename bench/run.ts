@@ -29,7 +29,9 @@ async function main(): Promise<void> {
     node: process.version,
   };
   const date = new Date().toISOString();
-  console.log(`Crawl Planner bench · ${date.slice(0, 10)} · ${machine.cpus} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Node ${machine.node}`);
+  console.log(
+    `Crawl Planner bench · ${date.slice(0, 10)} · ${machine.cpus} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Node ${machine.node}`,
+  );
   const results: { id: string; title: string; tables: BenchTable[]; error?: string }[] = [];
   let failed = false;
   for (const section of chosen) {

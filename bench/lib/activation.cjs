@@ -48,7 +48,12 @@ function withOverrides(base, overrides) {
   return new Proxy(base, { get: (t, prop) => (prop in overrides ? overrides[prop] : t[prop]) });
 }
 
-const configuration = { get: (_key, fallback) => fallback, inspect: () => undefined, has: () => false, update: async () => undefined };
+const configuration = {
+  get: (_key, fallback) => fallback,
+  inspect: () => undefined,
+  has: () => false,
+  update: async () => undefined,
+};
 const api = withOverrides(standIn('vscode'), {
   workspace: withOverrides(standIn('vscode.workspace'), {
     getConfiguration: () => configuration,
@@ -64,13 +69,22 @@ const vscode = Object.create(new Proxy({}, { get: (_t, prop) => api[prop] }));
 
 const memento = () => {
   const values = new Map();
-  return { get: (k, d) => (values.has(k) ? values.get(k) : d), update: async (k, v) => void values.set(k, v), keys: () => [...values.keys()], setKeysForSync: () => undefined };
+  return {
+    get: (k, d) => (values.has(k) ? values.get(k) : d),
+    update: async (k, v) => void values.set(k, v),
+    keys: () => [...values.keys()],
+    setKeysForSync: () => undefined,
+  };
 };
 const context = withOverrides(standIn('context'), {
   subscriptions: [],
   workspaceState: memento(),
   globalState: memento(),
-  extension: { id: `${manifest.publisher}.${manifest.name}`, packageJSON: manifest, extensionPath: path.dirname(path.resolve(manifestPath)) },
+  extension: {
+    id: `${manifest.publisher}.${manifest.name}`,
+    packageJSON: manifest,
+    extensionPath: path.dirname(path.resolve(manifestPath)),
+  },
   extensionPath: path.dirname(path.resolve(manifestPath)),
   asAbsolutePath: (p) => path.join(path.dirname(path.resolve(manifestPath)), p),
 });
@@ -85,4 +99,6 @@ const extension = require(path.resolve(bundle));
 const t1 = performance.now();
 extension.activate(context);
 const t2 = performance.now();
-process.stdout.write(`${JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, subscriptions: context.subscriptions.length })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, subscriptions: context.subscriptions.length })}\n`,
+);

@@ -40,7 +40,8 @@ export interface HostServer {
  */
 export function raisePriority(pid: number | undefined): 'realtime' | 'nice' | 'none' {
   if (pid === undefined) return 'none';
-  if (spawnSync('chrt', ['--all-tasks', '--fifo', '--pid', '10', String(pid)], { stdio: 'ignore' }).status === 0) return 'realtime';
+  if (spawnSync('chrt', ['--all-tasks', '--fifo', '--pid', '10', String(pid)], { stdio: 'ignore' }).status === 0)
+    return 'realtime';
   try {
     os.setPriority(pid, -10);
     return 'nice';
@@ -58,7 +59,10 @@ export async function startHostServer(): Promise<HostServer> {
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
 
-  const ask = <T extends ServerReply['type']>(request: ServerRequest, expect: T): Promise<Extract<ServerReply, { type: T }>> =>
+  const ask = <T extends ServerReply['type']>(
+    request: ServerRequest,
+    expect: T,
+  ): Promise<Extract<ServerReply, { type: T }>> =>
     new Promise((resolve, reject) => {
       if (exited) {
         reject(new Error('host server: the process has exited'));

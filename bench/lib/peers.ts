@@ -57,15 +57,32 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 export const NODE_ARGS_ENV = 'CRAWL_BENCH_NODE_ARGS';
 
 /** `node --import <resolver> SCRIPT ARGS`: a Node crawler that resolves the bench's host names. */
-export function nodeCommand(ctx: BenchContext, script: string, args: string[], extra: Omit<PeerCommand, 'command' | 'args'> = {}): PeerCommand {
+export function nodeCommand(
+  ctx: BenchContext,
+  script: string,
+  args: string[],
+  extra: Omit<PeerCommand, 'command' | 'args'> = {},
+): PeerCommand {
   const preload = path.join(ctx.root, 'bench', 'lib', 'resolvePreload.mjs');
   const nodeArgs = (process.env[NODE_ARGS_ENV] ?? '').split(' ').filter((a) => a !== '');
-  return { command: process.execPath, args: [...nodeArgs, '--import', pathToFileUrl(preload), script, ...args], ...extra };
+  return {
+    command: process.execPath,
+    args: [...nodeArgs, '--import', pathToFileUrl(preload), script, ...args],
+    ...extra,
+  };
 }
 
 /** `python3 run_scrapy.py ARGS` (the `scrapy` command, resolving the bench's host names), e.g. `crawl planned` in a project folder. */
-export function scrapyCommand(ctx: BenchContext, args: string[], extra: Omit<PeerCommand, 'command' | 'args'> = {}): PeerCommand {
-  return { command: DEBIAN_PYTHON, args: [path.join(ctx.root, 'bench', 'peers', 'scrapy', 'run_scrapy.py'), ...args], ...extra };
+export function scrapyCommand(
+  ctx: BenchContext,
+  args: string[],
+  extra: Omit<PeerCommand, 'command' | 'args'> = {},
+): PeerCommand {
+  return {
+    command: DEBIAN_PYTHON,
+    args: [path.join(ctx.root, 'bench', 'peers', 'scrapy', 'run_scrapy.py'), ...args],
+    ...extra,
+  };
 }
 
 function pathToFileUrl(p: string): string {
@@ -85,9 +102,14 @@ export const crawlPlannerPeer: CrawlerPeer = {
   id: 'crawl-planner',
   limits: [],
   async prepare(ctx) {
-    if (!fs.existsSync(path.join(ctx.root, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` (npm run bench does)');
-    const version = (JSON.parse(fs.readFileSync(path.join(ctx.root, 'package.json'), 'utf8')) as { version: string }).version;
-    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ctx.root, encoding: 'utf8' }).stdout.trim();
+    if (!fs.existsSync(path.join(ctx.root, 'dist', 'cli.js')))
+      throw new Error('dist/cli.js is missing: run `npm run build` (npm run bench does)');
+    const version = (JSON.parse(fs.readFileSync(path.join(ctx.root, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ctx.root,
+      encoding: 'utf8',
+    }).stdout.trim();
     return commit ? `${version} (${commit})` : version;
   },
   command(job, dir, ctx) {
@@ -95,15 +117,24 @@ export const crawlPlannerPeer: CrawlerPeer = {
     fs.writeFileSync(seeds, job.seeds.join('\n') + '\n');
     return nodeCommand(ctx, path.join(ctx.root, 'dist', 'cli.js'), [
       'crawl',
-      '--seeds-file', seeds,
-      '--delay', String(job.delaySeconds),
-      '--delay-from', 'start',
-      '--concurrency', String(job.concurrency),
-      '--timeout', String(job.timeoutSeconds),
-      '--max-retries', String(job.maxRetries),
-      '--max-depth', String(job.maxDepth),
-      '--max-pages', String(job.maxPages),
-      '--log', path.join(dir, 'crawl.ndjson'),
+      '--seeds-file',
+      seeds,
+      '--delay',
+      String(job.delaySeconds),
+      '--delay-from',
+      'start',
+      '--concurrency',
+      String(job.concurrency),
+      '--timeout',
+      String(job.timeoutSeconds),
+      '--max-retries',
+      String(job.maxRetries),
+      '--max-depth',
+      String(job.maxDepth),
+      '--max-pages',
+      String(job.maxPages),
+      '--log',
+      path.join(dir, 'crawl.ndjson'),
     ]);
   },
 };
@@ -120,12 +151,17 @@ function scrapyVersion(): string | undefined {
 export async function ensureScrapy(ctx: BenchContext): Promise<string> {
   const have = scrapyVersion();
   if (have !== undefined) return have;
-  if (process.getuid?.() !== 0) throw new Error('python3-scrapy is missing: apt-get install -y python3-scrapy (as root)');
-  ctx.log('installing Debian\'s python3-scrapy (apt-get; first use only)');
+  if (process.getuid?.() !== 0)
+    throw new Error('python3-scrapy is missing: apt-get install -y python3-scrapy (as root)');
+  ctx.log("installing Debian's python3-scrapy (apt-get; first use only)");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'python3-scrapy']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'python3-scrapy'],
+  ]) {
     const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed: ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' ')}`);
+    if (r.status !== 0)
+      throw new Error(`apt-get ${args.join(' ')} failed: ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' ')}`);
   }
   const installed = scrapyVersion();
   if (installed === undefined) throw new Error(`python3-scrapy installed, but ${DEBIAN_PYTHON} cannot import scrapy`);
@@ -162,7 +198,8 @@ export const scrapyPeer: CrawlerPeer = {
     };
     const spider = path.join(ctx.root, 'bench', 'peers', 'scrapy', 'bench_spider.py');
     const args = ['runspider', spider, '-a', `job=${writeJob(job, dir)}`];
-    for (const [k, v] of Object.entries(settings)) args.push('-s', `${k}=${v === false ? 'False' : v === true ? 'True' : v}`);
+    for (const [k, v] of Object.entries(settings))
+      args.push('-s', `${k}=${v === false ? 'False' : v === true ? 'True' : v}`);
     return scrapyCommand(ctx, args, { cwd: dir });
   },
 };
@@ -176,7 +213,9 @@ const INSTALL_STAMP = '.bench-install-stamp';
 /** Installs bench/peers/crawlee from its lockfile when node_modules is missing or the lockfile changed. */
 export async function ensureCrawlee(ctx: BenchContext): Promise<string> {
   const dir = path.join(ctx.root, ...CRAWLEE_DIR);
-  const lockHash = createHash('sha256').update(fs.readFileSync(path.join(dir, 'package-lock.json'))).digest('hex');
+  const lockHash = createHash('sha256')
+    .update(fs.readFileSync(path.join(dir, 'package-lock.json')))
+    .digest('hex');
   const stamp = path.join(dir, 'node_modules', INSTALL_STAMP);
   const manifest = path.join(dir, 'node_modules', 'crawlee', 'package.json');
   const current = fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === lockHash && fs.existsSync(manifest);
@@ -188,9 +227,17 @@ export async function ensureCrawlee(ctx: BenchContext): Promise<string> {
     for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
     fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
     try {
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (err) {
-      const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim().split('\n').slice(-3).join(' ');
+      const stderr = String((err as { stderr?: Buffer }).stderr ?? '')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' ');
       throw new Error(`npm ci in ${CRAWLEE_DIR.join('/')} failed: ${stderr || (err as Error).message}`);
     }
     fs.writeFileSync(stamp, lockHash + '\n');
@@ -212,7 +259,10 @@ export const crawleePeer: CrawlerPeer = {
   prepare: ensureCrawlee,
   command(job, dir, ctx) {
     const script = path.join(ctx.root, ...CRAWLEE_DIR, 'crawl.mjs');
-    return nodeCommand(ctx, script, [writeJob(job, dir)], { cwd: dir, env: { CRAWLEE_STORAGE_DIR: path.join(dir, 'storage') } });
+    return nodeCommand(ctx, script, [writeJob(job, dir)], {
+      cwd: dir,
+      env: { CRAWLEE_STORAGE_DIR: path.join(dir, 'storage') },
+    });
   },
 };
 
@@ -241,24 +291,35 @@ const TIMES_LINE = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s\s*$/;
  * waited for (the crawler and its children). Output goes to files in `dir`. After `capMs` the whole process
  * group is killed.
  */
-export async function runPeer(peer: CrawlerPeer, job: CrawlJob, dir: string, ctx: BenchContext, capMs: number): Promise<PeerRun> {
+export async function runPeer(
+  peer: CrawlerPeer,
+  job: CrawlJob,
+  dir: string,
+  ctx: BenchContext,
+  capMs: number,
+): Promise<PeerRun> {
   const cmd = peer.command(job, dir, ctx);
   const timesFile = path.join(dir, 'times.txt');
   const out = fs.openSync(path.join(dir, 'stdout.txt'), 'w');
   const err = fs.openSync(path.join(dir, 'stderr.txt'), 'w');
   const started = performance.now();
-  const child = spawn('/bin/sh', ['-c', '"$@"; rc=$?; times > "$CRAWL_BENCH_TIMES"; exit $rc', 'sh', cmd.command, ...cmd.args], {
-    cwd: cmd.cwd ?? dir,
-    env: { ...process.env, ...cmd.env, [RESOLVE_ENV]: JSON.stringify(job.resolve), CRAWL_BENCH_TIMES: timesFile },
-    stdio: ['ignore', out, err],
-    detached: true, // its own process group, so the cap can end it and everything it started
-  });
+  const child = spawn(
+    '/bin/sh',
+    ['-c', '"$@"; rc=$?; times > "$CRAWL_BENCH_TIMES"; exit $rc', 'sh', cmd.command, ...cmd.args],
+    {
+      cwd: cmd.cwd ?? dir,
+      env: { ...process.env, ...cmd.env, [RESOLVE_ENV]: JSON.stringify(job.resolve), CRAWL_BENCH_TIMES: timesFile },
+      stdio: ['ignore', out, err],
+      detached: true, // its own process group, so the cap can end it and everything it started
+    },
+  );
   fs.closeSync(out);
   fs.closeSync(err);
   let killed = false;
   let cpuAtKill: number | undefined;
   const killGroup = (): void => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+      process.kill(-child.pid, 'SIGKILL');
   };
   const timer = setTimeout(() => {
     killed = true;

@@ -60,7 +60,6 @@ export interface RunMetrics {
   latenessP99Ms: number;
 }
 
-
 function pathOnly(target: string): string {
   const cut = target.search(/[?#]/);
   return cut >= 0 ? target.slice(0, cut) : target;

@@ -62,7 +62,8 @@ export function sampleUrls(origin: string, robotsTxt: string, count: number, see
       if (rnd() < 0.3) path += `page/${2 + int(40)}/`;
     } else {
       const t = rnd();
-      if (t < 0.5) path = `/wp-content/uploads/${date().slice(0, 7)}/${slug(2)}-${int(10)}.${pick(['png', 'jpg', 'pdf'])}`;
+      if (t < 0.5)
+        path = `/wp-content/uploads/${date().slice(0, 7)}/${slug(2)}-${int(10)}.${pick(['png', 'jpg', 'pdf'])}`;
       else if (t < 0.7) path = pick(['/feed/', '/comments/feed/', '/wp-json/', '/xmlrpc.php', '/wp-login.php']);
       else if (t < 0.85) path = `/?s=${slug(1 + int(3)).replace(/-/g, '+')}`;
       else path = `/wp-includes/js/${pick(WORDS)}.min.js?ver=${1 + int(6)}.${int(10)}`;

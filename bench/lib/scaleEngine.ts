@@ -47,5 +47,7 @@ if (mode === 'once') {
   const kept = plan(input);
   gc();
   const retainedBytesPerHost = (process.memoryUsage().heapUsed - without) / hosts;
-  process.stdout.write(`${JSON.stringify({ planWarmMs: warm[Math.floor(warm.length / 2)], retainedBytesPerHost, hosts: kept.hosts.length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ planWarmMs: warm[Math.floor(warm.length / 2)], retainedBytesPerHost, hosts: kept.hosts.length })}\n`,
+  );
 }

@@ -68,7 +68,9 @@ export function crawlerScenarios(quick: boolean): Scenario[] {
     id: 'mixed',
     title: `${mixedHosts} hosts × ${mixedPages} pages, mixed latencies (2 ms to a long tail)`,
     delaySeconds: 0.25,
-    hosts: Array.from({ length: mixedHosts }, (_, i) => host(`m${pad(i + 1)}`, { pages: mixedPages, latency: MIXED[i % MIXED.length]! })),
+    hosts: Array.from({ length: mixedHosts }, (_, i) =>
+      host(`m${pad(i + 1)}`, { pages: mixedPages, latency: MIXED[i % MIXED.length]! }),
+    ),
   };
 
   const cdPages = quick ? 6 : 10;
@@ -82,7 +84,11 @@ export function crawlerScenarios(quick: boolean): Scenario[] {
         `c${pad(i + 1)}`,
         { pages: cdPages, latency: MIXED[i % MIXED.length]! },
         {
-          robotsTxt: { kind: 'rules', ...(i % 2 === 0 ? { crawlDelay: 0.5 } : {}), ...(i % 3 === 0 ? { disallow: ['/private'] } : {}) },
+          robotsTxt: {
+            kind: 'rules',
+            ...(i % 2 === 0 ? { crawlDelay: 0.5 } : {}),
+            ...(i % 3 === 0 ? { disallow: ['/private'] } : {}),
+          },
           ...(i % 3 === 0 ? { privateLinks: 3 } : {}),
         },
       ),
@@ -115,7 +121,9 @@ export function crawlerScenarios(quick: boolean): Scenario[] {
     id: 'many-hosts',
     title: `${manyHosts} hosts × ${manyPages} pages, 8 global slots, 5–25 ms`,
     delaySeconds: 0.3,
-    hosts: Array.from({ length: manyHosts }, (_, i) => host(`h${pad(i + 1, 3)}`, { pages: manyPages, latency: { kind: 'uniform', minMs: 5, maxMs: 25 } })),
+    hosts: Array.from({ length: manyHosts }, (_, i) =>
+      host(`h${pad(i + 1, 3)}`, { pages: manyPages, latency: { kind: 'uniform', minMs: 5, maxMs: 25 } }),
+    ),
   };
 
   const slowPages = quick ? 8 : 12;
@@ -126,7 +134,9 @@ export function crawlerScenarios(quick: boolean): Scenario[] {
     title: `${fastHosts} hosts at 30 ms and one at 300 ms (10× slower, above the delay), ${slowPages} pages each`,
     delaySeconds: 0.25,
     hosts: [
-      ...Array.from({ length: fastHosts }, (_, i) => host(`f${pad(i + 1)}`, { pages: slowPages, latency: { kind: 'fixed', ms: 30 } })),
+      ...Array.from({ length: fastHosts }, (_, i) =>
+        host(`f${pad(i + 1)}`, { pages: slowPages, latency: { kind: 'fixed', ms: 30 } }),
+      ),
       host('slow', { pages: slowPages, latency: { kind: 'fixed', ms: 300 } }),
     ],
   };

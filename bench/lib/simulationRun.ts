@@ -16,31 +16,59 @@ import { mean } from '../../src/core/statistics';
 function syntheticCalibration(hosts: string[]): Calibration {
   const samples = Array.from({ length: 41 }, (_, i) => 0.05 + i * 0.005);
   const none = { count: 0, rate: 0, latencySeconds: [], retryAfterSeconds: [], every: null };
-  const noGaps = { count: 0, meanSeconds: 0, p50Seconds: 0, p90Seconds: 0, minSeconds: 0, maxSeconds: 0, samplesSeconds: [] };
+  const noGaps = {
+    count: 0,
+    meanSeconds: 0,
+    p50Seconds: 0,
+    p90Seconds: 0,
+    minSeconds: 0,
+    maxSeconds: 0,
+    samplesSeconds: [],
+  };
   return {
     source: { file: null, startedAt: 0, endedAt: null, elapsedSeconds: 0, pages: 0, requests: 0 },
-    hosts: hosts.map(
-      (host, i): HostCalibration => ({
-        host,
-        requests: 100,
-        latency: { count: samples.length, meanSeconds: mean(samples), p50Seconds: 0.15, p90Seconds: 0.23, minSeconds: 0.05, maxSeconds: 0.25, samplesSeconds: samples },
-        robotsLatencySeconds: 0.02,
-        faults: {
-          tooManyRequests: i % 3 === 0 ? { count: 2, rate: 0.02, latencySeconds: [0.01, 0.02], retryAfterSeconds: [1, 1], every: null } : none,
-          serverErrors: { ...none, statuses: {} },
-          timeouts: none,
-          otherErrors: { ...none, kinds: {} },
-        },
-        interval: { keptSeconds: 0.2, source: 'configured', crawlDelaySeconds: null, achievedMeanSeconds: null, achievedMinSeconds: null },
-      }),
-    ),
+    hosts: hosts.map((host, i): HostCalibration => ({
+      host,
+      requests: 100,
+      latency: {
+        count: samples.length,
+        meanSeconds: mean(samples),
+        p50Seconds: 0.15,
+        p90Seconds: 0.23,
+        minSeconds: 0.05,
+        maxSeconds: 0.25,
+        samplesSeconds: samples,
+      },
+      robotsLatencySeconds: 0.02,
+      faults: {
+        tooManyRequests:
+          i % 3 === 0
+            ? { count: 2, rate: 0.02, latencySeconds: [0.01, 0.02], retryAfterSeconds: [1, 1], every: null }
+            : none,
+        serverErrors: { ...none, statuses: {} },
+        timeouts: none,
+        otherErrors: { ...none, kinds: {} },
+      },
+      interval: {
+        keptSeconds: 0.2,
+        source: 'configured',
+        crawlDelaySeconds: null,
+        achievedMeanSeconds: null,
+        achievedMinSeconds: null,
+      },
+    })),
     overhead: { afterInterval: noGaps, afterResponse: noGaps },
   };
 }
 
 export function calibratedPlan(hostCount: number, perHost: number): Plan {
   const hosts = Array.from({ length: hostCount }, (_, i) => `h${i}.example`);
-  return plan({ seeds: hosts.map((host) => ({ host })), pages: { perHost }, delaySeconds: 0.2, calibration: syntheticCalibration(hosts) });
+  return plan({
+    seeds: hosts.map((host) => ({ host })),
+    pages: { perHost },
+    delaySeconds: 0.2,
+    calibration: syntheticCalibration(hosts),
+  });
 }
 
 /** simulate() on `p`, timed: the best wall time of `reps` (a shared machine only slows a run down), its CPU time. */
@@ -58,9 +86,10 @@ export function timeSimulation(p: Plan, runs: number, reps: number): { sim: Simu
   return best!;
 }
 
-
 if (require.main === module) {
   const [hosts, perHost, runs, reps] = process.argv.slice(2).map(Number);
   const t = timeSimulation(calibratedPlan(hosts!, perHost!), runs!, reps!);
-  process.stdout.write(`${JSON.stringify({ method: t.sim.method, requests: t.sim.requests, wall: t.wall, cpu: t.cpu })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ method: t.sim.method, requests: t.sim.requests, wall: t.wall, cpu: t.cpu })}\n`,
+  );
 }

@@ -27,10 +27,14 @@ export const PEERS_ENV = 'CRAWL_BENCH_PEERS';
 
 /** The items of `all` named in the environment variable (comma-separated ids), or all of them. */
 export function chosen<T extends { id: string }>(all: T[], variable: string): T[] {
-  const wanted = process.env[variable]?.split(',').map((x) => x.trim()).filter(Boolean);
+  const wanted = process.env[variable]
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (!wanted || wanted.length === 0) return all;
   const unknown = wanted.filter((id) => !all.some((x) => x.id === id));
-  if (unknown.length > 0) throw new Error(`${variable}: unknown ${unknown.join(', ')}; known: ${all.map((x) => x.id).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`${variable}: unknown ${unknown.join(', ')}; known: ${all.map((x) => x.id).join(', ')}`);
   return all.filter((x) => wanted.includes(x.id));
 }
 
@@ -67,8 +71,8 @@ const LEGEND = [
   'in flight: the most requests one host had open at once · early RA: requests that reached a host before the Retry-After it had sent was over',
   'robots 5xx: pages requested from a host whose robots.txt answers 503 (RFC 9309: disallow all) · disallowed: requests for paths robots.txt disallows',
   'bound: per host Σ max(interval, answer time) + the last answer time, or all answer time / slots if larger · efficiency: bound / makespan (above 1 only by breaking the interval)',
-  'late: how long after it was allowed (the crawl\'s first request; then previous start + interval, previous answer\'s end, Retry-After\'s end) each request started',
-  'CPU s: user + system time of the crawler process and its children · lag ms: the host server\'s worst event-loop delay in the run (its stamps may be that late)',
+  "late: how long after it was allowed (the crawl's first request; then previous start + interval, previous answer's end, Retry-After's end) each request started",
+  "CPU s: user + system time of the crawler process and its children · lag ms: the host server's worst event-loop delay in the run (its stamps may be that late)",
 ];
 
 export interface PeerResult {
@@ -94,7 +98,12 @@ export function hostFacts(config: DemoHostConfig, info: DemoHostInfo, delaySecon
   };
 }
 
-async function runScenario(scenario: Scenario, peers: { peer: CrawlerPeer; ready: boolean }[], server: HostServer, ctx: BenchContext): Promise<{ results: PeerResult[]; load: number[] }> {
+async function runScenario(
+  scenario: Scenario,
+  peers: { peer: CrawlerPeer; ready: boolean }[],
+  server: HostServer,
+  ctx: BenchContext,
+): Promise<{ results: PeerResult[]; load: number[] }> {
   const results: PeerResult[] = [];
   const load: number[] = [];
   const capSeconds = ctx.quick ? RUN_CAP_SECONDS.quick : RUN_CAP_SECONDS.full;
@@ -130,7 +139,8 @@ async function runScenario(scenario: Scenario, peers: { peer: CrawlerPeer; ready
     const facts = scenario.hosts.map((config, i) => hostFacts(config, hosts[i]!, scenario.delaySeconds));
     const metrics = analyseRun(facts, log, scenario.concurrency);
     if (run?.killed) error = `stopped at the run's cap of ${capSeconds} s: the figures cover what it did until then`;
-    else if (run && log.arrivals.length === 0) error = `no request reached the hosts (exit ${run.exitCode}): ${run.stderrTail}`;
+    else if (run && log.arrivals.length === 0)
+      error = `no request reached the hosts (exit ${run.exitCode}): ${run.stderrTail}`;
     results.push({ peer, capSeconds, ...(run ? { run } : {}), metrics, lagMs: log.lagMs, ...(error ? { error } : {}) });
   }
   return { results, load };
@@ -176,7 +186,12 @@ function scenarioTable(scenario: Scenario, results: PeerResult[], load: number[]
 }
 
 /** One line per crawler: short gaps and efficiency in every scenario, then the faults and the cost over all of them. */
-function summaryTable(scenarios: Scenario[], all: PeerResult[][], peers: CrawlerPeer[], versions: Map<CrawlerPeer, string>): BenchTable {
+function summaryTable(
+  scenarios: Scenario[],
+  all: PeerResult[][],
+  peers: CrawlerPeer[],
+  versions: Map<CrawlerPeer, string>,
+): BenchTable {
   const columns: TableColumn[] = [
     { header: 'crawler' },
     ...scenarios.map((sc) => ({ header: sc.id, align: 'right' as const })),
@@ -204,10 +219,13 @@ function summaryTable(scenarios: Scenario[], all: PeerResult[][], peers: Crawler
     ];
   });
   return {
-    title: 'Summary: short gaps (robots.txt included) · efficiency per scenario; most in flight per host, early after Retry-After, pages from the robots.txt-503 host and CPU over all scenarios',
+    title:
+      'Summary: short gaps (robots.txt included) · efficiency per scenario; most in flight per host, early after Retry-After, pages from the robots.txt-503 host and CPU over all scenarios',
     columns,
     rows,
-    notes: ['Targets: 0 short gaps everywhere; efficiency ≥ 0.98 where there are no faults; 1 in flight; 0 early after Retry-After; 0 pages from a host whose robots.txt is unreachable.'],
+    notes: [
+      'Targets: 0 short gaps everywhere; efficiency ≥ 0.98 where there are no faults; 1 in flight; 0 early after Retry-After; 0 pages from a host whose robots.txt is unreachable.',
+    ],
   };
 }
 
@@ -223,7 +241,11 @@ export interface CrawlerBench {
  * `crawlers` section runs the default peers; another caller can add peers (an exported Scrapy project, a
  * generated Crawlee script) and get the same tables with them beside the defaults.
  */
-export async function runCrawlerBench(ctx: BenchContext, selected: CrawlerPeer[], scenarios: Scenario[]): Promise<CrawlerBench> {
+export async function runCrawlerBench(
+  ctx: BenchContext,
+  selected: CrawlerPeer[],
+  scenarios: Scenario[],
+): Promise<CrawlerBench> {
   const versions = new Map<CrawlerPeer, string>();
   const peers: { peer: CrawlerPeer; ready: boolean }[] = [];
   const setupNotes: string[] = [];

@@ -65,7 +65,13 @@ function url(h: number, i: number): string {
 }
 
 function rate(): HostRate {
-  return new HostRate({ configuredSeconds: DELAY_SECONDS, crawlDelayPolicy: 'cap', maxCrawlDelaySeconds: 30, adaptive: false, ...HOST_RATE_DEFAULTS });
+  return new HostRate({
+    configuredSeconds: DELAY_SECONDS,
+    crawlDelayPolicy: 'cap',
+    maxCrawlDelaySeconds: 30,
+    adaptive: false,
+    ...HOST_RATE_DEFAULTS,
+  });
 }
 
 /**
@@ -77,7 +83,12 @@ function frontierPass(shape: Shape): FrontierMeasure {
   // drained frontier alive into the next pass's "before" reading.
   const n = shape.hosts * shape.perHost;
   const before = liveHeapBytes();
-  const frontier = new Frontier<Item>({ delayFrom: 'start', perHostConcurrency: 1, exempt: never, mayStartNew: always });
+  const frontier = new Frontier<Item>({
+    delayFrom: 'start',
+    perHostConcurrency: 1,
+    exempt: never,
+    mayStartNew: always,
+  });
   const slots: HostSlot<Item>[] = [];
   for (let h = 0; h < shape.hosts; h++) slots.push(frontier.add(hostName(h), rate()));
   let items: Item[] | undefined = [];
@@ -106,7 +117,13 @@ function frontierPass(shape: Shape): FrontierMeasure {
   }
   const takeSeconds = (performance.now() - t) / 1000;
   if (taken !== n) throw new Error(`frontier bench: took ${taken} of ${n}`);
-  return { urls: n, meanUrlChars: chars / n, enqueuePerSecond: n / enqueueSeconds, takePerSecond: n / takeSeconds, bytesPerUrl };
+  return {
+    urls: n,
+    meanUrlChars: chars / n,
+    enqueuePerSecond: n / enqueueSeconds,
+    takePerSecond: n / takeSeconds,
+    bytesPerUrl,
+  };
 }
 
 const never = (): boolean => false;
@@ -117,20 +134,36 @@ export function measureFrontier(shape: Shape, reps: number): FrontierMeasure {
   let best: FrontierMeasure | undefined;
   for (let r = 0; r < reps; r++) {
     const m = frontierPass(shape);
-    best = best === undefined ? m : { ...m, enqueuePerSecond: Math.max(best.enqueuePerSecond, m.enqueuePerSecond), takePerSecond: Math.max(best.takePerSecond, m.takePerSecond) };
+    best =
+      best === undefined
+        ? m
+        : {
+            ...m,
+            enqueuePerSecond: Math.max(best.enqueuePerSecond, m.enqueuePerSecond),
+            takePerSecond: Math.max(best.takePerSecond, m.takePerSecond),
+          };
   }
   return best!;
 }
 
 /** The engine's options in both scheduler passes. */
-const PASS_OPTIONS = { random: () => 0.5, concurrency: CONCURRENCY, delaySeconds: DELAY_SECONDS, maxPages: Infinity, maxDepth: 0 } as const;
+const PASS_OPTIONS = {
+  random: () => 0.5,
+  concurrency: CONCURRENCY,
+  delaySeconds: DELAY_SECONDS,
+  maxPages: Infinity,
+  maxDepth: 0,
+} as const;
 
 /**
  * One scheduler pass: every URL a seed, `crawl(seeds, firstStart)` runs the engine and calls `firstStart` at
  * its first request, when every seed is queued: the bytes are measured then, and the time that takes is left
  * out of the wall time.
  */
-async function schedulerPass(shape: Shape, crawl: (seeds: string[], firstStart: () => void) => Promise<CrawlResult>): Promise<SchedulerMeasure> {
+async function schedulerPass(
+  shape: Shape,
+  crawl: (seeds: string[], firstStart: () => void) => Promise<CrawlResult>,
+): Promise<SchedulerMeasure> {
   const n = shape.hosts * shape.perHost;
   const before = liveHeapBytes();
   const seeds = Array.from({ length: n }, (_, i) => url(i % shape.hosts, i));
@@ -146,7 +179,14 @@ async function schedulerPass(shape: Shape, crawl: (seeds: string[], firstStart: 
   const result = await crawl(seeds, firstStart);
   const wallSeconds = (performance.now() - t - measuring) / 1000;
   const requests = result.summary.requests;
-  return { urls: n, requests, wallSeconds, requestsPerSecond: requests / wallSeconds, bytesPerUrl, virtualSeconds: result.summary.elapsedSeconds };
+  return {
+    urls: n,
+    requests,
+    wallSeconds,
+    requestsPerSecond: requests / wallSeconds,
+    bytesPerUrl,
+    virtualSeconds: result.summary.elapsedSeconds,
+  };
 }
 
 /** `runCrawl` on the tests' virtual clock; the fetcher's promise answers 200 after LATENCY_MS. */
@@ -188,7 +228,9 @@ export function measureSchedulerOnSimulationClock(shape: Shape): Promise<Schedul
       startFetch: (_req, done) => {
         firstStart();
         const startedAt = clock.now();
-        clock.at(startedAt + LATENCY_MS, () => done({ status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() }));
+        clock.at(startedAt + LATENCY_MS, () =>
+          done({ status: 200, headers: {}, bytes: 0, truncated: false, startedAt, endedAt: clock.now() }),
+        );
       },
     });
     clock.run();
@@ -226,7 +268,9 @@ export const frontierSection: BenchSection = {
     ctx.log(`scheduler on the simulation's clock: ${shapeLabel(schedulerShape)}`);
     const c = await measureSchedulerOnSimulationClock(schedulerShape);
     const { opsPerSecond, bytesPerQueuedUrl } = FRONTIER_TARGETS;
-    const sameShape = frontierRows.find((row) => row.shape.hosts === schedulerShape.hosts && row.shape.perHost === schedulerShape.perHost)!.m;
+    const sameShape = frontierRows.find(
+      (row) => row.shape.hosts === schedulerShape.hosts && row.shape.perHost === schedulerShape.perHost,
+    )!.m;
     const frontierMicros = 1e6 / sameShape.enqueuePerSecond + 1e6 / sameShape.takePerSecond;
     return [
       {
@@ -290,7 +334,7 @@ export const frontierSection: BenchSection = {
         notes: [
           `Targets: ≥ ${formatNumber(opsPerSecond)} scheduling operations per second; ≤ ${bytesPerQueuedUrl} bytes per queued URL.`,
           "Two roads through the same engine: a fetcher's promise on the tests' clock (test/helpers/virtualClock.ts, which settles the event loop after every timer),",
-          "and the callbacks the simulation uses (CrawlOptions.startFetch on src/core/simulate/virtualClock.ts, which drives the engine itself).",
+          'and the callbacks the simulation uses (CrawlOptions.startFetch on src/core/simulate/virtualClock.ts, which drives the engine itself).',
           `Per request: ${formatNumber(1e6 / s.requestsPerSecond, 1)} µs in all with promises, ${formatNumber(1e6 / c.requestsPerSecond, 1)} µs with callbacks, of which the frontier's enqueue, take and end are ${formatNumber(frontierMicros, 2)} µs (the same shape above).`,
           'Wall time runs from runCrawl to its result: seeds parsed and queued, every request started and ended. Bytes are measured at the first start,',
           "when every seed is queued, and count the seed strings, the engine's URL records, its per-host state and the frontier.",

@@ -8,4 +8,12 @@ import { scaleSection } from './scale';
 import { simulationSection } from './simulation';
 import { sitemapsSection } from './sitemaps';
 
-export const SECTIONS: BenchSection[] = [crawlersSection, robotsSection, frontierSection, simulationSection, scaleSection, sitemapsSection, exportsSection];
+export const SECTIONS: BenchSection[] = [
+  crawlersSection,
+  robotsSection,
+  frontierSection,
+  simulationSection,
+  scaleSection,
+  sitemapsSection,
+  exportsSection,
+];

@@ -138,11 +138,23 @@ function cli(ctx: BenchContext, count: number, reps: number): BenchTable {
   };
   const row = (json: boolean) => {
     const t = median(reps, () => run(json));
-    return [`robots --file F --urls-file U${json ? ' --json' : ''}`, formatNumber(count), formatNumber(Math.round(t)), `< ${formatNumber(TARGET_CLI_MS)} ms`, verdictOf(TARGET_CLI_MS, t, false)];
+    return [
+      `robots --file F --urls-file U${json ? ' --json' : ''}`,
+      formatNumber(count),
+      formatNumber(Math.round(t)),
+      `< ${formatNumber(TARGET_CLI_MS)} ms`,
+      verdictOf(TARGET_CLI_MS, t, false),
+    ];
   };
   return {
     title: `The CLI in bulk mode on the same file: ${formatNumber(count)} URLs, wall time of the whole process`,
-    columns: [{ header: 'command' }, { header: 'URLs', align: 'right' }, { header: 'ms', align: 'right' }, { header: 'target' }, { header: '' }],
+    columns: [
+      { header: 'command' },
+      { header: 'URLs', align: 'right' },
+      { header: 'ms', align: 'right' },
+      { header: 'target' },
+      { header: '' },
+    ],
     rows: [row(false), row(true)],
     notes: [
       `Median of ${reps} run${reps === 1 ? '' : 's'} of the built dist/cli.js, output to a pipe; Node start-up included.`,
@@ -159,6 +171,10 @@ export const robotsSection: BenchSection = {
     const count = ctx.quick ? 20_000 : 100_000;
     const reps = ctx.quick ? 3 : 5;
     const urls = sampleUrls(ORIGIN, text, count);
-    return [throughput(ctx, text, urls, reps), hostile(reps), cli(ctx, ctx.quick ? 20_000 : 100_000, ctx.quick ? 1 : 3)];
+    return [
+      throughput(ctx, text, urls, reps),
+      hostile(reps),
+      cli(ctx, ctx.quick ? 20_000 : 100_000, ctx.quick ? 1 : 3),
+    ];
   },
 };

@@ -42,7 +42,18 @@ interface Rusage {
 }
 
 /** Runs `node --require maxRss.cjs ...args`, reads stdout through a pipe (counting bytes), returns its resource use. */
-function runMeasured(ctx: BenchContext, args: string[], label: string): Promise<{ wallMs: number; stdoutBytes: number; stdout: string; stderr: string; code: number | null; usage: Rusage }> {
+function runMeasured(
+  ctx: BenchContext,
+  args: string[],
+  label: string,
+): Promise<{
+  wallMs: number;
+  stdoutBytes: number;
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  usage: Rusage;
+}> {
   const usageFile = path.join(ctx.tmp, `rusage-${label}-${process.hrtime.bigint()}.json`);
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -68,7 +79,9 @@ function runMeasured(ctx: BenchContext, args: string[], label: string): Promise<
         const usage = JSON.parse(fs.readFileSync(usageFile, 'utf8')) as Rusage;
         resolve({ wallMs, stdoutBytes, stdout: head, stderr, code, usage });
       } catch (err) {
-        reject(new Error(`${label}: no resource figures (exit ${code}): ${stderr.slice(0, 500)} ${(err as Error).message}`));
+        reject(
+          new Error(`${label}: no resource figures (exit ${code}): ${stderr.slice(0, 500)} ${(err as Error).message}`),
+        );
       }
     });
   });
@@ -78,15 +91,39 @@ async function planning(ctx: BenchContext): Promise<BenchTable> {
   const runs = ctx.quick ? 1 : 3;
   // The engine, bundled for a child process of its own.
   const engine = path.join(ctx.tmp, 'scaleEngine.js');
-  await esbuild.build({ entryPoints: [path.join(ctx.root, 'bench/lib/scaleEngine.ts')], outfile: engine, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [path.join(ctx.root, 'bench/lib/scaleEngine.ts')],
+    outfile: engine,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   ctx.log(`plan() on ${HOSTS.toLocaleString('en-US')} hosts in child processes`);
-  const onceRuns: Array<Awaited<ReturnType<typeof runMeasured>> & { figures: { validateMs: number; planMs: number; documentMs: number; documentChars: number } }> = [];
+  const onceRuns: Array<
+    Awaited<ReturnType<typeof runMeasured>> & {
+      figures: { validateMs: number; planMs: number; documentMs: number; documentChars: number };
+    }
+  > = [];
   for (let i = 0; i < runs; i++) {
     const r = await runMeasured(ctx, [engine, 'once', String(HOSTS), String(PAGES)], `engine-${i}`);
     if (r.code !== 0) throw new Error(`engine run failed: ${r.stderr.slice(0, 500)}`);
-    onceRuns.push({ ...r, figures: JSON.parse(r.stdout) as { validateMs: number; planMs: number; documentMs: number; documentChars: number } });
+    onceRuns.push({
+      ...r,
+      figures: JSON.parse(r.stdout) as {
+        validateMs: number;
+        planMs: number;
+        documentMs: number;
+        documentChars: number;
+      },
+    });
   }
-  const repeat = await runMeasured(ctx, [engine, 'repeat', String(HOSTS), String(PAGES), String(ctx.quick ? 3 : 7)], 'engine-repeat');
+  const repeat = await runMeasured(
+    ctx,
+    [engine, 'repeat', String(HOSTS), String(PAGES), String(ctx.quick ? 3 : 7)],
+    'engine-repeat',
+  );
   if (repeat.code !== 0) throw new Error(`engine run failed: ${repeat.stderr.slice(0, 500)}`);
   const warm = JSON.parse(repeat.stdout) as { planWarmMs: number; retainedBytesPerHost: number };
   const step = (key: 'validateMs' | 'planMs' | 'documentMs') => median(onceRuns.map((r) => r.figures[key]));
@@ -101,7 +138,11 @@ async function planning(ctx: BenchContext): Promise<BenchTable> {
   const estimates = [];
   for (let i = 0; i < runs; i++) {
     ctx.log(`estimate --json, ${HOSTS.toLocaleString('en-US')} seeds, run ${i + 1} of ${runs}`);
-    const r = await runMeasured(ctx, [cli, 'estimate', '--pages', String(PAGES), '--seeds-file', seedsFile, '--json'], `estimate-${i}`);
+    const r = await runMeasured(
+      ctx,
+      [cli, 'estimate', '--pages', String(PAGES), '--seeds-file', seedsFile, '--json'],
+      `estimate-${i}`,
+    );
     if (r.code !== 0) throw new Error(`estimate failed (${r.code}): ${r.stderr.slice(0, 500)}`);
     estimates.push(r);
   }
@@ -112,14 +153,42 @@ async function planning(ctx: BenchContext): Promise<BenchTable> {
   const rows: TableCell[][] = [
     [`engine: validate ${HOSTS.toLocaleString('en-US')} seed URLs`, ms(step('validateMs')), '', '', '', ''],
     ['engine: plan()', ms(step('planMs')), '', '', '', ''],
-    ['engine: plan() again, warm', ms(warm.planWarmMs), '', `${warm.retainedBytesPerHost.toFixed(0)} B/host kept`, '', ''],
-    ['engine: the JSON document, in pieces', ms(step('documentMs')), '', `${(onceRuns[0]!.figures.documentChars / 1e6).toFixed(1)} M chars`, '', ''],
+    [
+      'engine: plan() again, warm',
+      ms(warm.planWarmMs),
+      '',
+      `${warm.retainedBytesPerHost.toFixed(0)} B/host kept`,
+      '',
+      '',
+    ],
+    [
+      'engine: the JSON document, in pieces',
+      ms(step('documentMs')),
+      '',
+      `${(onceRuns[0]!.figures.documentChars / 1e6).toFixed(1)} M chars`,
+      '',
+      '',
+    ],
     ['engine: all three, whole process', ms(engineWall), ms(engineCpu), mib(engineRss), '', ''],
-    ['estimate --json, whole process', ms(wall), ms(cpu), mib(rss), `< ${TARGET.estimateSeconds} s, < ${TARGET.estimateMiB} MiB`, `${verdict(wall < TARGET.estimateSeconds * 1000)} / ${verdict(rss < TARGET.estimateMiB * MiB)}`],
+    [
+      'estimate --json, whole process',
+      ms(wall),
+      ms(cpu),
+      mib(rss),
+      `< ${TARGET.estimateSeconds} s, < ${TARGET.estimateMiB} MiB`,
+      `${verdict(wall < TARGET.estimateSeconds * 1000)} / ${verdict(rss < TARGET.estimateMiB * MiB)}`,
+    ],
   ];
   return {
     title: `Planning ${HOSTS.toLocaleString('en-US')} hosts (one seed each, ${PAGES.toLocaleString('en-US')} pages)`,
-    columns: [{ header: 'What' }, { header: 'Wall', align: 'right' }, { header: 'CPU', align: 'right' }, { header: 'Memory', align: 'right' }, { header: 'Target' }, { header: 'Result' }],
+    columns: [
+      { header: 'What' },
+      { header: 'Wall', align: 'right' },
+      { header: 'CPU', align: 'right' },
+      { header: 'Memory', align: 'right' },
+      { header: 'Target' },
+      { header: 'Result' },
+    ],
     rows,
     notes: [
       `estimate --json wrote ${(estimates[0]!.stdoutBytes / 1e6).toFixed(1)} MB to a pipe this process read; memory is the CLI's peak resident set (ru_maxrss, KiB × 1024).`,
@@ -211,7 +280,10 @@ async function extension(ctx: BenchContext): Promise<BenchTable> {
   const runs = ctx.quick ? 3 : 9;
   const prod = path.join(ctx.tmp, 'production');
   ctx.log('a production build (minified, as in the .vsix)');
-  const built = spawnSync(process.execPath, [path.join(ctx.root, 'esbuild.js'), '--production', `--outdir=${prod}`], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const built = spawnSync(process.execPath, [path.join(ctx.root, 'esbuild.js'), '--production', `--outdir=${prod}`], {
+    cwd: ctx.root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (built.status !== 0) throw new Error(`production build failed: ${String(built.stderr).slice(0, 500)}`);
   const bundles = [
     { name: 'development (npm run build)', file: path.join(ctx.root, 'dist/extension.js') },
@@ -224,22 +296,40 @@ async function extension(ctx: BenchContext): Promise<BenchTable> {
     const activateMs: number[] = [];
     let subscriptions = 0;
     for (let i = 0; i < runs; i++) {
-      const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench/lib/activation.cjs'), b.file, path.join(ctx.root, 'package.json')], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [path.join(ctx.root, 'bench/lib/activation.cjs'), b.file, path.join(ctx.root, 'package.json')],
+        { encoding: 'utf8' },
+      );
       if (r.status !== 0) throw new Error(`activation of ${b.file} failed: ${r.stderr.slice(0, 500)}`);
       const m = JSON.parse(r.stdout) as { requireMs: number; activateMs: number; subscriptions: number };
       requireMs.push(m.requireMs);
       activateMs.push(m.activateMs);
       subscriptions = m.subscriptions;
     }
-    rows.push([b.name, kb(bytes.length), kb(gzipSync(bytes, { level: 9 }).length), `${median(requireMs).toFixed(1)} ms`, `${median(activateMs).toFixed(1)} ms`, String(subscriptions)]);
+    rows.push([
+      b.name,
+      kb(bytes.length),
+      kb(gzipSync(bytes, { level: 9 }).length),
+      `${median(requireMs).toFixed(1)} ms`,
+      `${median(activateMs).toFixed(1)} ms`,
+      String(subscriptions),
+    ]);
   }
   return {
     title: 'The extension bundle: size and activation',
-    columns: [{ header: 'dist/extension.js' }, { header: 'Size', align: 'right' }, { header: 'gzip -9', align: 'right' }, { header: 'require()', align: 'right' }, { header: 'activate()', align: 'right' }, { header: 'Registered', align: 'right' }],
+    columns: [
+      { header: 'dist/extension.js' },
+      { header: 'Size', align: 'right' },
+      { header: 'gzip -9', align: 'right' },
+      { header: 'require()', align: 'right' },
+      { header: 'activate()', align: 'right' },
+      { header: 'Registered', align: 'right' },
+    ],
     rows,
     notes: [
       `Median of ${runs} fresh processes (bench/lib/activation.cjs): require() is reading, compiling and initialising the bundle; activate() is the synchronous call.`,
-      'vscode is a stub whose calls return at once, so this is our code\'s share only: VS Code\'s own work around activation, and what runs later on first use, are not in it.',
+      "vscode is a stub whose calls return at once, so this is our code's share only: VS Code's own work around activation, and what runs later on first use, are not in it.",
       'No target in issue 10. Sizes in KB (1,000 bytes).',
     ],
   };
@@ -249,7 +339,10 @@ export const scaleSection: BenchSection = {
   id: 'scale',
   title: 'Scale: 100,000 hosts, CLI start-up, the extension bundle',
   async run(ctx) {
-    if (!fs.existsSync(path.join(ctx.root, 'dist/cli.js')) || !fs.existsSync(path.join(ctx.root, 'dist/extension.js'))) {
+    if (
+      !fs.existsSync(path.join(ctx.root, 'dist/cli.js')) ||
+      !fs.existsSync(path.join(ctx.root, 'dist/extension.js'))
+    ) {
       throw new Error('dist/ is not built: run `npm run build` (npm run bench does)');
     }
     return [await planning(ctx), startup(ctx), await extension(ctx)];

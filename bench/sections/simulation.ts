@@ -26,17 +26,43 @@ import type { BenchContext, BenchSection, BenchTable } from '../lib/types';
 /** The issue's target: 1,000,000 simulated requests in under 2 s. */
 export const SIMULATION_TARGET = { requests: 1_000_000, seconds: 2 } as const;
 
-const median = (xs: number[]) => percentileSorted([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentileSorted(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const msText = (seconds: number) => `${formatNumber(seconds * 1000, 2)} ms`;
 
 /** One crawl of a latency-free loopback host: the overhead its report shows, seconds. */
-async function overheadRun(delaySeconds: number, pages: number): Promise<{ afterInterval: number; afterResponse: number; gaps: number }> {
-  const demo = await startDemoHosts({ hosts: [{ name: 'bench', description: 'no latency', pages, latency: { kind: 'none' }, graph: { kind: 'tree', fanOut: 3 } }] });
+async function overheadRun(
+  delaySeconds: number,
+  pages: number,
+): Promise<{ afterInterval: number; afterResponse: number; gaps: number }> {
+  const demo = await startDemoHosts({
+    hosts: [
+      {
+        name: 'bench',
+        description: 'no latency',
+        pages,
+        latency: { kind: 'none' },
+        graph: { kind: 'tree', fanOut: 3 },
+      },
+    ],
+  });
   try {
-    const options = validateTestCrawlOptions({ seeds: demo.hosts[0]!.seeds, maxPages: pages, maxDepth: 100, delaySeconds });
+    const options = validateTestCrawlOptions({
+      seeds: demo.hosts[0]!.seeds,
+      maxPages: pages,
+      maxDepth: 100,
+      delaySeconds,
+    });
     const result = await startPlannedCrawl(options).done;
     const o = calibrationFromReport(result.report).overhead;
-    return { afterInterval: o.afterInterval.meanSeconds, afterResponse: o.afterResponse.meanSeconds, gaps: o.afterInterval.count + o.afterResponse.count };
+    return {
+      afterInterval: o.afterInterval.meanSeconds,
+      afterResponse: o.afterResponse.meanSeconds,
+      gaps: o.afterInterval.count + o.afterResponse.count,
+    };
   } finally {
     await demo.close();
   }
@@ -56,10 +82,28 @@ export const simulationSection: BenchSection = {
     }
     const overhead: BenchTable = {
       title: 'Per-request overhead: the real crawl against a loopback host with no latency, read from its report',
-      columns: [{ header: 'gap' }, { header: 'runs', align: 'right' }, { header: 'median of the means', align: 'right' }, { header: 'range', align: 'right' }, { header: 'REQUEST_OVERHEAD', align: 'right' }],
+      columns: [
+        { header: 'gap' },
+        { header: 'runs', align: 'right' },
+        { header: 'median of the means', align: 'right' },
+        { header: 'range', align: 'right' },
+        { header: 'REQUEST_OVERHEAD', align: 'right' },
+      ],
       rows: [
-        ['after the interval (50 ms delay)', String(reps), msText(median(intervalRuns)), `${msText(Math.min(...intervalRuns))}–${msText(Math.max(...intervalRuns))}`, msText(REQUEST_OVERHEAD.afterIntervalSeconds)],
-        ['after the answer (no delay)', String(reps), msText(median(responseRuns)), `${msText(Math.min(...responseRuns))}–${msText(Math.max(...responseRuns))}`, msText(REQUEST_OVERHEAD.afterResponseSeconds)],
+        [
+          'after the interval (50 ms delay)',
+          String(reps),
+          msText(median(intervalRuns)),
+          `${msText(Math.min(...intervalRuns))}–${msText(Math.max(...intervalRuns))}`,
+          msText(REQUEST_OVERHEAD.afterIntervalSeconds),
+        ],
+        [
+          'after the answer (no delay)',
+          String(reps),
+          msText(median(responseRuns)),
+          `${msText(Math.min(...responseRuns))}–${msText(Math.max(...responseRuns))}`,
+          msText(REQUEST_OVERHEAD.afterResponseSeconds),
+        ],
       ],
       notes: [
         'The plan adds the first to every gap a host waits for its interval, the second to every gap it waits for an answer (docs/how-it-works.md §Per host).',
@@ -70,9 +114,24 @@ export const simulationSection: BenchSection = {
 
     const runs = SIMULATION_DEFAULTS.runs;
     const runner = path.join(ctx.tmp, 'simulationRun.js');
-    await esbuild.build({ entryPoints: [path.join(ctx.root, 'bench/lib/simulationRun.ts')], outfile: runner, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
-    const measure = (hosts: number, perHost: number, shapeRuns: number, reps: number): { method: string; requests: number; wall: number; cpu: number } => {
-      const r = spawnSync(process.execPath, [runner, String(hosts), String(perHost), String(shapeRuns), String(reps)], { encoding: 'utf8' });
+    await esbuild.build({
+      entryPoints: [path.join(ctx.root, 'bench/lib/simulationRun.ts')],
+      outfile: runner,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    const measure = (
+      hosts: number,
+      perHost: number,
+      shapeRuns: number,
+      reps: number,
+    ): { method: string; requests: number; wall: number; cpu: number } => {
+      const r = spawnSync(process.execPath, [runner, String(hosts), String(perHost), String(shapeRuns), String(reps)], {
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(`simulationRun: ${r.stderr}`);
       return JSON.parse(r.stdout) as { method: string; requests: number; wall: number; cpu: number };
     };
@@ -101,9 +160,19 @@ export const simulationSection: BenchSection = {
     });
     ctx.log('simulation: 1 host × 1,000,000 pages × 200 runs (per-host sums)');
     const large = measure(1, 1_000_000, runs, 1);
-    rows.push(['1 × 1,000,000 × 200', large.method, formatNumber(large.requests), `${formatNumber(large.wall, 2)} s`, `${formatNumber(large.cpu, 2)} s`, '—', '—', '—']);
+    rows.push([
+      '1 × 1,000,000 × 200',
+      large.method,
+      formatNumber(large.requests),
+      `${formatNumber(large.wall, 2)} s`,
+      `${formatNumber(large.cpu, 2)} s`,
+      '—',
+      '—',
+      '—',
+    ]);
     const speed: BenchTable = {
-      title: 'Simulation: simulate() on calibrated plans (answers in 50–250 ms, a 2% rate of 429 on every third host), 0.2 s delay, 8 slots',
+      title:
+        'Simulation: simulate() on calibrated plans (answers in 50–250 ms, a 2% rate of 429 on every third host), 0.2 s delay, 8 slots',
       columns: [
         { header: 'hosts × pages × runs' },
         { header: 'method' },
@@ -117,7 +186,7 @@ export const simulationSection: BenchSection = {
       rows,
       notes: [
         `Target: ${formatNumber(SIMULATION_TARGET.requests)} simulated requests in under ${SIMULATION_TARGET.seconds} s. Wall: the best of ${ctx.quick ? 1 : 3} runs; CPU includes the garbage collector's threads.`,
-        'Each request goes through the crawl engine (runCrawl, its scheduler and politeness rules) on the simulation\'s virtual clock: no promise, no timer.',
+        "Each request goes through the crawl engine (runCrawl, its scheduler and politeness rules) on the simulation's virtual clock: no promise, no timer.",
         'Each shape runs bundled (bench/lib/simulationRun.ts) in a child process of its own.',
         'The last row is too large to run request by request within the budget (1,000,000 requests): its band comes from per-host sums; its requests are those of the sample runs.',
       ],

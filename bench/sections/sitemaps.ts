@@ -35,12 +35,16 @@ const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1
 const mbps = (bytes: number, t: number): string => formatNumber(bytes / MB / (t / 1000), 1);
 
 function sitemapXml(urls: readonly string[]): string {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
   urls.forEach((u, i) => {
     const day = String(1 + (i % 28)).padStart(2, '0');
     const month = String(1 + (i % 12)).padStart(2, '0');
     const loc = u.replace(/&/g, '&amp;');
-    parts.push(`  <url>\n    <loc>${loc}</loc>\n    <lastmod>2024-${month}-${day}T10:00:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.5</priority>\n  </url>\n`);
+    parts.push(
+      `  <url>\n    <loc>${loc}</loc>\n    <lastmod>2024-${month}-${day}T10:00:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.5</priority>\n  </url>\n`,
+    );
   });
   parts.push('</urlset>\n');
   return parts.join('');
@@ -63,9 +67,11 @@ async function readGzip(gz: Buffer): Promise<number> {
       cb();
     },
   });
-  const source = Readable.from((function* () {
-    for (let i = 0; i < gz.length; i += CHUNK) yield gz.subarray(i, i + CHUNK);
-  })());
+  const source = Readable.from(
+    (function* () {
+      for (let i = 0; i < gz.length; i += CHUNK) yield gz.subarray(i, i + CHUNK);
+    })(),
+  );
   await pipeline(source, zlib.createGunzip(), sink);
   reader.end();
   return n;
@@ -77,12 +83,19 @@ async function parsing(ctx: BenchContext, urls: readonly string[], reps: number)
   readPlain(body);
   const tPlain = median(reps, () => readPlain(body));
   const tGzip = await medianAsync(reps, () => readGzip(gz));
-  const tInflate = await medianAsync(reps, () => pipeline(Readable.from([gz]), zlib.createGunzip(), new Writable({ write: (_c, _e, cb) => cb() })));
+  const tInflate = await medianAsync(reps, () =>
+    pipeline(Readable.from([gz]), zlib.createGunzip(), new Writable({ write: (_c, _e, cb) => cb() })),
+  );
   ctx.log(`${urls.length} URLs, ${body.length} bytes, ${gz.length} gzip`);
   const n = urls.length;
   return {
     title: `Reading one ${formatNumber(n)}-URL sitemap (${formatNumber(body.length / MB, 1)} MB, ${formatNumber(gz.length / MB, 2)} MB gzip) with SitemapReader`,
-    columns: [{ header: 'what' }, { header: 'ms', align: 'right' }, { header: 'URLs/s', align: 'right' }, { header: 'MB/s (uncompressed)', align: 'right' }],
+    columns: [
+      { header: 'what' },
+      { header: 'ms', align: 'right' },
+      { header: 'URLs/s', align: 'right' },
+      { header: 'MB/s (uncompressed)', align: 'right' },
+    ],
     rows: [
       ['plain XML, 64 KiB chunks', ms(tPlain), formatNumber(perSecond(n, tPlain)), mbps(body.length, tPlain)],
       ['gzip: inflate as it streams + read', ms(tGzip), formatNumber(perSecond(n, tGzip)), mbps(body.length, tGzip)],
@@ -100,9 +113,14 @@ function counting(ctx: BenchContext, urls: readonly string[], robotsText: string
   const host = new URL(ORIGIN).host;
   const accepting = new Set([host]);
   const real = loadRobotsFile(robotsText, { robotsUrl });
-  const small = loadRobotsFile('User-agent: *\nDisallow: /wp-admin/\nDisallow: /feed/\nAllow: /wp-admin/admin-ajax.php\n', { robotsUrl });
+  const small = loadRobotsFile(
+    'User-agent: *\nDisallow: /wp-admin/\nDisallow: /feed/\nAllow: /wp-admin/admin-ajax.php\n',
+    { robotsUrl },
+  );
   const now = Date.parse('2024-12-31T00:00:00Z');
-  const lastmods = urls.map((_, i) => `2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00+00:00`);
+  const lastmods = urls.map(
+    (_, i) => `2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00+00:00`,
+  );
   let disallowed = 0;
   const run = (rules: OriginRobots | undefined, late?: OriginRobots) => {
     let known = rules;
@@ -121,17 +139,31 @@ function counting(ctx: BenchContext, urls: readonly string[], robotsText: string
   const tNone = median(reps, () => run({ outcome: 'unavailable', robotsUrl }));
   ctx.log(`${dReal} of ${urls.length} disallowed by the real-world file`);
   const n = urls.length;
-  const row = (what: string, t: number) => [what, ms(t), formatNumber(perSecond(n, t)), `≥ ${formatNumber(TARGET_COUNT)}/s`, perSecond(n, t) >= TARGET_COUNT ? 'met' : 'MISSED'];
+  const row = (what: string, t: number) => [
+    what,
+    ms(t),
+    formatNumber(perSecond(n, t)),
+    `≥ ${formatNumber(TARGET_COUNT)}/s`,
+    perSecond(n, t) >= TARGET_COUNT ? 'met' : 'MISSED',
+  ];
   return {
     title: `Counting the same ${formatNumber(n)} URLs (SitemapTally: parse, dedupe, robots.txt verdict, lastmod; then the summary)`,
-    columns: [{ header: 'robots.txt' }, { header: 'ms', align: 'right' }, { header: 'URLs/s', align: 'right' }, { header: 'target' }, { header: '' }],
+    columns: [
+      { header: 'robots.txt' },
+      { header: 'ms', align: 'right' },
+      { header: 'URLs/s', align: 'right' },
+      { header: 'target' },
+      { header: '' },
+    ],
     rows: [
       row('unavailable (no verdict to take)', tNone),
       row('3 rules', tSmall),
       row(`real-world file, ${formatNumber(real.groups.reduce((s, g) => s + g.rules.length, 0))} rules`, tReal),
       row('real-world file, known only at the end (pending, decided in counts())', tLate),
     ],
-    notes: [`${formatNumber(dReal)} of ${formatNumber(n)} URLs disallowed by the real-world file; median of ${reps} runs, each with a new tally.`],
+    notes: [
+      `${formatNumber(dReal)} of ${formatNumber(n)} URLs disallowed by the real-world file; median of ${reps} runs, each with a new tally.`,
+    ],
   };
 }
 
@@ -145,7 +177,10 @@ async function endToEnd(ctx: BenchContext, sample: readonly string[], reps: numb
       return void res.end(`User-agent: *\nDisallow: /wp-admin/\nSitemap: http://${req.headers.host}/sitemap.xml\n`);
     }
     if (req.url === '/sitemap.xml') {
-      res.writeHead(200, { 'content-type': gzip ? 'application/gzip' : 'application/xml', 'content-length': gzip ? gz.length : body.length });
+      res.writeHead(200, {
+        'content-type': gzip ? 'application/gzip' : 'application/xml',
+        'content-length': gzip ? gz.length : body.length,
+      });
       return void res.end(gzip ? gz : body);
     }
     res.writeHead(404).end();
@@ -157,7 +192,11 @@ async function endToEnd(ctx: BenchContext, sample: readonly string[], reps: numb
   body = Buffer.from(sitemapXml(urls));
   gz = zlib.gzipSync(body);
   const size = async () => {
-    const s = await sizeFromSitemaps([origin], { productToken: TOKEN, userAgentHeader: `${TOKEN}/bench`, delaySeconds: 0 });
+    const s = await sizeFromSitemaps([origin], {
+      productToken: TOKEN,
+      userAgentHeader: `${TOKEN}/bench`,
+      delaySeconds: 0,
+    });
     return s.hosts[0]!.urls + s.hosts[0]!.disallowed;
   };
   try {
@@ -170,12 +209,32 @@ async function endToEnd(ctx: BenchContext, sample: readonly string[], reps: numb
     const n = urls.length;
     return {
       title: `The whole path over loopback HTTP: sizeFromSitemaps on one host (robots.txt + one ${formatNumber(n)}-URL file)`,
-      columns: [{ header: 'file' }, { header: 'bytes on the wire', align: 'right' }, { header: 'ms', align: 'right' }, { header: 'URLs/s', align: 'right' }, { header: 'MB/s (uncompressed)', align: 'right' }],
-      rows: [
-        ['/sitemap.xml', formatNumber(body.length), ms(tPlain), formatNumber(perSecond(n, tPlain)), mbps(body.length, tPlain)],
-        ['/sitemap.xml as a .gz file', formatNumber(gz.length), ms(tGzip), formatNumber(perSecond(n, tGzip)), mbps(body.length, tGzip)],
+      columns: [
+        { header: 'file' },
+        { header: 'bytes on the wire', align: 'right' },
+        { header: 'ms', align: 'right' },
+        { header: 'URLs/s', align: 'right' },
+        { header: 'MB/s (uncompressed)', align: 'right' },
       ],
-      notes: [`Median of ${reps} runs, --delay 0, the server in the same process; both requests, inflating, parsing, counting with verdicts and the report.`],
+      rows: [
+        [
+          '/sitemap.xml',
+          formatNumber(body.length),
+          ms(tPlain),
+          formatNumber(perSecond(n, tPlain)),
+          mbps(body.length, tPlain),
+        ],
+        [
+          '/sitemap.xml as a .gz file',
+          formatNumber(gz.length),
+          ms(tGzip),
+          formatNumber(perSecond(n, tGzip)),
+          mbps(body.length, tGzip),
+        ],
+      ],
+      notes: [
+        `Median of ${reps} runs, --delay 0, the server in the same process; both requests, inflating, parsing, counting with verdicts and the report.`,
+      ],
     };
   } finally {
     server.closeAllConnections();
@@ -188,8 +247,15 @@ export const sitemapsSection: BenchSection = {
   title: 'Sitemap sizing: reading a 50,000-URL file, plain and gzip; counting with robots.txt verdicts',
   async run(ctx) {
     const robotsText = fs.readFileSync(path.join(ctx.root, FIXTURE), 'utf8');
-    const urls = [...new Set(sampleUrls(ORIGIN, robotsText, 2 * SITEMAP_MAX_URLS_PER_FILE))].slice(0, SITEMAP_MAX_URLS_PER_FILE);
+    const urls = [...new Set(sampleUrls(ORIGIN, robotsText, 2 * SITEMAP_MAX_URLS_PER_FILE))].slice(
+      0,
+      SITEMAP_MAX_URLS_PER_FILE,
+    );
     const reps = ctx.quick ? 3 : 7;
-    return [await parsing(ctx, urls, reps), counting(ctx, urls, robotsText, reps), await endToEnd(ctx, urls, ctx.quick ? 2 : 5)];
+    return [
+      await parsing(ctx, urls, reps),
+      counting(ctx, urls, robotsText, reps),
+      await endToEnd(ctx, urls, ctx.quick ? 2 : 5),
+    ];
   },
 };

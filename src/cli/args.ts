@@ -70,7 +70,11 @@ export function parseNumber(name: string, raw: string | undefined, limit: Number
 }
 
 /** One of a fixed set of words. */
-export function parseChoice<T extends string>(name: string, raw: string | undefined, choices: readonly T[]): T | undefined {
+export function parseChoice<T extends string>(
+  name: string,
+  raw: string | undefined,
+  choices: readonly T[],
+): T | undefined {
   if (raw === undefined) return undefined;
   if ((choices as readonly string[]).includes(raw)) return raw as T;
   throw new UsageError(`--${name}: "${raw}" must be one of ${choices.join(', ')}`);
@@ -127,7 +131,9 @@ export function lineFile(option: string, path: string): Iterable<SeedLine> {
   try {
     content = readFileSync(stdin ? 0 : path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--${option}: cannot read ${stdin ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--${option}: cannot read ${stdin ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const source = stdin ? STDIN_SOURCE : path;
   // The one line rule (src/core/seeds.ts): every line carries `source`, as SeedLine says.

@@ -18,7 +18,9 @@ export function readCalibration(path: string | undefined): Calibration | undefin
     text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--calibrate: cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--calibrate: cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let doc: unknown;
   try {

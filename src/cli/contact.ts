@@ -26,10 +26,19 @@ export function contactOption(raw: string | undefined): string {
  * to reach (`'any'`: the command may reach hosts not known yet, a crawl that follows links off the seed
  * hosts) it writes the warning line to stderr, or with `requireContact` throws a UsageError naming them.
  */
-export function checkContact(command: string, contact: string, realHosts: readonly string[] | 'any', requireContact: boolean, io: Io): void {
+export function checkContact(
+  command: string,
+  contact: string,
+  realHosts: readonly string[] | 'any',
+  requireContact: boolean,
+  io: Io,
+): void {
   if (contact !== '' || (realHosts !== 'any' && realHosts.length === 0)) return;
   if (requireContact) {
-    const where = realHosts === 'any' ? 'the crawl may follow links to any host' : `this would reach ${sanitizeText(hostList(realHosts))}`;
+    const where =
+      realHosts === 'any'
+        ? 'the crawl may follow links to any host'
+        : `this would reach ${sanitizeText(hostList(realHosts))}`;
     throw new UsageError(`--require-contact: no contact set (${where}); pass --contact URL`);
   }
   io.err(`crawl-planner ${command}: warning: ${NO_CONTACT_WARNING}\n`);

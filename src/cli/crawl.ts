@@ -5,7 +5,13 @@
 import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
-import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, validateTestCrawlOptions, type TestCrawlOptions } from '../core/crawl/testCrawlOptions';
+import {
+  CrawlOptionsError,
+  TEST_CRAWL_DEFAULTS,
+  TEST_CRAWL_LIMITS,
+  validateTestCrawlOptions,
+  type TestCrawlOptions,
+} from '../core/crawl/testCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import type { Calibration } from '../core/calibrate/types';
 import { formatCalibrationText } from '../core/format/calibrationText';
@@ -138,12 +144,15 @@ export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCraw
 export function checkWritable(flag: string, path: string): string {
   const full = resolve(path);
   try {
-    if (statSync(full, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--${flag}: ${path} is a directory`);
+    if (statSync(full, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--${flag}: ${path} is a directory`);
     accessSync(dirname(full), constants.W_OK);
     closeSync(openSync(full, 'a'));
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return full;
 }
@@ -216,7 +225,9 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     interrupts++;
     if (interrupts === 1) {
       out.flush();
-      io.err(`\nStopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s. Ctrl+C again to quit at once.\n`);
+      io.err(
+        `\nStopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s. Ctrl+C again to quit at once.\n`,
+      );
       session.stop();
     } else {
       out.flush();
@@ -274,20 +285,36 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
   if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   const { seeds, invalid } = validateSeeds(lines);
   for (const bad of invalid) {
-    io.err(`crawl-planner crawl: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`);
+    io.err(
+      `crawl-planner crawl: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`,
+    );
   }
-  if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`);
-  const options = crawlOptionsFromFlags(values, seeds.map((s) => s.url));
+  if (invalid.length > 0)
+    throw new UsageError(
+      `${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`,
+    );
+  const options = crawlOptionsFromFlags(
+    values,
+    seeds.map((s) => s.url),
+  );
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
   const calibration = readCalibration(values.calibrate);
   if (options.perHostConcurrency > 1) {
-    io.err(`crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`);
+    io.err(
+      `crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`,
+    );
   }
 
   // robots.txt fetches are the crawl's first requests: the contact check comes before them.
   const anyHost = options.allowOtherHosts || options.followOtherHostRedirects;
-  checkContact('crawl', options.contactUrl ?? '', anyHost ? 'any' : realHosts(options.seeds), Boolean(values['require-contact']), io);
+  checkContact(
+    'crawl',
+    options.contactUrl ?? '',
+    anyHost ? 'any' : realHosts(options.seeds),
+    Boolean(values['require-contact']),
+    io,
+  );
   const result = await runLiveCrawl({
     options,
     json: Boolean(values.json),
@@ -299,4 +326,3 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
   });
   return result.exitCode;
 }
-

@@ -85,7 +85,15 @@ export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs
     const min = g.length > 0 ? Math.min(...g) / 1000 : null;
     const maxInFlight = demo.inFlightMax(h.name);
     const ok = (min === null || min * 1000 + allowance >= interval * 1000) && maxInFlight <= 1;
-    return { name: h.name, host, requests: starts.length, minGapSeconds: min, intervalSeconds: interval, maxInFlight, ok };
+    return {
+      name: h.name,
+      host,
+      requests: starts.length,
+      minGapSeconds: min,
+      intervalSeconds: interval,
+      maxInFlight,
+      ok,
+    };
   });
 }
 
@@ -96,7 +104,8 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const port = parseNumber('port', values.port, { min: 0, max: 65_000, integer: true });
-  if (values.serve && values.calibrate !== undefined) throw new UsageError('--calibrate: not with --serve (nothing is planned)');
+  if (values.serve && values.calibrate !== undefined)
+    throw new UsageError('--calibrate: not with --serve (nothing is planned)');
   if (values.serve) return serve(io, port ?? DEMO_SERVE_PORT);
   if (port !== undefined) throw new UsageError('--port: only with --serve');
 
@@ -177,7 +186,10 @@ function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: 
     { indent: '  ' },
   );
   const allowance = `${LOOPBACK_SLACK_MS} ms loopback slack + ${serverLagMs.toFixed(1)} ms the servers' own event-loop delay`;
-  return [`Seen from the servers (every request, robots.txt included; a gap may fall short by ${allowance}):`, ...table].join('\n');
+  return [
+    `Seen from the servers (every request, robots.txt included; a gap may fall short by ${allowance}):`,
+    ...table,
+  ].join('\n');
 }
 
 async function serve(io: Io, basePort: number): Promise<number> {

@@ -26,10 +26,25 @@ import { parseSeedUrl, validateSeeds, type InvalidSeed, type Seed, type SeedVali
 import { demoServeHosts } from '../demo/config';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
-import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, seedLines, seedLocation, UsageError, type Io } from './args';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  parse,
+  parseChoice,
+  parseNumber,
+  seedLines,
+  seedLocation,
+  UsageError,
+  type Io,
+} from './args';
 import { checkContact, contactOption } from './contact';
 import { seedNoteLines } from './seedNotes';
-import { checkPagesOptions, formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
+import {
+  checkPagesOptions,
+  formatSitemapsSection,
+  sitemapsStep,
+  type EstimateSitemapsSection,
+} from './estimateSitemaps';
 import { changedSinceOption } from './sitemaps';
 import { createRobotsCache } from '../net/robotsInspect';
 import type { RobotsCache } from '../net/robotsCache';
@@ -179,7 +194,8 @@ function parseHost(name: string, hostText: string): string {
   let host = hostText.toLowerCase();
   if (hostText.includes('://')) {
     const parsed = parseSeedUrl(hostText);
-    if ('problem' in parsed) throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host or http(s) URL`);
+    if ('problem' in parsed)
+      throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host or http(s) URL`);
     host = parsed.host;
   } else if (!/^[^\s/?#@]+$/.test(host)) {
     throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host name`);
@@ -192,12 +208,18 @@ function dropHostsOption(raws: string[] | undefined, seeds: readonly Seed[]): st
   if (raws === undefined) return [];
   const known = new Set(seeds.map((s) => s.host));
   const hosts = [...new Set(raws.map((raw) => parseHost('drop-host', raw.trim())))];
-  for (const host of hosts) if (!known.has(host)) throw new UsageError(`--drop-host: ${sanitizeText(host)} is not the host of any seed`);
+  for (const host of hosts)
+    if (!known.has(host)) throw new UsageError(`--drop-host: ${sanitizeText(host)} is not the host of any seed`);
   if (hosts.length === known.size) throw new UsageError('--drop-host: every seed host is dropped; nothing to plan');
   return hosts;
 }
 
-function parseHostMap(name: string, raws: string[] | undefined, limit: NumberLimit, unit?: string): Record<string, number> | undefined {
+function parseHostMap(
+  name: string,
+  raws: string[] | undefined,
+  limit: NumberLimit,
+  unit?: string,
+): Record<string, number> | undefined {
   if (raws === undefined) return undefined;
   const out: Record<string, number> = {};
   for (const raw of raws) {
@@ -225,13 +247,20 @@ type Values = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];
 export function planInputFromOptions(values: Values): Omit<PlanInput, 'seeds'> {
   const total = parseNumber('pages', values.pages, L.pages);
   const perHost = parseNumber('pages-per-host', values['pages-per-host'], L.pages);
-  if (total !== undefined && perHost !== undefined) throw new UsageError('--pages and --pages-per-host: give one, not both');
+  if (total !== undefined && perHost !== undefined)
+    throw new UsageError('--pages and --pages-per-host: give one, not both');
   checkPagesOptions(values);
-  if (total === undefined && perHost === undefined && !values.sitemaps) throw new UsageError('--pages, --pages-per-host or --sitemaps is required');
+  if (total === undefined && perHost === undefined && !values.sitemaps)
+    throw new UsageError('--pages, --pages-per-host or --sitemaps is required');
   // Typed per-host counts; with --sitemaps the sitemap step adds the other hosts' counts.
   const byHost = parseHostMap('pages-for', values['pages-for'], { ...L.pages, min: 0 }, 'N');
   const input: Omit<PlanInput, 'seeds'> = {
-    pages: byHost !== undefined || values.sitemaps ? { byHost: byHost ?? {}, otherwise: perHost ?? 0 } : total !== undefined ? { total } : { perHost: perHost! },
+    pages:
+      byHost !== undefined || values.sitemaps
+        ? { byHost: byHost ?? {}, otherwise: perHost ?? 0 }
+        : total !== undefined
+          ? { total }
+          : { perHost: perHost! },
     rate: parseNumber('rate', values.rate, L.rate),
     workers: parseNumber('workers', values.workers, L.workers),
     delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
@@ -292,7 +321,13 @@ interface RobotsStep {
   section: EstimateRobotsSection;
 }
 
-type RobotsOptions = { productToken: string; contact: string; requireContact: boolean; header: string; timeoutSeconds: number };
+type RobotsOptions = {
+  productToken: string;
+  contact: string;
+  requireContact: boolean;
+  header: string;
+  timeoutSeconds: number;
+};
 
 /**
  * --robots (or --sitemaps) and their options, checked before anything runs; undefined without either.
@@ -301,7 +336,9 @@ type RobotsOptions = { productToken: string; contact: string; requireContact: bo
  */
 function robotsOptions(values: Values, identityAlways = false): RobotsOptions | undefined {
   if (!values.robots && !values.sitemaps) {
-    for (const name of identityAlways ? (['timeout'] as const) : (['user-agent', 'contact', 'require-contact', 'timeout'] as const)) {
+    for (const name of identityAlways
+      ? (['timeout'] as const)
+      : (['user-agent', 'contact', 'require-contact', 'timeout'] as const)) {
       if (values[name] !== undefined) throw new UsageError(`--${name}: only with --robots or --sitemaps`);
     }
     return undefined;
@@ -309,7 +346,13 @@ function robotsOptions(values: Values, identityAlways = false): RobotsOptions | 
   const productToken = productTokenOption(values['user-agent']);
   const contact = contactOption(values.contact);
   const timeoutSeconds = parseNumber('timeout', values.timeout, ROBOTS_TIMEOUT_LIMIT) ?? ROBOTS_TIMEOUT_DEFAULT_SECONDS;
-  return { productToken, contact, requireContact: Boolean(values['require-contact']), header: userAgentHeader(productToken, contact), timeoutSeconds };
+  return {
+    productToken,
+    contact,
+    requireContact: Boolean(values['require-contact']),
+    header: userAgentHeader(productToken, contact),
+    timeoutSeconds,
+  };
 }
 
 /**
@@ -317,7 +360,12 @@ function robotsOptions(values: Values, identityAlways = false): RobotsOptions | 
  * allowed and disallowed. Each remaining host's Crawl-delay is the largest of its origins' (http and https
  * of one host are two origins but one politeness unit) and of a --crawl-delay given by hand.
  */
-async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seeds'>, ro: RobotsOptions, cache?: RobotsCache): Promise<RobotsStep> {
+async function robotsStep(
+  seeds: readonly Seed[],
+  options: Omit<PlanInput, 'seeds'>,
+  ro: RobotsOptions,
+  cache?: RobotsCache,
+): Promise<RobotsStep> {
   const inspection = await inspectRobots(
     seeds.map((s) => s.url),
     {
@@ -390,7 +438,9 @@ async function robotsStep(seeds: readonly Seed[], options: Omit<PlanInput, 'seed
 /** The robots.txt section printed before the plan table. */
 function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: boolean): string {
   const s = colors(color);
-  const lines = [`${s.bold('robots.txt')} for ${sanitizeText(step.inspection.productToken)} (User-Agent: ${sanitizeText(step.header)})`];
+  const lines = [
+    `${s.bold('robots.txt')} for ${sanitizeText(step.inspection.productToken)} (User-Agent: ${sanitizeText(step.header)})`,
+  ];
   const disallowed = new Set(step.section.disallowedSeeds.map((d) => d.url));
   const rows = step.inspection.origins.map((o) => {
     const mine = seeds.filter((seed) => seed.origin === o.origin);
@@ -399,8 +449,14 @@ function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: bo
     return [
       sanitizeText(o.origin),
       outcomeHeadline(o, s) + (o.status !== null && o.outcome !== 'unreachable' ? ` (${o.status})` : ''),
-      used && o.crawlDelaySeconds !== null ? `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}` : '—',
-      o.outcome === 'unreachable' ? '—' : o.skipped ? 'host skipped' : `${formatSeconds(o.effectiveIntervalSeconds)} (${o.intervalSource})`,
+      used && o.crawlDelaySeconds !== null
+        ? `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}`
+        : '—',
+      o.outcome === 'unreachable'
+        ? '—'
+        : o.skipped
+          ? 'host skipped'
+          : `${formatSeconds(o.effectiveIntervalSeconds)} (${o.intervalSource})`,
       `${formatNumber(ok)} of ${formatNumber(mine.length)} allowed`,
     ];
   });
@@ -418,11 +474,17 @@ function formatRobotsSection(step: RobotsStep, seeds: readonly Seed[], color: bo
     ),
   );
   for (const o of step.inspection.origins) {
-    if (o.outcome === 'unreachable') lines.push(`  ${s.bold(s.red('UNREACHABLE'))} ${sanitizeText(o.origin)}: ${sanitizeText(o.reason)}`);
+    if (o.outcome === 'unreachable')
+      lines.push(`  ${s.bold(s.red('UNREACHABLE'))} ${sanitizeText(o.origin)}: ${sanitizeText(o.reason)}`);
   }
   for (const h of step.section.leftOutHosts) {
-    const why = h.reason === 'unreachable' ? 'robots.txt unreachable, every URL is disallowed' : 'robots.txt disallows every seed';
-    lines.push(`  ${s.bold(h.reason === 'unreachable' ? s.red('LEFT OUT') : s.yellow('LEFT OUT'))} ${sanitizeText(h.host)}: ${why}; not planned`);
+    const why =
+      h.reason === 'unreachable'
+        ? 'robots.txt unreachable, every URL is disallowed'
+        : 'robots.txt disallows every seed';
+    lines.push(
+      `  ${s.bold(h.reason === 'unreachable' ? s.red('LEFT OUT') : s.yellow('LEFT OUT'))} ${sanitizeText(h.host)}: ${why}; not planned`,
+    );
   }
   return lines.join('\n') + '\n\n';
 }
@@ -454,20 +516,32 @@ export interface PlanFromOptions {
  * The seeds and plan options (PLAN_OPTIONS) → the plan, exactly as `estimate` makes it: invalid seed lines on
  * stderr, robots.txt read first with --robots. Throws UsageError for bad input.
  */
-export async function planFromOptions(values: Values, positionals: string[], io: Io, how: PlanFromOptions): Promise<PlanOutcome> {
+export async function planFromOptions(
+  values: Values,
+  positionals: string[],
+  io: Io,
+  how: PlanFromOptions,
+): Promise<PlanOutcome> {
   const options = planInputFromOptions(values);
   const calibration = readCalibration(values.calibrate);
   const ro = robotsOptions(values, how.identityAlways);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
-  const checked = validateSeeds(seedLines(positionals, values['seeds-file']), { expectedLocalHosts: new Set(demoServeHosts()) });
+  const checked = validateSeeds(seedLines(positionals, values['seeds-file']), {
+    expectedLocalHosts: new Set(demoServeHosts()),
+  });
   const { seeds, invalid } = checked;
-  if (seeds.length + invalid.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
+  if (seeds.length + invalid.length === 0)
+    throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
   for (const bad of invalid) {
-    io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`);
+    io.err(
+      `crawl-planner ${how.command}: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(escapeInvisible(bad.text))}"\n`,
+    );
   }
   if (seeds.length === 0) {
-    throw new UsageError(`no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`);
+    throw new UsageError(
+      `no valid seed URL (${formatNumber(invalid.length)} invalid ${invalid.length === 1 ? 'line' : 'lines'})`,
+    );
   }
 
   const dropHosts = dropHostsOption(values['drop-host'], seeds);
@@ -478,7 +552,10 @@ export async function planFromOptions(values: Values, positionals: string[], io:
   // After the checks that refuse the run: refused, the one line says why and nothing else.
   for (const line of seedNoteLines(how.command, checked)) io.err(line);
   // One robots.txt fetch per origin serves --robots and --sitemaps.
-  const cache = ro && values.sitemaps ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) }) : undefined;
+  const cache =
+    ro && values.sitemaps
+      ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) })
+      : undefined;
   if (ro && values.robots) {
     step = await robotsStep(seeds, options, ro, cache);
     planSeeds = step.allowed;
@@ -500,8 +577,11 @@ export async function planFromOptions(values: Values, positionals: string[], io:
     if (how.text) {
       io.out(formatRobotsSection(step, seeds, io.color));
       for (const d of step.section.disallowedSeeds) {
-        const why = d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
-        io.err(`crawl-planner ${how.command}: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`);
+        const why =
+          d.outcome === 'unreachable' ? 'robots.txt unreachable' : `disallowed by robots.txt (${decidingLine(d)})`;
+        io.err(
+          `crawl-planner ${how.command}: ${sanitizeText(seedLocation(d.seedLine, d.seedSource))}: ${why}, left out: ${sanitizeText(d.url)}\n`,
+        );
       }
     }
     if (planSeeds.length === 0) return { kind: 'no-allowed-seeds', invalid, robots: step.section };
@@ -528,7 +608,10 @@ export async function planFromOptions(values: Values, positionals: string[], io:
       typed: pages.byHost,
       fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
     });
-    planOptions = { ...planOptions, pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 } };
+    planOptions = {
+      ...planOptions,
+      pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 },
+    };
     if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 
@@ -545,7 +628,15 @@ export async function planFromOptions(values: Values, positionals: string[], io:
   }
   // What the test crawl measured, before the plan that uses it (estimate's and export's text alike).
   if (how.text && calibration) io.out(formatCalibrationText(result, calibration, io.color) + '\n');
-  return { kind: 'planned', plan: result, seeds: planSeeds, invalid, checked, robots: step ? step.section : null, sitemaps: sitemapsSection ?? null };
+  return {
+    kind: 'planned',
+    plan: result,
+    seeds: planSeeds,
+    invalid,
+    checked,
+    robots: step ? step.section : null,
+    sitemaps: sitemapsSection ?? null,
+  };
 }
 
 export async function runEstimate(argv: string[], io: Io): Promise<number> {
@@ -559,7 +650,12 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   if (outcome.kind === 'no-allowed-seeds') {
     const message = 'nothing to plan: robots.txt disallows every seed';
     if (values.json) {
-      const doc = { schemaVersion: 1, error: { code: 'no-allowed-seeds', message }, robots: outcome.robots, invalidSeeds: outcome.invalid };
+      const doc = {
+        schemaVersion: 1,
+        error: { code: 'no-allowed-seeds', message },
+        robots: outcome.robots,
+        invalidSeeds: outcome.invalid,
+      };
       io.out(JSON.stringify(doc, null, 2) + '\n');
     }
     io.err(`crawl-planner estimate: ${message}\n`);
@@ -567,9 +663,16 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
   }
   const result = outcome.plan;
   // The simulation runs the crawl engine, which loads only when it is asked for (src/cli/main.ts: start-up).
-  const simulation: Simulation | null = sim ? (await import('../core/simulate/simulate.js')).simulate(result, sim) : null;
+  const simulation: Simulation | null = sim
+    ? (await import('../core/simulate/simulate.js')).simulate(result, sim)
+    : null;
   if (values.json) {
-    const doc = { ...estimateDocument(result, outcome.invalid, outcome.checked), robots: outcome.robots, sitemaps: outcome.sitemaps, simulation };
+    const doc = {
+      ...estimateDocument(result, outcome.invalid, outcome.checked),
+      robots: outcome.robots,
+      sitemaps: outcome.sitemaps,
+      simulation,
+    };
     // In pieces: for 100,000 hosts the text is about 40 MB, too much to hold as one string and its bytes.
     for (const piece of jsonPieces(doc)) if (io.out(piece) === false) await io.drain?.();
     io.out('\n');
@@ -581,9 +684,14 @@ export async function runEstimate(argv: string[], io: Io): Promise<number> {
 }
 
 /** --simulate and its --runs and --seed, checked before anything runs; undefined without --simulate. */
-function simulationOptions(values: { simulate?: boolean; runs?: string; seed?: string }): { runs: number; seed: number } | undefined {
+function simulationOptions(values: {
+  simulate?: boolean;
+  runs?: string;
+  seed?: string;
+}): { runs: number; seed: number } | undefined {
   if (!values.simulate) {
-    for (const name of ['runs', 'seed'] as const) if (values[name] !== undefined) throw new UsageError(`--${name}: only with --simulate`);
+    for (const name of ['runs', 'seed'] as const)
+      if (values[name] !== undefined) throw new UsageError(`--${name}: only with --simulate`);
     return undefined;
   }
   return {

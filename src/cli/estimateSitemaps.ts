@@ -38,7 +38,10 @@ export interface SitemapsStepOptions extends SizingArgs {
 }
 
 /** Sizes the seed hosts from their sitemaps and decides each one's pages. */
-export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: string }>, o: SitemapsStepOptions): Promise<EstimateSitemapsSection> {
+export async function sitemapsStep(
+  seeds: ReadonlyArray<{ url: string; host: string }>,
+  o: SitemapsStepOptions,
+): Promise<EstimateSitemapsSection> {
   const { sizeFromSitemaps } = await import('../net/sitemaps.js');
   const sizing = await sizeFromSitemaps(
     seeds.map((s) => s.url),
@@ -47,8 +50,11 @@ export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: str
   const pages: HostPages[] = sizing.hosts.map((h) => {
     if (Object.hasOwn(o.typed, h.host)) return { host: h.host, pages: o.typed[h.host]!, from: 'pages-for' };
     const sized = sitemapPages(h, o.changedSince !== undefined);
-    if (sized !== undefined) return { host: h.host, pages: sized, from: o.changedSince !== undefined ? 'changed-since' : 'sitemaps' };
-    return o.fallback !== undefined ? { host: h.host, pages: o.fallback, from: 'pages-per-host' } : { host: h.host, pages: 0, from: 'none' };
+    if (sized !== undefined)
+      return { host: h.host, pages: sized, from: o.changedSince !== undefined ? 'changed-since' : 'sitemaps' };
+    return o.fallback !== undefined
+      ? { host: h.host, pages: o.fallback, from: 'pages-per-host' }
+      : { host: h.host, pages: 0, from: 'none' };
   });
   return { changedSince: sizing.changedSince, pages, sizing };
 }
@@ -57,7 +63,9 @@ export async function sitemapsStep(seeds: ReadonlyArray<{ url: string; host: str
 export function formatSitemapsSection(section: EstimateSitemapsSection, color: boolean): string {
   const s = colors(color);
   const { sizing } = section;
-  const lines = [`${s.bold('Sitemaps')} for ${sanitizeText(sizing.productToken)} (User-Agent: ${sanitizeText(sizing.userAgent)})`];
+  const lines = [
+    `${s.bold('Sitemaps')} for ${sanitizeText(sizing.productToken)} (User-Agent: ${sanitizeText(sizing.userAgent)})`,
+  ];
   lines.push(...sitemapTable(sizing, s, '  '));
   for (const h of sizing.hosts) lines.push(...sitemapNotes(h, s, '  '));
   const since = section.changedSince?.slice(0, 10);
@@ -67,19 +75,35 @@ export function formatSitemapsSection(section: EstimateSitemapsSection, color: b
       : "  Pages: each host's sitemap URLs that robots.txt allows.",
   );
   for (const p of section.pages) {
-    if (p.from === 'pages-for') lines.push(`  ${sanitizeText(p.host)}: ${formatNumber(p.pages)} pages as typed (--pages-for)`);
-    else if (p.from === 'pages-per-host') lines.push(`  ${sanitizeText(p.host)}: no sitemap read, ${formatNumber(p.pages)} pages (--pages-per-host)`);
-    else if (p.from === 'none') lines.push(`  ${s.yellow(sanitizeText(p.host))}: no sitemap read, so no pages; give a number with --pages-for ${sanitizeText(p.host)}=N or --pages-per-host N`);
+    if (p.from === 'pages-for')
+      lines.push(`  ${sanitizeText(p.host)}: ${formatNumber(p.pages)} pages as typed (--pages-for)`);
+    else if (p.from === 'pages-per-host')
+      lines.push(`  ${sanitizeText(p.host)}: no sitemap read, ${formatNumber(p.pages)} pages (--pages-per-host)`);
+    else if (p.from === 'none')
+      lines.push(
+        `  ${s.yellow(sanitizeText(p.host))}: no sitemap read, so no pages; give a number with --pages-for ${sanitizeText(p.host)}=N or --pages-per-host N`,
+      );
   }
   if (!sizing.complete) lines.push(`  ${s.yellow('A cap on the sizing was reached: these counts are lower bounds.')}`);
   return lines.join('\n') + '\n\n';
 }
 
 /** --pages with --sitemaps is ambiguous; --changed-since needs the sitemaps; --pages-for needs a default. */
-export function checkPagesOptions(v: { sitemaps?: boolean; pages?: string; 'pages-per-host'?: string; 'pages-for'?: string[]; 'changed-since'?: string }): void {
-  if (v['changed-since'] !== undefined && !v.sitemaps) throw new UsageError('--changed-since: only with --sitemaps (it reads the lastmod of each sitemap URL)');
-  if (v['pages-for'] !== undefined && v.pages !== undefined) throw new UsageError('--pages-for: not with --pages (a total is spread evenly; use --pages-per-host)');
-  if (v.sitemaps && v.pages !== undefined) throw new UsageError("--pages: not with --sitemaps (the sitemaps give each host's pages; type one host's with --pages-for HOST=N)");
+export function checkPagesOptions(v: {
+  sitemaps?: boolean;
+  pages?: string;
+  'pages-per-host'?: string;
+  'pages-for'?: string[];
+  'changed-since'?: string;
+}): void {
+  if (v['changed-since'] !== undefined && !v.sitemaps)
+    throw new UsageError('--changed-since: only with --sitemaps (it reads the lastmod of each sitemap URL)');
+  if (v['pages-for'] !== undefined && v.pages !== undefined)
+    throw new UsageError('--pages-for: not with --pages (a total is spread evenly; use --pages-per-host)');
+  if (v.sitemaps && v.pages !== undefined)
+    throw new UsageError(
+      "--pages: not with --sitemaps (the sitemaps give each host's pages; type one host's with --pages-for HOST=N)",
+    );
   if (v['pages-for'] !== undefined && !v.sitemaps && v['pages-per-host'] === undefined) {
     throw new UsageError('--pages-for: needs --sitemaps or --pages-per-host for the other hosts');
   }

@@ -6,7 +6,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EXPORT_DEFAULTS, EXPORT_FORMATS, EXPORT_LIMITS, ExportInputError, exportPathParts, exportPlan, type ExportResult } from '../core/export';
+import {
+  EXPORT_DEFAULTS,
+  EXPORT_FORMATS,
+  EXPORT_LIMITS,
+  ExportInputError,
+  exportPathParts,
+  exportPlan,
+  type ExportResult,
+} from '../core/export';
 import { formatPlanText } from '../core/format/planText';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
@@ -69,7 +77,8 @@ function checkOut(dir: string, force: boolean): void {
     if (code === 'ENOENT') return;
     throw new UsageError(`--out: ${sanitizeText(dir)} cannot be read (${code ?? (err as Error).message})`);
   }
-  if (entries.length > 0 && !force) throw new UsageError(`--out: ${sanitizeText(dir)} is not empty; give another folder, or --force to write into it`);
+  if (entries.length > 0 && !force)
+    throw new UsageError(`--out: ${sanitizeText(dir)} is not empty; give another folder, or --force to write into it`);
 }
 
 function write(dir: string, result: ExportResult): void {
@@ -79,7 +88,9 @@ function write(dir: string, result: ExportResult): void {
       fs.mkdirSync(path.dirname(to), { recursive: true });
       fs.writeFileSync(to, file.content);
     } catch (err) {
-      throw new UsageError(`--out: cannot write ${sanitizeText(to)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `--out: cannot write ${sanitizeText(to)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
 }
@@ -92,21 +103,29 @@ export async function runExport(argv: string[], io: Io): Promise<number> {
   }
   if (values.format === undefined) throw new UsageError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}`);
   const format = parseChoice('format', values.format, EXPORT_FORMATS)!;
-  const timeoutSeconds = parseNumber('request-timeout', values['request-timeout'], EXPORT_LIMITS.timeoutSeconds) ?? EXPORT_DEFAULTS.timeoutSeconds;
-  const maxRetries = parseNumber('max-retries', values['max-retries'], EXPORT_LIMITS.maxRetries) ?? EXPORT_DEFAULTS.maxRetries;
+  const timeoutSeconds =
+    parseNumber('request-timeout', values['request-timeout'], EXPORT_LIMITS.timeoutSeconds) ??
+    EXPORT_DEFAULTS.timeoutSeconds;
+  const maxRetries =
+    parseNumber('max-retries', values['max-retries'], EXPORT_LIMITS.maxRetries) ?? EXPORT_DEFAULTS.maxRetries;
   const productToken = productTokenOption(values['user-agent']);
   const contact = contactOption(values.contact);
   const out = values.out ?? `crawl-plan-${format}`;
   if (out.trim() === '') throw new UsageError('--out: empty folder name');
   checkOut(out, Boolean(values.force));
 
-  const outcome = await planFromOptions(values, positionals, io, { command: 'export', text: true, identityAlways: true });
+  const outcome = await planFromOptions(values, positionals, io, {
+    command: 'export',
+    text: true,
+    identityAlways: true,
+  });
   if (outcome.kind === 'no-allowed-seeds') {
     io.err('crawl-planner export: nothing to export: robots.txt disallows every seed\n');
     return EXIT_FAILED;
   }
   // The exported crawler sends this header to every host it crawls (with --robots, estimate's step has warned).
-  if (!values.robots) checkContact('export', contact, realHosts(outcome.seeds.map((s) => s.url)), Boolean(values['require-contact']), io);
+  if (!values.robots)
+    checkContact('export', contact, realHosts(outcome.seeds.map((s) => s.url)), Boolean(values['require-contact']), io);
   io.out(formatPlanText(outcome.plan, outcome.invalid.length, io.color));
 
   let result: ExportResult;

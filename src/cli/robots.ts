@@ -15,7 +15,13 @@ import { plural } from '../core/format/text';
 import { realHosts } from '../core/identity';
 import type { NumberLimit } from '../core/limits';
 import { PLAN_DEFAULTS, PLAN_LIMITS } from '../core/plan';
-import { ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, validateProductToken, type RobotsFinding, type RobotsVerdict } from '../core/robots';
+import {
+  ROBOTS_FETCH_TIMEOUT_SECONDS,
+  ROBOTS_MAX_BYTES,
+  validateProductToken,
+  type RobotsFinding,
+  type RobotsVerdict,
+} from '../core/robots';
 import type { RobotsTimeouts } from '../net/robotsFetch';
 import {
   inspectRobots,
@@ -27,7 +33,17 @@ import {
   type RobotsUrlResult,
 } from '../net/robotsInspect';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
-import { EXIT_OK, parse, parseChoice, parseNumber, readLineFile, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import {
+  EXIT_OK,
+  parse,
+  parseChoice,
+  parseNumber,
+  readLineFile,
+  readSeedLines,
+  seedLocation,
+  UsageError,
+  type Io,
+} from './args';
 import { checkContact, contactOption } from './contact';
 
 /** The options of every command that fetches for the user: who it is, how politely, how long it waits. */
@@ -190,7 +206,8 @@ function groupText(o: InspectedOrigin, productToken: string): string {
   const agents = g.userAgents.map(sanitizeText).join(', ');
   const head = `L${g.line ?? '?'} User-agent: ${agents}`;
   const how = g.matchedBy === 'product-token' ? `names ${token}` : `the * group: no group names ${token}`;
-  const merged = g.lines.length > 1 ? `; ${g.lines.length} groups merged, at ${g.lines.map((l) => `L${l}`).join(', ')}` : '';
+  const merged =
+    g.lines.length > 1 ? `; ${g.lines.length} groups merged, at ${g.lines.map((l) => `L${l}`).join(', ')}` : '';
   return `${head} (${how}${merged})`;
 }
 
@@ -220,7 +237,10 @@ export function formatOrigin(o: InspectedOrigin, productToken: string, s: Colors
   }
   const ok = o.outcome === 'ok';
   if (ok && o.bytes !== null) {
-    row('size', `${plural(o.bytes, 'byte')}${o.truncated ? `, ${s.yellow('truncated')}: only the first ${formatNumber(ROBOTS_MAX_BYTES)} bytes are parsed (RFC 9309 §2.5)` : ''}`);
+    row(
+      'size',
+      `${plural(o.bytes, 'byte')}${o.truncated ? `, ${s.yellow('truncated')}: only the first ${formatNumber(ROBOTS_MAX_BYTES)} bytes are parsed (RFC 9309 §2.5)` : ''}`,
+    );
   }
   if (o.fetchedAt !== null) row('fetched at', new Date(o.fetchedAt).toISOString());
   row('reason', sanitizeText(o.reason));
@@ -228,7 +248,12 @@ export function formatOrigin(o: InspectedOrigin, productToken: string, s: Colors
   if (o.outcome === 'unreachable') return lines;
   if (ok) {
     row('group', groupText(o, productToken));
-    row('Crawl-delay', o.crawlDelaySeconds === null ? 'none' : `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}`);
+    row(
+      'Crawl-delay',
+      o.crawlDelaySeconds === null
+        ? 'none'
+        : `${formatSeconds(o.crawlDelaySeconds)}${o.crawlDelayLine !== null ? ` (L${o.crawlDelayLine})` : ''}`,
+    );
   }
   let interval = `${formatSeconds(o.effectiveIntervalSeconds)} (${o.intervalSource})`;
   if (o.crawlDelayAboveCap) {
@@ -242,7 +267,8 @@ export function formatOrigin(o: InspectedOrigin, productToken: string, s: Colors
   row('sitemaps', o.sitemaps.length === 0 ? 'none' : o.sitemaps.map(sanitizeText).join(', '));
   row('findings', findingsSummary(o.findings));
   for (const f of o.findings.slice(0, FINDINGS_SHOWN)) lines.push(`    ${findingLine(f)}`);
-  if (o.findings.length > FINDINGS_SHOWN) lines.push(`    … and ${formatNumber(o.findings.length - FINDINGS_SHOWN)} more (--json lists them all)`);
+  if (o.findings.length > FINDINGS_SHOWN)
+    lines.push(`    … and ${formatNumber(o.findings.length - FINDINGS_SHOWN)} more (--json lists them all)`);
   return lines;
 }
 
@@ -280,7 +306,9 @@ function readHead(path: string, cap: number): { body: Uint8Array; size: number }
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    throw new UsageError(`--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   try {
     const stat = fstatSync(fd);
@@ -296,7 +324,9 @@ function readHead(path: string, cap: number): { body: Uint8Array; size: number }
     return { body: buf.subarray(0, got), size: stat.isFile() ? Math.max(stat.size, got) : got };
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--file: cannot read ${sanitizeText(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   } finally {
     closeSync(fd);
   }
@@ -306,8 +336,12 @@ function settingsFrom(values: Values): RobotsSettings {
   return {
     productToken: productTokenOption(values['user-agent']),
     configuredDelaySeconds: parseNumber('delay', values.delay, PLAN_LIMITS.delaySeconds) ?? PLAN_DEFAULTS.delaySeconds,
-    crawlDelayPolicy: parseChoice('crawl-delay-policy', values['crawl-delay-policy'], ['cap', 'skip', 'obey'] as const) ?? PLAN_DEFAULTS.crawlDelayPolicy,
-    maxCrawlDelaySeconds: parseNumber('max-crawl-delay', values['max-crawl-delay'], PLAN_LIMITS.maxCrawlDelaySeconds) ?? PLAN_DEFAULTS.maxCrawlDelaySeconds,
+    crawlDelayPolicy:
+      parseChoice('crawl-delay-policy', values['crawl-delay-policy'], ['cap', 'skip', 'obey'] as const) ??
+      PLAN_DEFAULTS.crawlDelayPolicy,
+    maxCrawlDelaySeconds:
+      parseNumber('max-crawl-delay', values['max-crawl-delay'], PLAN_LIMITS.maxCrawlDelaySeconds) ??
+      PLAN_DEFAULTS.maxCrawlDelaySeconds,
   };
 }
 
@@ -325,7 +359,8 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
   if (filePath === '') throw new UsageError('--file: empty path');
   let origin: string | undefined;
   if (values.origin !== undefined) {
-    if (filePath === undefined) throw new UsageError('--origin: only with --file (a fetched robots.txt always stands for its own origin)');
+    if (filePath === undefined)
+      throw new UsageError('--origin: only with --file (a fetched robots.txt always stands for its own origin)');
     const checked = sortUrls([values.origin]);
     if (checked.urls.length === 0) throw new UsageError(`--origin: not an http(s) URL: ${sanitizeText(values.origin)}`);
     origin = checked.urls[0]!.origin;
@@ -335,7 +370,11 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
   const inputs = readSeedLines(positionals, undefined);
   if (urlsFile !== undefined) inputs.push(...readLineFile('urls-file', urlsFile));
   if (inputs.length === 0) {
-    throw new UsageError(urlsFile === undefined ? 'no URLs: give one or more http(s) URLs to check' : `no URLs: ${sanitizeText(urlsFile)} has none`);
+    throw new UsageError(
+      urlsFile === undefined
+        ? 'no URLs: give one or more http(s) URLs to check'
+        : `no URLs: ${sanitizeText(urlsFile)} has none`,
+    );
   }
   const bulk = urlsFile !== undefined;
 
@@ -348,24 +387,44 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
       return;
     }
     const location = sanitizeText(seedLocation(input.line, input.source));
-    invalid.push({ argument: i + 1, location, input: input.text, reason: checked.invalid[0]?.reason ?? 'not an http(s) URL' });
-    if (invalid.length <= INVALID_SHOWN) io.err(`crawl-planner robots: ${location}: not an http(s) URL: ${sanitizeText(input.text)}\n`);
+    invalid.push({
+      argument: i + 1,
+      location,
+      input: input.text,
+      reason: checked.invalid[0]?.reason ?? 'not an http(s) URL',
+    });
+    if (invalid.length <= INVALID_SHOWN)
+      io.err(`crawl-planner robots: ${location}: not an http(s) URL: ${sanitizeText(input.text)}\n`);
   });
   if (invalid.length > INVALID_SHOWN) {
-    io.err(`crawl-planner robots: … and ${plural(invalid.length - INVALID_SHOWN, 'more input')} that ${invalid.length - INVALID_SHOWN === 1 ? 'is' : 'are'} not an http(s) URL (--json lists them all)\n`);
+    io.err(
+      `crawl-planner robots: … and ${plural(invalid.length - INVALID_SHOWN, 'more input')} that ${invalid.length - INVALID_SHOWN === 1 ? 'is' : 'are'} not an http(s) URL (--json lists them all)\n`,
+    );
   }
   if (valid.length === 0) {
-    throw new UsageError(`no http(s) URL to check (${plural(invalid.length, bulk ? 'invalid input' : 'invalid argument')})`);
+    throw new UsageError(
+      `no http(s) URL to check (${plural(invalid.length, bulk ? 'invalid input' : 'invalid argument')})`,
+    );
   }
 
   let inspection: RobotsInspection;
   let header: string | null = null;
   if (filePath !== undefined) {
     const { body, size } = readHead(filePath, ROBOTS_MAX_BYTES + 1);
-    inspection = inspectRobotsText(body, valid, { ...settings, brief: bulk, ...(origin !== undefined ? { origin } : {}) });
+    inspection = inspectRobotsText(body, valid, {
+      ...settings,
+      brief: bulk,
+      ...(origin !== undefined ? { origin } : {}),
+    });
     // Only the head was read; report the file's real size.
-    inspection.origins = inspection.origins.map((o) => ({ ...o, bytes: size, truncated: o.truncated || size > ROBOTS_MAX_BYTES }));
-    inspection.results = inspection.results.map((r) => (r.origin === null ? { ...r, reason: `${r.reason} Choose the file's origin with --origin.` } : r));
+    inspection.origins = inspection.origins.map((o) => ({
+      ...o,
+      bytes: size,
+      truncated: o.truncated || size > ROBOTS_MAX_BYTES,
+    }));
+    inspection.results = inspection.results.map((r) =>
+      r.origin === null ? { ...r, reason: `${r.reason} Choose the file's origin with --origin.` } : r,
+    );
   } else {
     try {
       header = userAgentHeader(settings.productToken, contact);
@@ -373,7 +432,12 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
       throw new UsageError(`--user-agent: ${sanitizeText((err as Error).message)}`);
     }
     checkContact('robots', contact, realHosts(valid), Boolean(values['require-contact']), io);
-    inspection = await inspectRobots(valid, { ...settings, brief: bulk, userAgentHeader: header, timeouts: robotsTimeouts(timeoutSeconds) });
+    inspection = await inspectRobots(valid, {
+      ...settings,
+      brief: bulk,
+      userAgentHeader: header,
+      timeouts: robotsTimeouts(timeoutSeconds),
+    });
   }
 
   if (values.json) {

@@ -22,13 +22,21 @@ const PLURAL: Readonly<Record<SeedNoteCode, string>> = {
 export function seedNoteLines(command: string, check: Pick<SeedValidation, 'notes' | 'duplicates'>): string[] {
   const lines: string[] = [];
   for (const group of seedNotesByCode(check.notes, SEED_NOTES_PRINTED)) {
-    for (const n of group.notes) lines.push(`crawl-planner ${command}: ${sanitizeText(seedLocation(n.line, n.source))}: ${sanitizeText(n.message)}: "${sanitizeText(n.text)}"\n`);
+    for (const n of group.notes)
+      lines.push(
+        `crawl-planner ${command}: ${sanitizeText(seedLocation(n.line, n.source))}: ${sanitizeText(n.message)}: "${sanitizeText(n.text)}"\n`,
+      );
     const more = group.count - group.notes.length;
-    if (more > 0) lines.push(`crawl-planner ${command}: and ${formatNumber(more)} more ${PLURAL[group.code]} (all in --json: seedNotes)\n`);
+    if (more > 0)
+      lines.push(
+        `crawl-planner ${command}: and ${formatNumber(more)} more ${PLURAL[group.code]} (all in --json: seedNotes)\n`,
+      );
   }
   if (check.duplicates > 0) {
     const n = check.duplicates;
-    lines.push(`crawl-planner ${command}: ${formatNumber(n)} duplicate ${n === 1 ? 'seed' : 'seeds'} (the same URL as an earlier line; ${n === 1 ? 'it changes' : 'they change'} nothing in the plan)\n`);
+    lines.push(
+      `crawl-planner ${command}: ${formatNumber(n)} duplicate ${n === 1 ? 'seed' : 'seeds'} (the same URL as an earlier line; ${n === 1 ? 'it changes' : 'they change'} nothing in the plan)\n`,
+    );
   }
   return lines;
 }

@@ -23,7 +23,17 @@ import { SITEMAPS_SCHEMA_VERSION, type SitemapHostReport, type SitemapSizing } f
 import { sortUrls } from '../net/robotsInspect';
 import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
-import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  parse,
+  parseChoice,
+  parseNumber,
+  readSeedLines,
+  seedLocation,
+  UsageError,
+  type Io,
+} from './args';
 import { checkContact, contactOption } from './contact';
 import { colors, type Colors } from '../core/format/ansi';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
@@ -102,7 +112,8 @@ export function sizingOptions(a: SizingArgs): SitemapSizingOptions {
   if (a.delaySeconds !== undefined) o.delaySeconds = a.delaySeconds;
   if (a.crawlDelayPolicy !== undefined) o.crawlDelayPolicy = a.crawlDelayPolicy;
   if (a.maxCrawlDelaySeconds !== undefined) o.maxCrawlDelaySeconds = a.maxCrawlDelaySeconds;
-  if (a.timeoutSeconds !== undefined) o.timeouts = { robotsSeconds: a.timeoutSeconds, sitemapSeconds: a.timeoutSeconds };
+  if (a.timeoutSeconds !== undefined)
+    o.timeouts = { robotsSeconds: a.timeoutSeconds, sitemapSeconds: a.timeoutSeconds };
   if (a.changedSince !== undefined) o.changedSince = a.changedSince;
   if (a.totals !== undefined) o.totals = a.totals;
   if (a.cache !== undefined) o.cache = a.cache;
@@ -159,7 +170,11 @@ export function sitemapTable(sizing: SitemapSizing, s: Colors, indent = ''): str
 export function sitemapNotes(h: SitemapHostReport, s: Colors, indent = ''): string[] {
   const lines: string[] = [];
   const source =
-    h.source === 'robots.txt' ? 'sitemaps from robots.txt' : h.source === 'fallback' ? 'robots.txt names no sitemap: /sitemap.xml tried' : 'no sitemap read';
+    h.source === 'robots.txt'
+      ? 'sitemaps from robots.txt'
+      : h.source === 'fallback'
+        ? 'robots.txt names no sitemap: /sitemap.xml tried'
+        : 'no sitemap read';
   const extras = [
     `interval ${formatSeconds(h.intervalSeconds)}`,
     h.duplicates > 0 ? `${formatNumber(h.duplicates)} duplicate${h.duplicates === 1 ? '' : 's'} removed` : '',
@@ -176,14 +191,19 @@ export function sitemapNotes(h: SitemapHostReport, s: Colors, indent = ''): stri
     lines.push(`${indent}  other hosts, not counted: ${named}${more}`);
   }
   for (const e of h.errors) {
-    lines.push(`${indent}  ${s.yellow(e.code)}${e.url !== null ? ` ${sanitizeText(e.url)}` : ''}: ${sanitizeText(e.message)}`);
+    lines.push(
+      `${indent}  ${s.yellow(e.code)}${e.url !== null ? ` ${sanitizeText(e.url)}` : ''}: ${sanitizeText(e.message)}`,
+    );
   }
   return lines;
 }
 
 export function formatSizing(sizing: SitemapSizing, color: boolean): string {
   const s = colors(color);
-  const lines = [`Sitemaps for ${s.bold(sanitizeText(sizing.productToken))} (User-Agent: ${sanitizeText(sizing.userAgent)})`, ''];
+  const lines = [
+    `Sitemaps for ${s.bold(sanitizeText(sizing.productToken))} (User-Agent: ${sanitizeText(sizing.userAgent)})`,
+    '',
+  ];
   lines.push(...sitemapTable(sizing, s), '');
   for (const h of sizing.hosts) lines.push(...sitemapNotes(h, s));
   const total = sizing.hosts.reduce((n, h) => n + h.urls, 0);
@@ -192,7 +212,8 @@ export function formatSizing(sizing: SitemapSizing, color: boolean): string {
     `${formatNumber(total)} URL${total === 1 ? '' : 's'} on ${formatNumber(sizing.hosts.length)} host${sizing.hosts.length === 1 ? '' : 's'}, ` +
       `${formatNumber(sizing.requests)} request${sizing.requests === 1 ? '' : 's'}; lastmod windows end ${sizing.generatedAt.slice(0, 16).replace('T', ' ')} UTC`,
   );
-  if (!sizing.complete) lines.push(s.yellow('A cap on the run was reached: the counts are lower bounds (see --max-files, --max-urls).'));
+  if (!sizing.complete)
+    lines.push(s.yellow('A cap on the run was reached: the counts are lower bounds (see --max-files, --max-urls).'));
   return lines.join('\n') + '\n';
 }
 
@@ -209,8 +230,16 @@ export async function runSitemaps(argv: string[], io: Io): Promise<number> {
   const productToken = productTokenOption(values['user-agent']);
   const contact = contactOption(values.contact);
   const delaySeconds = parseNumber('delay', values.delay, PLAN_LIMITS.delaySeconds);
-  const crawlDelayPolicy = parseChoice('crawl-delay-policy', values['crawl-delay-policy'], ['cap', 'skip', 'obey'] as const);
-  const maxCrawlDelaySeconds = parseNumber('max-crawl-delay', values['max-crawl-delay'], PLAN_LIMITS.maxCrawlDelaySeconds);
+  const crawlDelayPolicy = parseChoice('crawl-delay-policy', values['crawl-delay-policy'], [
+    'cap',
+    'skip',
+    'obey',
+  ] as const);
+  const maxCrawlDelaySeconds = parseNumber(
+    'max-crawl-delay',
+    values['max-crawl-delay'],
+    PLAN_LIMITS.maxCrawlDelaySeconds,
+  );
   const timeoutSeconds = parseNumber('timeout', values.timeout, ROBOTS_TIMEOUT_LIMIT);
   const totals = totalsOption(values);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
@@ -219,7 +248,10 @@ export async function runSitemaps(argv: string[], io: Io): Promise<number> {
   const urls: string[] = [];
   for (const input of inputs) {
     const checked = sortUrls([input.text]);
-    if (checked.urls.length === 0) throw new UsageError(`${seedLocation(input.line, input.source)}: not an http(s) URL: ${sanitizeText(input.text)}`);
+    if (checked.urls.length === 0)
+      throw new UsageError(
+        `${seedLocation(input.line, input.source)}: not an http(s) URL: ${sanitizeText(input.text)}`,
+      );
     urls.push(checked.urls[0]!.url);
   }
   const header = userAgentHeader(productToken, contact);
@@ -228,7 +260,16 @@ export async function runSitemaps(argv: string[], io: Io): Promise<number> {
   const { sizeFromSitemaps } = await import('../net/sitemaps.js');
   const sizing = await sizeFromSitemaps(
     urls,
-    sizingOptions({ productToken, userAgentHeader: header, delaySeconds, crawlDelayPolicy, maxCrawlDelaySeconds, timeoutSeconds, changedSince, totals }),
+    sizingOptions({
+      productToken,
+      userAgentHeader: header,
+      delaySeconds,
+      crawlDelayPolicy,
+      maxCrawlDelaySeconds,
+      timeoutSeconds,
+      changedSince,
+      totals,
+    }),
   );
   io.out(values.json ? JSON.stringify(sizing, null, 2) + '\n' : formatSizing(sizing, io.color));
   return sizing.hosts.some((h) => h.files > 0) ? EXIT_OK : EXIT_FAILED;

@@ -34,15 +34,20 @@ export function contactProblem(contact: string): string | undefined {
   if (text === '') return `the contact is empty: ${RULE}`;
   if (text.length > CONTACT_MAX_LENGTH) return `the contact is longer than ${CONTACT_MAX_LENGTH} characters`;
   const must = `${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} must be ${RULE}`;
-  if (/[\s()\u0000-\u001f\u007f]/.test(text)) return `${must}, without spaces, parentheses or control characters (it goes inside "(+…)" in the header)`;
+  if (/[\s()\u0000-\u001f\u007f]/.test(text))
+    return `${must}, without spaces, parentheses or control characters (it goes inside "(+…)" in the header)`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return `${must}: a page or an address that says who runs the crawler`;
   }
-  if (url.protocol === 'http:' || url.protocol === 'https:') return url.hostname === '' ? `${must}: it has no host` : undefined;
-  if (url.protocol === 'mailto:') return /^[^@,;<>"]+@[^@,;<>"]+$/.test(url.pathname) ? undefined : `${must}: mailto: takes one address, as in mailto:ops@example.com`;
+  if (url.protocol === 'http:' || url.protocol === 'https:')
+    return url.hostname === '' ? `${must}: it has no host` : undefined;
+  if (url.protocol === 'mailto:')
+    return /^[^@,;<>"]+@[^@,;<>"]+$/.test(url.pathname)
+      ? undefined
+      : `${must}: mailto: takes one address, as in mailto:ops@example.com`;
   return `${must}: ${url.protocol} is neither`;
 }
 

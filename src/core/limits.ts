@@ -57,5 +57,7 @@ export function rangeText(limit: NumberLimit): string {
   const what = limit.integer ? 'a whole number' : 'a number';
   const low = limit.minExclusive ? `above ${formatNumber(limit.min)}` : `from ${formatNumber(limit.min)}`;
   if (limit.max === Infinity) return `${what} ${limit.minExclusive ? low : `of at least ${formatNumber(limit.min)}`}`;
-  return limit.minExclusive ? `${what} ${low} and at most ${formatNumber(limit.max)}` : `${what} ${low} to ${formatNumber(limit.max)}`;
+  return limit.minExclusive
+    ? `${what} ${low} and at most ${formatNumber(limit.max)}`
+    : `${what} ${low} to ${formatNumber(limit.max)}`;
 }

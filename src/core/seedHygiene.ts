@@ -17,7 +17,8 @@
  * and joiners, the bidi marks, embeddings, overrides and isolates, the invisible operators, the byte-order
  * mark, the interlinear annotation controls and the tag characters.
  */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const HAS_INVISIBLE = new RegExp(INVISIBLE.source);
 
 /** Names of the invisible characters met most, for messages ("U+202E right-to-left override"). */
@@ -56,7 +57,9 @@ export function hasInvisibleCharacters(text: string): boolean {
 export function invisibleCharacters(text: string): string[] {
   const found = new Set<number>();
   for (const m of text.matchAll(INVISIBLE)) found.add(m[0].codePointAt(0)!);
-  return [...found].map((cp) => (INVISIBLE_NAMES[cp] === undefined ? codePointLabel(cp) : `${codePointLabel(cp)} (${INVISIBLE_NAMES[cp]})`));
+  return [...found].map((cp) =>
+    INVISIBLE_NAMES[cp] === undefined ? codePointLabel(cp) : `${codePointLabel(cp)} (${INVISIBLE_NAMES[cp]})`,
+  );
 }
 
 /**
@@ -67,7 +70,9 @@ export function escapeInvisible(text: string): string {
   if (!HAS_INVISIBLE.test(text)) return text;
   return text.replace(INVISIBLE, (ch) => {
     const cp = ch.codePointAt(0)!;
-    return cp > 0xffff ? `\\u{${cp.toString(16).toUpperCase()}}` : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    return cp > 0xffff
+      ? `\\u{${cp.toString(16).toUpperCase()}}`
+      : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   });
 }
 
@@ -79,7 +84,8 @@ const SPECIAL = /^(https?|wss?|ftp|file):$/i;
 /** [scheme and slashes, authority] of a URL's text, or null when it has none (`mailto:a@b` has none). */
 function authority(text: string): [string, string] | null {
   const m = AUTHORITY.exec(text);
-  if (m === null || (m[2] === '' && !SPECIAL.test(m[1]!)) || (m[2] !== '' && !SPECIAL.test(m[1]!) && m[2] !== '//')) return null;
+  if (m === null || (m[2] === '' && !SPECIAL.test(m[1]!)) || (m[2] !== '' && !SPECIAL.test(m[1]!) && m[2] !== '//'))
+    return null;
   return [m[1]! + m[2]!, m[3]!];
 }
 
@@ -133,7 +139,8 @@ export const LOCAL_ADDRESS_MESSAGES: Readonly<Record<LocalAddressKind, string>> 
 function ipv4Kind(a: number, b: number): LocalAddressKind | undefined {
   if (a === 127) return 'loopback';
   if (a === 0) return 'unspecified';
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
+    return 'private';
   if (a === 169 && b === 254) return 'link-local';
   return undefined;
 }

@@ -60,7 +60,12 @@ export interface InvalidSeed {
 export type SeedNoteCode = 'credentials' | 'ip-literal' | 'local-address' | 'invisible-characters';
 
 /** The seed note codes in the order they are reported. */
-export const SEED_NOTE_CODES: readonly SeedNoteCode[] = ['credentials', 'invisible-characters', 'ip-literal', 'local-address'];
+export const SEED_NOTE_CODES: readonly SeedNoteCode[] = [
+  'credentials',
+  'invisible-characters',
+  'ip-literal',
+  'local-address',
+];
 
 export interface SeedNote {
   code: SeedNoteCode;
@@ -115,7 +120,8 @@ export function parseSeedUrl(text: string): ParsedSeedUrl | { problem: SeedProbl
   if (host === '' || /^\.*(:\d+)?$/.test(host)) return { problem: 'no-host' };
   let credentials: ParsedSeedUrl['credentials'];
   if (parsed.username !== '' || parsed.password !== '') {
-    credentials = parsed.username !== '' && parsed.password !== '' ? 'both' : parsed.username !== '' ? 'user' : 'password';
+    credentials =
+      parsed.username !== '' && parsed.password !== '' ? 'both' : parsed.username !== '' ? 'user' : 'password';
     parsed.username = '';
     parsed.password = '';
   }
@@ -125,8 +131,13 @@ export function parseSeedUrl(text: string): ParsedSeedUrl | { problem: SeedProbl
   // Without user info the href starts with the origin; taking it from the href (and the host from the
   // origin) keeps one string per seed instead of three (100,000 seeds: about 10 MB less).
   const originEnd = protocol.length + 2 + host.length;
-  const fromHref = url.startsWith('//', protocol.length) && url.startsWith(host, protocol.length + 2) && (url.length === originEnd || url[originEnd] === '/');
-  const result: ParsedSeedUrl = fromHref ? { url, host: url.slice(protocol.length + 2, originEnd), origin: url.slice(0, originEnd) } : { url, host, origin: parsed.origin };
+  const fromHref =
+    url.startsWith('//', protocol.length) &&
+    url.startsWith(host, protocol.length + 2) &&
+    (url.length === originEnd || url[originEnd] === '/');
+  const result: ParsedSeedUrl = fromHref
+    ? { url, host: url.slice(protocol.length + 2, originEnd), origin: url.slice(0, originEnd) }
+    : { url, host, origin: parsed.origin };
   if (credentials !== undefined) result.credentials = credentials;
   return result;
 }
@@ -156,7 +167,14 @@ export function validateSeeds(lines: Iterable<SeedLineInput>, options: SeedValid
   const notes: SeedNote[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
-  const note = (code: SeedNoteCode, line: number, source: string | undefined, trimmed: string, message: string, kind?: LocalAddressKind): void => {
+  const note = (
+    code: SeedNoteCode,
+    line: number,
+    source: string | undefined,
+    trimmed: string,
+    message: string,
+    kind?: LocalAddressKind,
+  ): void => {
     const n: SeedNote = { code, line, text: escapeInvisible(redactCredentials(trimmed)), message };
     if (kind !== undefined) n.kind = kind;
     if (source !== undefined) n.source = source;
@@ -167,27 +185,51 @@ export function validateSeeds(lines: Iterable<SeedLineInput>, options: SeedValid
     const result = parseSeedUrl(trimmed);
     const hidden = hasInvisibleCharacters(trimmed);
     if ('problem' in result) {
-      const bad: InvalidSeed = { line, text: redactCredentials(trimmed), reason: result.problem, message: SEED_PROBLEM_MESSAGES[result.problem] };
+      const bad: InvalidSeed = {
+        line,
+        text: redactCredentials(trimmed),
+        reason: result.problem,
+        message: SEED_PROBLEM_MESSAGES[result.problem],
+      };
       if (source !== undefined) bad.source = source;
       invalid.push(bad);
       if (bad.text !== trimmed) note('credentials', line, source, trimmed, 'user name and password removed');
-      if (hidden) note('invisible-characters', line, source, trimmed, `hidden characters: ${invisibleCharacters(trimmed).join(', ')}`);
+      if (hidden)
+        note(
+          'invisible-characters',
+          line,
+          source,
+          trimmed,
+          `hidden characters: ${invisibleCharacters(trimmed).join(', ')}`,
+        );
       continue;
     }
     // `source` in the literal, not added after: an added property costs a second object per seed.
-    const seed: Seed = source === undefined ? { url: result.url, host: result.host, origin: result.origin, line } : { url: result.url, host: result.host, origin: result.origin, line, source };
+    const seed: Seed =
+      source === undefined
+        ? { url: result.url, host: result.host, origin: result.origin, line }
+        : { url: result.url, host: result.host, origin: result.origin, line, source };
     seeds.push(seed);
     if (seen.has(seed.url)) duplicates++;
     else seen.add(seed.url);
-    if (result.credentials !== undefined) note('credentials', line, source, trimmed, CREDENTIAL_MESSAGES[result.credentials]);
-    if (hidden) note('invisible-characters', line, source, trimmed, `hidden characters: ${invisibleCharacters(trimmed).join(', ')}`);
+    if (result.credentials !== undefined)
+      note('credentials', line, source, trimmed, CREDENTIAL_MESSAGES[result.credentials]);
+    if (hidden)
+      note(
+        'invisible-characters',
+        line,
+        source,
+        trimmed,
+        `hidden characters: ${invisibleCharacters(trimmed).join(', ')}`,
+      );
     if (!mayBeLocalOrLiteral(result.host)) continue;
     // The host name without the port: the origin is scheme://host[:port].
     const hostname = hostnameOf(result);
     const ip = ipLiteralMessage(trimmed, hostname);
     if (ip !== undefined) note('ip-literal', line, source, trimmed, ip);
     const kind = localAddressKind(hostname);
-    if (kind !== undefined && !options.expectedLocalHosts?.has(result.host)) note('local-address', line, source, trimmed, `${hostname} is ${LOCAL_ADDRESS_MESSAGES[kind]}`, kind);
+    if (kind !== undefined && !options.expectedLocalHosts?.has(result.host))
+      note('local-address', line, source, trimmed, `${hostname} is ${LOCAL_ADDRESS_MESSAGES[kind]}`, kind);
   }
   return { seeds, invalid, notes, duplicates };
 }
@@ -210,7 +252,10 @@ function hostnameOf(seed: { host: string }): string {
 }
 
 /** The note counts by code, and the first `max` notes of each code: for a summary that stays short. */
-export function seedNotesByCode(notes: readonly SeedNote[], max: number): Array<{ code: SeedNoteCode; count: number; notes: SeedNote[] }> {
+export function seedNotesByCode(
+  notes: readonly SeedNote[],
+  max: number,
+): Array<{ code: SeedNoteCode; count: number; notes: SeedNote[] }> {
   return SEED_NOTE_CODES.map((code) => {
     const mine = notes.filter((n) => n.code === code);
     return { code, count: mine.length, notes: mine.slice(0, max) };

@@ -12,7 +12,10 @@ export function percentileSorted(sorted: readonly number[], p: number): number {
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values; 0 for none. */
 export function percentile(values: readonly number[], p: number): number {
-  return percentileSorted([...values].sort((a, b) => a - b), p);
+  return percentileSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** The arithmetic mean; 0 for none. */

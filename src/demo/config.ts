@@ -153,7 +153,10 @@ export const DEMO_FIRST_ADDRESS = 11;
  */
 export function demoServeHosts(port = DEMO_SERVE_PORT): string[] {
   const count = defaultDemoConfig().hosts?.length ?? 0;
-  return Array.from({ length: count }, (_, i) => [`127.0.0.${DEMO_FIRST_ADDRESS + i}:${port}`, `127.0.0.1:${port + i}`]).flat();
+  return Array.from({ length: count }, (_, i) => [
+    `127.0.0.${DEMO_FIRST_ADDRESS + i}:${port}`,
+    `127.0.0.1:${port + i}`,
+  ]).flat();
 }
 
 /**
@@ -167,7 +170,8 @@ export function defaultDemoConfig(): DemoConfig {
     hosts: [
       {
         name: 'fast',
-        description: 'answers in 5–30 ms; a redirect chain, broken links, a 4 MiB page, a sitemap, a robots.txt group for another bot',
+        description:
+          'answers in 5–30 ms; a redirect chain, broken links, a 4 MiB page, a sitemap, a robots.txt group for another bot',
         pages: 30,
         graph: { kind: 'ring', fanOut: 4 },
         seed: 1,
@@ -192,7 +196,8 @@ export function defaultDemoConfig(): DemoConfig {
       },
       {
         name: 'polite',
-        description: 'robots.txt with Crawl-delay: 2 and Disallow: /private; links into /private/ and a disallowed seed',
+        description:
+          'robots.txt with Crawl-delay: 2 and Disallow: /private; links into /private/ and a disallowed seed',
         pages: 15,
         graph: { kind: 'tree', fanOut: 3 },
         seed: 3,
@@ -205,7 +210,8 @@ export function defaultDemoConfig(): DemoConfig {
       },
       {
         name: 'limited',
-        description: 'rate limiter: 429 when requests come < 1.5 s apart, and every 9th; Retry-After: 2 in seconds and HTTP-date forms',
+        description:
+          'rate limiter: 429 when requests come < 1.5 s apart, and every 9th; Retry-After: 2 in seconds and HTTP-date forms',
         pages: 20,
         graph: { kind: 'ring', fanOut: 3 },
         seed: 4,
@@ -216,7 +222,8 @@ export function defaultDemoConfig(): DemoConfig {
       },
       {
         name: 'flaky',
-        description: 'no robots.txt (404: allow all); 503 for 3 s from the 4th request and again every 8 served, with Retry-After',
+        description:
+          'no robots.txt (404: allow all); 503 for 3 s from the 4th request and again every 8 served, with Retry-After',
         pages: 15,
         graph: { kind: 'ring', fanOut: 3 },
         seed: 5,

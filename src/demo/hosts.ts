@@ -7,7 +7,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultDemoConfig, DEMO_FIRST_ADDRESS, type BigPageConfig, type DemoConfig, type DemoHostConfig, type RetryAfterForm } from './config';
+import {
+  defaultDemoConfig,
+  DEMO_FIRST_ADDRESS,
+  type BigPageConfig,
+  type DemoConfig,
+  type DemoHostConfig,
+  type RetryAfterForm,
+} from './config';
 import { deriveSeed, latencySampler, mulberry32 } from './random';
 import {
   buildSite,
@@ -83,7 +90,12 @@ const HTML = 'text/html; charset=utf-8';
 /** A DNS name made of letter-digit-hyphen labels, e.g. `fast.localhost`. */
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
-const STATUS_TEXT: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
 
 function html(status: number, body: string, headers: Record<string, string> = {}): Reply {
   return { kind: 'body', status, headers: { 'Content-Type': HTML, ...headers }, body };
@@ -240,12 +252,22 @@ class DemoHostRuntime {
     if (pathname === '/robots.txt') {
       const robots = renderRobotsTxt(this.config, this.origin);
       if (robots.status === 200) {
-        return { kind: 'body', status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: robots.body };
+        return {
+          kind: 'body',
+          status: 200,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+          body: robots.body,
+        };
       }
       return errorPage(robots.status);
     }
     if (pathname === '/sitemap.xml' && this.config.sitemap) {
-      return { kind: 'body', status: 200, headers: { 'Content-Type': 'application/xml; charset=utf-8' }, body: renderSitemap(this.site, this.origin) };
+      return {
+        kind: 'body',
+        status: 200,
+        headers: { 'Content-Type': 'application/xml; charset=utf-8' },
+        body: renderSitemap(this.site, this.origin),
+      };
     }
     if (this.config.hangPaths?.includes(pathname)) return { kind: 'hang' };
 
@@ -268,7 +290,8 @@ class DemoHostRuntime {
     if (pathname === PRIVATE_PREFIX.slice(0, -1) || pathname.startsWith(PRIVATE_PREFIX)) {
       return html(200, renderPrivatePage(this.site, pathname));
     }
-    if (this.config.bigPage && pathname === this.config.bigPage.path) return { kind: 'stream', page: this.config.bigPage };
+    if (this.config.bigPage && pathname === this.config.bigPage.path)
+      return { kind: 'stream', page: this.config.bigPage };
     return errorPage(404);
   }
 
@@ -284,7 +307,8 @@ class DemoHostRuntime {
       this.served++;
       if (this.served < this.nextOutageAt) return undefined;
       this.outageUntil = at + Math.max(1, u.forMs);
-      this.nextOutageAt = u.repeatEvery !== undefined && u.repeatEvery >= 1 ? this.served + Math.floor(u.repeatEvery) : Infinity;
+      this.nextOutageAt =
+        u.repeatEvery !== undefined && u.repeatEvery >= 1 ? this.served + Math.floor(u.repeatEvery) : Infinity;
     }
     const form = u.retryAfterForm ?? 'seconds';
     if (form === 'none') return errorPage(503);
@@ -302,7 +326,12 @@ class DemoHostRuntime {
     const nth = t.every !== undefined && t.every >= 2 && this.limiterCount % Math.floor(t.every) === 0;
     if (!tooSoon && !nth) return undefined;
     this.tooManyCount++;
-    const value = this.retryAfter(t.retryAfterForm ?? 'seconds', this.tooManyCount, at, Math.max(1, t.retryAfterSeconds) * 1000);
+    const value = this.retryAfter(
+      t.retryAfterForm ?? 'seconds',
+      this.tooManyCount,
+      at,
+      Math.max(1, t.retryAfterSeconds) * 1000,
+    );
     return errorPage(429, { 'Retry-After': value });
   }
 
@@ -318,7 +347,9 @@ class DemoHostRuntime {
       `<title>${escapeHtml(this.config.name)} · big page</title>\n</head>\n<body>\n<p><a href="/">home</a></p>\n<p>`;
     const tail = '</p>\n</body>\n</html>\n';
     const endless = !Number.isFinite(page.bytes);
-    const fillerTotal = endless ? Infinity : Math.max(0, Math.floor(page.bytes) - Buffer.byteLength(head) - Buffer.byteLength(tail));
+    const fillerTotal = endless
+      ? Infinity
+      : Math.max(0, Math.floor(page.bytes) - Buffer.byteLength(head) - Buffer.byteLength(tail));
     const chunkBytes = Math.max(1, Math.floor(page.chunkBytes ?? 64 * 1024));
     const interval = Math.max(0, page.chunkIntervalMs ?? 5);
     const filler = 'all work and no play makes a crawler a dull crawler. '.repeat(Math.ceil(chunkBytes / 53) + 1);
@@ -408,10 +439,13 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) throw new Error(`demo hosts: the name "${duplicate}" is used twice`);
   const badHostname = hostConfigs.find((h) => h.hostname !== undefined && !HOSTNAME.test(h.hostname));
-  if (badHostname) throw new Error(`demo hosts: "${badHostname.hostname}" (host ${badHostname.name}) is not a host name`);
+  if (badHostname)
+    throw new Error(`demo hosts: "${badHostname.hostname}" (host ${badHostname.name}) is not a host name`);
   const basePort = config.basePort ?? 0;
   if (!Number.isInteger(basePort) || basePort < 0 || basePort + Math.max(0, hostConfigs.length - 1) > 65535) {
-    throw new RangeError(`demo hosts: basePort must be an integer from 0 to ${65535 - Math.max(0, hostConfigs.length - 1)}`);
+    throw new RangeError(
+      `demo hosts: basePort must be an integer from 0 to ${65535 - Math.max(0, hostConfigs.length - 1)}`,
+    );
   }
   const firstAddress = config.firstAddress ?? DEMO_FIRST_ADDRESS;
   if (!Number.isInteger(firstAddress) || firstAddress < 1 || firstAddress + hostConfigs.length - 1 > 254) {
@@ -424,7 +458,13 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
     return r && r.origin ? `${r.origin}/` : undefined;
   };
   const runtimes = hostConfigs.map((h, i) => {
-    const r = new DemoHostRuntime(h, names.filter((n) => n !== h.name), i, baseUrlOf, config.now ?? Date.now);
+    const r = new DemoHostRuntime(
+      h,
+      names.filter((n) => n !== h.name),
+      i,
+      baseUrlOf,
+      config.now ?? Date.now,
+    );
     byName.set(h.name, r);
     return r;
   });
@@ -444,7 +484,12 @@ export async function startDemoHosts(config: DemoConfig = defaultDemoConfig()): 
         await bind(r, i);
       } catch (err) {
         // macOS routes only 127.0.0.1: fall back to one address with a port per host.
-        if (i === 0 && addressing === 'distinct' && (config.addressing ?? 'auto') === 'auto' && isAddressUnavailable(err)) {
+        if (
+          i === 0 &&
+          addressing === 'distinct' &&
+          (config.addressing ?? 'auto') === 'auto' &&
+          isAddressUnavailable(err)
+        ) {
           addressing = 'single';
           await bind(r, i);
         } else {

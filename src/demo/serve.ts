@@ -9,14 +9,20 @@ export function formatDemoHosts(hosts: DemoHosts | readonly DemoHostInfo[]): str
   const addressing = 'addressing' in hosts ? hosts.addressing : undefined;
   const lines: string[] = [];
   const where =
-    addressing === 'distinct' ? ', each on its own loopback address' : addressing === 'single' ? ', on 127.0.0.1 with a port each' : '';
+    addressing === 'distinct'
+      ? ', each on its own loopback address'
+      : addressing === 'single'
+        ? ', on 127.0.0.1 with a port each'
+        : '';
   lines.push(`Demo hosts (${list.length}${where}):`, '');
   const nameWidth = Math.max(4, ...list.map((h) => h.name.length));
   const urlWidth = Math.max(8, ...list.map((h) => h.baseUrl.length));
   const pagesWidth = Math.max(...list.map((h) => `${h.pageCount} pages`.length), 0);
   for (const h of list) {
     const pages = `${h.pageCount} ${h.pageCount === 1 ? 'page' : 'pages'}`;
-    lines.push(`  ${h.name.padEnd(nameWidth)}  ${h.baseUrl.padEnd(urlWidth)}  ${pages.padEnd(pagesWidth)}  ${h.description}`);
+    lines.push(
+      `  ${h.name.padEnd(nameWidth)}  ${h.baseUrl.padEnd(urlWidth)}  ${pages.padEnd(pagesWidth)}  ${h.description}`,
+    );
   }
   const seeds = list.flatMap((h) => h.seeds);
   if (seeds.length > 0) {

@@ -77,7 +77,12 @@ function placement(n: number, random: () => number): number[] {
 }
 
 /** Puts `count` links made by `make(k)` on pages in PRNG order, cycling when count > pages. */
-function place(links: SiteLink[][], count: number | undefined, random: () => number, make: (k: number) => SiteLink): void {
+function place(
+  links: SiteLink[][],
+  count: number | undefined,
+  random: () => number,
+  make: (k: number) => SiteLink,
+): void {
   const order = placement(links.length, random);
   for (let k = 0; k < Math.max(0, Math.floor(count ?? 0)); k++) {
     links[order[k % order.length] as number]?.push(make(k));
@@ -231,7 +236,10 @@ export function renderRobotsTxt(config: DemoHostConfig, origin: string): { statu
 }
 
 export function renderSitemap(site: SiteModel, origin: string): string {
-  const urls = Array.from({ length: site.pageCount }, (_, i) => `  <url><loc>${escapeHtml(origin + pagePath(i))}</loc></url>\n`);
+  const urls = Array.from(
+    { length: site.pageCount },
+    (_, i) => `  <url><loc>${escapeHtml(origin + pagePath(i))}</loc></url>\n`,
+  );
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +

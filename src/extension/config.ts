@@ -91,7 +91,10 @@ export const RESTRICTED_SETTINGS: readonly string[] = [
 export const PRODUCT_TOKEN = /^[a-zA-Z_-]+$/;
 
 /** What the settings reader needs of `vscode.workspace`. */
-export type WorkspaceSettingsApi = Pick<typeof vscode.workspace, 'getConfiguration' | 'isTrusted' | 'onDidChangeConfiguration'>;
+export type WorkspaceSettingsApi = Pick<
+  typeof vscode.workspace,
+  'getConfiguration' | 'isTrusted' | 'onDidChangeConfiguration'
+>;
 
 export interface SettingsReading {
   settings: CrawlPlannerSettings;
@@ -190,10 +193,20 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
   };
 
   const d = SETTING_DEFAULTS;
-  const contact = text(SETTINGS.contactUrl, '', (s) => s === '' || isContactUrl(s), 'empty, an http(s) URL or a mailto: address');
+  const contact = text(
+    SETTINGS.contactUrl,
+    '',
+    (s) => s === '' || isContactUrl(s),
+    'empty, an http(s) URL or a mailto: address',
+  );
   return {
     settings: {
-      userAgent: text(SETTINGS.userAgent, d.userAgent, (s) => PRODUCT_TOKEN.test(s) && s.length <= SETTING_MAX_LENGTHS[SETTINGS.userAgent], 'a product token ([a-zA-Z_-]+)'),
+      userAgent: text(
+        SETTINGS.userAgent,
+        d.userAgent,
+        (s) => PRODUCT_TOKEN.test(s) && s.length <= SETTING_MAX_LENGTHS[SETTINGS.userAgent],
+        'a product token ([a-zA-Z_-]+)',
+      ),
       contactUrl: contact === '' ? undefined : contact,
       defaultDelaySeconds: number(SETTINGS.defaultDelay, d.defaultDelaySeconds),
       delayFrom: choice(SETTINGS.delayFrom, d.delayFrom, ['start', 'end'] as const),
@@ -203,7 +216,12 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
       requestTimeoutSeconds: number(SETTINGS.requestTimeout, d.requestTimeoutSeconds),
       robotsTxtTimeoutSeconds: number(SETTINGS.robotsTxtTimeout, d.robotsTxtTimeoutSeconds),
       maxPages: number(SETTINGS.maxPages, d.maxPages),
-      reportFolder: text(SETTINGS.reportFolder, d.reportFolder, (s) => s !== '' && s.length <= SETTING_MAX_LENGTHS[SETTINGS.reportFolder] && !s.includes('\0'), 'a folder path'),
+      reportFolder: text(
+        SETTINGS.reportFolder,
+        d.reportFolder,
+        (s) => s !== '' && s.length <= SETTING_MAX_LENGTHS[SETTINGS.reportFolder] && !s.includes('\0'),
+        'a folder path',
+      ),
     },
     problems,
     ignoredWorkspaceValues,

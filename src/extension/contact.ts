@@ -76,7 +76,9 @@ export function createContactGuard(deps: ContactGuardDeps): ContactGuard {
       const hosts = realHosts(urls);
       if (hosts.length === 0) return;
       if (deps.state.get<boolean>(CONTACT_ANSWERED_STATE_KEY) === true) {
-        deps.log.warn(`${what}: no contact URL set (crawlPlanner.contactUrl); going ahead, as answered once in this workspace`);
+        deps.log.warn(
+          `${what}: no contact URL set (crawlPlanner.contactUrl); going ahead, as answered once in this workspace`,
+        );
         return;
       }
       const answer = await question(hosts);
@@ -84,8 +86,12 @@ export function createContactGuard(deps: ContactGuardDeps): ContactGuard {
         deps.log.warn(`${what}: no contact URL set; going ahead (${CRAWL_ANYWAY})`);
         return;
       }
-      deps.log.info(`${what}: not started: no contact URL set (${answer === SET_CONTACT ? 'the setting was opened' : 'the question was closed'})`);
-      throw new ContactRequiredError(`${what} not started: set a contact URL (crawlPlanner.contactUrl), or choose ${CRAWL_ANYWAY}`);
+      deps.log.info(
+        `${what}: not started: no contact URL set (${answer === SET_CONTACT ? 'the setting was opened' : 'the question was closed'})`,
+      );
+      throw new ContactRequiredError(
+        `${what} not started: set a contact URL (crawlPlanner.contactUrl), or choose ${CRAWL_ANYWAY}`,
+      );
     },
   };
 }

@@ -66,7 +66,9 @@ export class DemoHostsService implements vscode.Disposable {
       hosts = await demo.startDemoHosts({ ...demo.defaultDemoConfig(), basePort: demo.DEMO_SERVE_PORT });
     } catch (err) {
       // …unless it is taken (e.g. by the CLI's demo): then any free port.
-      this.deps.log.info(`Demo hosts: port ${demo.DEMO_SERVE_PORT} is not free (${errorMessage(err)}); using ephemeral ports`);
+      this.deps.log.info(
+        `Demo hosts: port ${demo.DEMO_SERVE_PORT} is not free (${errorMessage(err)}); using ephemeral ports`,
+      );
       hosts = await demo.startDemoHosts({ ...demo.defaultDemoConfig(), basePort: 0 });
     }
     this.running = hosts;

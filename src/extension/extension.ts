@@ -37,10 +37,22 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
   });
   const robots = registerRobotsService(context, { config, contact, log });
-  const view = registerPlannerView(context, createPlannerViewDeps({ config, robots, contact, log, runs, demo, extensionUri: context.extensionUri }));
+  const view = registerPlannerView(
+    context,
+    createPlannerViewDeps({ config, robots, contact, log, runs, demo, extensionUri: context.extensionUri }),
+  );
   const seeds = { demoSeeds: () => demo.seeds, plannerSeeds: () => view.currentSeeds(), state: context.workspaceState };
   const isTrusted = () => vscode.workspace.isTrusted;
-  const tasks = registerCrawlTasks(context, { config, log, runs, robots, contact, seeds, isTrusted, storageUri: context.globalStorageUri });
+  const tasks = registerCrawlTasks(context, {
+    config,
+    log,
+    runs,
+    robots,
+    contact,
+    seeds,
+    isTrusted,
+    storageUri: context.globalStorageUri,
+  });
   registerCrawlStatusBar(context, { runs });
   registerCrawlCommands(context, { tasks, runs, demo, log, seeds });
   registerEstimateCommand(context, { config, log });
@@ -52,7 +64,14 @@ export function activate(context: vscode.ExtensionContext): void {
   registerSeedsFromCode(context, { view, log, storageUri: context.storageUri ?? context.globalStorageUri });
   registerRobotsTxtFeatures(
     context,
-    createRobotsTxtDeps({ config, robots, contact, log, plannedPages: () => view.currentPlanPages(), onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener) }),
+    createRobotsTxtDeps({
+      config,
+      robots,
+      contact,
+      log,
+      plannedPages: () => view.currentPlanPages(),
+      onDidChangePlannedPages: (listener) => view.onDidChangePlannedPages(listener),
+    }),
   );
   log.info(`Crawl Planner ${String(context.extension.packageJSON.version)} activated`);
 }

@@ -129,7 +129,8 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
     });
     sentNow?.();
     const sent = r.sentAt !== undefined ? { sentAt: r.sentAt } : {};
-    if (!r.ok) return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, ...sent, endedAt: r.endedAt };
+    if (!r.ok)
+      return { error: { kind: r.kind, message: r.message }, startedAt: r.startedAt, ...sent, endedAt: r.endedAt };
     const contentType = r.headers['content-type'];
     const html = contentType !== undefined && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
     return {
@@ -154,7 +155,13 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
  */
 export async function planTestCrawl(
   options: TestCrawlOptions,
-  deps: { robotsCache?: RobotsCache; signal?: AbortSignal; latencySeconds?: number; cacheOnly?: boolean; calibration?: Calibration } = {},
+  deps: {
+    robotsCache?: RobotsCache;
+    signal?: AbortSignal;
+    latencySeconds?: number;
+    cacheOnly?: boolean;
+    calibration?: Calibration;
+  } = {},
 ): Promise<{ plan: Plan; robots: RobotsInspection | undefined; robotsCache: RobotsCache }> {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options) });
@@ -171,7 +178,8 @@ export async function planTestCrawl(
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.cacheOnly ? { cacheOnly: true } : {}),
     });
-    for (const o of robots.origins) if (o.crawlDelaySeconds !== null) crawlDelayByHost[new URL(o.origin).host] = o.crawlDelaySeconds;
+    for (const o of robots.origins)
+      if (o.crawlDelaySeconds !== null) crawlDelayByHost[new URL(o.origin).host] = o.crawlDelaySeconds;
   }
   const { seeds } = validateSeeds(options.seeds.map((text, i) => ({ text, line: i + 1 })));
   const result = makePlan({
@@ -193,7 +201,12 @@ export async function planTestCrawl(
 
 function robotsTimeouts(o: TestCrawlOptions) {
   const t = timeouts(o);
-  return { connectMs: t.connectTimeoutMs, headersMs: t.headersTimeoutMs, bodyMs: t.bodyTimeoutMs, totalMs: t.totalTimeoutMs };
+  return {
+    connectMs: t.connectTimeoutMs,
+    headersMs: t.headersTimeoutMs,
+    bodyMs: t.bodyTimeoutMs,
+    totalMs: t.totalTimeoutMs,
+  };
 }
 
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
@@ -213,7 +226,8 @@ export function startPlannedCrawl(
 ): PlannedCrawlHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const client = createPageClient(options, deps, header);
-  const robotsCache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
+  const robotsCache =
+    deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
   const waiting = new Set(options.respectRobots ? options.seeds.map((s) => new URL(s).origin) : []);
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -249,11 +263,17 @@ function createPageClient(options: TestCrawlOptions, deps: CrawlSessionDeps, hea
 }
 
 /** Runs the crawl on `client` (made here when not given), which it closes at the end. */
-function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Planning | undefined, given?: HttpClient): CrawlSessionHandle {
+function launch(
+  options: TestCrawlOptions,
+  deps: CrawlSessionDeps,
+  planning: Planning | undefined,
+  given?: HttpClient,
+): CrawlSessionHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const stopper = new AbortController();
   const client = given ?? createPageClient(options, deps, header);
-  const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
+  const cache =
+    deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options), client });
   const startedAt = systemClock.now();
   const builder = createReportBuilder({
     startedAt,
@@ -266,7 +286,10 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
   };
   let robots: RobotsGate | undefined;
   if (options.respectRobots) {
-    const gate = createRobotsGate(cache, { productToken: options.userAgent, maxCrawlDelaySeconds: options.maxCrawlDelaySeconds });
+    const gate = createRobotsGate(cache, {
+      productToken: options.userAgent,
+      maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+    });
     // With a plan to make, every answer the gate gives (held or fetched) is noted for it.
     robots = planning
       ? Object.assign(
@@ -337,7 +360,12 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
       // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl).
       const simulation = plan ? simulate(plan) : undefined;
       if (plan) {
-        const band = { p10Seconds: simulation!.p10Seconds, p50Seconds: simulation!.p50Seconds, p90Seconds: simulation!.p90Seconds, runs: simulation!.runs };
+        const band = {
+          p10Seconds: simulation!.p10Seconds,
+          p50Seconds: simulation!.p50Seconds,
+          p90Seconds: simulation!.p90Seconds,
+          runs: simulation!.runs,
+        };
         summary = { ...summary, plannedSeconds: plan.totalSeconds, plannedBand: band };
       }
       if (held) deliver({ ...held, summary });
@@ -348,7 +376,13 @@ function launch(options: TestCrawlOptions, deps: CrawlSessionDeps, planning: Pla
       });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);
-      return { summary, urls: result.urls, report, exitCode: early || dropped ? EXIT_FAILED : EXIT_OK, ...(plan ? { plan } : {}) };
+      return {
+        summary,
+        urls: result.urls,
+        report,
+        exitCode: early || dropped ? EXIT_FAILED : EXIT_OK,
+        ...(plan ? { plan } : {}),
+      };
     } finally {
       planning?.ended();
       await client.close();

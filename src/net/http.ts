@@ -90,7 +90,10 @@ export type HttpResult = HttpResponse | HttpError;
 /** Thrown (the promise rejects) for a URL that is not absolute http: or https:, before any I/O. */
 export class UnsupportedUrlError extends TypeError {
   override readonly name = 'UnsupportedUrlError';
-  constructor(readonly input: string, detail: string) {
+  constructor(
+    readonly input: string,
+    detail: string,
+  ) {
     super(`Cannot fetch ${JSON.stringify(input)}: ${detail}. Only absolute http: and https: URLs are supported.`);
   }
 }
@@ -359,11 +362,28 @@ async function httpGetWith(
         location = undefined;
       }
     }
-    const base = { ok: true as const, status, headers: flat, url: href, startedAt, ...sent(), headersAt, ...(location ? { location } : {}) };
+    const base = {
+      ok: true as const,
+      status,
+      headers: flat,
+      url: href,
+      startedAt,
+      ...sent(),
+      headersAt,
+      ...(location ? { location } : {}),
+    };
 
     if (options.readBody && !options.readBody(status)) {
       body.destroy();
-      return { ...base, body: new Uint8Array(0), bytes: 0, wireBytes: 0, truncated: false, bodyRead: false, endedAt: now() };
+      return {
+        ...base,
+        body: new Uint8Array(0),
+        bytes: 0,
+        wireBytes: 0,
+        truncated: false,
+        bodyRead: false,
+        endedAt: now(),
+      };
     }
 
     let decoders: Transform[];
@@ -381,7 +401,11 @@ async function httpGetWith(
     } catch (err) {
       const extra = { status, headersAt, headers: flat };
       if (!deadlineHit && !userAborted && err instanceof DecodeError) {
-        return fail('bad-response', `cannot decode Content-Encoding "${flat['content-encoding']}": ${err.message}`, extra);
+        return fail(
+          'bad-response',
+          `cannot decode Content-Encoding "${flat['content-encoding']}": ${err.message}`,
+          extra,
+        );
       }
       return failFrom(err, extra);
     }

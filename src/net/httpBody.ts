@@ -80,7 +80,8 @@ export async function readCapped(
     return { body: new Uint8Array(0), bytes: 0, wireBytes, truncated };
   }
 
-  const take = (piece: Buffer): boolean | void | Promise<boolean | void> => (sink ? sink(piece) : void chunks.push(piece));
+  const take = (piece: Buffer): boolean | void | Promise<boolean | void> =>
+    sink ? sink(piece) : void chunks.push(piece);
   for await (const chunk of source) {
     if (decoders.length === 0) wireBytes += chunk.length;
     const room = maxBytes - bytes;
@@ -118,7 +119,10 @@ export function decodersFor(contentEncoding: string | undefined): Transform[] {
       case 'gzip':
       case 'x-gzip':
         // Lenient like browsers: tolerate a missing trailer at the end of the stream.
-        return zlib().createGunzip({ flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH });
+        return zlib().createGunzip({
+          flush: zlib().constants.Z_SYNC_FLUSH,
+          finishFlush: zlib().constants.Z_SYNC_FLUSH,
+        });
       case 'deflate':
         return new AutoInflate();
       case 'br':
@@ -139,7 +143,8 @@ class AutoInflate extends Transform {
     if (!this.inner) {
       const first = chunk[0];
       const opts = { flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH };
-      const inner = first !== undefined && (first & 0x0f) === 8 ? zlib().createInflate(opts) : zlib().createInflateRaw(opts);
+      const inner =
+        first !== undefined && (first & 0x0f) === 8 ? zlib().createInflate(opts) : zlib().createInflateRaw(opts);
       inner.on('data', (d: Buffer) => this.push(d));
       inner.on('error', (e) => this.destroy(e));
       this.inner = inner;

@@ -1,8 +1,25 @@
 /** Naming what went wrong with a request: an error from undici, node:net, node:tls, node:dns or node:zlib as an ErrorKind, and a message for it. */
 import type { ErrorKind } from '../core/crawl/events';
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'EAI_SERVICE', 'EAI_ADDRFAMILY']);
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM']);
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'EAI_SERVICE',
+  'EAI_ADDRFAMILY',
+]);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'EACCES',
+  'EPERM',
+]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
 const TLS_CODES = new Set([
   'EPROTO',
@@ -58,7 +75,8 @@ function classifyInner(err: unknown, depth: number): ErrorKind | undefined {
   }
   if (code === 'UND_ERR_SOCKET' && /^bad (response|upgrade)/.test(message)) return 'bad-response';
   if (DNS_CODES.has(code)) return 'dns';
-  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || /^ERR_OSSL/.test(code)) return 'tls';
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || /^ERR_OSSL/.test(code))
+    return 'tls';
   if (CONNECT_CODES.has(code)) return 'connect';
   if (RESET_CODES.has(code)) return 'reset';
   if (name === 'HTTPParserError' || code.startsWith('HPE_')) return 'bad-response';

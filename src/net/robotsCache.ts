@@ -68,7 +68,10 @@ export class RobotsCache {
 
   constructor(private readonly options: RobotsCacheOptions) {
     this.now = options.now ?? Date.now;
-    this.maxAgeMs = Math.max(0, Math.min(options.maxAgeMs ?? ROBOTS_CACHE_DEFAULTS.maxAgeMs, ROBOTS_CACHE_DEFAULTS.maxAgeMs));
+    this.maxAgeMs = Math.max(
+      0,
+      Math.min(options.maxAgeMs ?? ROBOTS_CACHE_DEFAULTS.maxAgeMs, ROBOTS_CACHE_DEFAULTS.maxAgeMs),
+    );
     this.minAgeMs = Math.min(Math.max(0, options.minAgeMs ?? ROBOTS_CACHE_DEFAULTS.minAgeMs), this.maxAgeMs);
     this.unreachableRetryMs = options.unreachableRetryMs ?? ROBOTS_CACHE_DEFAULTS.unreachableRetryMs;
     this.honourCacheControl = options.honourCacheControl ?? true;
@@ -80,7 +83,10 @@ export class RobotsCache {
    * calls for one origin share a single fetch. `signal` only stops this caller's wait, never the shared
    * fetch. `refresh` fetches even when fresh (still sharing a fetch already in flight).
    */
-  async get(originOrUrl: string | URL, options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<RobotsCacheEntry> {
+  async get(
+    originOrUrl: string | URL,
+    options: { signal?: AbortSignal; refresh?: boolean } = {},
+  ): Promise<RobotsCacheEntry> {
     const { origin } = robotsLocation(originOrUrl);
     if (!options.refresh) {
       const entry = this.entries.get(origin);
@@ -167,7 +173,13 @@ export class RobotsCache {
     const data = json as Partial<RobotsCacheJSON> | null;
     if (!data || data.version !== 1 || !Array.isArray(data.entries)) return cache;
     for (const raw of data.entries) {
-      if (!raw || typeof raw.origin !== 'string' || typeof raw.fetchedAt !== 'number' || typeof raw.expiresAt !== 'number') continue;
+      if (
+        !raw ||
+        typeof raw.origin !== 'string' ||
+        typeof raw.fetchedAt !== 'number' ||
+        typeof raw.expiresAt !== 'number'
+      )
+        continue;
       if (!raw.result || typeof raw.result.outcome !== 'string') continue;
       let origin: string;
       try {

@@ -39,7 +39,12 @@ export const ROBOTS_DEFAULTS = {
   /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
   maxRedirects: 5,
   /** 10 s in all (ROBOTS_FETCH_TIMEOUT_SECONDS), redirects included; no single phase longer. */
-  timeouts: { connectMs: FETCH_TIMEOUT_MS, headersMs: FETCH_TIMEOUT_MS, bodyMs: FETCH_TIMEOUT_MS, totalMs: FETCH_TIMEOUT_MS },
+  timeouts: {
+    connectMs: FETCH_TIMEOUT_MS,
+    headersMs: FETCH_TIMEOUT_MS,
+    bodyMs: FETCH_TIMEOUT_MS,
+    totalMs: FETCH_TIMEOUT_MS,
+  },
   accept: 'text/plain, */*;q=0.5',
 } as const;
 
@@ -144,7 +149,11 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
   let url = robotsUrl;
   let sentAt: number | undefined;
 
-  const finish = (outcome: RobotsOutcome, reason: string, extra: Partial<RobotsFetchResult> = {}): RobotsFetchResult => ({
+  const finish = (
+    outcome: RobotsOutcome,
+    reason: string,
+    extra: Partial<RobotsFetchResult> = {},
+  ): RobotsFetchResult => ({
     origin,
     robotsUrl,
     outcome,
@@ -158,16 +167,21 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
     reason,
     ...extra,
   });
-  const via = (): string => (redirects.length ? ` after ${redirects.length} redirect${redirects.length > 1 ? 's' : ''}` : '');
+  const via = (): string =>
+    redirects.length ? ` after ${redirects.length} redirect${redirects.length > 1 ? 's' : ''}` : '';
 
   try {
     for (;;) {
       const remaining = Math.floor(timeouts.totalMs - (performance.now() - t0));
       if (remaining <= 0) {
         const message = `no robots.txt within the total deadline of ${timeouts.totalMs} ms`;
-        return finish('unreachable', `timeout: ${message}${via()}; unreachable, so everything is disallowed (${SECTION_UNREACHABLE})`, {
-          error: { kind: 'timeout', message },
-        });
+        return finish(
+          'unreachable',
+          `timeout: ${message}${via()}; unreachable, so everything is disallowed (${SECTION_UNREACHABLE})`,
+          {
+            error: { kind: 'timeout', message },
+          },
+        );
       }
       const res = await client.get(url, {
         accept: ROBOTS_DEFAULTS.accept,
@@ -202,13 +216,24 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
 
       if (status >= 300 && status < 400) {
         if (res.location === undefined) {
-          const what = res.headers.location === undefined ? 'no Location header' : `an unusable Location ${JSON.stringify(res.headers.location)}`;
-          return finish('unreachable', `${status} with ${what}${via()}; treated as unreachable, so everything is disallowed`, common);
+          const what =
+            res.headers.location === undefined
+              ? 'no Location header'
+              : `an unusable Location ${JSON.stringify(res.headers.location)}`;
+          return finish(
+            'unreachable',
+            `${status} with ${what}${via()}; treated as unreachable, so everything is disallowed`,
+            common,
+          );
         }
         const target = res.location.replace(/#.*$/, '');
         const scheme = new URL(target).protocol;
         if (scheme !== 'http:' && scheme !== 'https:') {
-          return finish('unreachable', `${status} to ${target}, which is not http(s)${via()}; treated as unreachable, so everything is disallowed`, common);
+          return finish(
+            'unreachable',
+            `${status} to ${target}, which is not http(s)${via()}; treated as unreachable, so everything is disallowed`,
+            common,
+          );
         }
         const wait = common.retryAfter !== undefined ? defaultRetryAfterMs(common.retryAfter, now()) : undefined;
         if (wait !== undefined && wait > 0) {
@@ -219,7 +244,11 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
           );
         }
         if (visited.has(target)) {
-          return finish('unavailable', `redirect loop: ${status} from ${url} back to ${target}${via()}; treated as unavailable, so everything is allowed (${SECTION_UNAVAILABLE})`, common);
+          return finish(
+            'unavailable',
+            `redirect loop: ${status} from ${url} back to ${target}${via()}; treated as unavailable, so everything is allowed (${SECTION_UNAVAILABLE})`,
+            common,
+          );
         }
         if (redirects.length >= maxRedirects) {
           return finish(
@@ -245,7 +274,11 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
         });
       }
       if (outcome === 'unavailable') {
-        return finish('unavailable', `${status}: unavailable${via()}, so everything is allowed (${SECTION_UNAVAILABLE})`, common);
+        return finish(
+          'unavailable',
+          `${status}: unavailable${via()}, so everything is allowed (${SECTION_UNAVAILABLE})`,
+          common,
+        );
       }
       const why =
         status === 429
@@ -253,7 +286,11 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
           : status >= 500 && status < 600
             ? `${status}: server error`
             : `${status}: not a usable final status`;
-      return finish('unreachable', `${why}${via()}; unreachable, so everything is disallowed (${SECTION_UNREACHABLE})`, common);
+      return finish(
+        'unreachable',
+        `${why}${via()}; unreachable, so everything is disallowed (${SECTION_UNREACHABLE})`,
+        common,
+      );
     }
   } finally {
     if (!options.client) await client.close();

@@ -29,7 +29,10 @@ export function robotsFetchOf(result: RobotsFetchResult, fetchedNow: boolean): R
  * answer. `peek` answers from a fresh cache entry without a request, so the engine decides those at once
  * and schedules the others as requests on their host (the cache's clock must be the engine's).
  */
-export function createRobotsGate(cache: RobotsCache, settings: Pick<RobotsSettings, 'productToken' | 'maxCrawlDelaySeconds'>): RobotsGate {
+export function createRobotsGate(
+  cache: RobotsCache,
+  settings: Pick<RobotsSettings, 'productToken' | 'maxCrawlDelaySeconds'>,
+): RobotsGate {
   const parsed = new Map<RobotsFetchResult, { loaded: LoadedRobots; crawlDelay: number | undefined }>();
   const decide = (url: string, result: RobotsFetchResult, fetchedNow: boolean): RobotsDecision => {
     let p = parsed.get(result);

@@ -60,12 +60,19 @@ export function loadFetched(result: RobotsFetchResult, maxCrawlDelaySeconds: num
   const source = sourceFromFetch(result);
   if (result.outcome !== 'ok') return { source, file: undefined, text: undefined };
   const contentType = result.headers?.['content-type'];
-  const file = loadRobotsFile(result.body ?? new Uint8Array(), { robotsUrl: result.robotsUrl, maxCrawlDelaySeconds, ...(contentType !== undefined ? { contentType } : {}) });
+  const file = loadRobotsFile(result.body ?? new Uint8Array(), {
+    robotsUrl: result.robotsUrl,
+    maxCrawlDelaySeconds,
+    ...(contentType !== undefined ? { contentType } : {}),
+  });
   return { source, file, text: file.lines.map((l) => l.raw).join('\n') };
 }
 
 /** Splits inputs into valid http(s) URLs (with their origin) and invalid ones with a reason. */
-export function sortUrls(inputs: readonly string[]): { urls: Array<{ url: string; origin: string }>; invalid: RobotsInspection['invalid'] } {
+export function sortUrls(inputs: readonly string[]): {
+  urls: Array<{ url: string; origin: string }>;
+  invalid: RobotsInspection['invalid'];
+} {
   const urls: Array<{ url: string; origin: string }> = [];
   const invalid: RobotsInspection['invalid'] = [];
   for (const input of inputs) {
@@ -91,7 +98,10 @@ function assemble(
 ): RobotsInspection {
   return {
     productToken: settings.productToken,
-    origins: [...loaded.values()].map((l) => ({ ...originReport(l.source, l.file, settings), ...(l.text !== undefined ? { text: l.text } : {}) })),
+    origins: [...loaded.values()].map((l) => ({
+      ...originReport(l.source, l.file, settings),
+      ...(l.text !== undefined ? { text: l.text } : {}),
+    })),
     results: urls.map(({ url, origin }) => {
       const l = loaded.get(origin);
       return urlResult(url, l?.source, l?.file, settings.productToken, missingReason, settings.brief);
@@ -163,13 +173,23 @@ export async function inspectRobots(inputs: readonly string[], options: InspectO
  * `--file` mode and the editor: URLs tested against a local robots.txt, no network. The file stands for
  * the origin of `origin` when given, else of the first valid URL; URLs of other origins are not-applicable.
  */
-export function inspectRobotsText(body: Uint8Array | string, inputs: readonly string[], settings: RobotsSettings & ResultsMode & { origin?: string }): RobotsInspection {
+export function inspectRobotsText(
+  body: Uint8Array | string,
+  inputs: readonly string[],
+  settings: RobotsSettings & ResultsMode & { origin?: string },
+): RobotsInspection {
   const { urls, invalid } = sortUrls(inputs);
   const base = settings.origin ?? urls[0]?.url ?? 'http://example.com/';
   const robotsUrl = robotsUrlFor(base);
   if (robotsUrl === undefined) throw new TypeError(`not an http(s) URL: ${base}`);
   const file = loadRobotsFile(body, { robotsUrl, maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds });
-  const source: RobotsSource = { origin: file.origin, robotsUrl: file.robotsUrl, outcome: 'ok', from: 'file', ...(file.body ? { bytes: file.body.bytes, truncated: file.body.truncated } : {}) };
+  const source: RobotsSource = {
+    origin: file.origin,
+    robotsUrl: file.robotsUrl,
+    outcome: 'ok',
+    from: 'file',
+    ...(file.body ? { bytes: file.body.bytes, truncated: file.body.truncated } : {}),
+  };
   const otherOrigin = `Another origin: the file stands for ${file.origin}, so it says nothing about this URL.`;
   return assemble(new Map([[file.origin, { source, file, text: undefined }]]), urls, invalid, settings, otherOrigin);
 }

@@ -31,7 +31,14 @@ import { HostRate, HOST_RATE_DEFAULTS } from '../core/politeness/hostRate';
 import type { CrawlDelayPolicy } from '../core/politeness/interval';
 import { parseRetryAfter } from '../core/politeness/retryAfter';
 import { isThrottleError, isThrottleStatus, readsRetryAfter } from '../core/politeness/retryPolicy';
-import { crawlDelayFor, loadRobotsFile, ROBOTS_FETCH_TIMEOUT_SECONDS, sitemaps as robotsSitemaps, verdictWithOutcome, type RobotsFile } from '../core/robots';
+import {
+  crawlDelayFor,
+  loadRobotsFile,
+  ROBOTS_FETCH_TIMEOUT_SECONDS,
+  sitemaps as robotsSitemaps,
+  verdictWithOutcome,
+  type RobotsFile,
+} from '../core/robots';
 import {
   acceptingHosts,
   SitemapReader,
@@ -162,7 +169,11 @@ class Slots {
  * UnsupportedUrlError for an input that is not an http(s) URL, before any request; rejects with the
  * signal's reason when `signal` aborts.
  */
-export async function sizeFromSitemaps(inputs: readonly string[], options: SitemapSizingOptions, signal?: AbortSignal): Promise<SitemapSizing> {
+export async function sizeFromSitemaps(
+  inputs: readonly string[],
+  options: SitemapSizingOptions,
+  signal?: AbortSignal,
+): Promise<SitemapSizing> {
   const origins: string[] = [];
   for (const input of inputs) {
     const origin = parseHttpUrl(input).origin;
@@ -179,7 +190,10 @@ class Sizing {
   private readonly lanes = new Map<string, Lane>();
   private readonly hosts = new Map<string, HostState>();
   /** origin → its robots.txt, parsed once. */
-  private readonly robots = new Map<string, { result: RobotsFetchResult; file: RobotsFile | undefined; rules: OriginRobots }>();
+  private readonly robots = new Map<
+    string,
+    { result: RobotsFetchResult; file: RobotsFile | undefined; rules: OriginRobots }
+  >();
   /** host → the sitemap URLs its origins' robots.txt list. */
   private readonly listed = new Map<string, Set<string>>();
   private readonly seenFiles = new Set<string>();
@@ -207,7 +221,10 @@ class Sizing {
     this.clock = options.clock ?? systemClock;
     this.totals = { ...SITEMAP_TOTALS_DEFAULT, ...options.totals };
     this.robotsMs = Math.max(1, Math.round((options.timeouts?.robotsSeconds ?? ROBOTS_FETCH_TIMEOUT_SECONDS) * 1000));
-    this.sitemapMs = Math.max(1, Math.round((options.timeouts?.sitemapSeconds ?? SITEMAP_FETCH_TIMEOUT_SECONDS) * 1000));
+    this.sitemapMs = Math.max(
+      1,
+      Math.round((options.timeouts?.sitemapSeconds ?? SITEMAP_FETCH_TIMEOUT_SECONDS) * 1000),
+    );
     this.delaySeconds = options.delaySeconds ?? PLAN_DEFAULTS.delaySeconds;
     this.crawlDelayPolicy = options.crawlDelayPolicy ?? PLAN_DEFAULTS.crawlDelayPolicy;
     this.maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PLAN_DEFAULTS.maxCrawlDelaySeconds;
@@ -256,7 +273,8 @@ class Sizing {
       for (const state of this.hosts.values()) this.startHost(state);
       await this.settled();
       // 3. robots.txt of the origins that counted URLs wait for (http vs https of a sized host).
-      for (const origin of this.tally.pendingOrigins()) if (!this.robots.has(origin)) this.enqueue({ kind: 'robots', origin });
+      for (const origin of this.tally.pendingOrigins())
+        if (!this.robots.has(origin)) this.enqueue({ kind: 'robots', origin });
       await this.settled();
       return this.report();
     } finally {
@@ -340,7 +358,10 @@ class Sizing {
 
   /** Waits for the host's turn (its interval after the previous start, any Retry-After pause), then a slot. */
   private async turn(lane: Lane): Promise<() => void> {
-    const ready = Math.max(lane.lastSent === undefined ? 0 : lane.lastSent + lane.rate.intervalSeconds * 1000, lane.pausedUntil);
+    const ready = Math.max(
+      lane.lastSent === undefined ? 0 : lane.lastSent + lane.rate.intervalSeconds * 1000,
+      lane.pausedUntil,
+    );
     const wait = ready - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait, this.signal);
     return this.slots.take();
@@ -371,9 +392,17 @@ class Sizing {
     const contentType = result.headers?.['content-type'];
     const file =
       result.outcome === 'ok'
-        ? loadRobotsFile(result.body ?? new Uint8Array(), { robotsUrl: result.robotsUrl, maxCrawlDelaySeconds: this.maxCrawlDelaySeconds, ...(contentType !== undefined ? { contentType } : {}) })
+        ? loadRobotsFile(result.body ?? new Uint8Array(), {
+            robotsUrl: result.robotsUrl,
+            maxCrawlDelaySeconds: this.maxCrawlDelaySeconds,
+            ...(contentType !== undefined ? { contentType } : {}),
+          })
         : undefined;
-    this.robots.set(origin, { result, file, rules: { outcome: result.outcome, ...(file ? { file } : {}), robotsUrl: result.robotsUrl } });
+    this.robots.set(origin, {
+      result,
+      file,
+      rules: { outcome: result.outcome, ...(file ? { file } : {}), robotsUrl: result.robotsUrl },
+    });
     const crawlDelay = file ? crawlDelayFor(file, this.options.productToken).seconds : undefined;
     const plan = lane.rate.mergeCrawlDelay(crawlDelay);
     if (plan.skipped && !lane.closed) {
@@ -398,7 +427,11 @@ class Sizing {
         crawlDelaySeconds: crawlDelay ?? null,
       });
       if (result.outcome === 'unreachable') {
-        state.errors.push({ code: 'robots-unreachable', url: result.robotsUrl, message: `${result.reason}: no sitemap of ${origin} is fetched` });
+        state.errors.push({
+          code: 'robots-unreachable',
+          url: result.robotsUrl,
+          message: `${result.reason}: no sitemap of ${origin} is fetched`,
+        });
       }
     }
   }
@@ -423,7 +456,18 @@ class Sizing {
   private addFile(root: string, url: string, via: SitemapVia, depth: number, above: string[]): void {
     if (this.seenFiles.has(url)) return;
     this.seenFiles.add(url);
-    const report: SitemapFileReport = { url, via, depth, status: null, redirects: [], format: null, gzip: false, entries: 0, bytes: 0, error: null };
+    const report: SitemapFileReport = {
+      url,
+      via,
+      depth,
+      status: null,
+      redirects: [],
+      format: null,
+      gzip: false,
+      entries: 0,
+      bytes: 0,
+      error: null,
+    };
     this.enqueue({ kind: 'file', url, report, root, chain: [url, ...above], hops: new Set([url]) });
   }
 
@@ -440,8 +484,10 @@ class Sizing {
 
   private capReached(): string | undefined {
     if (this.tally.full) return `the cap of ${this.totals.urls.toLocaleString('en-US')} URLs per run`;
-    if (this.bytesRead >= this.totals.bytes) return `the cap of ${this.totals.bytes.toLocaleString('en-US')} bytes per run`;
-    if (this.filesStarted >= this.totals.files) return `the cap of ${this.totals.files.toLocaleString('en-US')} files per run`;
+    if (this.bytesRead >= this.totals.bytes)
+      return `the cap of ${this.totals.bytes.toLocaleString('en-US')} bytes per run`;
+    if (this.filesStarted >= this.totals.files)
+      return `the cap of ${this.totals.files.toLocaleString('en-US')} files per run`;
     return undefined;
   }
 
@@ -459,9 +505,18 @@ class Sizing {
       return this.finish(item);
     }
     const robots = this.robots.get(origin)!;
-    const v = verdictWithOutcome(robots.rules.outcome, robots.file, item.url, this.options.productToken, robots.rules.robotsUrl);
+    const v = verdictWithOutcome(
+      robots.rules.outcome,
+      robots.file,
+      item.url,
+      this.options.productToken,
+      robots.rules.robotsUrl,
+    );
     if (v.verdict === 'disallowed') {
-      const why = robots.rules.outcome === 'unreachable' ? `robots.txt of ${origin} is unreachable, so every URL there is disallowed` : `robots.txt disallows it (line ${v.line}: ${v.rule})`;
+      const why =
+        robots.rules.outcome === 'unreachable'
+          ? `robots.txt of ${origin} is unreachable, so every URL there is disallowed`
+          : `robots.txt disallows it (line ${v.line}: ${v.rule})`;
       this.fail(item, 'disallowed', `not fetched: ${why}`, item.url);
       return this.finish(item);
     }
@@ -483,7 +538,10 @@ class Sizing {
           url: (loc, lastmod) => void this.tally.add(item.root, accepting, loc, lastmod),
           sitemap: (loc) => children.push(loc),
         },
-        { maxEntries: SITEMAP_MAX_URLS_PER_FILE, maxBytes: Math.min(SITEMAP_MAX_BYTES_PER_FILE, this.totals.bytes - this.bytesRead) },
+        {
+          maxEntries: SITEMAP_MAX_URLS_PER_FILE,
+          maxBytes: Math.min(SITEMAP_MAX_BYTES_PER_FILE, this.totals.bytes - this.bytesRead),
+        },
       ),
       () => this.tally.full,
     );
@@ -514,13 +572,20 @@ class Sizing {
     // The host's rate: up at once on overload, back down slowly.
     if (res.ok ? isThrottleStatus(res.status) : isThrottleError(res.kind)) lane.rate.onThrottle('backoff');
     else lane.rate.onSuccess();
-    if (res.ok && readsRetryAfter(res.status) && res.headers['retry-after'] !== undefined) this.retryAfter(lane, res.headers['retry-after'], res.headers['date']);
+    if (res.ok && readsRetryAfter(res.status) && res.headers['retry-after'] !== undefined)
+      this.retryAfter(lane, res.headers['retry-after'], res.headers['date']);
 
-    if (res.ok && res.status >= 300 && res.status < 400) return this.redirect(item, res.status, res.location, res.headers.location);
+    if (res.ok && res.status >= 300 && res.status < 400)
+      return this.redirect(item, res.status, res.location, res.headers.location);
     if (res.ok && (res.status < 200 || res.status >= 300)) {
       if (item.report.via === 'fallback' && res.status >= 400 && res.status < 500 && res.status !== 429) {
         this.fail(item, 'no-sitemap', `robots.txt names no sitemap, and ${item.report.url} answered ${res.status}`);
-      } else this.fail(item, 'http-status', `${res.status}: the sitemap was not served${item.report.redirects.length ? ` (after ${item.report.redirects.length} redirect${item.report.redirects.length > 1 ? 's' : ''})` : ''}`);
+      } else
+        this.fail(
+          item,
+          'http-status',
+          `${res.status}: the sitemap was not served${item.report.redirects.length ? ` (after ${item.report.redirects.length} redirect${item.report.redirects.length > 1 ? 's' : ''})` : ''}`,
+        );
       return this.finish(item);
     }
 
@@ -531,7 +596,8 @@ class Sizing {
     item.report.entries = read.entries;
     item.report.bytes = read.bytes;
     if (!res.ok) {
-      const counted = read.entries > 0 ? `; the ${read.entries.toLocaleString('en-US')} entries read before it were counted` : '';
+      const counted =
+        read.entries > 0 ? `; the ${read.entries.toLocaleString('en-US')} entries read before it were counted` : '';
       this.fail(item, 'fetch-failed', `${res.kind}: ${res.message}${counted}`);
       return this.finish(item);
     }
@@ -543,11 +609,19 @@ class Sizing {
   /** What a file's body was, in errors: not a sitemap, a feed, over a limit, malformed, bad gzip. */
   private judge(item: FileItem, read: SitemapReadResult, pipe: BodyPipe): void {
     if (pipe.gzipError !== undefined) {
-      this.fail(item, 'bad-gzip', `the gzip data does not decompress (${pipe.gzipError}); the ${read.entries.toLocaleString('en-US')} entries before it were counted`);
+      this.fail(
+        item,
+        'bad-gzip',
+        `the gzip data does not decompress (${pipe.gzipError}); the ${read.entries.toLocaleString('en-US')} entries before it were counted`,
+      );
     }
     switch (read.format) {
       case 'other':
-        this.fail(item, 'not-a-sitemap', `not a sitemap: the root element is <${read.root}>, not <urlset> or <sitemapindex>`);
+        this.fail(
+          item,
+          'not-a-sitemap',
+          `not a sitemap: the root element is <${read.root}>, not <urlset> or <sitemapindex>`,
+        );
         return;
       case 'empty':
         this.fail(item, 'not-a-sitemap', 'not a sitemap: the body is empty');
@@ -559,21 +633,41 @@ class Sizing {
         break;
     }
     if (read.stopped === 'max-entries') {
-      this.fail(item, 'too-many-urls', `more than ${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} entries (the sitemaps.org limit): only the first ${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} were read`);
+      this.fail(
+        item,
+        'too-many-urls',
+        `more than ${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} entries (the sitemaps.org limit): only the first ${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} were read`,
+      );
     } else if (read.stopped === 'max-bytes') {
       if (read.bytes >= SITEMAP_MAX_BYTES_PER_FILE) {
-        this.fail(item, 'too-large', `larger than ${SITEMAP_MAX_BYTES_PER_FILE.toLocaleString('en-US')} bytes uncompressed (the sitemaps.org limit): only the first ${read.bytes.toLocaleString('en-US')} bytes were read`);
+        this.fail(
+          item,
+          'too-large',
+          `larger than ${SITEMAP_MAX_BYTES_PER_FILE.toLocaleString('en-US')} bytes uncompressed (the sitemaps.org limit): only the first ${read.bytes.toLocaleString('en-US')} bytes were read`,
+        );
       } else {
         this.complete = false;
-        this.fail(item, 'limit', `the cap of ${this.totals.bytes.toLocaleString('en-US')} bytes per run was reached in this file: the rest of it was not read`);
+        this.fail(
+          item,
+          'limit',
+          `the cap of ${this.totals.bytes.toLocaleString('en-US')} bytes per run was reached in this file: the rest of it was not read`,
+        );
       }
     } else if (this.tally.full) {
       this.complete = false;
-      this.fail(item, 'limit', `the cap of ${this.totals.urls.toLocaleString('en-US')} URLs per run was reached in this file: the rest of it was not counted`);
+      this.fail(
+        item,
+        'limit',
+        `the cap of ${this.totals.urls.toLocaleString('en-US')} URLs per run was reached in this file: the rest of it was not counted`,
+      );
     }
     if (read.malformed) {
       const more = read.malformed.count > 1 ? ` (and ${(read.malformed.count - 1).toLocaleString('en-US')} more)` : '';
-      this.fail(item, 'malformed', `malformed XML, repaired: ${read.malformed.first}${more}; what could be read was counted`);
+      this.fail(
+        item,
+        'malformed',
+        `malformed XML, repaired: ${read.malformed.first}${more}; what could be read was counted`,
+      );
     }
   }
 
@@ -598,16 +692,28 @@ class Sizing {
       this.addFile(item.root, url, 'index', item.report.depth + 1, item.chain);
     }
     if (deep > 0) {
-      this.fail(item, 'too-deep', `${deep.toLocaleString('en-US')} child sitemap${deep > 1 ? 's' : ''} not followed: sitemaps are followed at most ${SITEMAP_MAX_INDEX_DEPTH} levels below the one robots.txt (or /sitemap.xml) names`);
+      this.fail(
+        item,
+        'too-deep',
+        `${deep.toLocaleString('en-US')} child sitemap${deep > 1 ? 's' : ''} not followed: sitemaps are followed at most ${SITEMAP_MAX_INDEX_DEPTH} levels below the one robots.txt (or /sitemap.xml) names`,
+      );
     }
     if (invalid > 0) {
-      this.fail(item, 'malformed', `${invalid.toLocaleString('en-US')} child sitemap${invalid > 1 ? 's are' : ' is'} not an absolute http(s) URL`);
+      this.fail(
+        item,
+        'malformed',
+        `${invalid.toLocaleString('en-US')} child sitemap${invalid > 1 ? 's are' : ' is'} not an absolute http(s) URL`,
+      );
     }
   }
 
   private redirect(item: FileItem, status: number, location: string | undefined, raw: string | undefined): void {
     if (location === undefined) {
-      this.fail(item, 'redirect', `${status} with ${raw === undefined ? 'no Location header' : `an unusable Location ${JSON.stringify(raw)}`}`);
+      this.fail(
+        item,
+        'redirect',
+        `${status} with ${raw === undefined ? 'no Location header' : `an unusable Location ${JSON.stringify(raw)}`}`,
+      );
       return this.finish(item);
     }
     const target = fetchableHref(location);
@@ -632,7 +738,10 @@ class Sizing {
 
   private retryAfter(lane: Lane, raw: string, date: string | undefined): void {
     const now = this.clock.now();
-    const r = parseRetryAfter(raw, now, { capSeconds: this.retryAfterCapSeconds, ...(date !== undefined ? { dateHeader: date } : {}) });
+    const r = parseRetryAfter(raw, now, {
+      capSeconds: this.retryAfterCapSeconds,
+      ...(date !== undefined ? { dateHeader: date } : {}),
+    });
     if (r.kind === 'invalid') return;
     if (r.capped) {
       lane.closed ??= {

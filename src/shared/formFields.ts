@@ -20,7 +20,12 @@ export type RawField = keyof RawForm;
 export type FieldErrors = Partial<Record<RawField, string>>;
 
 /** The raw fields holding numbers, and the PlannerForm field each becomes. */
-export const NUMBER_INPUTS: ReadonlyArray<readonly [RawField & ('pages' | 'rate' | 'workers' | 'machines' | 'delay' | 'latency'), Exclude<FormNumberField, 'deadlineSeconds'>]> = [
+export const NUMBER_INPUTS: ReadonlyArray<
+  readonly [
+    RawField & ('pages' | 'rate' | 'workers' | 'machines' | 'delay' | 'latency'),
+    Exclude<FormNumberField, 'deadlineSeconds'>,
+  ]
+> = [
   ['pages', 'pages'],
   ['rate', 'rate'],
   ['workers', 'workers'],
@@ -147,7 +152,8 @@ function readFields(raw: RawForm): { numbers: Record<FormNumberField, number | n
   const numbers = {} as Record<FormNumberField, number | null>;
   for (const [input, field] of NUMBER_INPUTS) {
     const value = parseDecimal(raw[input]);
-    numbers[field] = typeof value === 'number' && formNumberProblem(field, value, raw.pagesMode) === undefined ? value : null;
+    numbers[field] =
+      typeof value === 'number' && formNumberProblem(field, value, raw.pagesMode) === undefined ? value : null;
   }
   const deadline = readDeadline(raw.deadline);
   numbers.deadlineSeconds = typeof deadline === 'number' ? deadline : null;
@@ -156,7 +162,12 @@ function readFields(raw: RawForm): { numbers: Record<FormNumberField, number | n
 
 /** A deadline as the field shows it: whole days, hours or minutes as "2d", "36h", "90m", else seconds. */
 export function formatDeadline(seconds: number): string {
-  for (const [unit, size] of [['w', 604_800], ['d', 86_400], ['h', 3_600], ['m', 60]] as const) {
+  for (const [unit, size] of [
+    ['w', 604_800],
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+  ] as const) {
     if (seconds >= size && Number.isInteger(seconds / size)) return `${seconds / size}${unit}`;
   }
   return String(seconds);
@@ -178,7 +189,11 @@ function sameRecord(a: Readonly<Record<string, number>>, b: Readonly<Record<stri
  * Reads the Simulate choice's Runs and Seed fields: the settings, or each field's problem (the CLI's --runs
  * and --seed limits). Empty fields take the defaults (SIMULATION_DEFAULTS).
  */
-export function readSimulationFields(enabled: boolean, runs: string, seed: string): { settings?: SimulationSettings; errors: { runs?: string; seed?: string } } {
+export function readSimulationFields(
+  enabled: boolean,
+  runs: string,
+  seed: string,
+): { settings?: SimulationSettings; errors: { runs?: string; seed?: string } } {
   const errors: { runs?: string; seed?: string } = {};
   const value = (field: 'runs' | 'seed', text: string): number | undefined => {
     const parsed = parseDecimal(text);

@@ -7,7 +7,16 @@
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
  */
 import type { ChartModel, HostRowText } from '../core/format/planSummary';
-import { validatePlanInput, type DelayFrom, type CrawlDelayPolicy, type IntervalSource, type BindingConstraint, type PlanInput, type PlanProblem, type PlanWarningCode } from '../core/plan';
+import {
+  validatePlanInput,
+  type DelayFrom,
+  type CrawlDelayPolicy,
+  type IntervalSource,
+  type BindingConstraint,
+  type PlanInput,
+  type PlanProblem,
+  type PlanWarningCode,
+} from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
 import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
 import type { SitemapErrorCode, SitemapHostReport } from '../core/sitemaps/report';
@@ -143,7 +152,8 @@ export const MAX_USER_AGENT_FIELD_CHARS = 4096;
 /** Why `key` cannot name a host in the form, or undefined: lower-case `host[:port]` as URL.host writes it. */
 export function hostKeyProblem(key: string): string | undefined {
   if (key.length === 0 || key.length > MAX_HOST_CHARS) return `a host is 1 to ${MAX_HOST_CHARS} characters`;
-  if (key === '__proto__' || !/^[a-z0-9._~%!$&'()*+,;=:[\]-]+$/.test(key)) return `${JSON.stringify(key.slice(0, 40))} is not a lower-case host[:port]`;
+  if (key === '__proto__' || !/^[a-z0-9._~%!$&'()*+,;=:[\]-]+$/.test(key))
+    return `${JSON.stringify(key.slice(0, 40))} is not a lower-case host[:port]`;
   return undefined;
 }
 
@@ -159,14 +169,37 @@ function parseHostRecord<T>(value: unknown, ok: (v: unknown) => v is T): Record<
 const isFieldText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD_CHARS;
 
 /** The fields an earlier version did not have, as an empty form holds them (a saved state from it still reads). */
-const RAW_FIELDS_ADDED: Pick<RawForm, 'pagesByHost' | 'machines' | 'deadline' | 'changedSince'> = { pagesByHost: {}, machines: '', deadline: '', changedSince: '' };
+const RAW_FIELDS_ADDED: Pick<RawForm, 'pagesByHost' | 'machines' | 'deadline' | 'changedSince'> = {
+  pagesByHost: {},
+  machines: '',
+  deadline: '',
+  changedSince: '',
+};
 
 /** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
 export function parseRawForm(input: unknown): RawForm | undefined {
   if (!isRecord(input)) return undefined;
   const value: Record<string, unknown> = { ...RAW_FIELDS_ADDED, ...input };
-  if (unknownKeys(value, ['pagesMode', 'pages', 'pagesByHost', 'rate', 'workers', 'machines', 'deadline', 'delay', 'delayFrom', 'latency', 'userAgent', 'useRobots', 'changedSince']) !== undefined) return undefined;
-  const str = (key: string, max = MAX_FIELD_CHARS) => (typeof value[key] === 'string' && (value[key] as string).length <= max ? (value[key] as string) : undefined);
+  if (
+    unknownKeys(value, [
+      'pagesMode',
+      'pages',
+      'pagesByHost',
+      'rate',
+      'workers',
+      'machines',
+      'deadline',
+      'delay',
+      'delayFrom',
+      'latency',
+      'userAgent',
+      'useRobots',
+      'changedSince',
+    ]) !== undefined
+  )
+    return undefined;
+  const str = (key: string, max = MAX_FIELD_CHARS) =>
+    typeof value[key] === 'string' && (value[key] as string).length <= max ? (value[key] as string) : undefined;
   const pages = str('pages');
   const rate = str('rate');
   const workers = str('workers');
@@ -195,11 +228,33 @@ export function parseRawForm(input: unknown): RawForm | undefined {
   ) {
     return undefined;
   }
-  return { pagesMode: pagesMode as PagesMode, pages, pagesByHost, rate, workers, machines, deadline, delay, delayFrom, latency, userAgent, useRobots, changedSince };
+  return {
+    pagesMode: pagesMode as PagesMode,
+    pages,
+    pagesByHost,
+    rate,
+    workers,
+    machines,
+    deadline,
+    delay,
+    delayFrom,
+    latency,
+    userAgent,
+    useRobots,
+    changedSince,
+  };
 }
 
 /** The numeric fields of the form. */
-export const FORM_NUMBER_FIELDS = ['pages', 'rate', 'workers', 'machines', 'deadlineSeconds', 'delaySeconds', 'latencySeconds'] as const;
+export const FORM_NUMBER_FIELDS = [
+  'pages',
+  'rate',
+  'workers',
+  'machines',
+  'deadlineSeconds',
+  'delaySeconds',
+  'latencySeconds',
+] as const;
 export type FormNumberField = (typeof FORM_NUMBER_FIELDS)[number];
 
 const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
@@ -221,12 +276,24 @@ const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
  * Why `value` is not acceptable for `field`, or undefined. The ranges are the plan's own
  * (`validatePlanInput` over PLAN_LIMITS), so the form, the protocol and the CLI refuse the same values.
  */
-export function formNumberProblem(field: FormNumberField, value: number, pagesMode: PagesMode = 'total'): string | undefined {
+export function formNumberProblem(
+  field: FormNumberField,
+  value: number,
+  pagesMode: PagesMode = 'total',
+): string | undefined {
   const seeds = [{ host: 'placeholder.invalid' }];
   let input: PlanInput;
   switch (field) {
     case 'pages':
-      input = { seeds, pages: pagesMode === 'total' ? { total: value } : pagesMode === 'perHost' ? { perHost: value } : { byHost: {}, otherwise: value } };
+      input = {
+        seeds,
+        pages:
+          pagesMode === 'total'
+            ? { total: value }
+            : pagesMode === 'perHost'
+              ? { perHost: value }
+              : { byHost: {}, otherwise: value },
+      };
       break;
     case 'rate':
       input = { seeds, pages: { total: 1 }, rate: value };
@@ -256,7 +323,10 @@ export function formNumberProblem(field: FormNumberField, value: number, pagesMo
 
 /** Why `value` cannot be one host's own pages (0 allowed: the host is planned with none), or undefined. */
 export function hostPagesProblem(value: number): string | undefined {
-  const problem = validatePlanInput({ seeds: [{ host: 'placeholder.invalid' }], pages: { byHost: { 'placeholder.invalid': value } } })[0];
+  const problem = validatePlanInput({
+    seeds: [{ host: 'placeholder.invalid' }],
+    pages: { byHost: { 'placeholder.invalid': value } },
+  })[0];
   return problem === undefined ? undefined : problem.message.replace(/^[^:]*: /, '');
 }
 
@@ -288,7 +358,8 @@ export function seedLinesText(n: number): string {
 }
 
 /** What to do with a list too long for the box (the two buttons beside it). */
-export const SEEDS_FILE_ADVICE = 'Save the list as a file and use “Load seeds from file…”, or save it as seeds.txt in the workspace and use “Use seeds.txt”.';
+export const SEEDS_FILE_ADVICE =
+  'Save the list as a file and use “Load seeds from file…”, or save it as seeds.txt in the workspace and use “Use seeds.txt”.';
 
 const L = PLANNER_SEED_LIMITS;
 
@@ -471,7 +542,14 @@ export interface SitemapHostView {
   files: number;
   source: SitemapHostReport['source'];
   intervalSeconds: number;
-  lastmod: { newest: string | null; oldest: string | null; last7d: number; last30d: number; last365d: number; undated: number };
+  lastmod: {
+    newest: string | null;
+    oldest: string | null;
+    last7d: number;
+    last30d: number;
+    last365d: number;
+    undated: number;
+  };
   /** URLs whose lastmod is on or after the sizing's `changedSince`; null without it. */
   changedSince: number | null;
   /** The pages the form was given for this host (its URLs, or those changed since); null: no sitemap read, none given. */
@@ -638,7 +716,11 @@ export interface SimulationSettings {
 }
 
 /** The simulation's runs and seed when the user gives none: the CLI's (SIMULATION_DEFAULTS, declared once in the core). */
-export const DEFAULT_SIMULATION_SETTINGS: SimulationSettings = { enabled: false, runs: SIMULATION_DEFAULTS.runs, seed: SIMULATION_DEFAULTS.seed };
+export const DEFAULT_SIMULATION_SETTINGS: SimulationSettings = {
+  enabled: false,
+  runs: SIMULATION_DEFAULTS.runs,
+  seed: SIMULATION_DEFAULTS.seed,
+};
 
 /** The band of a simulation of the current plan, as the sidebar shows it. */
 export interface SimulationView {
@@ -815,7 +897,11 @@ function unknownKeys(record: Record<string, unknown>, allowed: readonly string[]
 }
 
 /** The form's fields an earlier version did not have, as an empty form holds them (a saved form from it still reads). */
-const FORM_FIELDS_ADDED: Pick<PlannerForm, 'pagesByHost' | 'machines' | 'deadlineSeconds'> = { pagesByHost: {}, machines: null, deadlineSeconds: null };
+const FORM_FIELDS_ADDED: Pick<PlannerForm, 'pagesByHost' | 'machines' | 'deadlineSeconds'> = {
+  pagesByHost: {},
+  machines: null,
+  deadlineSeconds: null,
+};
 
 /** Checks a form field by field; returns the form (a fresh object with only known keys) or why not. */
 export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
@@ -825,14 +911,21 @@ export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
   if (extra !== undefined) return { error: `form: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
 
   const { pagesMode, delayFrom, userAgent, useRobots } = raw;
-  if (!PAGES_MODES.includes(pagesMode as PagesMode)) return { error: `form.pagesMode: must be ${PAGES_MODES.join(', ')}` };
+  if (!PAGES_MODES.includes(pagesMode as PagesMode))
+    return { error: `form.pagesMode: must be ${PAGES_MODES.join(', ')}` };
   if (delayFrom !== 'start' && delayFrom !== 'end') return { error: 'form.delayFrom: must be start or end' };
   if (typeof userAgent !== 'string') return { error: 'form.userAgent: not a string' };
   const uaProblem = userAgentProblem(userAgent);
   if (uaProblem !== undefined) return { error: `form.userAgent: ${uaProblem}` };
   if (typeof useRobots !== 'boolean') return { error: 'form.useRobots: not a boolean' };
-  const pagesByHost = parseHostRecord(raw.pagesByHost, (v): v is number => typeof v === 'number' && hostPagesProblem(v) === undefined);
-  if (pagesByHost === undefined) return { error: `form.pagesByHost: at most ${MAX_PAGES_BY_HOST} lower-case hosts, each with a whole number of pages from 0` };
+  const pagesByHost = parseHostRecord(
+    raw.pagesByHost,
+    (v): v is number => typeof v === 'number' && hostPagesProblem(v) === undefined,
+  );
+  if (pagesByHost === undefined)
+    return {
+      error: `form.pagesByHost: at most ${MAX_PAGES_BY_HOST} lower-case hosts, each with a whole number of pages from 0`,
+    };
 
   const numbers = {} as Record<FormNumberField, number | null>;
   for (const field of FORM_NUMBER_FIELDS) {
@@ -873,7 +966,9 @@ export function parseOrigin(raw: unknown): string | Invalid {
  * The start of every message check (this protocol's and the plan report's): an object with a string `type`,
  * and `only(...keys)`, which says which field is not one of `keys` (and `type`), if any.
  */
-export function messageHead(raw: unknown): { raw: Record<string, unknown>; type: string; only: (...keys: string[]) => string | undefined } | Invalid {
+export function messageHead(
+  raw: unknown,
+): { raw: Record<string, unknown>; type: string; only: (...keys: string[]) => string | undefined } | Invalid {
   if (!isRecord(raw)) return { error: 'message: not an object' };
   const type = raw.type;
   if (typeof type !== 'string') return { error: 'message: no type' };
@@ -898,7 +993,9 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       const extra = only('fields');
       if (extra) return { error: extra };
       const fields = parseRawForm(raw.fields);
-      return fields === undefined ? { error: 'fieldsEdited: fields are not the form\'s fields' } : { type: 'fieldsEdited', fields };
+      return fields === undefined
+        ? { error: "fieldsEdited: fields are not the form's fields" }
+        : { type: 'fieldsEdited', fields };
     }
     case 'formChanged': {
       const extra = only('form');
@@ -917,35 +1014,42 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       const extra = only('line');
       if (extra) return { error: extra };
       if (raw.line === undefined) return { type: 'openSeedsFile' };
-      if (numberProblem(raw.line, SEEDS_FILE_LINE_LIMIT) !== undefined) return { error: `openSeedsFile: line must be ${rangeText(SEEDS_FILE_LINE_LIMIT)}` };
+      if (numberProblem(raw.line, SEEDS_FILE_LINE_LIMIT) !== undefined)
+        return { error: `openSeedsFile: line must be ${rangeText(SEEDS_FILE_LINE_LIMIT)}` };
       return { type: 'openSeedsFile', line: raw.line as number };
     }
     case 'findOrigins': {
       const extra = only('query');
       if (extra) return { error: extra };
-      if (typeof raw.query !== 'string' || raw.query.length > MAX_ORIGIN_QUERY_CHARS) return { error: `findOrigins: query must be a string of at most ${MAX_ORIGIN_QUERY_CHARS} characters` };
+      if (typeof raw.query !== 'string' || raw.query.length > MAX_ORIGIN_QUERY_CHARS)
+        return { error: `findOrigins: query must be a string of at most ${MAX_ORIGIN_QUERY_CHARS} characters` };
       return { type: 'findOrigins', query: raw.query };
     }
     case 'sizeFromSitemaps': {
       const extra = only('changedSince');
       if (extra) return { error: extra };
       if (typeof raw.changedSince !== 'string' || raw.changedSince.length > MAX_CHANGED_SINCE_CHARS) {
-        return { error: `sizeFromSitemaps: changedSince must be a string of at most ${MAX_CHANGED_SINCE_CHARS} characters` };
+        return {
+          error: `sizeFromSitemaps: changedSince must be a string of at most ${MAX_CHANGED_SINCE_CHARS} characters`,
+        };
       }
       return { type: 'sizeFromSitemaps', changedSince: raw.changedSince };
     }
     case 'applyDeadlineOption': {
       const extra = only('plan', 'index');
       if (extra) return { error: extra };
-      if (numberProblem(raw.plan, PLAN_NUMBER_LIMIT) !== undefined) return { error: `applyDeadlineOption: plan must be ${rangeText(PLAN_NUMBER_LIMIT)}` };
-      if (numberProblem(raw.index, DEADLINE_OPTION_LIMIT) !== undefined) return { error: `applyDeadlineOption: index must be ${rangeText(DEADLINE_OPTION_LIMIT)}` };
+      if (numberProblem(raw.plan, PLAN_NUMBER_LIMIT) !== undefined)
+        return { error: `applyDeadlineOption: plan must be ${rangeText(PLAN_NUMBER_LIMIT)}` };
+      if (numberProblem(raw.index, DEADLINE_OPTION_LIMIT) !== undefined)
+        return { error: `applyDeadlineOption: index must be ${rangeText(DEADLINE_OPTION_LIMIT)}` };
       return { type: 'applyDeadlineOption', plan: raw.plan as number, index: raw.index as number };
     }
     case 'restoreHosts': {
       const extra = only('host');
       if (extra) return { error: extra };
       if (raw.host === undefined) return { type: 'restoreHosts' };
-      if (typeof raw.host !== 'string' || hostKeyProblem(raw.host) !== undefined) return { error: 'restoreHosts: host must be a lower-case host[:port]' };
+      if (typeof raw.host !== 'string' || hostKeyProblem(raw.host) !== undefined)
+        return { error: 'restoreHosts: host must be a lower-case host[:port]' };
       return { type: 'restoreHosts', host: raw.host };
     }
     case 'cancelSitemaps':
@@ -964,7 +1068,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
     case 'useCalibration': {
       const extra = only('source');
       if (extra) return { error: extra };
-      if (raw.source !== 'crawl' && raw.source !== 'off') return { error: 'useCalibration: source must be crawl or off' };
+      if (raw.source !== 'crawl' && raw.source !== 'off')
+        return { error: 'useCalibration: source must be crawl or off' };
       return { type: 'useCalibration', source: raw.source };
     }
     case 'simulate': {
@@ -980,7 +1085,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       if (typeof origin !== 'string') return { error: `openRobots: ${origin.error}` };
       if (raw.line === undefined) return { type: 'openRobots', origin };
       const line = raw.line;
-      if (numberProblem(line, ROBOTS_LINE_LIMIT) !== undefined) return { error: `openRobots: line must be ${rangeText(ROBOTS_LINE_LIMIT)}` };
+      if (numberProblem(line, ROBOTS_LINE_LIMIT) !== undefined)
+        return { error: `openRobots: line must be ${rangeText(ROBOTS_LINE_LIMIT)}` };
       return { type: 'openRobots', origin, line: line as number };
     }
     default: {

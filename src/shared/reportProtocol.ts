@@ -23,11 +23,30 @@ export const MAX_TIMELINE_ROWS = 200;
 export const MAX_REPORT_SEARCH_CHARS = 256;
 
 /** The columns the table sorts by. */
-export const REPORT_SORT_KEYS = ['plan', 'host', 'seeds', 'pages', 'interval', 'source', 'period', 'pagesPerHour', 'duration', 'machine'] as const;
+export const REPORT_SORT_KEYS = [
+  'plan',
+  'host',
+  'seeds',
+  'pages',
+  'interval',
+  'source',
+  'period',
+  'pagesPerHour',
+  'duration',
+  'machine',
+] as const;
 export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
 
 /** Which hosts the table shows: all, the binding one, skipped ones, or those whose interval one source sets. */
-export const REPORT_FILTERS = ['all', 'binding', 'skipped', 'configured', 'crawl-delay', 'adaptive', 'latency'] as const;
+export const REPORT_FILTERS = [
+  'all',
+  'binding',
+  'skipped',
+  'configured',
+  'crawl-delay',
+  'adaptive',
+  'latency',
+] as const;
 export type ReportFilter = (typeof REPORT_FILTERS)[number];
 
 /** The table's view of the hosts: an order, a filter and a search (a part of the host name, any case). */
@@ -117,7 +136,15 @@ export type HostToReport =
    */
   | { type: 'simulation'; plan: number; simulation: ReportSimulationView | null; status: string }
   /** Timeline hosts `offset`… of simulation `simulation` of plan `plan`, the binding host first, and how many there are. */
-  | { type: 'timeline'; plan: number; simulation: number; request: number; total: number; offset: number; hosts: TimelineRowView[] };
+  | {
+      type: 'timeline';
+      plan: number;
+      simulation: number;
+      request: number;
+      total: number;
+      offset: number;
+      hosts: TimelineRowView[];
+    };
 
 export type ReportToHost =
   /** The webview is loaded. */
@@ -147,7 +174,8 @@ export function parseReportQuery(raw: unknown): ReportQuery | Invalid {
   if (!(REPORT_SORT_KEYS as readonly unknown[]).includes(sort)) return { error: 'query.sort: not a column' };
   if (typeof descending !== 'boolean') return { error: 'query.descending: not a boolean' };
   if (!(REPORT_FILTERS as readonly unknown[]).includes(filter)) return { error: 'query.filter: not a filter' };
-  if (typeof search !== 'string' || search.length > MAX_REPORT_SEARCH_CHARS) return { error: `query.search: not a string of at most ${MAX_REPORT_SEARCH_CHARS} characters` };
+  if (typeof search !== 'string' || search.length > MAX_REPORT_SEARCH_CHARS)
+    return { error: `query.search: not a string of at most ${MAX_REPORT_SEARCH_CHARS} characters` };
   return { sort: sort as ReportSortKey, descending, filter: filter as ReportFilter, search };
 }
 
@@ -168,7 +196,8 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
     case 'rows': {
       const extra = only('plan', 'request', 'query', 'offset', 'count');
       if (extra) return { error: extra };
-      if (!isCount(raw.plan, Number.MAX_SAFE_INTEGER) || !isCount(raw.request, Number.MAX_SAFE_INTEGER)) return { error: 'rows: plan and request must be whole numbers' };
+      if (!isCount(raw.plan, Number.MAX_SAFE_INTEGER) || !isCount(raw.request, Number.MAX_SAFE_INTEGER))
+        return { error: 'rows: plan and request must be whole numbers' };
       if (!isCount(raw.offset, 10_000_000)) return { error: 'rows: offset must be a whole number from 0' };
       if (!isCount(raw.count, MAX_REPORT_ROWS)) return { error: `rows: count must be 0 to ${MAX_REPORT_ROWS}` };
       const query = parseReportQuery(raw.query);
@@ -178,12 +207,23 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
     case 'timeline': {
       const extra = only('plan', 'simulation', 'request', 'offset', 'count');
       if (extra) return { error: extra };
-      if (!isCount(raw.plan, Number.MAX_SAFE_INTEGER) || !isCount(raw.simulation, Number.MAX_SAFE_INTEGER) || !isCount(raw.request, Number.MAX_SAFE_INTEGER)) {
+      if (
+        !isCount(raw.plan, Number.MAX_SAFE_INTEGER) ||
+        !isCount(raw.simulation, Number.MAX_SAFE_INTEGER) ||
+        !isCount(raw.request, Number.MAX_SAFE_INTEGER)
+      ) {
         return { error: 'timeline: plan, simulation and request must be whole numbers' };
       }
       if (!isCount(raw.offset, 10_000_000)) return { error: 'timeline: offset must be a whole number from 0' };
       if (!isCount(raw.count, MAX_TIMELINE_ROWS)) return { error: `timeline: count must be 0 to ${MAX_TIMELINE_ROWS}` };
-      return { type: 'timeline', plan: raw.plan, simulation: raw.simulation, request: raw.request, offset: raw.offset, count: raw.count };
+      return {
+        type: 'timeline',
+        plan: raw.plan,
+        simulation: raw.simulation,
+        request: raw.request,
+        offset: raw.offset,
+        count: raw.count,
+      };
     }
     case 'export': {
       const extra = only('format', 'query');
@@ -200,7 +240,13 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
   }
 }
 
-const HOST_REPORT_MESSAGE_TYPE_SET = { report: true, rows: true, notice: true, simulation: true, timeline: true } as const satisfies Record<HostReportMessageType, true>;
+const HOST_REPORT_MESSAGE_TYPE_SET = {
+  report: true,
+  rows: true,
+  notice: true,
+  simulation: true,
+  timeline: true,
+} as const satisfies Record<HostReportMessageType, true>;
 
 /** The report webview's guard on incoming messages: an object with a known `type`. */
 export function isHostReportMessage(raw: unknown): raw is HostToReport {

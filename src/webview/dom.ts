@@ -18,7 +18,11 @@ export interface ElementOptions {
 }
 
 /** An element with text and attributes set as data, never parsed as markup. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, children: Node[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options: ElementOptions = {},
+  children: Node[] = [],
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (options.className) node.className = options.className;
   if (options.text !== undefined) node.textContent = options.text;
@@ -50,7 +54,8 @@ export function renderChart(chart: HTMLElement, more: HTMLElement, model: ChartM
       ]),
     );
   }
-  if (model.hidden > 0) more.textContent = `${formatNumber(model.hidden)} shorter ${model.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
+  if (model.hidden > 0)
+    more.textContent = `${formatNumber(model.hidden)} shorter ${model.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
 }
 
 const noticeTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();

@@ -32,7 +32,14 @@ import {
   type WebviewToHost,
 } from '../shared/protocol';
 import { byId, el, renderChart, showNotice } from './dom';
-import { formToRaw, readForm, readSimulationFields, sameForm, type FieldErrors, type RawField } from '../shared/formFields';
+import {
+  formToRaw,
+  readForm,
+  readSimulationFields,
+  sameForm,
+  type FieldErrors,
+  type RawField,
+} from '../shared/formFields';
 import { parseSavedState, type SavedState } from './form';
 import {
   ariaSort,
@@ -457,18 +464,50 @@ function renderSeedErrors(): void {
   const inFile = seeds.source === 'file';
   for (const item of items) {
     const label = inFile
-      ? el('button', { className: 'link seed-error-label', text: item.label, attrs: { type: 'button', 'data-line': String(item.line), title: `Open the file at line ${item.line}` } })
+      ? el('button', {
+          className: 'link seed-error-label',
+          text: item.label,
+          attrs: { type: 'button', 'data-line': String(item.line), title: `Open the file at line ${item.line}` },
+        })
       : el('span', { className: 'seed-error-label', text: item.label });
-    ui.seedErrors.append(el('li', { attrs: { 'data-line': String(item.line) } }, [label, document.createTextNode(' '), el('code', { className: 'seed-error-text', text: item.text === '' ? '(empty)' : item.text })]));
+    ui.seedErrors.append(
+      el('li', { attrs: { 'data-line': String(item.line) } }, [
+        label,
+        document.createTextNode(' '),
+        el('code', { className: 'seed-error-text', text: item.text === '' ? '(empty)' : item.text }),
+      ]),
+    );
   }
-  if (more > 0) ui.seedErrors.append(el('li', { className: 'more', text: `and ${formatNumber(more)} more invalid lines` }));
+  if (more > 0)
+    ui.seedErrors.append(el('li', { className: 'more', text: `and ${formatNumber(more)} more invalid lines` }));
   const notes = seedNoteItems(result);
   for (const group of notes.groups) {
-    const list = el('ul', {}, group.lines.map((n) => el('li', { attrs: { 'data-line': String(n.line) } }, [el('span', { text: n.label }), document.createTextNode(' '), el('code', { text: n.text })])));
-    if (group.more > 0) list.append(el('li', { className: 'more', text: `and ${formatNumber(group.more)} more (in Copy plan as JSON: seedNotes)` }));
-    ui.seedNotes.append(el('details', { className: 'seed-note', attrs: { 'data-code': group.code } }, [el('summary', { text: group.head }), list]));
+    const list = el(
+      'ul',
+      {},
+      group.lines.map((n) =>
+        el('li', { attrs: { 'data-line': String(n.line) } }, [
+          el('span', { text: n.label }),
+          document.createTextNode(' '),
+          el('code', { text: n.text }),
+        ]),
+      ),
+    );
+    if (group.more > 0)
+      list.append(
+        el('li', { className: 'more', text: `and ${formatNumber(group.more)} more (in Copy plan as JSON: seedNotes)` }),
+      );
+    ui.seedNotes.append(
+      el('details', { className: 'seed-note', attrs: { 'data-code': group.code } }, [
+        el('summary', { text: group.head }),
+        list,
+      ]),
+    );
   }
-  if (notes.duplicates !== undefined) ui.seedNotes.append(el('p', { className: 'seed-note hint', text: notes.duplicates, attrs: { 'data-code': 'duplicates' } }));
+  if (notes.duplicates !== undefined)
+    ui.seedNotes.append(
+      el('p', { className: 'seed-note hint', text: notes.duplicates, attrs: { 'data-code': 'duplicates' } }),
+    );
   renderSeedsBox();
 }
 
@@ -476,7 +515,8 @@ function renderTable(): void {
   const tbody = ui.hostTable.tBodies[0] ?? ui.hostTable.createTBody();
   tbody.replaceChildren();
   const summary = result?.summary ?? null;
-  for (const th of ui.hostTable.tHead?.querySelectorAll<HTMLTableCellElement>('th[data-sort]') ?? []) th.setAttribute('aria-sort', ariaSort(sort, th.dataset.sort as SortKey));
+  for (const th of ui.hostTable.tHead?.querySelectorAll<HTMLTableCellElement>('th[data-sort]') ?? [])
+    th.setAttribute('aria-sort', ariaSort(sort, th.dataset.sort as SortKey));
   ui.tableMore.textContent = '';
   ui.hostTable.hidden = summary === null || summary.groups.length === 0;
   if (summary === null) return;
@@ -485,25 +525,50 @@ function renderTable(): void {
     const name = el('span', { className: 'host-name', text: row.host });
     const label =
       row.count > 1
-        ? [el('span', { className: 'host-count', text: `${formatNumber(row.count)} ×`, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'sr-only', text: `${formatNumber(row.count)} hosts like ` }), name]
+        ? [
+            el('span', {
+              className: 'host-count',
+              text: `${formatNumber(row.count)} ×`,
+              attrs: { 'aria-hidden': 'true' },
+            }),
+            el('span', { className: 'sr-only', text: `${formatNumber(row.count)} hosts like ` }),
+            name,
+          ]
         : [name];
-    const hostCell = el('th', { attrs: { scope: 'row', title: `${row.label}: ${row.detail}${row.period ? `, ${row.period}` : ''}` } }, label);
+    const hostCell = el(
+      'th',
+      { attrs: { scope: 'row', title: `${row.label}: ${row.detail}${row.period ? `, ${row.period}` : ''}` } },
+      label,
+    );
     const classes = [row.binding ? 'binding' : '', row.skipped ? 'skipped' : ''].filter(Boolean).join(' ');
-    const attrs: Record<string, string> = { 'data-host': row.host, 'data-source': row.intervalSource, 'data-count': String(row.count) };
+    const attrs: Record<string, string> = {
+      'data-host': row.host,
+      'data-source': row.intervalSource,
+      'data-count': String(row.count),
+    };
     tbody.append(
       el('tr', { className: classes, attrs }, [
         hostCell,
         el('td', { text: row.pages }),
-        el('td', { attrs: { title: `${row.interval}, set by ${row.source ?? 'the delay'}${row.period ? `; ${row.period}` : ''}` } }, [
-          el('span', { text: row.interval }),
-          ...(row.source === undefined ? [] : [el('span', { className: 'host-detail', text: row.source })]),
-        ]),
+        el(
+          'td',
+          {
+            attrs: {
+              title: `${row.interval}, set by ${row.source ?? 'the delay'}${row.period ? `; ${row.period}` : ''}`,
+            },
+          },
+          [
+            el('span', { text: row.interval }),
+            ...(row.source === undefined ? [] : [el('span', { className: 'host-detail', text: row.source })]),
+          ],
+        ),
         el('td', { text: row.skipped ? 'skipped' : row.duration }),
       ]),
     );
   }
   const hidden = summary.groupCount - summary.groups.length;
-  if (hidden > 0) ui.tableMore.textContent = `${formatNumber(hidden)} more ${hidden === 1 ? 'row' : 'rows'} in the plan report.`;
+  if (hidden > 0)
+    ui.tableMore.textContent = `${formatNumber(hidden)} more ${hidden === 1 ? 'row' : 'rows'} in the plan report.`;
 }
 
 function renderPlan(): void {
@@ -519,7 +584,8 @@ function renderPlan(): void {
   if (result === undefined || summary === null) {
     ui.total.textContent = 'No plan yet.';
     ui.binding.textContent = '';
-    for (const p of result?.problems ?? []) ui.problems.append(el('li', { text: p.message, attrs: { 'data-field': p.field } }));
+    for (const p of result?.problems ?? [])
+      ui.problems.append(el('li', { text: p.message, attrs: { 'data-field': p.field } }));
     renderChart(ui.chart, ui.chartMore, null);
     return;
   }
@@ -531,7 +597,8 @@ function renderPlan(): void {
     ui.warnings.append(el('li', { text: w.text, attrs }));
   }
   const moreWarnings = summary.warningCount - summary.warnings.length;
-  if (moreWarnings > 0) ui.warningsMore.textContent = `and ${formatNumber(moreWarnings)} more warnings in the plan report.`;
+  if (moreWarnings > 0)
+    ui.warningsMore.textContent = `and ${formatNumber(moreWarnings)} more warnings in the plan report.`;
 
   renderChart(ui.chart, ui.chartMore, summary.chart);
 }
@@ -554,10 +621,30 @@ function showOriginOptions(options: string[], total: number): void {
   originOptions = options;
   activeOption = options.length > 0 ? 0 : -1;
   ui.robotsOriginList.replaceChildren(
-    ...options.map((origin, i) => el('li', { text: origin, attrs: { role: 'option', id: `origin-option-${i}`, 'data-origin': origin, 'aria-selected': String(i === activeOption) } })),
+    ...options.map((origin, i) =>
+      el('li', {
+        text: origin,
+        attrs: {
+          role: 'option',
+          id: `origin-option-${i}`,
+          'data-origin': origin,
+          'aria-selected': String(i === activeOption),
+        },
+      }),
+    ),
   );
-  if (total > options.length) ui.robotsOriginList.append(el('li', { className: 'more', text: `and ${formatNumber(total - options.length)} more: type more of the name`, attrs: { role: 'presentation' } }));
-  if (options.length === 0) ui.robotsOriginList.append(el('li', { className: 'more', text: 'No seed origin contains that.', attrs: { role: 'presentation' } }));
+  if (total > options.length)
+    ui.robotsOriginList.append(
+      el('li', {
+        className: 'more',
+        text: `and ${formatNumber(total - options.length)} more: type more of the name`,
+        attrs: { role: 'presentation' },
+      }),
+    );
+  if (options.length === 0)
+    ui.robotsOriginList.append(
+      el('li', { className: 'more', text: 'No seed origin contains that.', attrs: { role: 'presentation' } }),
+    );
   setOriginListOpen(true);
   markActiveOption();
 }
@@ -569,7 +656,8 @@ function setOriginListOpen(open: boolean): void {
 }
 
 function markActiveOption(): void {
-  for (const [i, item] of [...ui.robotsOriginList.querySelectorAll('li[role="option"]')].entries()) item.setAttribute('aria-selected', String(i === activeOption));
+  for (const [i, item] of [...ui.robotsOriginList.querySelectorAll('li[role="option"]')].entries())
+    item.setAttribute('aria-selected', String(i === activeOption));
   if (activeOption >= 0) {
     ui.robotsOrigin.setAttribute('aria-activedescendant', `origin-option-${activeOption}`);
     document.getElementById(`origin-option-${activeOption}`)?.scrollIntoView({ block: 'nearest' });
@@ -612,11 +700,21 @@ function robotsCardElement(card: RobotsCard): HTMLElement {
   if (card.intervalText !== undefined) section.append(el('p', { text: card.intervalText }));
   if (card.groupText !== undefined) section.append(el('p', { text: card.groupText }));
   section.append(el('p', { className: 'hint', text: card.reason }));
-  if (card.notText !== undefined) section.append(el('p', { className: 'not-text', attrs: { role: 'note' }, text: card.notText }));
+  if (card.notText !== undefined)
+    section.append(el('p', { className: 'not-text', attrs: { role: 'note' }, text: card.notText }));
   if (card.sitemaps.length > 0) {
-    const list = el('ul', { className: 'sitemaps' }, card.sitemaps.map((s) => el('li', { text: s })));
+    const list = el(
+      'ul',
+      { className: 'sitemaps' },
+      card.sitemaps.map((s) => el('li', { text: s })),
+    );
     if (card.sitemapsMore !== undefined) list.append(el('li', { className: 'more', text: card.sitemapsMore }));
-    section.append(el('details', {}, [el('summary', { text: `Sitemaps (${card.sitemaps.length + (card.sitemapsMore ? '+' : '')})` }), list]));
+    section.append(
+      el('details', {}, [
+        el('summary', { text: `Sitemaps (${card.sitemaps.length + (card.sitemapsMore ? '+' : '')})` }),
+        list,
+      ]),
+    );
   }
   if (card.findingsText !== undefined) section.append(el('p', { className: 'hint', text: card.findingsText }));
   if (card.seeds.length > 0) {
@@ -647,7 +745,11 @@ function robotsCardElement(card: RobotsCard): HTMLElement {
     section.append(list);
   }
   section.append(
-    el('button', { className: 'secondary', text: 'Open robots.txt', attrs: { type: 'button', 'data-origin': card.origin, 'aria-label': `Open robots.txt of ${card.origin}` } }),
+    el('button', {
+      className: 'secondary',
+      text: 'Open robots.txt',
+      attrs: { type: 'button', 'data-origin': card.origin, 'aria-label': `Open robots.txt of ${card.origin}` },
+    }),
   );
   return section;
 }
@@ -690,7 +792,16 @@ function renderHostPages(): void {
       ...rows.map((row, i) =>
         el('li', {}, [
           el('label', { className: 'host-name', text: row.host, attrs: { for: `host-pages-${i}`, title: row.host } }),
-          el('input', { attrs: { id: `host-pages-${i}`, type: 'text', inputmode: 'numeric', autocomplete: 'off', 'data-host': row.host, 'aria-describedby': 'pages-by-host-error' } }),
+          el('input', {
+            attrs: {
+              id: `host-pages-${i}`,
+              type: 'text',
+              inputmode: 'numeric',
+              autocomplete: 'off',
+              'data-host': row.host,
+              'aria-describedby': 'pages-by-host-error',
+            },
+          }),
         ]),
       ),
     );
@@ -700,7 +811,8 @@ function renderHostPages(): void {
   }
   ui.pagesByHostMore.textContent = more;
   const other = result.pagesForOtherHosts;
-  ui.pagesByHostOther.textContent = other.length === 0 ? '' : `Also kept, not planned (not seed hosts): ${other.join(', ')}`;
+  ui.pagesByHostOther.textContent =
+    other.length === 0 ? '' : `Also kept, not planned (not seed hosts): ${other.join(', ')}`;
 }
 
 function renderChangedSince(): void {
@@ -726,12 +838,18 @@ function renderSitemaps(): void {
       el('p', { className: 'sitemap-pages', text: item.pagesText }),
       el('p', { className: 'sitemap-counts', text: item.countsText }),
     ]);
-    if (item.lastmodText !== undefined) card.append(el('p', { className: 'hint sitemap-lastmod', text: item.lastmodText }));
+    if (item.lastmodText !== undefined)
+      card.append(el('p', { className: 'hint sitemap-lastmod', text: item.lastmodText }));
     if (item.changedText !== undefined) card.append(el('p', { className: 'sitemap-changed', text: item.changedText }));
     if (item.errors.length > 0) {
-      const list = el('ul', { className: 'sitemap-errors', attrs: { 'aria-label': `Sitemap errors for ${item.host}` } });
+      const list = el('ul', {
+        className: 'sitemap-errors',
+        attrs: { 'aria-label': `Sitemap errors for ${item.host}` },
+      });
       for (const e of item.errors) {
-        const li = el('li', { attrs: { 'data-code': e.code } }, [el('span', { className: 'sitemap-error', text: e.text })]);
+        const li = el('li', { attrs: { 'data-code': e.code } }, [
+          el('span', { className: 'sitemap-error', text: e.text }),
+        ]);
         if (e.url !== null) li.append(document.createTextNode(' '), el('code', { className: 'url', text: e.url }));
         list.append(li);
       }
@@ -755,11 +873,21 @@ function renderDeadline(): void {
     ui.deadlineOptions.append(
       el('li', { attrs: { 'data-kind': option.kind } }, [
         el('span', { className: 'deadline-option-text', text: option.text }),
-        el('button', { className: 'secondary', text: deadlineOptionLabel(option), attrs: { type: 'button', 'data-index': String(i), 'data-plan': String(d.plan), 'aria-label': `Apply: ${option.text}` } }),
+        el('button', {
+          className: 'secondary',
+          text: deadlineOptionLabel(option),
+          attrs: {
+            type: 'button',
+            'data-index': String(i),
+            'data-plan': String(d.plan),
+            'aria-label': `Apply: ${option.text}`,
+          },
+        }),
       ]),
     );
   }
-  if (!d.met && d.options.length === 0) ui.deadlineOptions.append(el('li', { className: 'more', text: 'Nothing within the plan\'s limits meets it.' }));
+  if (!d.met && d.options.length === 0)
+    ui.deadlineOptions.append(el('li', { className: 'more', text: "Nothing within the plan's limits meets it." }));
 }
 
 function renderDropped(): void {
@@ -774,7 +902,11 @@ function renderDropped(): void {
       el('li', {}, [
         el('span', { className: 'host-name', text: host }),
         document.createTextNode(' '),
-        el('button', { className: 'link', text: 'Plan again', attrs: { type: 'button', 'data-host': host, 'aria-label': `Plan ${host} again` } }),
+        el('button', {
+          className: 'link',
+          text: 'Plan again',
+          attrs: { type: 'button', 'data-host': host, 'aria-label': `Plan ${host} again` },
+        }),
       ]),
     );
   }
@@ -829,7 +961,10 @@ function simulationEdited(now: boolean): void {
   const { settings, errors } = readSimulationFields(ui.simulate.checked, ui.simRuns.value, ui.simSeed.value);
   ui.simRunsError.textContent = errors.runs ?? '';
   ui.simSeedError.textContent = errors.seed ?? '';
-  for (const [input, error] of [[ui.simRuns, errors.runs], [ui.simSeed, errors.seed]] as const) {
+  for (const [input, error] of [
+    [ui.simRuns, errors.runs],
+    [ui.simSeed, errors.seed],
+  ] as const) {
     if (error === undefined) input.removeAttribute('aria-invalid');
     else input.setAttribute('aria-invalid', 'true');
   }
@@ -865,7 +1000,6 @@ function renderAll(): void {
   renderCrawl();
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Messages from the extension
 
@@ -885,13 +1019,15 @@ function handle(message: HostToWebview): void {
         if (form !== undefined && !sameForm(form, message.form)) post({ type: 'formChanged', form });
       }
       // The seeds are the extension's: a (re)loaded view shows what it holds. A box edited since is not overwritten.
-      if (!hasSeeds || seeds.source !== message.seeds.source || message.seeds.source === 'file') applySeeds(message.seeds);
+      if (!hasSeeds || seeds.source !== message.seeds.source || message.seeds.source === 'file')
+        applySeeds(message.seeds);
       result = message.result;
       robots = message.robots;
       sitemaps = message.sitemaps;
       calibration = message.calibration;
       simulation = message.simulation;
-      if (simulationSettings === undefined || simTimer === undefined) applySimulationSettings(message.simulationSettings);
+      if (simulationSettings === undefined || simTimer === undefined)
+        applySimulationSettings(message.simulationSettings);
       renderAll();
       ui.main.removeAttribute('aria-busy');
       break;
@@ -922,7 +1058,8 @@ function handle(message: HostToWebview): void {
       renderResult();
       break;
     case 'origins':
-      if (message.query === ui.robotsOrigin.value.trim() && document.activeElement === ui.robotsOrigin) showOriginOptions(message.origins, message.total);
+      if (message.query === ui.robotsOrigin.value.trim() && document.activeElement === ui.robotsOrigin)
+        showOriginOptions(message.origins, message.total);
       break;
     case 'robotsPending':
       robots = { state: 'loading', origins: message.origins };
@@ -972,7 +1109,18 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 // Events
 
 ui.form.addEventListener('submit', (event) => event.preventDefault());
-for (const input of [ui.pages, ui.rate, ui.workers, ui.machines, ui.deadline, ui.delay, ui.latency, ui.userAgent, ui.changedSince]) input.addEventListener('input', edited);
+for (const input of [
+  ui.pages,
+  ui.rate,
+  ui.workers,
+  ui.machines,
+  ui.deadline,
+  ui.delay,
+  ui.latency,
+  ui.userAgent,
+  ui.changedSince,
+])
+  input.addEventListener('input', edited);
 ui.pagesByHostList.addEventListener('input', edited);
 for (const select of [ui.pagesMode, ui.delayFrom]) select.addEventListener('change', edited);
 
@@ -984,7 +1132,12 @@ ui.seeds.addEventListener('blur', flushSeeds);
 window.addEventListener('pagehide', flush);
 
 /** Buttons whose message the extension acts on with what is on screen: the pending edits go first. */
-const FLUSHING_BUTTONS: ReadonlyArray<[HTMLButtonElement, 'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'exportPlan' | 'openReport' | 'requestRobots']> = [
+const FLUSHING_BUTTONS: ReadonlyArray<
+  [
+    HTMLButtonElement,
+    'loadSeedsFile' | 'useWorkspaceSeeds' | 'copyPlan' | 'exportPlan' | 'openReport' | 'requestRobots',
+  ]
+> = [
   [ui.loadSeedsFile, 'loadSeedsFile'],
   [ui.useWorkspaceSeeds, 'useWorkspaceSeeds'],
   [ui.copyPlan, 'copyPlan'],
@@ -1050,7 +1203,8 @@ ui.deadlineOptions.addEventListener('click', (event) => {
 });
 ui.droppedList.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-host]') : null;
-  if (button instanceof HTMLButtonElement && button.dataset.host !== undefined) post({ type: 'restoreHosts', host: button.dataset.host });
+  if (button instanceof HTMLButtonElement && button.dataset.host !== undefined)
+    post({ type: 'restoreHosts', host: button.dataset.host });
 });
 ui.restoreAll.addEventListener('click', () => post({ type: 'restoreHosts' }));
 
@@ -1092,7 +1246,9 @@ ui.robotsOrigin.addEventListener('keydown', (event) => {
     markActiveOption();
   } else if (event.key === 'Enter') {
     event.preventDefault();
-    const origin = open ? originOptions[activeOption] : chosenOrigin(result?.origins ?? [], chosen, result?.originCount ?? 0);
+    const origin = open
+      ? originOptions[activeOption]
+      : chosenOrigin(result?.origins ?? [], chosen, result?.originCount ?? 0);
     if (origin !== undefined) pickOrigin(origin);
   } else if (event.key === 'Escape' && open) {
     event.preventDefault();
@@ -1125,14 +1281,20 @@ ui.robots.addEventListener('click', (event) => {
   const origin = target.dataset.origin;
   if (origin === undefined) return;
   const line = target.dataset.line === undefined ? undefined : Number(target.dataset.line);
-  post(line !== undefined && Number.isInteger(line) && line >= 1 ? { type: 'openRobots', origin, line } : { type: 'openRobots', origin });
+  post(
+    line !== undefined && Number.isInteger(line) && line >= 1
+      ? { type: 'openRobots', origin, line }
+      : { type: 'openRobots', origin },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
 // Start: show the fields as this view last saved them, then tell the extension we are here (it answers with
 // its copy of the fields and the seeds).
 
-ui.changedSinceChoices.replaceChildren(...CHANGED_SINCE_CHOICES.map((c) => el('option', { attrs: { value: c.value, label: c.label } })));
+ui.changedSinceChoices.replaceChildren(
+  ...CHANGED_SINCE_CHOICES.map((c) => el('option', { attrs: { value: c.value, label: c.label } })),
+);
 renderSettings();
 renderPlan();
 renderHostPages();

@@ -78,7 +78,8 @@ export function sortRows(rows: readonly SummaryRow[], sort: TableSort): SummaryR
   return rows
     .map((row, i) => ({ row, i, v: value(row) }))
     .sort((a, b) => {
-      const c = typeof a.v === 'string' && typeof b.v === 'string' ? a.v.localeCompare(b.v) : (a.v as number) - (b.v as number);
+      const c =
+        typeof a.v === 'string' && typeof b.v === 'string' ? a.v.localeCompare(b.v) : (a.v as number) - (b.v as number);
       return c === 0 ? a.i - b.i : sign * c;
     })
     .map((x) => x.row);
@@ -100,14 +101,25 @@ export interface SeedErrorItem {
   text: string;
 }
 
-export function seedErrorItems(result: Pick<PlanResultView, 'invalidSeeds' | 'invalidSeedCount'>, max = MAX_SEED_ERRORS_SHOWN): { items: SeedErrorItem[]; more: number } {
-  const items = result.invalidSeeds.slice(0, max).map((s: InvalidSeed) => ({ line: s.line, label: `Line ${s.line}: ${s.message}`, text: s.text }));
+export function seedErrorItems(
+  result: Pick<PlanResultView, 'invalidSeeds' | 'invalidSeedCount'>,
+  max = MAX_SEED_ERRORS_SHOWN,
+): { items: SeedErrorItem[]; more: number } {
+  const items = result.invalidSeeds
+    .slice(0, max)
+    .map((s: InvalidSeed) => ({ line: s.line, label: `Line ${s.line}: ${s.message}`, text: s.text }));
   return { items, more: Math.max(0, result.invalidSeedCount - items.length) };
 }
 
 const NOTE_HEADS: Readonly<Record<SeedNoteCode, [string, string]>> = {
-  credentials: ['seed had a user name or password: removed, never sent', 'seeds had a user name or password: removed, never sent'],
-  'invisible-characters': ['line holds invisible characters (shown escaped)', 'lines hold invisible characters (shown escaped)'],
+  credentials: [
+    'seed had a user name or password: removed, never sent',
+    'seeds had a user name or password: removed, never sent',
+  ],
+  'invisible-characters': [
+    'line holds invisible characters (shown escaped)',
+    'lines hold invisible characters (shown escaped)',
+  ],
   'ip-literal': ['seed names an IP address in another form', 'seeds name an IP address in another form'],
   'local-address': ['seed is on this machine or a private network', 'seeds are on this machine or a private network'],
 };
@@ -123,7 +135,10 @@ export interface SeedNoteItem {
 }
 
 /** What the seeds hide, a group per kind, then the duplicates' count. */
-export function seedNoteItems(result: Pick<PlanResultView, 'seedNotes' | 'duplicateSeeds'>): { groups: SeedNoteItem[]; duplicates?: string } {
+export function seedNoteItems(result: Pick<PlanResultView, 'seedNotes' | 'duplicateSeeds'>): {
+  groups: SeedNoteItem[];
+  duplicates?: string;
+} {
   const groups = result.seedNotes.map((g) => {
     const [one, many] = NOTE_HEADS[g.code];
     return {
@@ -135,7 +150,10 @@ export function seedNoteItems(result: Pick<PlanResultView, 'seedNotes' | 'duplic
   });
   const d = result.duplicateSeeds;
   if (d === 0) return { groups };
-  return { groups, duplicates: `${formatNumber(d)} duplicate ${d === 1 ? 'seed' : 'seeds'} (the same URL as an earlier line; ${d === 1 ? 'it changes' : 'they change'} nothing in the plan)` };
+  return {
+    groups,
+    duplicates: `${formatNumber(d)} duplicate ${d === 1 ? 'seed' : 'seeds'} (the same URL as an earlier line; ${d === 1 ? 'it changes' : 'they change'} nothing in the plan)`,
+  };
 }
 
 /** Under the seeds box: how many seed lines, and past a few thousand, that a file suits a long list better. */
@@ -225,8 +243,14 @@ export interface RobotsCard {
 }
 
 export function robotsSeedItem(r: RobotsSeedView): RobotsSeedItem {
-  const item: RobotsSeedItem = { url: r.url, verdict: r.verdict, verdictText: verdictLabel(r.verdict), reason: r.reason };
-  if (r.line !== undefined && r.verdict !== 'not-applicable') item.deciding = { line: r.line, label: decidingLineLabel(r.line, r.rule) };
+  const item: RobotsSeedItem = {
+    url: r.url,
+    verdict: r.verdict,
+    verdictText: verdictLabel(r.verdict),
+    reason: r.reason,
+  };
+  if (r.line !== undefined && r.verdict !== 'not-applicable')
+    item.deciding = { line: r.line, label: decidingLineLabel(r.line, r.rule) };
   return item;
 }
 
@@ -251,16 +275,20 @@ export function robotsCards(robots: RobotsView, coverage: RobotsCoverageView | n
       stale: stale.has(o.origin),
     };
     const interval = intervals.get(o.origin);
-    if (interval) card.intervalText = `Interval in the plan: ${formatSeconds(interval.intervalSeconds)} (${intervalSourceLabel(interval.source)})`;
+    if (interval)
+      card.intervalText = `Interval in the plan: ${formatSeconds(interval.intervalSeconds)} (${intervalSourceLabel(interval.source)})`;
     if (o.outcome === 'ok') {
-      card.groupText = o.group ? `Group at L${o.group.line}: ${o.group.userAgents.join(', ')}` : 'No group applies to this user agent: everything allowed';
+      card.groupText = o.group
+        ? `Group at L${o.group.line}: ${o.group.userAgents.join(', ')}`
+        : 'No group applies to this user agent: everything allowed';
     }
     if (o.sitemapCount > o.sitemaps.length) {
       const more = o.sitemapCount - o.sitemaps.length;
       card.sitemapsMore = `and ${formatNumber(more)} more ${more === 1 ? 'sitemap' : 'sitemaps'}`;
     }
     if (o.notText !== undefined) card.notText = o.notText;
-    if (o.findingCount > 0) card.findingsText = `${formatNumber(o.findingCount)} ${o.findingCount === 1 ? 'finding' : 'findings'} (open the file to see them)`;
+    if (o.findingCount > 0)
+      card.findingsText = `${formatNumber(o.findingCount)} ${o.findingCount === 1 ? 'finding' : 'findings'} (open the file to see them)`;
     return card;
   });
 }
@@ -278,9 +306,11 @@ export function robotsStatusText(state: RobotsState, useRobots: boolean, uncheck
     case 'done': {
       const n = state.robots.origins.length;
       let text = `Checked ${formatNumber(n)} ${n === 1 ? 'origin' : 'origins'} for “${state.robots.userAgent}”.`;
-      if (state.robots.omittedOrigins > 0) text += ` ${formatNumber(state.robots.omittedOrigins)} more origins were not checked (limit per check).`;
+      if (state.robots.omittedOrigins > 0)
+        text += ` ${formatNumber(state.robots.omittedOrigins)} more origins were not checked (limit per check).`;
       const fresh = Math.max(0, unchecked - state.robots.omittedOrigins);
-      if (fresh > 0) text += ` ${formatNumber(fresh)} seed ${fresh === 1 ? 'origin is' : 'origins are'} not checked yet: press Check robots.txt.`;
+      if (fresh > 0)
+        text += ` ${formatNumber(fresh)} seed ${fresh === 1 ? 'origin is' : 'origins are'} not checked yet: press Check robots.txt.`;
       return text;
     }
     default:
@@ -292,7 +322,11 @@ export function robotsStatusText(state: RobotsState, useRobots: boolean, uncheck
  * The origin "Open robots.txt" uses: the chosen one while it is still a seed origin (or may be: the list
  * posted is only the first of `total`), else the first.
  */
-export function chosenOrigin(origins: readonly string[], chosen: string | undefined, total = origins.length): string | undefined {
+export function chosenOrigin(
+  origins: readonly string[],
+  chosen: string | undefined,
+  total = origins.length,
+): string | undefined {
   return chosen !== undefined && (origins.includes(chosen) || total > origins.length) ? chosen : origins[0];
 }
 
@@ -315,7 +349,8 @@ export function crawlResultModel(crawl: CrawlResultView): CrawlResultModel {
   const left = notFollowedHeadline(crawl.notFollowed);
   return {
     headline: `${crawl.name}: ${ended} · ${plural(crawl.pages, 'page')} · ${plural(crawl.requests, 'request')} · ${formatDuration(crawl.elapsedSeconds)}`,
-    notFollowedHeadline: left === undefined ? 'Everything it met was followed (within its hosts and limits).' : `${left}:`,
+    notFollowedHeadline:
+      left === undefined ? 'Everything it met was followed (within its hosts and limits).' : `${left}:`,
     notFollowed: crawl.notFollowed.map(formatNotFollowedReason),
     ok: crawl.exitCode === 0,
   };
@@ -353,7 +388,8 @@ export function sitemapsStatusText(state: SitemapsState): string {
       let text = `Sized ${plural(sized, 'host')} of ${formatNumber(s.hosts.length)} from their sitemaps (${plural(s.requests, 'request')}, as “${s.userAgent}”).`;
       if (s.changedSince !== null) text += ` Pages: the URLs changed since ${s.changedSince.slice(0, 10)} (a recrawl).`;
       if (!s.complete) text += ' A cap on the run was reached: the counts are lower bounds.';
-      if (s.omittedOrigins > 0) text += ` ${plural(s.omittedOrigins, 'more origin was', 'more origins were')} not sized (limit per run).`;
+      if (s.omittedOrigins > 0)
+        text += ` ${plural(s.omittedOrigins, 'more origin was', 'more origins were')} not sized (limit per run).`;
       return text;
     }
     default:
@@ -384,7 +420,12 @@ const SOURCE_TEXT: Readonly<Record<SitemapHostView['source'], string>> = {
 
 export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
   return view.hosts.map((h) => {
-    const counts = [plural(h.urls, 'URL'), `${formatNumber(h.disallowed)} disallowed`, `${formatNumber(h.otherHostUrls)} on other hosts`, `${plural(h.files, 'file')} (${SOURCE_TEXT[h.source]})`];
+    const counts = [
+      plural(h.urls, 'URL'),
+      `${formatNumber(h.disallowed)} disallowed`,
+      `${formatNumber(h.otherHostUrls)} on other hosts`,
+      `${plural(h.files, 'file')} (${SOURCE_TEXT[h.source]})`,
+    ];
     const item: SitemapHostItem = {
       host: h.host,
       pagesText: h.pages === null ? 'No sitemap read: its pages are as they were.' : `Pages: ${formatNumber(h.pages)}`,
@@ -393,11 +434,15 @@ export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
     };
     const l = h.lastmod;
     if (l.newest !== null && l.oldest !== null) {
-      const parts = [`lastmod ${l.oldest.slice(0, 10)} to ${l.newest.slice(0, 10)}`, `${formatNumber(l.last7d)} in the last 7 days, ${formatNumber(l.last30d)} in 30, ${formatNumber(l.last365d)} in 365`];
+      const parts = [
+        `lastmod ${l.oldest.slice(0, 10)} to ${l.newest.slice(0, 10)}`,
+        `${formatNumber(l.last7d)} in the last 7 days, ${formatNumber(l.last30d)} in 30, ${formatNumber(l.last365d)} in 365`,
+      ];
       if (l.undated > 0) parts.push(`${formatNumber(l.undated)} undated`);
       item.lastmodText = parts.join(' · ');
     } else if (h.urls > 0) item.lastmodText = 'No lastmod dates.';
-    if (h.changedSince !== null && view.changedSince !== null) item.changedText = `${formatNumber(h.changedSince)} changed since ${view.changedSince.slice(0, 10)}`;
+    if (h.changedSince !== null && view.changedSince !== null)
+      item.changedText = `${formatNumber(h.changedSince)} changed since ${view.changedSince.slice(0, 10)}`;
     const more = h.errorCount - h.errors.length;
     if (more > 0) item.errorsMore = `and ${plural(more, 'more error')} (in the log)`;
     return item;
@@ -408,10 +453,19 @@ export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
 // Pages by host, the deadline, dropped hosts
 
 /** The rows of "pages by host": each seed host posted, with its own pages as typed ('' for none). */
-export function hostPagesRows(result: Pick<PlanResultView, 'seedHosts' | 'seedHostCount'>, typed: Readonly<Record<string, string>>): { rows: Array<{ host: string; text: string }>; more: string } {
+export function hostPagesRows(
+  result: Pick<PlanResultView, 'seedHosts' | 'seedHostCount'>,
+  typed: Readonly<Record<string, string>>,
+): { rows: Array<{ host: string; text: string }>; more: string } {
   const rows = result.seedHosts.map((host) => ({ host, text: Object.hasOwn(typed, host) ? typed[host]! : '' }));
   const hidden = result.seedHostCount - rows.length;
-  return { rows, more: hidden > 0 ? `and ${plural(hidden, 'more host')}: sizing from sitemaps fills theirs, or they take the number above.` : '' };
+  return {
+    rows,
+    more:
+      hidden > 0
+        ? `and ${plural(hidden, 'more host')}: sizing from sitemaps fills theirs, or they take the number above.`
+        : '',
+  };
 }
 
 /** The deadline section's heading line: "Deadline 2 d, missed by 3 h 2 m". */
@@ -438,7 +492,9 @@ export function deadlineOptionLabel(option: DeadlineOptionView): string {
 }
 
 /** "2 hosts left out of the plan (a deadline option):" with the hosts named, and how many are not. */
-export function droppedText(result: Pick<PlanResultView, 'dropped' | 'droppedCount'>): { head: string; more: string } | undefined {
+export function droppedText(
+  result: Pick<PlanResultView, 'dropped' | 'droppedCount'>,
+): { head: string; more: string } | undefined {
   if (result.droppedCount === 0) return undefined;
   const hidden = result.droppedCount - result.dropped.length;
   return {
@@ -479,20 +535,36 @@ export function calibrationItems(view: CalibrationView): { items: CalibrationIte
     return {
       host: h.host,
       measured: parts.join(' · '),
-      used: h.used === null ? 'Not planned (no seed on this host)' : planned ? `Used: ${h.used.join(', ')}` : 'Used: nothing (typed values)',
+      used:
+        h.used === null
+          ? 'Not planned (no seed on this host)'
+          : planned
+            ? `Used: ${h.used.join(', ')}`
+            : 'Used: nothing (typed values)',
       planned,
     };
   });
   const hidden = view.hostCount - view.hosts.length;
-  const more = hidden > 0 ? `and ${formatNumber(hidden)} more measured ${hidden === 1 ? 'host' : 'hosts'} (all in Copy plan as JSON: calibration)` : '';
-  const unseenList = view.unseenHosts.join(', ') + (view.unseenCount > view.unseenHosts.length ? `, +${formatNumber(view.unseenCount - view.unseenHosts.length)} more` : '');
-  const unseen = view.unseenCount === 0 ? '' : `Typed values for ${formatNumber(view.unseenCount)} ${view.unseenCount === 1 ? 'host' : 'hosts'} the report did not measure: ${unseenList}`;
+  const more =
+    hidden > 0
+      ? `and ${formatNumber(hidden)} more measured ${hidden === 1 ? 'host' : 'hosts'} (all in Copy plan as JSON: calibration)`
+      : '';
+  const unseenList =
+    view.unseenHosts.join(', ') +
+    (view.unseenCount > view.unseenHosts.length
+      ? `, +${formatNumber(view.unseenCount - view.unseenHosts.length)} more`
+      : '');
+  const unseen =
+    view.unseenCount === 0
+      ? ''
+      : `Typed values for ${formatNumber(view.unseenCount)} ${view.unseenCount === 1 ? 'host' : 'hosts'} the report did not measure: ${unseenList}`;
   return { items, more, unseen };
 }
 
 /** The line under the calibration choice: what it would use, or why there is nothing yet. */
 export function calibrationHelpText(state: CalibrationState): string {
-  if (state.crawl === null) return 'Run a test crawl (or choose a crawl report) to plan with the answer times, faults and Crawl-delays it measured.';
+  if (state.crawl === null)
+    return 'Run a test crawl (or choose a crawl report) to plan with the answer times, faults and Crawl-delays it measured.';
   const c = state.crawl;
   return `“${c.name}”: ${formatNumber(c.pages)} ${c.pages === 1 ? 'page' : 'pages'}, ${formatNumber(c.requests)} ${c.requests === 1 ? 'request' : 'requests'}. Its hosts take the answer times, faults and interval it measured; other hosts keep the typed values.`;
 }
@@ -505,7 +577,8 @@ export function bandSummaryText(state: SimulationState): string {
     case 'running':
       return simulationRunningText(state.runs, state.seed);
     case 'done': {
-      const how = state.simulation.method === 'per-host-sums' ? ', per-host sums (too large to run request by request)' : '';
+      const how =
+        state.simulation.method === 'per-host-sums' ? ', per-host sums (too large to run request by request)' : '';
       return `Simulated: ${state.simulation.bandText} (${formatNumber(state.simulation.runs)} runs, seed ${state.simulation.seed}${how})`;
     }
     case 'error':
@@ -517,6 +590,7 @@ export function bandSummaryText(state: SimulationState): string {
 
 /** The simulation's line in its own section: the CLI's sentence when done. */
 export function simulationStatusText(state: SimulationState): string {
-  if (state.state === 'off') return 'Off: turn on Simulate to see the p10–p90 band (and the per-host timeline in the plan report).';
+  if (state.state === 'off')
+    return 'Off: turn on Simulate to see the p10–p90 band (and the per-host timeline in the plan report).';
   return state.state === 'done' ? state.simulation.text : bandSummaryText(state);
 }

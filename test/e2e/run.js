@@ -46,7 +46,10 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--list') args.list = true;
-    else if (a === '--only') args.only = String(argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--only')
+      args.only = String(argv[++i] ?? '')
+        .split(',')
+        .filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice(7).split(',').filter(Boolean);
     else throw new Error(`unknown argument: ${a} (use --only id,id or --list)`);
   }
@@ -80,8 +83,11 @@ async function main() {
     for (const s of SCENARIOS) say(`${s.id}\t${s.title}`);
     return 0;
   }
-  const selected = args.only ? SCENARIOS.filter((s) => args.only.some((o) => s.id === o || s.id.startsWith(`${o}-`))) : SCENARIOS;
-  if (args.only && selected.length === 0) throw new Error(`--only ${args.only.join(',')}: no such scenario (see --list)`);
+  const selected = args.only
+    ? SCENARIOS.filter((s) => args.only.some((o) => s.id === o || s.id.startsWith(`${o}-`)))
+    : SCENARIOS;
+  if (args.only && selected.length === 0)
+    throw new Error(`--only ${args.only.join(',')}: no such scenario (see --list)`);
 
   // Preflight: say plainly what is missing.
   for (const [what, file, hint] of [
@@ -94,7 +100,8 @@ async function main() {
 
   const started = Date.now();
   fs.mkdirSync(OUTPUT, { recursive: true });
-  for (const f of fs.readdirSync(OUTPUT)) if (/\.(png|json|log|txt)$/.test(f)) fs.rmSync(path.join(OUTPUT, f), { force: true });
+  for (const f of fs.readdirSync(OUTPUT))
+    if (/\.(png|json|log|txt)$/.test(f)) fs.rmSync(path.join(OUTPUT, f), { force: true });
   const buildLog = path.join(OUTPUT, 'build.log');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-planner-e2e-'));
   own('temp folder', async () => {
@@ -108,14 +115,21 @@ async function main() {
   const t1 = Date.now();
   const demoBundle = bundleDemo(buildLog);
   timings.bundleMs = Date.now() - t1;
-  say(`built ${path.relative(ROOT, vsix)} in ${seconds(timings.packageMs)}, demo bundle in ${seconds(timings.bundleMs)}`);
+  say(
+    `built ${path.relative(ROOT, vsix)} in ${seconds(timings.packageMs)}, demo bundle in ${seconds(timings.bundleMs)}`,
+  );
 
   const demo = await startDemo(demoBundle.module);
   const hostile = await startHostile();
   fs.writeFileSync(path.join(OUTPUT, 'demo-hosts.txt'), demo.listing);
 
   const { chromium } = require('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: 60_000,
+  });
   own('chromium', () => browser.close());
 
   const blocked = [];
@@ -151,14 +165,18 @@ async function main() {
       const t = Date.now();
       const runner = buildRunnerExtension(buildLog);
       timings.runnerExtensionMs = Date.now() - t;
-      say(`built ${path.relative(ROOT, runner.vsix)} (the extension-host suites) in ${seconds(timings.runnerExtensionMs)}`);
+      say(
+        `built ${path.relative(ROOT, runner.vsix)} (the extension-host suites) in ${seconds(timings.runnerExtensionMs)}`,
+      );
       extraVsix.push(runner.vsix);
     }
     const cs = new CodeServer({ name: profile, dir, trustEnabled: profile === 'restricted', vsix, extraVsix });
     const tInstall = Date.now();
     cs.install();
     const startMs = await cs.start(dir);
-    say(`code-server (${profile}) installed the extension and listens on ${cs.url} (${seconds(Date.now() - tInstall)}, start ${seconds(startMs)})`);
+    say(
+      `code-server (${profile}) installed the extension and listens on ${cs.url} (${seconds(Date.now() - tInstall)}, start ${seconds(startMs)})`,
+    );
 
     for (const s of toRun) {
       const workspace = path.join(dir, `ws-${s.id}`);
@@ -167,7 +185,9 @@ async function main() {
       const result = await runScenario(s, { browser, cs, env, workspace, blocked });
       results.push(result);
       const extra = result.reason ? `: ${result.reason}` : '';
-      say(`${result.status === 'passed' ? 'PASS' : result.status === 'skipped' ? 'SKIP' : 'FAIL'} ${s.id} (${seconds(result.ms)})${extra}`);
+      say(
+        `${result.status === 'passed' ? 'PASS' : result.status === 'skipped' ? 'SKIP' : 'FAIL'} ${s.id} (${seconds(result.ms)})${extra}`,
+      );
       for (const note of result.notes) say(`     ${note}`);
     }
     fs.copyFileSync(cs.logFile, path.join(OUTPUT, `code-server-${profile}.log`));
@@ -175,7 +195,9 @@ async function main() {
   }
 
   if (blocked.length > 0) {
-    say(`note: the browser tried to leave loopback ${blocked.length} times (blocked): ${[...new Set(blocked.map((u) => new URL(u).host))].join(', ')}`);
+    say(
+      `note: the browser tried to leave loopback ${blocked.length} times (blocked): ${[...new Set(blocked.map((u) => new URL(u).host))].join(', ')}`,
+    );
   }
   const passed = results.filter((r) => r.status === 'passed').length;
   const failed = results.filter((r) => r.status === 'failed').length;
@@ -246,7 +268,9 @@ async function runScenario(s, { browser, cs, env, workspace, blocked }) {
       const lines = err && err.message ? err.message.split('\n') : [String(err)];
       reason = lines[0];
       // A multi-line message (a list of problems) goes under the result line, one per line.
-      for (const line of lines.slice(1, 30)) if (line.trim() && !/^\s*-? ?waiting for|Call log/.test(line)) notes.push(line.replace(/\u001b\[[0-9;]*m/g, ''));
+      for (const line of lines.slice(1, 30))
+        if (line.trim() && !/^\s*-? ?waiting for|Call log/.test(line))
+          notes.push(line.replace(/\u001b\[[0-9;]*m/g, ''));
       try {
         const file = path.join(env.output, `${s.id}-FAILED.png`);
         await withTimeout(page.screenshot({ path: file }), 10_000, 'failure screenshot');

@@ -19,7 +19,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DemoArrival } from '../../src/demo';
-import { crawleeExportPeer, EXPORT_PEERS, exportProofScenario, PROOF_HOSTS, scrapyExportPeer } from '../../bench/lib/exportPeers';
+import {
+  crawleeExportPeer,
+  EXPORT_PEERS,
+  exportProofScenario,
+  PROOF_HOSTS,
+  scrapyExportPeer,
+} from '../../bench/lib/exportPeers';
 import type { ServerLog } from '../../bench/lib/hostServer';
 import { benchTableLines } from '../../bench/lib/print';
 import type { BenchContext } from '../../bench/lib/types';
@@ -34,7 +40,12 @@ before(
   async () => {
     buildCli();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'frameworks-proof-'));
-    const ctx: BenchContext = { root: ROOT, tmp, quick: false, log: (line) => process.stderr.write(`  [proof] ${line}\n`) };
+    const ctx: BenchContext = {
+      root: ROOT,
+      tmp,
+      quick: false,
+      log: (line) => process.stderr.write(`  [proof] ${line}\n`),
+    };
     bench = await runCrawlerBench(ctx, EXPORT_PEERS, [scenario]);
   },
   { timeout: 600_000 },
@@ -56,8 +67,8 @@ function arrivals(id: string): DemoArrival[] {
   return (JSON.parse(fs.readFileSync(path.join(dir, 'arrivals.json'), 'utf8')) as ServerLog).arrivals;
 }
 
-describe('the exports keep the plan on loopback hosts (judged from the servers\' logs)', () => {
-  it('prints the bench\'s table: the exports beside Scrapy and Crawlee on their own settings', (t) => {
+describe("the exports keep the plan on loopback hosts (judged from the servers' logs)", () => {
+  it("prints the bench's table: the exports beside Scrapy and Crawlee on their own settings", (t) => {
     for (const table of bench.tables) for (const line of benchTableLines(table)) t.diagnostic(line);
     assert.equal(bench.results[0]!.peers.length, EXPORT_PEERS.length);
   });
@@ -78,7 +89,11 @@ describe('the exports keep the plan on loopback hosts (judged from the servers\'
 
       it('zero violations: no gap shorter than the interval, one request in flight per host, no Disallowed path', () => {
         const m = resultOf(peer.id).metrics!;
-        assert.equal(m.shortGapsBeyondLag, 0, `${m.shortGaps} short gaps, worst by ${m.worstShortfallMs.toFixed(1)} ms (server event-loop delay ${resultOf(peer.id).lagMs?.toFixed(1)} ms)`);
+        assert.equal(
+          m.shortGapsBeyondLag,
+          0,
+          `${m.shortGaps} short gaps, worst by ${m.worstShortfallMs.toFixed(1)} ms (server event-loop delay ${resultOf(peer.id).lagMs?.toFixed(1)} ms)`,
+        );
         assert.equal(m.maxInFlight, 1);
         assert.equal(m.disallowedFetches, 0);
         // The Crawl-delay host was crawled often enough for its gaps to be judged.
@@ -88,17 +103,36 @@ describe('the exports keep the plan on loopback hosts (judged from the servers\'
       it('no request before a Retry-After ends (429 in seconds and as an HTTP-date, 503 in seconds)', () => {
         const seen = arrivals(peer.id);
         const asked = seen.filter((a) => a.retryAfter !== undefined);
-        assert.ok(asked.some((a) => a.host === PROOF_HOSTS.tooManyRequests && a.status === 429 && /^\d+$/.test(a.retryAfter!)), 'a 429 with delay-seconds was sent');
-        assert.ok(asked.some((a) => a.host === PROOF_HOSTS.tooManyRequests && a.status === 429 && /GMT$/.test(a.retryAfter!)), 'a 429 with an HTTP-date was sent');
-        assert.ok(asked.some((a) => a.host === PROOF_HOSTS.unavailable && a.status === 503), 'a 503 with Retry-After was sent');
-        for (const a of asked) assert.ok(seen.some((b) => b.host === a.host && b.at > a.at), `${a.host} was asked again after its ${a.status}`);
+        assert.ok(
+          asked.some((a) => a.host === PROOF_HOSTS.tooManyRequests && a.status === 429 && /^\d+$/.test(a.retryAfter!)),
+          'a 429 with delay-seconds was sent',
+        );
+        assert.ok(
+          asked.some((a) => a.host === PROOF_HOSTS.tooManyRequests && a.status === 429 && /GMT$/.test(a.retryAfter!)),
+          'a 429 with an HTTP-date was sent',
+        );
+        assert.ok(
+          asked.some((a) => a.host === PROOF_HOSTS.unavailable && a.status === 503),
+          'a 503 with Retry-After was sent',
+        );
+        for (const a of asked)
+          assert.ok(
+            seen.some((b) => b.host === a.host && b.at > a.at),
+            `${a.host} was asked again after its ${a.status}`,
+          );
         assert.equal(resultOf(peer.id).metrics!.earlyAfterRetryAfter, 0);
       });
 
       it('no page from the host whose robots.txt answers 503', () => {
         const seen = arrivals(peer.id).filter((a) => a.host === PROOF_HOSTS.robots503);
-        assert.ok(seen.some((a) => a.path === '/robots.txt' && a.status === 503), 'its robots.txt was asked for');
-        assert.deepEqual(seen.filter((a) => a.path !== '/robots.txt').map((a) => a.path), []);
+        assert.ok(
+          seen.some((a) => a.path === '/robots.txt' && a.status === 503),
+          'its robots.txt was asked for',
+        );
+        assert.deepEqual(
+          seen.filter((a) => a.path !== '/robots.txt').map((a) => a.path),
+          [],
+        );
         assert.equal(resultOf(peer.id).metrics!.unreachableRobotsFetches, 0);
       });
     });

@@ -41,10 +41,19 @@ export interface FakeSite {
   maxInFlightPerHost: Map<string, number>;
 }
 
-export function fakeSite(clock: VirtualClock, pages: Record<string, FakeScript>, defaults: { latencyMs?: number } = {}): FakeSite {
+export function fakeSite(
+  clock: VirtualClock,
+  pages: Record<string, FakeScript>,
+  defaults: { latencyMs?: number } = {},
+): FakeSite {
   const log: FetchLogEntry[] = [];
   const perHost = new Map<string, number>();
-  const site: FakeSite = { fetch: undefined as unknown as PageFetcher, log, maxInFlight: 0, maxInFlightPerHost: new Map() };
+  const site: FakeSite = {
+    fetch: undefined as unknown as PageFetcher,
+    log,
+    maxInFlight: 0,
+    maxInFlightPerHost: new Map(),
+  };
   let inFlight = 0;
   site.fetch = async (req): Promise<PageResult> => {
     const startedAt = clock.now();
@@ -56,7 +65,13 @@ export function fakeSite(clock: VirtualClock, pages: Record<string, FakeScript>,
     site.maxInFlightPerHost.set(req.host, Math.max(site.maxInFlightPerHost.get(req.host) ?? 0, perHost.get(req.host)!));
     const script = pages[req.url];
     const r: FakeResponse =
-      script === undefined ? { status: 404 } : typeof script === 'function' ? script(req.attempt) : Array.isArray(script) ? (script[Math.min(req.attempt - 1, script.length - 1)] ?? {}) : script;
+      script === undefined
+        ? { status: 404 }
+        : typeof script === 'function'
+          ? script(req.attempt)
+          : Array.isArray(script)
+            ? (script[Math.min(req.attempt - 1, script.length - 1)] ?? {})
+            : script;
     const done = (): void => {
       inFlight--;
       perHost.set(req.host, perHost.get(req.host)! - 1);
@@ -113,12 +128,17 @@ export function fakeRobots(
   return out;
 }
 
-export function recorder(): { events: CrawlEvent[]; emit: (e: CrawlEvent) => void; of: <T extends CrawlEvent['type']>(type: T) => Extract<CrawlEvent, { type: T }>[] } {
+export function recorder(): {
+  events: CrawlEvent[];
+  emit: (e: CrawlEvent) => void;
+  of: <T extends CrawlEvent['type']>(type: T) => Extract<CrawlEvent, { type: T }>[];
+} {
   const events: CrawlEvent[] = [];
   return {
     events,
     emit: (e) => events.push(e),
-    of: <T extends CrawlEvent['type']>(type: T) => events.filter((e): e is Extract<CrawlEvent, { type: T }> => e.type === type),
+    of: <T extends CrawlEvent['type']>(type: T) =>
+      events.filter((e): e is Extract<CrawlEvent, { type: T }> => e.type === type),
   };
 }
 
@@ -182,15 +202,33 @@ export function fetchingRobots(
   const calls: string[] = [];
   const fileOf = (origin: string): FakeRobotsFile => files[origin] ?? {};
   for (const [origin, file] of Object.entries(files)) {
-    if (file.fetchedAt !== undefined) held.set(origin, { file, startedAt: file.fetchedAt, endedAt: file.fetchedAt + (file.latencyMs ?? 0) });
+    if (file.fetchedAt !== undefined)
+      held.set(origin, { file, startedAt: file.fetchedAt, endedAt: file.fetchedAt + (file.latencyMs ?? 0) });
   }
   const answer = (url: string, fetchedNow: boolean): RobotsDecision => {
     const origin = new URL(url).origin;
     const h = held.get(origin)!;
-    const base = { url: `${origin}/robots.txt`, startedAt: h.startedAt, sentAt: h.startedAt, endedAt: h.endedAt, bytes: 0, truncated: false, fetchedNow };
-    if (h.file.error) return { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt: ${h.file.error}`, fetch: { ...base, error: { kind: h.file.error, message: 'fake' } } };
+    const base = {
+      url: `${origin}/robots.txt`,
+      startedAt: h.startedAt,
+      sentAt: h.startedAt,
+      endedAt: h.endedAt,
+      bytes: 0,
+      truncated: false,
+      fetchedNow,
+    };
+    if (h.file.error)
+      return {
+        verdict: 'disallowed',
+        outcome: 'unreachable',
+        detail: `robots.txt: ${h.file.error}`,
+        fetch: { ...base, error: { kind: h.file.error, message: 'fake' } },
+      };
     const status = h.file.status ?? 200;
-    const decided = status >= 500 ? { verdict: 'disallowed' as const, outcome: 'unreachable' as const, detail: `robots.txt: ${status}` } : (h.file.decide?.(url) ?? { verdict: 'allowed' as const, outcome: 'ok' as const });
+    const decided =
+      status >= 500
+        ? { verdict: 'disallowed' as const, outcome: 'unreachable' as const, detail: `robots.txt: ${status}` }
+        : (h.file.decide?.(url) ?? { verdict: 'allowed' as const, outcome: 'ok' as const });
     return { ...decided, fetch: { ...base, status } };
   };
   const gate = (async (url: string): Promise<RobotsDecision> => {

@@ -9,7 +9,9 @@ const fs = require('node:fs');
 const file = process.env.LOADED_MODULES_FILE;
 if (file) {
   process.on('exit', () => {
-    const builtins = (process.moduleLoadList ?? []).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    const builtins = (process.moduleLoadList ?? [])
+      .filter((m) => m.startsWith('NativeModule '))
+      .map((m) => m.slice('NativeModule '.length));
     fs.writeFileSync(file, JSON.stringify({ files: Object.keys(require.cache), builtins }));
   });
 }

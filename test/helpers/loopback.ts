@@ -28,7 +28,11 @@ export interface Arrival {
   headers: http.IncomingHttpHeaders;
 }
 
-export type LoopbackHandler = (req: http.IncomingMessage, res: http.ServerResponse, arrival: Arrival) => void | Promise<void>;
+export type LoopbackHandler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  arrival: Arrival,
+) => void | Promise<void>;
 
 export interface LoopbackOptions {
   /** A loopback address: 127.0.0.1 (default), 127.0.0.N (Linux routes all of 127/8), or ::1. */
@@ -97,7 +101,9 @@ class Tracker extends EventEmitter {
       };
       const timer = setTimeout(() => {
         this.off('arrival', onArrival);
-        reject(new Error(`expected ${count} arrivals${path ? ` for ${path}` : ''}, got ${matches()} within ${timeoutMs} ms`));
+        reject(
+          new Error(`expected ${count} arrivals${path ? ` for ${path}` : ''}, got ${matches()} within ${timeoutMs} ms`),
+        );
       }, timeoutMs);
       this.on('arrival', onArrival);
     });
@@ -215,7 +221,13 @@ export async function startRawLoopback(
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      const arrival = tracker.record({ at: now(), method, path: target, userAgent: headers['user-agent'] as string | undefined, headers });
+      const arrival = tracker.record({
+        at: now(),
+        method,
+        path: target,
+        userAgent: headers['user-agent'] as string | undefined,
+        headers,
+      });
       script(socket, arrival);
     };
     socket.on('data', onData);
@@ -261,7 +273,11 @@ export async function canListenOn(host: string): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------------------
 // Handlers. Each one stops its timers when the response closes, so close() leaves nothing behind.
 
-export function text(status: number, body: string | Uint8Array, headers: Record<string, string | number> = {}): LoopbackHandler {
+export function text(
+  status: number,
+  body: string | Uint8Array,
+  headers: Record<string, string | number> = {},
+): LoopbackHandler {
   return (_req, res) => {
     const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
     res.writeHead(status, { 'content-type': 'text/plain', 'content-length': payload.length, ...headers });
@@ -269,7 +285,11 @@ export function text(status: number, body: string | Uint8Array, headers: Record<
   };
 }
 
-export function redirect(status: number, location: string | undefined, headers: Record<string, string> = {}): LoopbackHandler {
+export function redirect(
+  status: number,
+  location: string | undefined,
+  headers: Record<string, string> = {},
+): LoopbackHandler {
   return (_req, res) => {
     res.writeHead(status, { 'content-length': 0, ...(location === undefined ? {} : { location }), ...headers });
     res.end();
@@ -292,7 +312,10 @@ export function trickle(intervalMs: number, byte = 'x', headers: Record<string, 
 }
 
 /** Sends headers, then `chunk` as fast as the client reads it, forever (chunked), honouring backpressure. */
-export function endless(chunk: Uint8Array = Buffer.alloc(16 * 1024, 'a'), headers: Record<string, string> = {}): LoopbackHandler {
+export function endless(
+  chunk: Uint8Array = Buffer.alloc(16 * 1024, 'a'),
+  headers: Record<string, string> = {},
+): LoopbackHandler {
   return (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain', ...headers });
     let open = true;

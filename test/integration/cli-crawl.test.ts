@@ -12,7 +12,6 @@ import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag'
 import { buildCli, runCli, type CliOptions } from '../helpers/cli';
 import { redirect, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -46,7 +45,20 @@ describe('crawl-planner crawl', { timeout: 120_000 }, () => {
     const log = join(dir, 'r.ndjson');
     const before = demo.arrivals('fast').length;
     const lag = measureServerLag();
-    const r = await run(['crawl', fast().seeds[0]!, '--max-pages', '50', '--delay', '0.5', '--timeout', '3', '--report', report, '--log', log]);
+    const r = await run([
+      'crawl',
+      fast().seeds[0]!,
+      '--max-pages',
+      '50',
+      '--delay',
+      '0.5',
+      '--timeout',
+      '3',
+      '--report',
+      report,
+      '--log',
+      log,
+    ]);
     const serverLagMs = lag.stop();
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /GET \//);
@@ -57,16 +69,30 @@ describe('crawl-planner crawl', { timeout: 120_000 }, () => {
     for (const rec of doc.requests) byHost.set(rec.host, [...(byHost.get(rec.host) ?? []), rec.startedAt]);
     for (const [host, starts] of byHost) {
       starts.sort((a, b) => a - b);
-      for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 500, `${host}: starts ${starts[i]! - starts[i - 1]!} ms apart`);
+      for (let i = 1; i < starts.length; i++)
+        assert.ok(starts[i]! - starts[i - 1]! >= 500, `${host}: starts ${starts[i]! - starts[i - 1]!} ms apart`);
     }
     // On the wire: when each request reached its connection.
-    const sent = doc.requests.filter((rec: { sentAt: number | null }) => rec.sentAt !== null).map((rec: { sentAt: number }) => rec.sentAt);
+    const sent = doc.requests
+      .filter((rec: { sentAt: number | null }) => rec.sentAt !== null)
+      .map((rec: { sentAt: number }) => rec.sentAt);
     for (const gap of gaps(sent)) assert.ok(gap >= 500, `requests sent ${gap} ms apart`);
     // At the server: 2 ms of loopback slack plus whatever the server's own event loop was late by.
-    const arrivals = demo.arrivals('fast').slice(before).filter((a) => a.path !== '/robots.txt').map((a) => a.at);
-    for (const gap of gaps(arrivals)) assert.ok(gap + LOOPBACK_SLACK_MS + serverLagMs >= 500, `server saw ${gap} ms (event-loop delay ${serverLagMs} ms)`);
+    const arrivals = demo
+      .arrivals('fast')
+      .slice(before)
+      .filter((a) => a.path !== '/robots.txt')
+      .map((a) => a.at);
+    for (const gap of gaps(arrivals))
+      assert.ok(
+        gap + LOOPBACK_SLACK_MS + serverLagMs >= 500,
+        `server saw ${gap} ms (event-loop delay ${serverLagMs} ms)`,
+      );
     // The NDJSON log has every event, one JSON object per line, ending with done.
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.at(-1).type, 'done');
     assert.equal(lines.filter((e) => e.type === 'request-start').length, doc.requests.length);
   });
@@ -74,7 +100,10 @@ describe('crawl-planner crawl', { timeout: 120_000 }, () => {
   it('--json prints events as JSON lines instead of the live view', async () => {
     const r = await run(['crawl', fast().seeds[0]!, '--max-pages', '3', '--delay', '0.2', '--json']);
     assert.equal(r.code, 0, r.stderr);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.ok(events.some((e) => e.type === 'response'));
     assert.equal(events.at(-1).type, 'done');
   });
@@ -131,7 +160,11 @@ describe('crawl-planner crawl: what was not followed', { timeout: 60_000 }, () =
   let two: LoopbackServer;
   const TARGETS = 8;
   before(async () => {
-    two = await startLoopback({ host: '127.0.0.3', routes: { '/robots.txt': text(200, 'User-agent: *\nAllow: /\n') }, handler: text(200, '<p>moved here</p>', { 'content-type': 'text/html' }) });
+    two = await startLoopback({
+      host: '127.0.0.3',
+      routes: { '/robots.txt': text(200, 'User-agent: *\nAllow: /\n') },
+      handler: text(200, '<p>moved here</p>', { 'content-type': 'text/html' }),
+    });
     const links = Array.from({ length: TARGETS }, (_, i) => `<a href="/r${i}">r${i}</a>`).join('');
     const routes: Record<string, ReturnType<typeof text>> = {
       '/robots.txt': text(200, 'User-agent: *\nAllow: /\n'),
@@ -154,25 +187,46 @@ describe('crawl-planner crawl: what was not followed', { timeout: 60_000 }, () =
     assert.equal(two.arrivals.length, 0, 'nothing was asked of the other host');
   });
 
-  it('--follow-other-host-redirects follows them through that host\'s robots.txt and its interval', async () => {
+  it("--follow-other-host-redirects follows them through that host's robots.txt and its interval", async () => {
     const report = join(dir, 'follow.json');
     const lag = measureServerLag();
-    const r = await run(['crawl', one.url('/'), '--delay', '0.2', '--max-pages', '20', '--follow-other-host-redirects', '--report', report]);
+    const r = await run([
+      'crawl',
+      one.url('/'),
+      '--delay',
+      '0.2',
+      '--max-pages',
+      '20',
+      '--follow-other-host-redirects',
+      '--report',
+      report,
+    ]);
     const serverLagMs = lag.stop();
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, /not followed/);
     const arrivals = two.arrivals.map((a) => [a.path, a.at] as const);
     assert.equal(arrivals[0]![0], '/robots.txt');
-    assert.deepEqual(arrivals.slice(1).map(([p]) => p).sort(), Array.from({ length: TARGETS }, (_, i) => `/t${i}`).sort());
+    assert.deepEqual(
+      arrivals
+        .slice(1)
+        .map(([p]) => p)
+        .sort(),
+      Array.from({ length: TARGETS }, (_, i) => `/t${i}`).sort(),
+    );
     // On the wire, exactly: when each request to the other host (robots.txt included) reached its connection.
     const host = new URL(two.origin).host;
     const doc = JSON.parse(readFileSync(report, 'utf8'));
-    const sent = doc.requests.filter((rec: { host: string; sentAt: number | null }) => rec.host === host && rec.sentAt !== null).map((rec: { sentAt: number }) => rec.sentAt);
+    const sent = doc.requests
+      .filter((rec: { host: string; sentAt: number | null }) => rec.host === host && rec.sentAt !== null)
+      .map((rec: { sentAt: number }) => rec.sentAt);
     assert.equal(sent.length, arrivals.length);
     for (const gap of gaps(sent)) assert.ok(gap >= 200, `requests sent ${gap} ms apart`);
     // At the server: 2 ms of loopback slack plus whatever the server's own event loop was late by.
     for (const gap of gaps(arrivals.map(([, at]) => at))) {
-      assert.ok(gap + LOOPBACK_SLACK_MS + serverLagMs >= 200, `server saw ${gap} ms (event-loop delay ${serverLagMs} ms)`);
+      assert.ok(
+        gap + LOOPBACK_SLACK_MS + serverLagMs >= 200,
+        `server saw ${gap} ms (event-loop delay ${serverLagMs} ms)`,
+      );
     }
   });
 });

@@ -138,12 +138,32 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
   },
   {
     name: '--latency-for overrides one host (a URL works as the host)',
-    args: ['https://a.example/', 'https://b.example/', '--pages-per-host', '10', '--latency-for', 'https://B.example/x=0.25'],
-    check: (doc) => assert.deepEqual(doc.hosts.map((h) => h.latencySeconds), [0.5, 0.25]),
+    args: [
+      'https://a.example/',
+      'https://b.example/',
+      '--pages-per-host',
+      '10',
+      '--latency-for',
+      'https://B.example/x=0.25',
+    ],
+    check: (doc) =>
+      assert.deepEqual(
+        doc.hosts.map((h) => h.latencySeconds),
+        [0.5, 0.25],
+      ),
   },
   {
     name: '--crawl-delay-policy skip leaves the host out of the totals',
-    args: ['https://a.example/', 'https://b.example/', '--pages-per-host', '10', '--crawl-delay', 'b.example=60', '--crawl-delay-policy', 'skip'],
+    args: [
+      'https://a.example/',
+      'https://b.example/',
+      '--pages-per-host',
+      '10',
+      '--crawl-delay',
+      'b.example=60',
+      '--crawl-delay-policy',
+      'skip',
+    ],
     check: (doc) => {
       assert.equal(doc.hosts[1]!.skipped, true);
       assert.equal(doc.totalPages, 10);
@@ -175,7 +195,10 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
     args: ['https://a.example/', '--pages', '100', '--per-host-concurrency', '2'],
     check: (doc) => {
       assert.equal(doc.hosts[0]!.pagesPerHour, 7200);
-      assert.deepEqual(doc.warnings.map((w) => w.code), ['per-host-burst']);
+      assert.deepEqual(
+        doc.warnings.map((w) => w.code),
+        ['per-host-burst'],
+      );
     },
   },
   {
@@ -193,9 +216,16 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
         blockingHosts: ['a.example'],
         pagesByHost: { 'a.example': 129_431 },
       });
-      assert.deepEqual(options.map((o) => [o.kind, o.change, o.cli]), [
-        ['cap', { pagesByHost: { 'a.example': 129_431 } }, { add: ['--pages-per-host', '129431'], remove: ['--pages'] }],
-      ]);
+      assert.deepEqual(
+        options.map((o) => [o.kind, o.change, o.cli]),
+        [
+          [
+            'cap',
+            { pagesByHost: { 'a.example': 129_431 } },
+            { add: ['--pages-per-host', '129431'], remove: ['--pages'] },
+          ],
+        ],
+      );
       assert.equal(doc.warnings[0]!.code, 'deadline-unreachable');
     },
   },
@@ -216,12 +246,27 @@ const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocume
   },
   {
     name: '--machines shards by FNV-1a of the host',
-    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/', '--pages-per-host', '100', '--machines', '3'],
+    args: [
+      'https://a.example/',
+      'https://b.example/',
+      'https://c.example/',
+      'https://d.example/',
+      '--pages-per-host',
+      '100',
+      '--machines',
+      '3',
+    ],
     check: (doc) => {
       assert.equal(doc.sharding!.machines, 3);
       assert.equal(doc.sharding!.hash, 'fnv1a-32');
-      assert.deepEqual(doc.sharding!.perMachine.map((m) => m.hosts), [['d.example'], ['c.example'], ['a.example', 'b.example']]);
-      assert.deepEqual(doc.hosts.map((h) => h.machine), [2, 2, 1, 0]);
+      assert.deepEqual(
+        doc.sharding!.perMachine.map((m) => m.hosts),
+        [['d.example'], ['c.example'], ['a.example', 'b.example']],
+      );
+      assert.deepEqual(
+        doc.hosts.map((h) => h.machine),
+        [2, 2, 1, 0],
+      );
       assert.equal(doc.sharding!.imbalance, 1);
       assert.equal(doc.bindingMachine, 0);
     },
@@ -241,9 +286,15 @@ test('human: a per-host table, the total in human units, the binding constraint 
   assert.match(lines[0]!, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration$/);
   assert.match(lines[1]!, /^a\.example\s+500,000\s+1 s \(configured\)\s+1 s\s+3,600\s+5 d 19 h 4 m$/);
   assert.match(lines[2]!, /^b\.example\s+500,000\s+10 s \(crawl-delay\)\s+10 s\s+360\s+57 d 21 h 4 m$/);
-  assert.match(r.stdout, /^Total: 57 d 21 h 4 m \(5,000,650.5 s = 1,389.1 h = 57.9 days\) for 1,000,000 pages on 2 hosts$/m);
+  assert.match(
+    r.stdout,
+    /^Total: 57 d 21 h 4 m \(5,000,650.5 s = 1,389.1 h = 57.9 days\) for 1,000,000 pages on 2 hosts$/m,
+  );
   assert.match(r.stdout, /^Limited by: Crawl-delay at b\.example$/m);
-  assert.match(r.stdout, /^ {2}b\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\), so its robots\.txt and 500,000 pages take 57 d 21 h 4 m\.$/m);
+  assert.match(
+    r.stdout,
+    /^ {2}b\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\), so its robots\.txt and 500,000 pages take 57 d 21 h 4 m\.$/m,
+  );
   assert.match(r.stdout, /^Per-worker delay: none \(no --rate/m);
   assert.match(r.stdout, /^Warnings \(1\):$/m);
   assert.match(r.stdout, /^ {2}host-dominates b\.example: b\.example takes 91% of all hosts' crawl time/m);
@@ -253,7 +304,10 @@ test('human: a per-host table, the total in human units, the binding constraint 
 test('human: the seed example reads 11 d 14 h 8 m, 278.1 h, 11.6 days', () => {
   const r = estimate('https://a.example/', '--pages', '1000000', '--delay', '1');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^Total: 11 d 14 h 8 m \(1,001,300.5 s = 278.1 h = 11.6 days\) for 1,000,000 pages on 1 host$/m);
+  assert.match(
+    r.stdout,
+    /^Total: 11 d 14 h 8 m \(1,001,300.5 s = 278.1 h = 11.6 days\) for 1,000,000 pages on 1 host$/m,
+  );
   assert.match(r.stdout, /^Limited by: per-host interval at a\.example$/m);
 });
 
@@ -271,7 +325,16 @@ test('human: under an hour the total is one duration, without the seconds = hour
 test('seed notes: credentials, IP literals, local addresses, invisible characters and duplicates on stderr and in --json', () => {
   const file = seedsFile(
     'hygiene.txt',
-    ['http://user:pass@cred.example/', 'http://0x7f.1/', 'http://192.168.0.10/', '\u202Ehttp://rlo.example/', 'http://b.example/\u200Bx', 'https://d.example/', 'https://d.example/', 'http://127.0.0.11:8470/'].join('\n'),
+    [
+      'http://user:pass@cred.example/',
+      'http://0x7f.1/',
+      'http://192.168.0.10/',
+      '\u202Ehttp://rlo.example/',
+      'http://b.example/\u200Bx',
+      'https://d.example/',
+      'https://d.example/',
+      'http://127.0.0.11:8470/',
+    ].join('\n'),
   );
   const r = estimate('--seeds-file', file, '--pages', '10');
   assert.equal(r.status, 0, r.stderr);
@@ -313,12 +376,26 @@ test('seed notes: past 20 of a kind, one line counts the rest', () => {
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stderr.split('\n').filter((l) => l !== '');
   assert.equal(lines.length, 21);
-  assert.equal(lines[20], 'crawl-planner estimate: and 5 more seeds are on this machine or a private network (all in --json: seedNotes)');
+  assert.equal(
+    lines[20],
+    'crawl-planner estimate: and 5 more seeds are on this machine or a private network (all in --json: seedNotes)',
+  );
 });
 
 test('human: per-worker delay, deadline and machines are shown when asked', () => {
   const r = estimate(
-    'https://a.example/', 'https://b.example/', '--pages', '100', '--workers', '4', '--rate', '2', '--deadline', '1h', '--machines', '2',
+    'https://a.example/',
+    'https://b.example/',
+    '--pages',
+    '100',
+    '--workers',
+    '4',
+    '--rate',
+    '2',
+    '--deadline',
+    '1h',
+    '--machines',
+    '2',
   );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Per-worker delay: 2 s \(4 workers \/ 2 req\/s\)$/m);
@@ -342,23 +419,62 @@ function withCli(args: readonly string[], cli: { add: string[]; remove: string[]
 const DEADLINE_CASES: Array<{ name: string; args: string[]; kinds: string[] }> = [
   {
     name: 'a Crawl-delay host over a total',
-    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '1000000', '--crawl-delay', 'b.example=10', '--deadline', '30d'],
+    args: [
+      'https://a.example/',
+      'https://b.example/',
+      'https://c.example/',
+      '--pages',
+      '1000000',
+      '--crawl-delay',
+      'b.example=10',
+      '--deadline',
+      '30d',
+    ],
     kinds: ['cap', 'drop'],
   },
   {
     name: 'pages per host, a Crawl-delay host and too few workers',
-    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), 'https://b.example/', '--pages-per-host', '1000', '--latency', '2', '--crawl-delay', 'b.example=20', '--deadline', '3000'],
+    args: [
+      ...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`),
+      'https://b.example/',
+      '--pages-per-host',
+      '1000',
+      '--latency',
+      '2',
+      '--crawl-delay',
+      'b.example=20',
+      '--deadline',
+      '3000',
+    ],
     kinds: ['cap', 'drop'],
   },
   {
     name: 'too few workers',
-    args: [...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`), '--pages-per-host', '1000', '--latency', '2', '--deadline', '50m'],
+    args: [
+      ...Array.from({ length: 20 }, (_, i) => `https://h${i}.example/`),
+      '--pages-per-host',
+      '1000',
+      '--latency',
+      '2',
+      '--deadline',
+      '50m',
+    ],
     kinds: ['workers', 'machines'],
   },
   {
     // Each host alone takes 1,000 × 1.0013 s + 0.50005 s = 1,001.8 s: within 1,100 s, so only the rate is short.
     name: 'a global rate',
-    args: ['https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '3000', '--rate', '1', '--deadline', '1100'],
+    args: [
+      'https://a.example/',
+      'https://b.example/',
+      'https://c.example/',
+      '--pages',
+      '3000',
+      '--rate',
+      '1',
+      '--deadline',
+      '1100',
+    ],
     kinds: ['rate', 'machines'],
   },
 ];
@@ -366,7 +482,10 @@ for (const c of DEADLINE_CASES) {
   test(`deadline options (${c.name}): estimate with each option's flags meets the deadline with the option's numbers`, () => {
     const doc = json(...c.args);
     assert.equal(doc.deadline!.met, false);
-    assert.deepEqual(doc.deadline!.options.map((o) => o.kind), c.kinds);
+    assert.deepEqual(
+      doc.deadline!.options.map((o) => o.kind),
+      c.kinds,
+    );
     for (const o of doc.deadline!.options) {
       const again = json(...withCli(c.args, o.cli));
       assert.equal(again.deadline!.met, true, `${o.text} with ${o.cli.add.join(' ')}`);
@@ -378,28 +497,83 @@ for (const c of DEADLINE_CASES) {
 }
 
 test('human: a missed deadline says what meets it, with the options to add', () => {
-  const r = estimate('https://a.example/', 'https://b.example/', '--pages-per-host', '10000', '--crawl-delay', 'b.example=10', '--deadline', '1d');
+  const r = estimate(
+    'https://a.example/',
+    'https://b.example/',
+    '--pages-per-host',
+    '10000',
+    '--crawl-delay',
+    'b.example=10',
+    '--deadline',
+    '1d',
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration\s+By deadline$/m);
   // b.example: 10,000 × 10.0013 s + 0.50005 s = 100,013.50005 s; n × 10.0013 s + 0.50005 s ≤ 86,400 s → n = 8,638.
   assert.match(r.stdout, /^Deadline: 1 d, missed by 3 h 46 m 54 s\n\nWhat meets the deadline:\n/m);
-  assert.match(r.stdout, /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m);
-  assert.match(r.stdout, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m);
+  assert.match(
+    r.stdout,
+    /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m,
+  );
+  assert.match(
+    r.stdout,
+    /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m,
+  );
 });
 
 test('--drop-host leaves a host out; with --pages the others keep their share', () => {
-  const doc = json('https://a.example/', 'https://b.example/', 'https://c.example/', '--pages', '10', '--drop-host', 'https://B.example/x', '--latency-for', 'b.example=2');
+  const doc = json(
+    'https://a.example/',
+    'https://b.example/',
+    'https://c.example/',
+    '--pages',
+    '10',
+    '--drop-host',
+    'https://B.example/x',
+    '--latency-for',
+    'b.example=2',
+  );
   // 10 over 3 hosts is 4, 3, 3: b's 3 are not planned, and its --latency-for is not called a typo.
-  assert.deepEqual(doc.hosts.map((h) => [h.host, h.pages]), [['a.example', 4], ['c.example', 3]]);
+  assert.deepEqual(
+    doc.hosts.map((h) => [h.host, h.pages]),
+    [
+      ['a.example', 4],
+      ['c.example', 3],
+    ],
+  );
   assert.deepEqual(doc.warnings, []);
-  assert.deepEqual(json('https://a.example/', 'https://b.example/', '--pages-per-host', '7', '--drop-host', 'a.example').hosts.map((h) => [h.host, h.pages]), [['b.example', 7]]);
+  assert.deepEqual(
+    json('https://a.example/', 'https://b.example/', '--pages-per-host', '7', '--drop-host', 'a.example').hosts.map(
+      (h) => [h.host, h.pages],
+    ),
+    [['b.example', 7]],
+  );
 });
 
 test('--help prints the options and exits 0', () => {
   const r = estimate('--help');
   assert.equal(r.status, 0);
   assert.match(r.stdout, /^Usage: crawl-planner estimate/);
-  for (const option of ['--pages', '--pages-per-host', '--rate', '--workers', '--delay', '--delay-from', '--latency', '--latency-for', '--crawl-delay', '--crawl-delay-policy', '--max-crawl-delay', '--adaptive', '--per-host-concurrency', '--machines', '--deadline', '--drop-host', '--json', '--seeds-file']) {
+  for (const option of [
+    '--pages',
+    '--pages-per-host',
+    '--rate',
+    '--workers',
+    '--delay',
+    '--delay-from',
+    '--latency',
+    '--latency-for',
+    '--crawl-delay',
+    '--crawl-delay-policy',
+    '--max-crawl-delay',
+    '--adaptive',
+    '--per-host-concurrency',
+    '--machines',
+    '--deadline',
+    '--drop-host',
+    '--json',
+    '--seeds-file',
+  ]) {
     assert.ok(r.stdout.includes(option), option);
   }
 });
@@ -409,7 +583,15 @@ test('--help prints the options and exits 0', () => {
 test('invalid seed lines are reported with line numbers and reasons; the rest is planned', () => {
   const file = seedsFile(
     'mixed.txt',
-    ['# seeds', 'https://a.example/', '', 'not a url', 'ftp://files.example/', 'https://b.example/x  # trailing comment', 'http://./'].join('\n'),
+    [
+      '# seeds',
+      'https://a.example/',
+      '',
+      'not a url',
+      'ftp://files.example/',
+      'https://b.example/x  # trailing comment',
+      'http://./',
+    ].join('\n'),
   );
   const r = estimate('--seeds-file', file, 'https://c.example/', 'mailto:x@y.example', '--pages', '30', '--json');
   assert.equal(r.status, 0, r.stderr);
@@ -420,7 +602,14 @@ test('invalid seed lines are reported with line numbers and reasons; the rest is
     `crawl-planner estimate: ${file} line 7: no host: "http://./"`,
   ]);
   const doc = JSON.parse(r.stdout) as EstimateDocument;
-  assert.deepEqual(doc.hosts.map((h) => [h.host, h.pages]), [['c.example', 10], ['a.example', 10], ['b.example', 10]]);
+  assert.deepEqual(
+    doc.hosts.map((h) => [h.host, h.pages]),
+    [
+      ['c.example', 10],
+      ['a.example', 10],
+      ['b.example', 10],
+    ],
+  );
   assert.deepEqual(doc.invalidSeeds, [
     { line: 2, text: 'mailto:x@y.example', reason: 'not-http', message: 'not http/https', source: 'argument' },
     { line: 4, text: 'not a url', reason: 'not-a-url', message: 'not a URL', source: file },
@@ -454,7 +643,8 @@ test('control characters in a bad seed line are not echoed to the terminal: they
   assert.doesNotMatch(r.stderr, /\x1b/);
   assert.equal(
     r.stderr,
-    'crawl-planner estimate: argument 2: not a URL: "bad\\u001B[2Jseed"\n' + 'crawl-planner estimate: argument 2: hidden characters: U+001B: "bad\\u001B[2Jseed"\n',
+    'crawl-planner estimate: argument 2: not a URL: "bad\\u001B[2Jseed"\n' +
+      'crawl-planner estimate: argument 2: hidden characters: U+001B: "bad\\u001B[2Jseed"\n',
   );
 });
 
@@ -478,23 +668,38 @@ const bad: Array<[string[], string]> = [
   [['--pages', '10', '--latency-for', 'a.example=x'], '--latency-for a.example: "x" is not a number'],
   [['--pages', '10', '--crawl-delay', 'a.example=-5'], '--crawl-delay a.example: -5 must be at least 0'],
   [['--pages', '10', '--crawl-delay', 'a b=5'], '--crawl-delay: "a b" is not a host name'],
-  [['--pages', '10', '--crawl-delay-policy', 'ignore'], '--crawl-delay-policy: "ignore" must be one of cap, skip, obey'],
+  [
+    ['--pages', '10', '--crawl-delay-policy', 'ignore'],
+    '--crawl-delay-policy: "ignore" must be one of cap, skip, obey',
+  ],
   [['--pages', '10', '--delay-from', 'middle'], '--delay-from: "middle" must be one of start, end'],
   [['--pages', '10', '--max-crawl-delay', '1e6'], '--max-crawl-delay: 1e6 is too large (at most 86,400)'],
   [['--pages', '10', '--per-host-concurrency', '0'], '--per-host-concurrency: 0 must be at least 1'],
   [['--pages', '10', '--machines', '2.5'], '--machines: "2.5" must be a whole number'],
-  [['--pages', '10', '--deadline', 'soon'], '--deadline: "soon" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)'],
+  [
+    ['--pages', '10', '--deadline', 'soon'],
+    '--deadline: "soon" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)',
+  ],
   [['--pages', '10', '--deadline', '0'], '--deadline: 0 must be greater than 0'],
-  [['--pages', '10', '--deadline', '-3h'], '--deadline: "-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)'],
+  [
+    ['--pages', '10', '--deadline', '-3h'],
+    '--deadline: "-3h" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)',
+  ],
   [['--pages', '10', '--pages-per-host', '10'], '--pages and --pages-per-host: give one, not both'],
   [['--pages', '10', '--drop-host', 'b.example'], '--drop-host: b.example is not the host of any seed'],
   [['--pages', '10', '--drop-host', 'a b'], '--drop-host: "a b" is not a host name'],
   [['--pages', '10', '--drop-host', 'A.example'], '--drop-host: every seed host is dropped; nothing to plan'],
   [[], '--pages, --pages-per-host or --sitemaps is required'],
-  [['--pages-per-host', '1000000000000', 'https://b.example/'], '--pages-per-host: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
+  [
+    ['--pages-per-host', '1000000000000', 'https://b.example/'],
+    '--pages-per-host: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages',
+  ],
   [['--pages', '10', '--bogus'], "Unknown option '--bogus'"],
   [['--pages'], "Option '--pages <value>' argument missing"],
-  [['--pages', '10', '--seeds-file', '/nonexistent/seeds.txt'], '--seeds-file: cannot read /nonexistent/seeds.txt: ENOENT'],
+  [
+    ['--pages', '10', '--seeds-file', '/nonexistent/seeds.txt'],
+    '--seeds-file: cannot read /nonexistent/seeds.txt: ENOENT',
+  ],
 ];
 for (const [args, message] of bad) {
   test(`bad input ${JSON.stringify(args)} → exit 2: ${message}`, () => {
@@ -515,21 +720,49 @@ test('no seeds at all → exit 2', () => {
 // ---- --calibrate and --simulate (the whole road, test crawl to full crawl: calibrate-estimate.test.ts). ----
 
 test('--simulate adds the band to the JSON and a line to the text; with typed answer times it is the plan', () => {
-  const doc = json('https://a.example/', 'https://b.example/', '--pages', '40', '--delay', '0.5', '--simulate', '--runs', '20', '--seed', '7') as EstimateDocument & {
-    simulation: { method: string; runs: number; seed: number; p10Seconds: number; p50Seconds: number; p90Seconds: number; hosts: unknown[]; timeline: { hosts: unknown[] } };
+  const doc = json(
+    'https://a.example/',
+    'https://b.example/',
+    '--pages',
+    '40',
+    '--delay',
+    '0.5',
+    '--simulate',
+    '--runs',
+    '20',
+    '--seed',
+    '7',
+  ) as EstimateDocument & {
+    simulation: {
+      method: string;
+      runs: number;
+      seed: number;
+      p10Seconds: number;
+      p50Seconds: number;
+      p90Seconds: number;
+      hosts: unknown[];
+      timeline: { hosts: unknown[] };
+    };
   };
   assert.equal(doc.simulation.method, 'engine');
   assert.equal(doc.simulation.runs, 20);
   assert.equal(doc.simulation.seed, 7);
-  for (const p of [doc.simulation.p10Seconds, doc.simulation.p50Seconds, doc.simulation.p90Seconds]) assert.ok(Math.abs(p - doc.totalSeconds) < 1e-6);
+  for (const p of [doc.simulation.p10Seconds, doc.simulation.p50Seconds, doc.simulation.p90Seconds])
+    assert.ok(Math.abs(p - doc.totalSeconds) < 1e-6);
   assert.equal(doc.simulation.hosts.length, 2);
   assert.equal(doc.simulation.timeline.hosts.length, 2);
   assert.equal(doc.calibration, null);
   const text = estimate('https://a.example/', '--pages', '10', '--simulate', '--runs', '5');
   assert.equal(text.status, 0, text.stderr);
-  assert.match(text.stdout, /^Simulated: 10\.5 s in every run \(nothing measured to draw from\) over 5 runs of the crawl engine on virtual time, seed 1; the plan says 10\.5 s$/m);
+  assert.match(
+    text.stdout,
+    /^Simulated: 10\.5 s in every run \(nothing measured to draw from\) over 5 runs of the crawl engine on virtual time, seed 1; the plan says 10\.5 s$/m,
+  );
   // Without --simulate, no simulation.
-  assert.equal((json('https://a.example/', '--pages', '10') as EstimateDocument & { simulation: unknown }).simulation, null);
+  assert.equal(
+    (json('https://a.example/', '--pages', '10') as EstimateDocument & { simulation: unknown }).simulation,
+    null,
+  );
 });
 
 const refusals: Array<[string, string[], RegExp]> = [
@@ -537,10 +770,26 @@ const refusals: Array<[string, string[], RegExp]> = [
   ['--seed without --simulate', ['--seed', '5'], /^crawl-planner estimate: --seed: only with --simulate$/],
   ['--runs 0', ['--simulate', '--runs', '0'], /^crawl-planner estimate: --runs: 0 must be at least 1$/],
   ['--runs 1.5', ['--simulate', '--runs', '1.5'], /^crawl-planner estimate: --runs: "1\.5" must be a whole number$/],
-  ['--calibrate a missing file', ['--calibrate', 'DIR/missing.json'], /^crawl-planner estimate: --calibrate: cannot read .*missing\.json: ENOENT$/],
-  ['--calibrate a file that is not JSON', ['--calibrate', 'DIR/not-json.json'], /^crawl-planner estimate: --calibrate: .*not-json\.json is not JSON \(give the report that crawl --report wrote\)$/],
-  ['--calibrate an estimate document', ['--calibrate', 'DIR/estimate.json'], /^crawl-planner estimate: --calibrate: .*estimate\.json: not a crawl report \(one that crawl --report writes\): it has no requests and summary$/],
-  ['--calibrate a report of another schema', ['--calibrate', 'DIR/v2.json'], /^crawl-planner estimate: --calibrate: .*v2\.json: crawl report schemaVersion 2 is not supported \(this version reads 1\)$/],
+  [
+    '--calibrate a missing file',
+    ['--calibrate', 'DIR/missing.json'],
+    /^crawl-planner estimate: --calibrate: cannot read .*missing\.json: ENOENT$/,
+  ],
+  [
+    '--calibrate a file that is not JSON',
+    ['--calibrate', 'DIR/not-json.json'],
+    /^crawl-planner estimate: --calibrate: .*not-json\.json is not JSON \(give the report that crawl --report wrote\)$/,
+  ],
+  [
+    '--calibrate an estimate document',
+    ['--calibrate', 'DIR/estimate.json'],
+    /^crawl-planner estimate: --calibrate: .*estimate\.json: not a crawl report \(one that crawl --report writes\): it has no requests and summary$/,
+  ],
+  [
+    '--calibrate a report of another schema',
+    ['--calibrate', 'DIR/v2.json'],
+    /^crawl-planner estimate: --calibrate: .*v2\.json: crawl report schemaVersion 2 is not supported \(this version reads 1\)$/,
+  ],
 ];
 for (const [name, args, message] of refusals) {
   test(`${name} → exit 2 with one line`, () => {

@@ -22,7 +22,11 @@ before(async () => {
   srv.route('/robots.txt', text(200, `User-agent: *\nDisallow: /private\n\nSitemap: ${srv.url('/index.xml')}\n`));
   srv.route(
     '/index.xml',
-    text(200, `<sitemapindex><sitemap><loc>${srv.url('/a.xml.gz')}</loc></sitemap><sitemap><loc>${srv.url('/missing.xml')}</loc></sitemap></sitemapindex>`, { 'content-type': 'application/xml' }),
+    text(
+      200,
+      `<sitemapindex><sitemap><loc>${srv.url('/a.xml.gz')}</loc></sitemap><sitemap><loc>${srv.url('/missing.xml')}</loc></sitemap></sitemapindex>`,
+      { 'content-type': 'application/xml' },
+    ),
   );
   const urls = [
     [srv.url('/new'), lastmod(2)],
@@ -31,7 +35,16 @@ before(async () => {
     [srv.url('/private/x'), lastmod(1)],
     ['https://elsewhere.example/y', lastmod(1)],
   ];
-  srv.route('/a.xml.gz', text(200, zlib.gzipSync(`<urlset>${urls.map(([u, m]) => `<url><loc>${u}</loc><lastmod>${m}</lastmod></url>`).join('')}</urlset>`), { 'content-type': 'application/gzip' }));
+  srv.route(
+    '/a.xml.gz',
+    text(
+      200,
+      zlib.gzipSync(
+        `<urlset>${urls.map(([u, m]) => `<url><loc>${u}</loc><lastmod>${m}</lastmod></url>`).join('')}</urlset>`,
+      ),
+      { 'content-type': 'application/gzip' },
+    ),
+  );
 });
 
 after(async () => {
@@ -51,17 +64,33 @@ describe('crawl-planner sitemaps', () => {
     assert.match(doc.userAgent, /^SizeBot\/\S+$/);
     assert.equal(doc.complete, true);
     assert.equal(doc.requests, 4);
-    assert.deepEqual(doc.limits, { urlsPerFile: 50_000, bytesPerFile: 52_428_800, files: 1_000, urls: 1_000_000, bytes: 1_073_741_824, indexDepth: 2 });
+    assert.deepEqual(doc.limits, {
+      urlsPerFile: 50_000,
+      bytesPerFile: 52_428_800,
+      files: 1_000,
+      urls: 1_000_000,
+      bytes: 1_073_741_824,
+      indexDepth: 2,
+    });
     assert.ok(Math.abs(Date.parse(doc.changedSince!) - (Date.now() - 30 * DAY)) < 60_000);
     assert.equal(doc.hosts.length, 1);
     const h = doc.hosts[0]!;
     assert.equal(h.host, new URL(srv.origin).host);
     assert.deepEqual([h.urls, h.disallowed, h.files, h.otherHosts.urls], [3, 1, 2, 1]);
-    assert.deepEqual({ ...h.lastmod, newest: null, oldest: null }, { newest: null, oldest: null, last7d: 1, last30d: 2, last365d: 2, dated: 3, undated: 0, invalid: 0, future: 0 });
+    assert.deepEqual(
+      { ...h.lastmod, newest: null, oldest: null },
+      { newest: null, oldest: null, last7d: 1, last30d: 2, last365d: 2, dated: 3, undated: 0, invalid: 0, future: 0 },
+    );
     assert.equal(h.changedSince, 2);
-    assert.deepEqual(h.errors.map((e) => [e.code, e.url]), [['http-status', srv.url('/missing.xml')]]);
+    assert.deepEqual(
+      h.errors.map((e) => [e.code, e.url]),
+      [['http-status', srv.url('/missing.xml')]],
+    );
     assert.equal(h.source, 'robots.txt');
-    assert.deepEqual(h.robots.map((o) => [o.origin, o.outcome, o.sitemaps]), [[srv.origin, 'ok', [srv.url('/index.xml')]]]);
+    assert.deepEqual(
+      h.robots.map((o) => [o.origin, o.outcome, o.sitemaps]),
+      [[srv.origin, 'ok', [srv.url('/index.xml')]]],
+    );
   });
 
   it('text: a table per host, then where the sitemaps came from and every error', T, async () => {
@@ -70,7 +99,13 @@ describe('crawl-planner sitemaps', () => {
     const lines = r.stdout.split('\n');
     assert.match(lines[0]!, /^Sitemaps for CrawlPlanner \(User-Agent: CrawlPlanner\/\S+\)$/);
     assert.match(r.stdout, /^Host\s+URLs\s+Disallowed\s+Other hosts\s+Files\s+Newest\s+Oldest\s+7 d\s+30 d\s+365 d$/m);
-    assert.match(r.stdout, new RegExp(`^${esc(new URL(srv.origin).host)}\\s+3\\s+1\\s+1\\s+2\\s+\\d{4}-\\d\\d-\\d\\d\\s+\\d{4}-\\d\\d-\\d\\d\\s+1\\s+2\\s+2$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^${esc(new URL(srv.origin).host)}\\s+3\\s+1\\s+1\\s+2\\s+\\d{4}-\\d\\d-\\d\\d\\s+\\d{4}-\\d\\d-\\d\\d\\s+1\\s+2\\s+2$`,
+        'm',
+      ),
+    );
     assert.match(r.stdout, /: sitemaps from robots\.txt; interval 0.01 s/);
     assert.match(r.stdout, /^ {2}other hosts, not counted: elsewhere\.example \(1\)$/m);
     assert.match(r.stdout, new RegExp(`^ {2}http-status ${esc(srv.url('/missing.xml'))}: 404: `, 'm'));
@@ -83,7 +118,10 @@ describe('crawl-planner sitemaps', () => {
     try {
       const r = await sitemaps(empty.url('/'));
       assert.equal(r.status, 1, r.stderr);
-      assert.match(r.stdout, /^ {2}no-sitemap http:\/\/\S+\/sitemap\.xml: robots\.txt names no sitemap, and \S+ answered 404$/m);
+      assert.match(
+        r.stdout,
+        /^ {2}no-sitemap http:\/\/\S+\/sitemap\.xml: robots\.txt names no sitemap, and \S+ answered 404$/m,
+      );
     } finally {
       await empty.close();
     }
@@ -107,15 +145,35 @@ describe('crawl-planner sitemaps', () => {
     ['a negative delay', ['--delay', '-1', 'http://127.0.0.1:9/'], /--delay: -1 must be at least 0/],
     ['zero files', ['--max-files', '0', 'http://127.0.0.1:9/'], /--max-files: 0 must be at least 1/],
     ['URLs that are not a number', ['--max-urls', 'lots', 'http://127.0.0.1:9/'], /--max-urls: "lots" is not a number/],
-    ['a changed-since that is neither', ['--changed-since', 'last week', 'http://127.0.0.1:9/'], /--changed-since: "last week" is neither a date/],
-    ['a changed-since in the future', ['--changed-since', '2999-01-01', 'http://127.0.0.1:9/'], /--changed-since: 2999-01-01 is in the future/],
-    ['an impossible date', ['--changed-since', '2024-02-30', 'http://127.0.0.1:9/'], /--changed-since: "2024-02-30" is neither a date/],
+    [
+      'a changed-since that is neither',
+      ['--changed-since', 'last week', 'http://127.0.0.1:9/'],
+      /--changed-since: "last week" is neither a date/,
+    ],
+    [
+      'a changed-since in the future',
+      ['--changed-since', '2999-01-01', 'http://127.0.0.1:9/'],
+      /--changed-since: 2999-01-01 is in the future/,
+    ],
+    [
+      'an impossible date',
+      ['--changed-since', '2024-02-30', 'http://127.0.0.1:9/'],
+      /--changed-since: "2024-02-30" is neither a date/,
+    ],
     ['a zero timeout', ['--timeout', '0', 'http://127.0.0.1:9/'], /--timeout: 0 must be greater than 0/],
     ['an invalid product token', ['--user-agent', 'My Bot/1.0', 'http://127.0.0.1:9/'], /--user-agent: /],
     ['an invalid contact', ['--contact', 'call me', 'http://127.0.0.1:9/'], /--contact: /],
-    ['an unknown policy', ['--crawl-delay-policy', 'maybe', 'http://127.0.0.1:9/'], /--crawl-delay-policy: "maybe" must be one of cap, skip, obey/],
+    [
+      'an unknown policy',
+      ['--crawl-delay-policy', 'maybe', 'http://127.0.0.1:9/'],
+      /--crawl-delay-policy: "maybe" must be one of cap, skip, obey/,
+    ],
     ['an unknown option', ['--pages', '3', 'http://127.0.0.1:9/'], /Unknown option '--pages'/],
-    ['a real host without a contact under --require-contact', ['--require-contact', 'https://example.com/'], /--require-contact: no contact set \(this would reach example\.com\)/],
+    [
+      'a real host without a contact under --require-contact',
+      ['--require-contact', 'https://example.com/'],
+      /--require-contact: no contact set \(this would reach example\.com\)/,
+    ],
   ];
   for (const [name, args, message] of bad) {
     it(`bad input: ${name} → exit 2, one line on stderr, nothing fetched`, T, async () => {

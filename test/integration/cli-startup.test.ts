@@ -32,10 +32,14 @@ after(async () => {
 /** Runs the CLI in a child process and returns what it loaded (asynchronously: the loopback server lives here). */
 async function loaded(args: string[]): Promise<{ files: string[]; builtins: string[] }> {
   const out = path.join(dir, `loaded-${Date.now()}-${Math.random()}.json`);
-  const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test/helpers/loadedModules.cjs'), CLI, ...args], {
-    env: { ...process.env, LOADED_MODULES_FILE: out, NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', path.join(ROOT, 'test/helpers/loadedModules.cjs'), CLI, ...args],
+    {
+      env: { ...process.env, LOADED_MODULES_FILE: out, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -59,8 +63,15 @@ describe('CLI start-up: each command loads only what it uses', { timeout: 60_000
     it(`${name}: neither undici nor node:zlib nor node:http`, async () => {
       const l = await loaded(args.map((a) => a.replace('DIR', dir)));
       assert.equal(usesUndici(l), false, 'dist/undici.js was loaded');
-      assert.deepEqual(l.builtins.filter((b) => ['zlib', 'http', 'https', 'http2'].includes(b)), []);
-      assert.deepEqual(l.files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}`)), [], 'nothing from node_modules');
+      assert.deepEqual(
+        l.builtins.filter((b) => ['zlib', 'http', 'https', 'http2'].includes(b)),
+        [],
+      );
+      assert.deepEqual(
+        l.files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}`)),
+        [],
+        'nothing from node_modules',
+      );
     });
   }
 

@@ -35,7 +35,8 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
   it('on the wire: no two requests to one host reached their connection closer than its interval', () => {
     for (const s of result.summary.hosts) {
       const sent = result.report.requests.filter((r) => r.host === s.host && r.sentAt !== null).map((r) => r.sentAt!);
-      for (const gap of gaps(sent)) assert.ok(gap >= s.plannedIntervalSeconds * 1000, `${s.host}: requests sent ${gap} ms apart`);
+      for (const gap of gaps(sent))
+        assert.ok(gap >= s.plannedIntervalSeconds * 1000, `${s.host}: requests sent ${gap} ms apart`);
     }
   });
   after(async () => {
@@ -54,13 +55,17 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
       const starts = arrivals.map((a) => a.at).sort((a, b) => a - b);
       for (let i = 1; i < starts.length; i++) {
         const gap = starts[i]! - starts[i - 1]!;
-        assert.ok(gap + allowance >= planned * 1000, `${h.name}: arrivals ${gap} ms apart, interval ${planned * 1000} ms, allowance ${allowance} ms`);
+        assert.ok(
+          gap + allowance >= planned * 1000,
+          `${h.name}: arrivals ${gap} ms apart, interval ${planned * 1000} ms, allowance ${allowance} ms`,
+        );
       }
     }
   });
 
   it('never more than one request in flight per host', () => {
-    for (const h of demo.hosts) assert.ok(demo.inFlightMax(h.name) <= 1, `${h.name}: ${demo.inFlightMax(h.name)} in flight`);
+    for (const h of demo.hosts)
+      assert.ok(demo.inFlightMax(h.name) <= 1, `${h.name}: ${demo.inFlightMax(h.name)} in flight`);
   });
 
   it('Crawl-delay raises the interval: polite (Crawl-delay 2) is kept 2 s apart', () => {
@@ -73,14 +78,20 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
   it('Retry-After is respected: after a 429 or 503 the host is not asked again before it says', () => {
     let checked = 0;
     for (const name of ['limited', 'flaky']) {
-      const arrivals = demo.arrivals(name).filter((a) => a.path !== '/robots.txt').sort((a, b) => a.at - b.at);
+      const arrivals = demo
+        .arrivals(name)
+        .filter((a) => a.path !== '/robots.txt')
+        .sort((a, b) => a.at - b.at);
       for (let i = 0; i + 1 < arrivals.length; i++) {
         const a = arrivals[i]!;
         if (a.status !== 429 && a.status !== 503) continue;
         const next = arrivals[i + 1]!;
         // limited says Retry-After: 2 (seconds or an HTTP-date rounded up); flaky says the outage's remaining whole seconds (≥ 1).
         const minWait = name === 'limited' ? 2000 : 1000;
-        assert.ok(next.at - a.at + SLACK_MS + serverLagMs >= minWait, `${name}: ${next.at - a.at} ms after a ${a.status}`);
+        assert.ok(
+          next.at - a.at + SLACK_MS + serverLagMs >= minWait,
+          `${name}: ${next.at - a.at} ms after a ${a.status}`,
+        );
         checked++;
       }
     }
@@ -109,10 +120,11 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
     const robotsRecords = records.filter((r) => r.robotsTxt);
     assert.deepEqual(robotsRecords.map((r) => new URL(r.url).origin).sort(), demo.hosts.map((h) => h.origin).sort());
     for (const r of robotsRecords) assert.equal(new URL(r.url).pathname, '/robots.txt');
-    assert.ok(result.plan, 'the plan was made from the crawl\'s own robots.txt answers');
+    assert.ok(result.plan, "the plan was made from the crawl's own robots.txt answers");
     assert.equal(result.summary.plannedSeconds, result.plan.totalSeconds);
     for (const r of records) {
-      for (const key of ['url', 'host', 'startedAt', 'endedAt', 'status', 'attempt', 'bytes', 'error'] as const) assert.ok(key in r, key);
+      for (const key of ['url', 'host', 'startedAt', 'endedAt', 'status', 'attempt', 'bytes', 'error'] as const)
+        assert.ok(key in r, key);
       assert.equal(typeof r.startedAt, 'number');
     }
   });

@@ -23,7 +23,10 @@ interface Got {
   date: string | null;
 }
 
-async function withHost(config: Omit<DemoHostConfig, 'name' | 'description' | 'pages'>, fn: (get: (path?: string) => Promise<Got>, time: FakeTime, demo: DemoHosts) => Promise<void>): Promise<void> {
+async function withHost(
+  config: Omit<DemoHostConfig, 'name' | 'description' | 'pages'>,
+  fn: (get: (path?: string) => Promise<Got>, time: FakeTime, demo: DemoHosts) => Promise<void>,
+): Promise<void> {
   const time = new FakeTime();
   const demo = await startDemoHosts({ hosts: [{ name: 'x', description: '', pages: 10, ...config }], now: time.now });
   const origin = demo.hosts[0]?.origin ?? '';
@@ -56,41 +59,53 @@ describe('demo hosts: 429 Too Many Requests', () => {
         time.advance(10_000);
       }
       assert.deepEqual(got, [200, 200, '429 2', 200, 200, '429 2', 200]);
-      assert.deepEqual(demo.arrivals('x').map((a) => a.status), [200, 200, 429, 200, 200, 429, 200]);
-      assert.deepEqual(demo.arrivals('x').map((a) => a.retryAfter), [undefined, undefined, '2', undefined, undefined, '2', undefined]);
+      assert.deepEqual(
+        demo.arrivals('x').map((a) => a.status),
+        [200, 200, 429, 200, 200, 429, 200],
+      );
+      assert.deepEqual(
+        demo.arrivals('x').map((a) => a.retryAfter),
+        [undefined, undefined, '2', undefined, undefined, '2', undefined],
+      );
     });
   });
 
   it('Retry-After as an HTTP-date is at least the wait after the Date header', async () => {
-    await withHost({ tooManyRequests: { every: 2, retryAfterSeconds: 5, retryAfterForm: 'http-date' } }, async (get, time) => {
-      await get();
-      const onSecond = await get();
-      assert.equal(onSecond.status, 429);
-      assert.equal(dateDelta(onSecond), 5000);
-      assert.equal(onSecond.retryAfter, 'Tue, 01 Jan 2030 00:00:05 GMT');
+    await withHost(
+      { tooManyRequests: { every: 2, retryAfterSeconds: 5, retryAfterForm: 'http-date' } },
+      async (get, time) => {
+        await get();
+        const onSecond = await get();
+        assert.equal(onSecond.status, 429);
+        assert.equal(dateDelta(onSecond), 5000);
+        assert.equal(onSecond.retryAfter, 'Tue, 01 Jan 2030 00:00:05 GMT');
 
-      // Mid-second: the Date header floors, the target rounds up; the client never waits too little.
-      time.advance(60_400);
-      await get();
-      const midSecond = await get();
-      assert.equal(midSecond.status, 429);
-      assert.ok(dateDelta(midSecond) >= 5000 && dateDelta(midSecond) <= 6000, String(dateDelta(midSecond)));
-    });
+        // Mid-second: the Date header floors, the target rounds up; the client never waits too little.
+        time.advance(60_400);
+        await get();
+        const midSecond = await get();
+        assert.equal(midSecond.status, 429);
+        assert.ok(dateDelta(midSecond) >= 5000 && dateDelta(midSecond) <= 6000, String(dateDelta(midSecond)));
+      },
+    );
   });
 
   it('alternates the two forms, seconds first', async () => {
-    await withHost({ tooManyRequests: { every: 2, retryAfterSeconds: 3, retryAfterForm: 'alternate' } }, async (get) => {
-      const values: (string | null)[] = [];
-      for (let i = 0; i < 8; i++) {
-        const r = await get();
-        if (r.status === 429) values.push(r.retryAfter);
-      }
-      assert.equal(values.length, 4);
-      assert.equal(values[0], '3');
-      assert.match(values[1] ?? '', /GMT$/);
-      assert.equal(values[2], '3');
-      assert.match(values[3] ?? '', /GMT$/);
-    });
+    await withHost(
+      { tooManyRequests: { every: 2, retryAfterSeconds: 3, retryAfterForm: 'alternate' } },
+      async (get) => {
+        const values: (string | null)[] = [];
+        for (let i = 0; i < 8; i++) {
+          const r = await get();
+          if (r.status === 429) values.push(r.retryAfter);
+        }
+        assert.equal(values.length, 4);
+        assert.equal(values[0], '3');
+        assert.match(values[1] ?? '', /GMT$/);
+        assert.equal(values[2], '3');
+        assert.match(values[3] ?? '', /GMT$/);
+      },
+    );
   });
 
   it('a server-side rate limiter answers 429 when requests come closer than the minimum interval', async () => {
@@ -113,14 +128,17 @@ describe('demo hosts: 429 Too Many Requests', () => {
   });
 
   it('robots.txt and the sitemap are never refused and do not count', async () => {
-    await withHost({ sitemap: true, tooManyRequests: { every: 2, minIntervalMs: 60_000, retryAfterSeconds: 1 } }, async (get) => {
-      for (let i = 0; i < 4; i++) {
-        assert.equal((await get('/robots.txt')).status, 200);
-        assert.equal((await get('/sitemap.xml')).status, 200);
-      }
-      assert.equal((await get('/')).status, 200, 'the first counted request');
-      assert.equal((await get('/')).status, 429);
-    });
+    await withHost(
+      { sitemap: true, tooManyRequests: { every: 2, minIntervalMs: 60_000, retryAfterSeconds: 1 } },
+      async (get) => {
+        for (let i = 0; i < 4; i++) {
+          assert.equal((await get('/robots.txt')).status, 200);
+          assert.equal((await get('/sitemap.xml')).status, 200);
+        }
+        assert.equal((await get('/')).status, 200, 'the first counted request');
+        assert.equal((await get('/')).status, 429);
+      },
+    );
   });
 });
 
@@ -144,7 +162,19 @@ describe('demo hosts: 503 bursts', () => {
       await step(10); // 6
       await step(10); // 7 = 3 + 4: the next burst
       await step(2500); // over again
-      assert.deepEqual(seen, ['200', '200', '503 RA=3', '503 RA=2', '200', '503 RA=1', '200', '200', '200', '503 RA=3', '200']);
+      assert.deepEqual(seen, [
+        '200',
+        '200',
+        '503 RA=3',
+        '503 RA=2',
+        '200',
+        '503 RA=1',
+        '200',
+        '200',
+        '200',
+        '503 RA=3',
+        '200',
+      ]);
       assert.equal(demo.arrivals('x').filter((a) => a.status === 503).length, 4);
     });
   });

@@ -4,9 +4,23 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultDemoConfig, formatDemoHosts, retryAfterValue, type DemoHostConfig, type DemoHostInfo } from '../../src/demo';
+import {
+  defaultDemoConfig,
+  formatDemoHosts,
+  retryAfterValue,
+  type DemoHostConfig,
+  type DemoHostInfo,
+} from '../../src/demo';
 import { latencySampler, mulberry32 } from '../../src/demo/random';
-import { buildSite, pageIndexOf, pagePath, renderPage, renderRobotsTxt, renderSitemap, type SiteModel } from '../../src/demo/site';
+import {
+  buildSite,
+  pageIndexOf,
+  pagePath,
+  renderPage,
+  renderRobotsTxt,
+  renderSitemap,
+  type SiteModel,
+} from '../../src/demo/site';
 import { extractLinks } from '../../src/core/html/links';
 
 const ORIGIN = 'http://127.0.0.11:8470';
@@ -62,7 +76,15 @@ describe('demo site model', () => {
   });
 
   it('is deterministic from the seed', () => {
-    const cfg: DemoHostConfig = { name: 'x', description: '', pages: 25, graph: { kind: 'ring', fanOut: 4 }, seed: 42, crossHostLinks: 3, brokenLinks: 2 };
+    const cfg: DemoHostConfig = {
+      name: 'x',
+      description: '',
+      pages: 25,
+      graph: { kind: 'ring', fanOut: 4 },
+      seed: 42,
+      crossHostLinks: 3,
+      brokenLinks: 2,
+    };
     assert.deepEqual(buildSite(cfg, ['a', 'b']), buildSite(cfg, ['a', 'b']));
     assert.notDeepEqual(buildSite({ ...cfg, seed: 43 }, ['a', 'b']).links, buildSite(cfg, ['a', 'b']).links);
   });
@@ -98,14 +120,23 @@ describe('demo site model', () => {
     const home = site.links[0]?.filter((l) => l.kind === 'special').map((l) => (l.kind === 'special' ? l.path : ''));
     assert.deepEqual(home, ['/old', '/hang', '/endless']);
     const { other } = reachable(site);
-    for (const u of ['http://a.demo.test/', 'http://b.demo.test/', `${ORIGIN}/private/1`, `${ORIGIN}/missing/3`, `${ORIGIN}/old`, `${ORIGIN}/hang`]) {
+    for (const u of [
+      'http://a.demo.test/',
+      'http://b.demo.test/',
+      `${ORIGIN}/private/1`,
+      `${ORIGIN}/missing/3`,
+      `${ORIGIN}/old`,
+      `${ORIGIN}/hang`,
+    ]) {
       assert.ok(other.has(u), u);
     }
   });
 
   it('writes page links as absolute paths, relative paths and absolute URLs', () => {
     const site = buildSite({ name: 'x', description: '', pages: 12, graph: { kind: 'tree', fanOut: 3 }, seed: 1 });
-    const hrefs = site.links.flatMap((_, i) => [...renderPage(site, i, ctx).matchAll(/href="([^"]*)"/g)].map((m) => m[1]));
+    const hrefs = site.links.flatMap((_, i) =>
+      [...renderPage(site, i, ctx).matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
+    );
     assert.ok(hrefs.some((h) => h?.startsWith('/page/')));
     assert.ok(hrefs.some((h) => h !== undefined && /^(\d+|\.\.\/)$/.test(h)));
     assert.ok(hrefs.some((h) => h?.startsWith(ORIGIN)));
@@ -127,7 +158,13 @@ describe('demo site model', () => {
 
   it('renders robots.txt from rules, text or a status', () => {
     const rules = renderRobotsTxt(
-      { name: 'p', description: '', pages: 1, sitemap: true, robotsTxt: { kind: 'rules', crawlDelay: 2, disallow: ['/private'], extraGroups: 'User-agent: X\nDisallow: /' } },
+      {
+        name: 'p',
+        description: '',
+        pages: 1,
+        sitemap: true,
+        robotsTxt: { kind: 'rules', crawlDelay: 2, disallow: ['/private'], extraGroups: 'User-agent: X\nDisallow: /' },
+      },
       ORIGIN,
     );
     assert.equal(rules.status, 200);
@@ -135,17 +172,33 @@ describe('demo site model', () => {
       rules.body,
       `# p: a Crawl Planner demo host\nUser-agent: *\nCrawl-delay: 2\nDisallow: /private\n\nUser-agent: X\nDisallow: /\n\nSitemap: ${ORIGIN}/sitemap.xml\n`,
     );
-    assert.match(renderRobotsTxt({ name: 'a', description: '', pages: 1 }, ORIGIN).body, /^User-agent: \*\nDisallow:\n$/m);
-    assert.deepEqual(renderRobotsTxt({ name: 't', description: '', pages: 1, robotsTxt: { kind: 'text', text: 'Sitemap: {origin}/s.xml\n' } }, ORIGIN), {
-      status: 200,
-      body: `Sitemap: ${ORIGIN}/s.xml\n`,
-    });
-    assert.equal(renderRobotsTxt({ name: 's', description: '', pages: 1, robotsTxt: { kind: 'status', status: 500 } }, ORIGIN).status, 500);
+    assert.match(
+      renderRobotsTxt({ name: 'a', description: '', pages: 1 }, ORIGIN).body,
+      /^User-agent: \*\nDisallow:\n$/m,
+    );
+    assert.deepEqual(
+      renderRobotsTxt(
+        { name: 't', description: '', pages: 1, robotsTxt: { kind: 'text', text: 'Sitemap: {origin}/s.xml\n' } },
+        ORIGIN,
+      ),
+      {
+        status: 200,
+        body: `Sitemap: ${ORIGIN}/s.xml\n`,
+      },
+    );
+    assert.equal(
+      renderRobotsTxt({ name: 's', description: '', pages: 1, robotsTxt: { kind: 'status', status: 500 } }, ORIGIN)
+        .status,
+      500,
+    );
   });
 
   it('lists every page in the sitemap', () => {
     const xml = renderSitemap(buildSite({ name: 'x', description: '', pages: 3 }), ORIGIN);
-    assert.deepEqual([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]), [`${ORIGIN}/`, `${ORIGIN}/page/1`, `${ORIGIN}/page/2`]);
+    assert.deepEqual(
+      [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]),
+      [`${ORIGIN}/`, `${ORIGIN}/page/1`, `${ORIGIN}/page/2`],
+    );
   });
 });
 
@@ -154,7 +207,10 @@ describe('default demo set', () => {
   const hosts = config.hosts ?? [];
 
   it('has five hosts of 10–40 pages with distinct names and seeds', () => {
-    assert.deepEqual(hosts.map((h) => h.name), ['fast', 'slow', 'polite', 'limited', 'flaky']);
+    assert.deepEqual(
+      hosts.map((h) => h.name),
+      ['fast', 'slow', 'polite', 'limited', 'flaky'],
+    );
     for (const h of hosts) {
       assert.ok(h.pages >= 10 && h.pages <= 40, `${h.name}: ${h.pages}`);
       assert.ok(h.description.length > 0);
@@ -176,7 +232,11 @@ describe('default demo set', () => {
 
   it('every page of every host is reachable from its seeds', () => {
     for (const [i, h] of hosts.entries()) {
-      const site = buildSite(h, hosts.filter((o) => o.name !== h.name).map((o) => o.name), i);
+      const site = buildSite(
+        h,
+        hosts.filter((o) => o.name !== h.name).map((o) => o.name),
+        i,
+      );
       assert.equal(reachable(site, h.seeds ?? ['/']).pages.size, h.pages, h.name);
     }
   });

@@ -6,7 +6,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultDemoConfig, startDemoHosts, type DemoConfig, type DemoHostConfig, type DemoHosts } from '../../src/demo';
+import {
+  defaultDemoConfig,
+  startDemoHosts,
+  type DemoConfig,
+  type DemoHostConfig,
+  type DemoHosts,
+} from '../../src/demo';
 import { extractLinks } from '../../src/core/html/links';
 
 interface Got {
@@ -35,7 +41,8 @@ function calmDefaults(): DemoConfig {
   return {
     ...config,
     hosts: (config.hosts ?? []).map(
-      ({ latency: _l, tooManyRequests: _t, unavailable: _u, hangPaths: _h, bigPage: _b, ...rest }): DemoHostConfig => rest,
+      ({ latency: _l, tooManyRequests: _t, unavailable: _u, hangPaths: _h, bigPage: _b, ...rest }): DemoHostConfig =>
+        rest,
     ),
   };
 }
@@ -69,32 +76,47 @@ describe('demo hosts: start and close', () => {
       assert.equal(h.seeds[0], h.baseUrl);
       if (demo.addressing === 'distinct') assert.equal(h.address, `127.0.0.${11 + i}`);
     }
-    assert.deepEqual(host(demo, 'polite').seeds, [host(demo, 'polite').baseUrl, `${host(demo, 'polite').origin}/private/`]);
+    assert.deepEqual(host(demo, 'polite').seeds, [
+      host(demo, 'polite').baseUrl,
+      `${host(demo, 'polite').origin}/private/`,
+    ]);
     await demo.close();
     await demo.close(); // idempotent
     await assert.rejects(fetch(demo.hosts[0]?.baseUrl ?? ''));
   });
 
-  it('puts every host on one fixed port in distinct mode', { skip: process.platform !== 'linux' && 'needs 127.0.0.0/8' }, async () => {
-    // An ephemeral port number that is free on 127.0.0.1 is almost surely free on 127.0.0.21–23 too.
-    const probe = http.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
-    const hosts = (calmDefaults().hosts ?? []).slice(0, 3);
-    await withHosts({ hosts, addressing: 'distinct', basePort: port, firstAddress: 21 }, async (demo) => {
-      assert.deepEqual(demo.hosts.map((h) => h.origin), [21, 22, 23].map((x) => `http://127.0.0.${x}:${port}`));
-      for (const h of demo.hosts) assert.equal((await get(h.baseUrl)).status, 200);
-    });
-  });
+  it(
+    'puts every host on one fixed port in distinct mode',
+    { skip: process.platform !== 'linux' && 'needs 127.0.0.0/8' },
+    async () => {
+      // An ephemeral port number that is free on 127.0.0.1 is almost surely free on 127.0.0.21–23 too.
+      const probe = http.createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((r) => probe.close(() => r()));
+      const hosts = (calmDefaults().hosts ?? []).slice(0, 3);
+      await withHosts({ hosts, addressing: 'distinct', basePort: port, firstAddress: 21 }, async (demo) => {
+        assert.deepEqual(
+          demo.hosts.map((h) => h.origin),
+          [21, 22, 23].map((x) => `http://127.0.0.${x}:${port}`),
+        );
+        for (const h of demo.hosts) assert.equal((await get(h.baseUrl)).status, 200);
+      });
+    },
+  );
 
   it('puts every host on 127.0.0.1 with its own port in single mode', async () => {
     await withHosts({ ...calmDefaults(), addressing: 'single' }, async (demo) => {
       assert.equal(demo.addressing, 'single');
       assert.ok(demo.hosts.every((h) => h.address === '127.0.0.1'));
       assert.equal(new Set(demo.hosts.map((h) => h.port)).size, demo.hosts.length);
-      const titles = await Promise.all(demo.hosts.map(async (h) => /<title>([^<]*)<\/title>/.exec((await get(h.baseUrl)).body)?.[1]));
-      assert.deepEqual(titles, demo.hosts.map((h) => `${h.name} · home`));
+      const titles = await Promise.all(
+        demo.hosts.map(async (h) => /<title>([^<]*)<\/title>/.exec((await get(h.baseUrl)).body)?.[1]),
+      );
+      assert.deepEqual(
+        titles,
+        demo.hosts.map((h) => `${h.name} · home`),
+      );
     });
   });
 
@@ -213,7 +235,9 @@ describe('demo hosts: content', () => {
   });
 
   it('follows a redirect chain: 301, 302, 307, 308, absolute and relative Location', async () => {
-    const hosts: DemoHostConfig[] = [{ name: 'r', description: '', pages: 5, redirectChain: ['/a', '/b', '/c', '/d', '/page/4'] }];
+    const hosts: DemoHostConfig[] = [
+      { name: 'r', description: '', pages: 5, redirectChain: ['/a', '/b', '/c', '/d', '/page/4'] },
+    ];
     await withHosts({ hosts }, async (demo) => {
       const { origin } = host(demo, 'r');
       const hops: [string, number, string][] = [];
@@ -248,7 +272,10 @@ describe('demo hosts: content', () => {
       assert.equal(head.status, 200);
       assert.equal(head.body, '');
       assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(full.body)));
-      assert.deepEqual(demo.arrivals('h').map((a) => a.method), ['GET', 'GET', 'POST', 'GET', 'HEAD']);
+      assert.deepEqual(
+        demo.arrivals('h').map((a) => a.method),
+        ['GET', 'GET', 'POST', 'GET', 'HEAD'],
+      );
     });
   });
 
@@ -257,39 +284,61 @@ describe('demo hosts: content', () => {
       const polite = host(demo, 'polite');
       const r = await get(`${polite.origin}/sitemap.xml`);
       assert.equal(r.headers.get('content-type'), 'application/xml; charset=utf-8');
-      assert.deepEqual([...r.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]), polite.pageUrls);
+      assert.deepEqual(
+        [...r.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]),
+        polite.pageUrls,
+      );
       assert.equal((await get(`${host(demo, 'slow').origin}/sitemap.xml`)).status, 404);
     });
   });
 
   it('streams a big page with an exact Content-Length', async () => {
     const bytes = 300_000;
-    await withHosts({ hosts: [{ name: 'b', description: '', pages: 1, bigPage: { path: '/big', bytes, chunkBytes: 50_000, chunkIntervalMs: 0 } }] }, async (demo) => {
-      const r = await fetch(`${host(demo, 'b').origin}/big`);
-      assert.equal(r.headers.get('content-length'), String(bytes));
-      const body = Buffer.from(await r.arrayBuffer());
-      assert.equal(body.length, bytes);
-      assert.ok(body.toString('utf8').endsWith('</html>\n'));
-      assert.equal(demo.arrivals('b')[0]?.status, 200);
-      assert.equal(demo.arrivals('b')[0]?.aborted, undefined);
-    });
+    await withHosts(
+      {
+        hosts: [
+          {
+            name: 'b',
+            description: '',
+            pages: 1,
+            bigPage: { path: '/big', bytes, chunkBytes: 50_000, chunkIntervalMs: 0 },
+          },
+        ],
+      },
+      async (demo) => {
+        const r = await fetch(`${host(demo, 'b').origin}/big`);
+        assert.equal(r.headers.get('content-length'), String(bytes));
+        const body = Buffer.from(await r.arrayBuffer());
+        assert.equal(body.length, bytes);
+        assert.ok(body.toString('utf8').endsWith('</html>\n'));
+        assert.equal(demo.arrivals('b')[0]?.status, 200);
+        assert.equal(demo.arrivals('b')[0]?.aborted, undefined);
+      },
+    );
   });
 
   it('an endless page streams until the client gives up', async () => {
-    await withHosts({ hosts: [{ name: 'e', description: '', pages: 1, bigPage: { path: '/endless', bytes: Infinity, chunkIntervalMs: 1 } }] }, async (demo) => {
-      const r = await fetch(`${host(demo, 'e').origin}/endless`);
-      assert.equal(r.headers.get('content-length'), null);
-      const reader = (r.body as ReadableStream<Uint8Array>).getReader();
-      let n = 0;
-      while (n < 1_000_000) {
-        const { done, value } = await reader.read();
-        assert.equal(done, false);
-        n += value?.length ?? 0;
-      }
-      await reader.cancel();
-      await until(() => demo.arrivals('e')[0]?.endedAt !== undefined, 'the server to see the client go');
-      assert.equal(demo.arrivals('e')[0]?.aborted, true);
-    });
+    await withHosts(
+      {
+        hosts: [
+          { name: 'e', description: '', pages: 1, bigPage: { path: '/endless', bytes: Infinity, chunkIntervalMs: 1 } },
+        ],
+      },
+      async (demo) => {
+        const r = await fetch(`${host(demo, 'e').origin}/endless`);
+        assert.equal(r.headers.get('content-length'), null);
+        const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+        let n = 0;
+        while (n < 1_000_000) {
+          const { done, value } = await reader.read();
+          assert.equal(done, false);
+          n += value?.length ?? 0;
+        }
+        await reader.cancel();
+        await until(() => demo.arrivals('e')[0]?.endedAt !== undefined, 'the server to see the client go');
+        assert.equal(demo.arrivals('e')[0]?.aborted, true);
+      },
+    );
   });
 });
 
@@ -300,7 +349,10 @@ describe('demo hosts: latency, hanging, politeness record', () => {
       { name: 'uniform', description: '', pages: 3, latency: { kind: 'uniform', minMs: 100, maxMs: 130 } },
     ];
     await withHosts({ hosts }, async (demo) => {
-      for (const [name, min] of [['fixed', 150], ['uniform', 100]] as const) {
+      for (const [name, min] of [
+        ['fixed', 150],
+        ['uniform', 100],
+      ] as const) {
         for (const path of ['/robots.txt', '/', '/page/1']) {
           const start = performance.now();
           await get(host(demo, name).origin + path);
@@ -315,10 +367,12 @@ describe('demo hosts: latency, hanging, politeness record', () => {
   it('a hanging path never answers, counts as in flight, and does not block close()', { timeout: 15_000 }, async () => {
     const demo = await startDemoHosts({ hosts: [{ name: 'h', description: '', pages: 2, hangPaths: ['/hang'] }] });
     const { origin } = host(demo, 'h');
-    const pending = [1, 2, 3].map(() => fetch(`${origin}/hang`).then(
-      () => 'answered',
-      () => 'failed',
-    ));
+    const pending = [1, 2, 3].map(() =>
+      fetch(`${origin}/hang`).then(
+        () => 'answered',
+        () => 'failed',
+      ),
+    );
     await until(() => demo.arrivals('h').length === 3, 'three hanging arrivals');
     assert.equal(demo.inFlightMax('h'), 3);
     // The hanging requests do not block other pages, and are still counted while those run.
@@ -334,38 +388,58 @@ describe('demo hosts: latency, hanging, politeness record', () => {
     }
   });
 
-  it('close() also ends requests waiting out their latency and open keep-alive sockets', { timeout: 15_000 }, async () => {
-    const demo = await startDemoHosts({ hosts: [{ name: 's', description: '', pages: 2, latency: { kind: 'fixed', ms: 60_000 } }] });
-    const pending = fetch(host(demo, 's').baseUrl).then(
-      () => 'answered',
-      () => 'failed',
-    );
-    await until(() => demo.arrivals('s').length === 1, 'the request to arrive');
-    await demo.close();
-    assert.equal(await pending, 'failed');
-    assert.equal(demo.arrivals('s')[0]?.aborted, true);
-  });
+  it(
+    'close() also ends requests waiting out their latency and open keep-alive sockets',
+    { timeout: 15_000 },
+    async () => {
+      const demo = await startDemoHosts({
+        hosts: [{ name: 's', description: '', pages: 2, latency: { kind: 'fixed', ms: 60_000 } }],
+      });
+      const pending = fetch(host(demo, 's').baseUrl).then(
+        () => 'answered',
+        () => 'failed',
+      );
+      await until(() => demo.arrivals('s').length === 1, 'the request to arrive');
+      await demo.close();
+      assert.equal(await pending, 'failed');
+      assert.equal(demo.arrivals('s')[0]?.aborted, true);
+    },
+  );
 
   it('counts exactly the requests open at once (hanging requests, aborted by the client)', async () => {
-    await withHosts({ hosts: [{ name: 'h', description: '', pages: 2, hangPaths: ['/hang'] }, { name: 'other', description: '', pages: 2 }] }, async (demo) => {
-      const { origin } = host(demo, 'h');
-      const controllers = Array.from({ length: 5 }, () => new AbortController());
-      const pending = controllers.map((c, i) => fetch(`${origin}/hang?n=${i}`, { signal: c.signal }).catch(() => 'aborted'));
-      await until(() => demo.arrivals('h').length === 5, 'five arrivals');
-      assert.equal(demo.inFlightMax('h'), 5);
-      for (const c of controllers) c.abort();
-      await Promise.all(pending);
-      await until(() => demo.arrivals('h').every((a) => a.endedAt !== undefined), 'the server to see the aborts');
-      assert.ok(demo.arrivals('h').every((a) => a.aborted === true));
-      // Once they are gone, one more request is alone in flight; the maximum stays.
-      assert.equal((await get(`${origin}/page/1`)).status, 200);
-      assert.equal(demo.inFlightMax('h'), 5);
-      assert.equal(demo.inFlightMax('other'), 0);
-      assert.deepEqual(
-        demo.arrivals('h').slice(0, 5).map((a) => a.path).sort(),
-        [0, 1, 2, 3, 4].map((i) => `/hang?n=${i}`),
-      );
-    });
+    await withHosts(
+      {
+        hosts: [
+          { name: 'h', description: '', pages: 2, hangPaths: ['/hang'] },
+          { name: 'other', description: '', pages: 2 },
+        ],
+      },
+      async (demo) => {
+        const { origin } = host(demo, 'h');
+        const controllers = Array.from({ length: 5 }, () => new AbortController());
+        const pending = controllers.map((c, i) =>
+          fetch(`${origin}/hang?n=${i}`, { signal: c.signal }).catch(() => 'aborted'),
+        );
+        await until(() => demo.arrivals('h').length === 5, 'five arrivals');
+        assert.equal(demo.inFlightMax('h'), 5);
+        for (const c of controllers) c.abort();
+        await Promise.all(pending);
+        await until(() => demo.arrivals('h').every((a) => a.endedAt !== undefined), 'the server to see the aborts');
+        assert.ok(demo.arrivals('h').every((a) => a.aborted === true));
+        // Once they are gone, one more request is alone in flight; the maximum stays.
+        assert.equal((await get(`${origin}/page/1`)).status, 200);
+        assert.equal(demo.inFlightMax('h'), 5);
+        assert.equal(demo.inFlightMax('other'), 0);
+        assert.deepEqual(
+          demo
+            .arrivals('h')
+            .slice(0, 5)
+            .map((a) => a.path)
+            .sort(),
+          [0, 1, 2, 3, 4].map((i) => `/hang?n=${i}`),
+        );
+      },
+    );
   });
 
   it('records arrivals in order with method, path, user agent, times and status; concurrency is per host', async () => {
@@ -393,7 +467,8 @@ describe('demo hosts: latency, hanging, politeness record', () => {
       );
       for (const [i, a] of log.entries()) {
         assert.ok(a.endedAt !== undefined && a.endedAt >= a.at + 4);
-        if (i > 0) assert.ok(a.at >= (log[i - 1]?.endedAt ?? Infinity), 'sequential: each starts after the previous ended');
+        if (i > 0)
+          assert.ok(a.at >= (log[i - 1]?.endedAt ?? Infinity), 'sequential: each starts after the previous ended');
       }
       assert.equal(demo.inFlightMax('seq'), 1);
       assert.equal(demo.inFlightMax(par.origin), 4, 'four concurrent requests held for 250 ms each');
@@ -401,7 +476,10 @@ describe('demo hosts: latency, hanging, politeness record', () => {
 
       const all = demo.arrivals();
       assert.equal(all.length, 8);
-      assert.ok(all.every((a, i) => i === 0 || a.at >= (all[i - 1]?.at ?? 0)), 'all hosts, in arrival order');
+      assert.ok(
+        all.every((a, i) => i === 0 || a.at >= (all[i - 1]?.at ?? 0)),
+        'all hosts, in arrival order',
+      );
       assert.throws(() => demo.arrivals('nobody'), /no host named "nobody"/);
     });
   });

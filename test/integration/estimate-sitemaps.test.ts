@@ -31,9 +31,24 @@ before(async () => {
   a.route('/robots.txt', text(200, `User-agent: *\nDisallow: /private\nCrawl-delay: 2\nSitemap: ${a.url('/s.xml')}\n`));
   a.route(
     '/s.xml',
-    text(200, urlset([[a.url('/1'), ago(1)], [a.url('/2'), ago(10)], [a.url('/3'), ago(100)], [a.url('/4'), undefined], [a.url('/private/5'), ago(1)]]), { 'content-type': 'application/xml' }),
+    text(
+      200,
+      urlset([
+        [a.url('/1'), ago(1)],
+        [a.url('/2'), ago(10)],
+        [a.url('/3'), ago(100)],
+        [a.url('/4'), undefined],
+        [a.url('/private/5'), ago(1)],
+      ]),
+      { 'content-type': 'application/xml' },
+    ),
   );
-  b.route('/sitemap.xml', text(200, urlset(Array.from({ length: 12 }, (_, i) => [b.url(`/p${i}`), ago(i < 3 ? 5 : 400)])), { 'content-type': 'application/xml' }));
+  b.route(
+    '/sitemap.xml',
+    text(200, urlset(Array.from({ length: 12 }, (_, i) => [b.url(`/p${i}`), ago(i < 3 ? 5 : 400)])), {
+      'content-type': 'application/xml',
+    }),
+  );
 });
 
 after(async () => {
@@ -50,19 +65,29 @@ async function json(...args: string[]): Promise<Doc> {
 }
 
 describe('estimate --sitemaps', () => {
-  it("each host's pages are its sitemap URLs that robots.txt allows; the JSON says where each count came from", T, async () => {
-    const doc = await json('--sitemaps', a.url('/'), b.url('/x'));
-    assert.deepEqual(doc.hosts.map((h) => [h.host, h.pages]), [[host(a), 4], [host(b), 12]]);
-    assert.deepEqual(doc.sitemaps!.pages, [
-      { host: host(a), pages: 4, from: 'sitemaps' },
-      { host: host(b), pages: 12, from: 'sitemaps' },
-    ]);
-    assert.equal(doc.sitemaps!.changedSince, null);
-    assert.equal(doc.sitemaps!.sizing.hosts[0]!.disallowed, 1);
-    assert.deepEqual(doc.settings.pages, { byHost: { [host(a)]: 4, [host(b)]: 12 }, otherwise: 0 });
-    assert.equal(doc.totalPages, 16);
-    assert.equal(doc.robots, null, 'without --robots, no Crawl-delay is planned');
-  });
+  it(
+    "each host's pages are its sitemap URLs that robots.txt allows; the JSON says where each count came from",
+    T,
+    async () => {
+      const doc = await json('--sitemaps', a.url('/'), b.url('/x'));
+      assert.deepEqual(
+        doc.hosts.map((h) => [h.host, h.pages]),
+        [
+          [host(a), 4],
+          [host(b), 12],
+        ],
+      );
+      assert.deepEqual(doc.sitemaps!.pages, [
+        { host: host(a), pages: 4, from: 'sitemaps' },
+        { host: host(b), pages: 12, from: 'sitemaps' },
+      ]);
+      assert.equal(doc.sitemaps!.changedSince, null);
+      assert.equal(doc.sitemaps!.sizing.hosts[0]!.disallowed, 1);
+      assert.deepEqual(doc.settings.pages, { byHost: { [host(a)]: 4, [host(b)]: 12 }, otherwise: 0 });
+      assert.equal(doc.totalPages, 16);
+      assert.equal(doc.robots, null, 'without --robots, no Crawl-delay is planned');
+    },
+  );
 
   it('text: the sitemaps section, then the plan; it says where the pages came from', T, async () => {
     const r = await estimate('--sitemaps', a.url('/'), b.url('/'));
@@ -74,25 +99,67 @@ describe('estimate --sitemaps', () => {
     assert.ok(r.stdout.indexOf('Sitemaps for') < r.stdout.indexOf('for 16 pages'));
   });
 
-  it('--pages-for overrides one host; --pages-per-host is the number for a host whose sitemaps could not be read', T, async () => {
-    const doc = await json('--sitemaps', '--pages-for', `${host(a)}=1000`, '--pages-per-host', '7', a.url('/'), b.url('/'), bare.url('/'));
-    assert.deepEqual(doc.sitemaps!.pages.map((p) => [p.pages, p.from]), [[1000, 'pages-for'], [12, 'sitemaps'], [7, 'pages-per-host']]);
-    assert.deepEqual(doc.hosts.map((h) => h.pages), [1000, 12, 7]);
-  });
+  it(
+    '--pages-for overrides one host; --pages-per-host is the number for a host whose sitemaps could not be read',
+    T,
+    async () => {
+      const doc = await json(
+        '--sitemaps',
+        '--pages-for',
+        `${host(a)}=1000`,
+        '--pages-per-host',
+        '7',
+        a.url('/'),
+        b.url('/'),
+        bare.url('/'),
+      );
+      assert.deepEqual(
+        doc.sitemaps!.pages.map((p) => [p.pages, p.from]),
+        [
+          [1000, 'pages-for'],
+          [12, 'sitemaps'],
+          [7, 'pages-per-host'],
+        ],
+      );
+      assert.deepEqual(
+        doc.hosts.map((h) => h.pages),
+        [1000, 12, 7],
+      );
+    },
+  );
 
-  it('a host without sitemaps and without --pages-per-host gets no pages, and the text says how to give some', T, async () => {
-    const r = await estimate('--sitemaps', b.url('/'), bare.url('/'));
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^ {2}${esc(host(bare))}: no sitemap read, so no pages; give a number with --pages-for ${esc(host(bare))}=N or --pages-per-host N$`, 'm'));
-    assert.match(r.stdout, /1 of 2 hosts gets no pages/);
-  });
+  it(
+    'a host without sitemaps and without --pages-per-host gets no pages, and the text says how to give some',
+    T,
+    async () => {
+      const r = await estimate('--sitemaps', b.url('/'), bare.url('/'));
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^ {2}${esc(host(bare))}: no sitemap read, so no pages; give a number with --pages-for ${esc(host(bare))}=N or --pages-per-host N$`,
+          'm',
+        ),
+      );
+      assert.match(r.stdout, /1 of 2 hosts gets no pages/);
+    },
+  );
 
   it('--changed-since plans a recrawl: only the URLs whose lastmod is on or after D', T, async () => {
     const doc = await json('--sitemaps', '--changed-since', '30d', a.url('/'), b.url('/'));
-    assert.deepEqual(doc.sitemaps!.pages.map((p) => [p.pages, p.from]), [[2, 'changed-since'], [3, 'changed-since']]);
+    assert.deepEqual(
+      doc.sitemaps!.pages.map((p) => [p.pages, p.from]),
+      [
+        [2, 'changed-since'],
+        [3, 'changed-since'],
+      ],
+    );
     assert.ok(Math.abs(Date.parse(doc.sitemaps!.changedSince!) - (Date.now() - 30 * DAY)) < 60_000);
     const r = await estimate('--sitemaps', '--changed-since', '30d', a.url('/'), b.url('/'));
-    assert.match(r.stdout, /Pages: each host's URLs changed since \d{4}-\d\d-\d\d by their lastmod \(a recrawl\); URLs without lastmod are not counted\./);
+    assert.match(
+      r.stdout,
+      /Pages: each host's URLs changed since \d{4}-\d\d-\d\d by their lastmod \(a recrawl\); URLs without lastmod are not counted\./,
+    );
     assert.match(r.stdout, /for 5 pages on 2 hosts/);
   });
 
@@ -105,12 +172,32 @@ describe('estimate --sitemaps', () => {
   });
 
   const bad: Array<[string, string[], string]> = [
-    ['--changed-since without --sitemaps', ['--pages', '10', '--changed-since', '30d'], '--changed-since: only with --sitemaps (it reads the lastmod of each sitemap URL)'],
-    ['--pages with --sitemaps', ['--sitemaps', '--pages', '10'], "--pages: not with --sitemaps (the sitemaps give each host's pages; type one host's with --pages-for HOST=N)"],
-    ['--pages-for without a number for the others', ['--pages-for', 'a.example=3'], '--pages-for: needs --sitemaps or --pages-per-host for the other hosts'],
+    [
+      '--changed-since without --sitemaps',
+      ['--pages', '10', '--changed-since', '30d'],
+      '--changed-since: only with --sitemaps (it reads the lastmod of each sitemap URL)',
+    ],
+    [
+      '--pages with --sitemaps',
+      ['--sitemaps', '--pages', '10'],
+      "--pages: not with --sitemaps (the sitemaps give each host's pages; type one host's with --pages-for HOST=N)",
+    ],
+    [
+      '--pages-for without a number for the others',
+      ['--pages-for', 'a.example=3'],
+      '--pages-for: needs --sitemaps or --pages-per-host for the other hosts',
+    ],
     ['--pages-for without =N', ['--sitemaps', '--pages-for', 'a.example'], '--pages-for: "a.example" must be HOST=N'],
-    ['--pages-for with a fraction', ['--sitemaps', '--pages-for', 'a.example=2.5'], '--pages-for a.example: "2.5" must be a whole number'],
-    ['--changed-since garbage', ['--sitemaps', '--changed-since', 'soon'], '--changed-since: "soon" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)'],
+    [
+      '--pages-for with a fraction',
+      ['--sitemaps', '--pages-for', 'a.example=2.5'],
+      '--pages-for a.example: "2.5" must be a whole number',
+    ],
+    [
+      '--changed-since garbage',
+      ['--sitemaps', '--changed-since', 'soon'],
+      '--changed-since: "soon" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)',
+    ],
   ];
   for (const [name, args, message] of bad) {
     it(`bad input: ${name} → exit 2, one line, nothing fetched`, T, async () => {

@@ -88,44 +88,60 @@ describe('net/http: createHttpClient().get', () => {
         },
       },
     });
-    client = createHttpClient({ userAgent: UA, now: () => tick++, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, totalTimeoutMs: 10_000 });
+    client = createHttpClient({
+      userAgent: UA,
+      now: () => tick++,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      totalTimeoutMs: 10_000,
+    });
   });
   after(async () => {
     await client.close();
     await srv.close();
   });
 
-  it('returns status, lower-case headers (repeated joined), body, byte counts and ordered timestamps', TEST_TIMEOUT, async () => {
-    const r = expectOk(await client.get(srv.url('/hello#frag')));
-    assert.equal(r.status, 200);
-    assert.equal(Buffer.from(r.body).toString(), 'hello world');
-    assert.equal(r.bytes, 11);
-    assert.equal(r.wireBytes, 11);
-    assert.equal(r.truncated, false);
-    assert.equal(r.bodyRead, true);
-    assert.equal(r.headers['x-multi'], 'a, b');
-    assert.equal(r.headers['content-type'], 'text/plain');
-    assert.equal(r.url, srv.url('/hello'));
-    assert.ok(r.startedAt < r.headersAt && r.headersAt < r.endedAt, 'injected clock used in order');
-    assert.equal(r.location, undefined);
-    const arrival = srv.arrivalsFor('/hello').at(-1);
-    assert.equal(arrival?.path, '/hello', 'the fragment is not sent');
-    assert.equal(arrival?.userAgent, UA);
-    assert.equal(arrival?.headers['accept-encoding'], 'gzip, deflate, br');
-  });
+  it(
+    'returns status, lower-case headers (repeated joined), body, byte counts and ordered timestamps',
+    TEST_TIMEOUT,
+    async () => {
+      const r = expectOk(await client.get(srv.url('/hello#frag')));
+      assert.equal(r.status, 200);
+      assert.equal(Buffer.from(r.body).toString(), 'hello world');
+      assert.equal(r.bytes, 11);
+      assert.equal(r.wireBytes, 11);
+      assert.equal(r.truncated, false);
+      assert.equal(r.bodyRead, true);
+      assert.equal(r.headers['x-multi'], 'a, b');
+      assert.equal(r.headers['content-type'], 'text/plain');
+      assert.equal(r.url, srv.url('/hello'));
+      assert.ok(r.startedAt < r.headersAt && r.headersAt < r.endedAt, 'injected clock used in order');
+      assert.equal(r.location, undefined);
+      const arrival = srv.arrivalsFor('/hello').at(-1);
+      assert.equal(arrival?.path, '/hello', 'the fragment is not sent');
+      assert.equal(arrival?.userAgent, UA);
+      assert.equal(arrival?.headers['accept-encoding'], 'gzip, deflate, br');
+    },
+  );
 
-  it('onSent is called once, when the request is handed to its connection: after the start, before the server answers', TEST_TIMEOUT, async () => {
-    const seen: string[] = [];
-    const before = srv.arrivals.length;
-    const pending = client.get(srv.url('/hello'), { onSent: () => seen.push(`sent, ${srv.arrivals.length - before} arrived`) });
-    seen.push('started');
-    const r = expectOk(await pending);
-    assert.deepEqual(seen, ['started', 'sent, 0 arrived']);
-    assert.ok(r.sentAt !== undefined && r.startedAt < r.sentAt && r.sentAt < r.headersAt);
-    const refused = await client.get(`http://127.0.0.1:${await closedPort()}/`, { onSent: () => seen.push('never') });
-    assert.equal(refused.ok, false);
-    assert.equal(seen.length, 2, 'no onSent without a connection');
-  });
+  it(
+    'onSent is called once, when the request is handed to its connection: after the start, before the server answers',
+    TEST_TIMEOUT,
+    async () => {
+      const seen: string[] = [];
+      const before = srv.arrivals.length;
+      const pending = client.get(srv.url('/hello'), {
+        onSent: () => seen.push(`sent, ${srv.arrivals.length - before} arrived`),
+      });
+      seen.push('started');
+      const r = expectOk(await pending);
+      assert.deepEqual(seen, ['started', 'sent, 0 arrived']);
+      assert.ok(r.sentAt !== undefined && r.startedAt < r.sentAt && r.sentAt < r.headersAt);
+      const refused = await client.get(`http://127.0.0.1:${await closedPort()}/`, { onSent: () => seen.push('never') });
+      assert.equal(refused.ok, false);
+      assert.equal(seen.length, 2, 'no onSent without a connection');
+    },
+  );
 
   it('does not follow a redirect and resolves a relative Location to an absolute URL', TEST_TIMEOUT, async () => {
     const before = srv.arrivals.length;
@@ -136,7 +152,14 @@ describe('net/http: createHttpClient().get', () => {
   });
 
   it('rejects non-http URLs with a clear error before any I/O', TEST_TIMEOUT, async () => {
-    for (const bad of ['ftp://127.0.0.1/robots.txt', 'file:///etc/passwd', 'mailto:a@b.c', 'javascript:alert(1)', 'robots.txt', '']) {
+    for (const bad of [
+      'ftp://127.0.0.1/robots.txt',
+      'file:///etc/passwd',
+      'mailto:a@b.c',
+      'javascript:alert(1)',
+      'robots.txt',
+      '',
+    ]) {
       await assert.rejects(client.get(bad), (err: unknown) => {
         assert.ok(err instanceof UnsupportedUrlError, String(err));
         assert.match(err.message, /Only absolute http: and https: URLs/);
@@ -156,7 +179,9 @@ describe('net/http: createHttpClient().get', () => {
   });
 
   it('a server trickling one byte at a time cannot hold us past the total deadline', TEST_TIMEOUT, async () => {
-    const { value, ms } = await timed(() => client.get(srv.url('/trickle'), { totalTimeoutMs: 400, bodyTimeoutMs: 5_000 }));
+    const { value, ms } = await timed(() =>
+      client.get(srv.url('/trickle'), { totalTimeoutMs: 400, bodyTimeoutMs: 5_000 }),
+    );
     const e = expectError(value, 'timeout');
     assert.equal(e.status, 200, 'the status is kept on a body failure');
     assert.ok(ms < 400 * 3 + 1_000, `took ${ms} ms`);
@@ -177,7 +202,9 @@ describe('net/http: createHttpClient().get', () => {
 
   it('onChunk takes the body as it arrives instead of keeping it; maxBytes still applies', TEST_TIMEOUT, async () => {
     const seen: Buffer[] = [];
-    const r = expectOk(await client.get(srv.url('/exact'), { maxBytes: 600, onChunk: (c) => void seen.push(Buffer.from(c)) }));
+    const r = expectOk(
+      await client.get(srv.url('/exact'), { maxBytes: 600, onChunk: (c) => void seen.push(Buffer.from(c)) }),
+    );
     assert.deepEqual(Buffer.concat(seen), Buffer.alloc(600, 'e'));
     assert.equal(r.body.byteLength, 0, 'nothing kept');
     assert.equal(r.bytes, 600);
@@ -376,7 +403,9 @@ describe('net/http: network failures', () => {
       const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
       args.push('-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1');
       args.push('-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
-      const ok = await new Promise<boolean>((resolve) => execFile('openssl', args, { timeout: 10_000 }, (err) => resolve(!err)));
+      const ok = await new Promise<boolean>((resolve) =>
+        execFile('openssl', args, { timeout: 10_000 }, (err) => resolve(!err)),
+      );
       if (ok) tls = { key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) };
     });
     after(async () => {
@@ -426,6 +455,9 @@ describe('net/http: classifyError and flattenHeaders', () => {
     });
   }
   it('flattens headers', () => {
-    assert.deepEqual(flattenHeaders({ A: 'x', 'set-cookie': ['a=1', 'b=2'], gone: undefined }), { a: 'x', 'set-cookie': 'a=1, b=2' });
+    assert.deepEqual(flattenHeaders({ A: 'x', 'set-cookie': ['a=1', 'b=2'], gone: undefined }), {
+      a: 'x',
+      'set-cookie': 'a=1, b=2',
+    });
   });
 });

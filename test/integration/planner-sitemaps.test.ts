@@ -20,7 +20,14 @@ const T = { timeout: 30_000 };
 const DAY = 86_400_000;
 const DELAY = 0.2;
 
-const settings: PlannerViewSettings = { userAgent: 'PlannerBot', defaultDelaySeconds: DELAY, delayFrom: 'start', maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap', maxPages: 50 };
+const settings: PlannerViewSettings = {
+  userAgent: 'PlannerBot',
+  defaultDelaySeconds: DELAY,
+  delayFrom: 'start',
+  maxCrawlDelaySeconds: 30,
+  crawlDelayPolicy: 'cap',
+  maxPages: 50,
+};
 const xml = { 'content-type': 'application/xml' };
 const urlset = (locs: Array<[string, string | undefined]>) =>
   `<urlset>${locs.map(([l, m]) => `<url><loc>${l}</loc>${m ? `<lastmod>${m}</lastmod>` : ''}</url>`).join('')}</urlset>`;
@@ -34,11 +41,46 @@ before(async () => {
   const ago = (d: number) => new Date(now - d * DAY).toISOString();
   a = await startLoopback({ host: '127.0.0.1' });
   b = await startLoopback({ host: '127.0.0.2' });
-  slow = await startLoopback({ host: '127.0.0.3', routes: { '/robots.txt': text(200, 'User-agent: *\nDisallow:\n'), '/sitemap.xml': hang() } });
+  slow = await startLoopback({
+    host: '127.0.0.3',
+    routes: { '/robots.txt': text(200, 'User-agent: *\nDisallow:\n'), '/sitemap.xml': hang() },
+  });
   a.route('/robots.txt', text(200, `User-agent: *\nDisallow: /private\nSitemap: ${a.url('/index.xml')}\n`));
-  a.route('/index.xml', text(200, `<sitemapindex><sitemap><loc>${a.url('/one.xml.gz')}</loc></sitemap><sitemap><loc>${a.url('/two.xml')}</loc></sitemap></sitemapindex>`, xml));
-  a.route('/one.xml.gz', text(200, zlib.gzipSync(urlset([[a.url('/1'), ago(1)], [a.url('/2'), ago(10)], [a.url('/private/3'), ago(1)]])), { 'content-type': 'application/gzip' }));
-  a.route('/two.xml', text(200, urlset([[a.url('/2'), ago(10)], [a.url('/4'), ago(100)], [a.url('/5'), undefined], [`${b.origin}/elsewhere`, ago(1)]]), xml));
+  a.route(
+    '/index.xml',
+    text(
+      200,
+      `<sitemapindex><sitemap><loc>${a.url('/one.xml.gz')}</loc></sitemap><sitemap><loc>${a.url('/two.xml')}</loc></sitemap></sitemapindex>`,
+      xml,
+    ),
+  );
+  a.route(
+    '/one.xml.gz',
+    text(
+      200,
+      zlib.gzipSync(
+        urlset([
+          [a.url('/1'), ago(1)],
+          [a.url('/2'), ago(10)],
+          [a.url('/private/3'), ago(1)],
+        ]),
+      ),
+      { 'content-type': 'application/gzip' },
+    ),
+  );
+  a.route(
+    '/two.xml',
+    text(
+      200,
+      urlset([
+        [a.url('/2'), ago(10)],
+        [a.url('/4'), ago(100)],
+        [a.url('/5'), undefined],
+        [`${b.origin}/elsewhere`, ago(1)],
+      ]),
+      xml,
+    ),
+  );
   b.route('/robots.txt', text(200, 'User-agent: *\nDisallow:\n'));
 });
 
@@ -56,13 +98,23 @@ function planner(seeds: string, form: Partial<PlannerForm> = {}) {
     runTestCrawl: () => Promise.resolve(),
     openRobots: () => undefined,
     sizeFromSitemaps: (urls, options) =>
-      sizeFromSitemaps(urls, sitemapSizingOptions(options, { userAgentHeader: userAgentHeader(options.userAgent, 'https://example.com/bot'), robotsTimeoutSeconds: 5 }), options.signal),
+      sizeFromSitemaps(
+        urls,
+        sitemapSizingOptions(options, {
+          userAgentHeader: userAgentHeader(options.userAgent, 'https://example.com/bot'),
+          robotsTimeoutSeconds: 5,
+        }),
+        options.signal,
+      ),
     log: (m) => logs.push(m),
     onDidChangeSettings: () => ({ dispose: () => undefined }),
     onDidEndCrawl: () => ({ dispose: () => undefined }),
   };
   const controller = new PlannerController(deps, {
-    store: { load: () => ({ v: 2, form: { ...defaultForm(settings), ...form }, seedsText: seeds }), save: async () => undefined },
+    store: {
+      load: () => ({ v: 2, form: { ...defaultForm(settings), ...form }, seedsText: seeds }),
+      save: async () => undefined,
+    },
     writeClipboard: async () => undefined,
   });
   controller.attach((m) => {
@@ -70,7 +122,8 @@ function planner(seeds: string, form: Partial<PlannerForm> = {}) {
     return Promise.resolve(true);
   });
   controller.receive({ type: 'ready' });
-  const last = <K extends HostToWebview['type']>(type: K) => posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: K }> | undefined;
+  const last = <K extends HostToWebview['type']>(type: K) =>
+    posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: K }> | undefined;
   return { controller, posted, logs, last };
 }
 
@@ -81,27 +134,47 @@ const done = (s: SitemapsState) => {
 };
 
 describe('the sidebar sizes the seed hosts from their sitemaps', () => {
-  it('an index with a gzip child: allowed URLs become the host\'s pages; a 404 keeps the other host\'s pages and shows why', T, async () => {
-    const p = planner(`${a.url('/')}\n${a.url('/x')}\n${b.url('/')}`, { pagesMode: 'perHost', pages: 25 });
-    const lag = measureServerLag();
-    const view = done(await p.controller.sizeFromSitemaps(''));
-    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
-    const [ha, hb] = view.hosts;
-    assert.deepEqual([ha!.host, ha!.urls, ha!.disallowed, ha!.otherHostUrls, ha!.files, ha!.source, ha!.pages], [hostOf(a), 4, 1, 1, 3, 'robots.txt', 4]);
-    assert.deepEqual([ha!.lastmod.last7d, ha!.lastmod.last30d, ha!.lastmod.last365d, ha!.lastmod.undated], [1, 2, 3, 1]);
-    assert.deepEqual([hb!.host, hb!.files, hb!.pages, hb!.errors.map((e) => e.code)], [hostOf(b), 0, null, ['no-sitemap']]);
-    const set = p.last('formSet')!;
-    assert.deepEqual([set.form.pagesMode, set.form.pagesByHost, set.form.pages], ['byHost', { [hostOf(a)]: 4 }, 25]);
-    const result = p.last('planResult')!.result;
-    assert.match(result.summary!.totalText, /for 29 pages/);
-    // Sitemap fetches are requests like any other: robots.txt first, then starts at least the delay apart.
-    const arrivals = a.arrivals;
-    assert.equal(arrivals[0]!.path, '/robots.txt');
-    assert.ok(arrivals.every((r) => r.userAgent === userAgentHeader('PlannerBot', 'https://example.com/bot')), arrivals[0]!.userAgent);
-    assert.deepEqual(arrivals.map((r) => r.path), ['/robots.txt', '/index.xml', '/one.xml.gz', '/two.xml']);
-    for (const g of gaps(arrivals.map((r) => r.at))) assert.ok(g + allowanceMs >= DELAY * 1000, `${g} ms between requests, interval ${DELAY * 1000} ms`);
-    assert.ok(p.posted.some((m) => m.type === 'sitemapsState' && m.sitemaps.state === 'loading'));
-  });
+  it(
+    "an index with a gzip child: allowed URLs become the host's pages; a 404 keeps the other host's pages and shows why",
+    T,
+    async () => {
+      const p = planner(`${a.url('/')}\n${a.url('/x')}\n${b.url('/')}`, { pagesMode: 'perHost', pages: 25 });
+      const lag = measureServerLag();
+      const view = done(await p.controller.sizeFromSitemaps(''));
+      const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+      const [ha, hb] = view.hosts;
+      assert.deepEqual(
+        [ha!.host, ha!.urls, ha!.disallowed, ha!.otherHostUrls, ha!.files, ha!.source, ha!.pages],
+        [hostOf(a), 4, 1, 1, 3, 'robots.txt', 4],
+      );
+      assert.deepEqual(
+        [ha!.lastmod.last7d, ha!.lastmod.last30d, ha!.lastmod.last365d, ha!.lastmod.undated],
+        [1, 2, 3, 1],
+      );
+      assert.deepEqual(
+        [hb!.host, hb!.files, hb!.pages, hb!.errors.map((e) => e.code)],
+        [hostOf(b), 0, null, ['no-sitemap']],
+      );
+      const set = p.last('formSet')!;
+      assert.deepEqual([set.form.pagesMode, set.form.pagesByHost, set.form.pages], ['byHost', { [hostOf(a)]: 4 }, 25]);
+      const result = p.last('planResult')!.result;
+      assert.match(result.summary!.totalText, /for 29 pages/);
+      // Sitemap fetches are requests like any other: robots.txt first, then starts at least the delay apart.
+      const arrivals = a.arrivals;
+      assert.equal(arrivals[0]!.path, '/robots.txt');
+      assert.ok(
+        arrivals.every((r) => r.userAgent === userAgentHeader('PlannerBot', 'https://example.com/bot')),
+        arrivals[0]!.userAgent,
+      );
+      assert.deepEqual(
+        arrivals.map((r) => r.path),
+        ['/robots.txt', '/index.xml', '/one.xml.gz', '/two.xml'],
+      );
+      for (const g of gaps(arrivals.map((r) => r.at)))
+        assert.ok(g + allowanceMs >= DELAY * 1000, `${g} ms between requests, interval ${DELAY * 1000} ms`);
+      assert.ok(p.posted.some((m) => m.type === 'sitemapsState' && m.sitemaps.state === 'loading'));
+    },
+  );
 
   it('"changed since 30d" plans a recrawl: each host\'s pages are its URLs changed since', T, async () => {
     const p = planner(a.url('/'), { pagesMode: 'total', pages: 1000 });
@@ -119,7 +192,10 @@ describe('the sidebar sizes the seed hosts from their sitemaps', () => {
     p.controller.receive({ type: 'cancelSitemaps' });
     assert.deepEqual(await ended, { state: 'off' });
     assert.equal(p.last('formSet'), undefined);
-    assert.match(p.last('planResult')?.result.summary?.totalText ?? p.last('state')!.result.summary!.totalText, /for 7 pages/);
+    assert.match(
+      p.last('planResult')?.result.summary?.totalText ?? p.last('state')!.result.summary!.totalText,
+      /for 7 pages/,
+    );
     p.controller.dispose();
   });
 });

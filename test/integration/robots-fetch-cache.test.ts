@@ -41,7 +41,10 @@ describe('RobotsCache against a loopback server', () => {
     const before = robotsFetches();
     const entries = await Promise.all(Array.from({ length: 50 }, (_, i) => cache.get(srv.url(`/page/${i}`))));
     assert.equal(robotsFetches() - before, 1);
-    assert.ok(entries.every((e) => e === entries[0]), 'all callers share the entry');
+    assert.ok(
+      entries.every((e) => e === entries[0]),
+      'all callers share the entry',
+    );
     assert.equal(entries[0]?.result.outcome, 'ok');
     assert.equal(entries[0]?.fetchedAt, clock);
     assert.equal(entries[0]?.expiresAt, clock + DAY);
@@ -88,35 +91,39 @@ describe('RobotsCache against a loopback server', () => {
     assert.equal((await newCache({ honourCacheControl: false }).get(srv.origin)).expiresAt, clock + DAY);
   });
 
-  it('unreachable: Retry-After sets the retry time, lastGood is kept, unreachableSince counts the outage', T, async () => {
-    const cache = newCache();
-    const good = await cache.get(srv.origin);
-    assert.equal(good.lastGood, good.result);
-    assert.equal(good.unreachableSince, undefined);
+  it(
+    'unreachable: Retry-After sets the retry time, lastGood is kept, unreachableSince counts the outage',
+    T,
+    async () => {
+      const cache = newCache();
+      const good = await cache.get(srv.origin);
+      assert.equal(good.lastGood, good.result);
+      assert.equal(good.unreachableSince, undefined);
 
-    srv.route('/robots.txt', text(503, 'down', { 'retry-after': '600' }));
-    clock += DAY;
-    const down = await cache.get(srv.origin);
-    assert.equal(down.result.outcome, 'unreachable');
-    assert.equal(down.expiresAt, clock + 600_000);
-    assert.equal(down.lastGood?.outcome, 'ok', 'the last good copy survives the outage (§2.4)');
-    assert.equal(down.unreachableSince, clock);
-    const outageStart = clock;
+      srv.route('/robots.txt', text(503, 'down', { 'retry-after': '600' }));
+      clock += DAY;
+      const down = await cache.get(srv.origin);
+      assert.equal(down.result.outcome, 'unreachable');
+      assert.equal(down.expiresAt, clock + 600_000);
+      assert.equal(down.lastGood?.outcome, 'ok', 'the last good copy survives the outage (§2.4)');
+      assert.equal(down.unreachableSince, clock);
+      const outageStart = clock;
 
-    srv.route('/robots.txt', text(500, 'still down'));
-    clock += 600_000;
-    const still = await cache.get(srv.origin);
-    assert.equal(still.expiresAt, clock + 5 * 60_000, 'default retry without Retry-After');
-    assert.equal(still.unreachableSince, outageStart);
-    assert.equal(still.lastGood?.outcome, 'ok');
+      srv.route('/robots.txt', text(500, 'still down'));
+      clock += 600_000;
+      const still = await cache.get(srv.origin);
+      assert.equal(still.expiresAt, clock + 5 * 60_000, 'default retry without Retry-After');
+      assert.equal(still.unreachableSince, outageStart);
+      assert.equal(still.lastGood?.outcome, 'ok');
 
-    srv.route('/robots.txt', text(404, ''));
-    clock += 5 * 60_000;
-    const back = await cache.get(srv.origin);
-    assert.equal(back.result.outcome, 'unavailable');
-    assert.equal(back.unreachableSince, undefined);
-    assert.equal(back.lastGood, back.result);
-  });
+      srv.route('/robots.txt', text(404, ''));
+      clock += 5 * 60_000;
+      const back = await cache.get(srv.origin);
+      assert.equal(back.result.outcome, 'unavailable');
+      assert.equal(back.unreachableSince, undefined);
+      assert.equal(back.lastGood, back.result);
+    },
+  );
 
   it('toJSON/fromJSON round-trips entries, bodies included', T, async () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('User-agent: *\r\nDisallow: /x\r\n')]);
@@ -132,13 +139,29 @@ describe('RobotsCache against a loopback server', () => {
     assert.equal(entry.expiresAt, original.expiresAt);
     assert.equal((await restored.get(srv.origin)).result.status, 200);
     assert.equal(RobotsCache.fromJSON({ version: 99 }, { fetch: () => assert.fail(), now }).size, 0);
-    assert.equal(RobotsCache.fromJSON({ version: 1, entries: [null, { origin: 'ftp://x' }] }, { fetch: () => assert.fail(), now }).size, 0);
+    assert.equal(
+      RobotsCache.fromJSON({ version: 1, entries: [null, { origin: 'ftp://x' }] }, { fetch: () => assert.fail(), now })
+        .size,
+      0,
+    );
   });
 });
 
 describe('RobotsCache with a scripted fetch', () => {
   function fakeResult(origin: string): RobotsFetchResult {
-    return { origin, robotsUrl: `${origin}/robots.txt`, outcome: 'ok', status: 200, redirects: [], finalUrl: `${origin}/robots.txt`, bytes: 0, truncated: false, startedAt: 0, fetchedAt: 0, reason: 'test' };
+    return {
+      origin,
+      robotsUrl: `${origin}/robots.txt`,
+      outcome: 'ok',
+      status: 200,
+      redirects: [],
+      finalUrl: `${origin}/robots.txt`,
+      bytes: 0,
+      truncated: false,
+      startedAt: 0,
+      fetchedAt: 0,
+      reason: 'test',
+    };
   }
 
   it("a caller's abort stops only its own wait, not the shared fetch", T, async () => {
@@ -180,7 +203,11 @@ describe('RobotsCache with a scripted fetch', () => {
 
   it('an aborted fetch is handed back but not kept', T, async () => {
     const cache = new RobotsCache({
-      fetch: async (o) => ({ ...fakeResult(o), outcome: 'unreachable', error: { kind: 'aborted', message: 'aborted by the caller' } }),
+      fetch: async (o) => ({
+        ...fakeResult(o),
+        outcome: 'unreachable',
+        error: { kind: 'aborted', message: 'aborted by the caller' },
+      }),
     });
     assert.equal((await cache.get('http://c.test')).result.error?.kind, 'aborted');
     assert.equal(cache.size, 0);
@@ -199,7 +226,14 @@ describe('RobotsCache with a scripted fetch', () => {
         return fakeResult(o);
       },
     });
-    const origins = ['http://a.test', 'http://b.test/x', 'http://a.test/y', 'http://c.test', 'http://d.test', 'http://e.test'];
+    const origins = [
+      'http://a.test',
+      'http://b.test/x',
+      'http://a.test/y',
+      'http://c.test',
+      'http://d.test',
+      'http://e.test',
+    ];
     const all = fetchRobotsForAll(origins, { userAgent: UA, cache, concurrency: 2 });
     // Release one fetch at a time, each once the pool has refilled.
     for (let released = 0; released < 5; released++) {
@@ -209,7 +243,10 @@ describe('RobotsCache with a scripted fetch', () => {
     }
     const results = await all;
     assert.equal(maxInFlight, 2);
-    assert.deepEqual(results.map((r) => r.origin), ['http://a.test', 'http://b.test', 'http://a.test', 'http://c.test', 'http://d.test', 'http://e.test']);
+    assert.deepEqual(
+      results.map((r) => r.origin),
+      ['http://a.test', 'http://b.test', 'http://a.test', 'http://c.test', 'http://d.test', 'http://e.test'],
+    );
     assert.equal(results[0], results[2]);
   });
 });
@@ -217,7 +254,8 @@ describe('RobotsCache with a scripted fetch', () => {
 describe('fetchRobotsForAll over real servers', () => {
   const servers: LoopbackServer[] = [];
   before(async () => {
-    for (let i = 0; i < 5; i++) servers.push(await startLoopback({ routes: { '/robots.txt': text(i === 4 ? 503 : 200, `# server ${i}\n`) } }));
+    for (let i = 0; i < 5; i++)
+      servers.push(await startLoopback({ routes: { '/robots.txt': text(i === 4 ? 503 : 200, `# server ${i}\n`) } }));
   });
   after(async () => {
     for (const s of servers) await s.close();
@@ -243,8 +281,14 @@ describe('fetchRobotsForAll over real servers', () => {
       const origins = servers.map((s) => s.url('/a/page'));
       const results = await fetchRobotsForAll(origins, { userAgent: UA, client: counting, concurrency: 2 });
       assert.equal(maxInFlight, 2);
-      assert.deepEqual(results.map((r) => r.origin), servers.map((s) => s.origin));
-      assert.deepEqual(results.map((r) => r.outcome), ['ok', 'ok', 'ok', 'ok', 'unreachable']);
+      assert.deepEqual(
+        results.map((r) => r.origin),
+        servers.map((s) => s.origin),
+      );
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        ['ok', 'ok', 'ok', 'ok', 'unreachable'],
+      );
       assert.ok(servers.every((s) => s.arrivalsFor('/robots.txt').length === 1));
     } finally {
       await real.close();
@@ -267,7 +311,7 @@ describe('header readers', () => {
     assert.equal(cacheControlMaxAge(undefined), undefined);
   });
 
-  it('defaultRetryAfterMs reads Retry-After by the crawl engine\'s rules (one parser for both)', () => {
+  it("defaultRetryAfterMs reads Retry-After by the crawl engine's rules (one parser for both)", () => {
     const now = Date.parse('Fri, 31 Dec 1999 23:59:00 GMT');
     const table: Array<[string, number | undefined]> = [
       ['120', 120_000],

@@ -110,9 +110,19 @@ describe('robots fetch: status → outcome (RFC 9309 §2.3.1)', () => {
 
   it('outcomeForStatus covers the classes', () => {
     const table: Array<[number, string]> = [
-      [100, 'unreachable'], [200, 'ok'], [206, 'ok'], [299, 'ok'], [304, 'unreachable'], [400, 'unavailable'],
-      [418, 'unavailable'], [429, 'unreachable'], [499, 'unavailable'], [500, 'unreachable'], [599, 'unreachable'],
-      [600, 'unreachable'], [999, 'unreachable'],
+      [100, 'unreachable'],
+      [200, 'ok'],
+      [206, 'ok'],
+      [299, 'ok'],
+      [304, 'unreachable'],
+      [400, 'unavailable'],
+      [418, 'unavailable'],
+      [429, 'unreachable'],
+      [499, 'unavailable'],
+      [500, 'unreachable'],
+      [599, 'unreachable'],
+      [600, 'unreachable'],
+      [999, 'unreachable'],
     ];
     for (const [status, outcome] of table) assert.equal(outcomeForStatus(status), outcome, String(status));
   });
@@ -151,24 +161,31 @@ describe('robots fetch: redirects (RFC 9309 §2.3.1.2)', () => {
     assert.equal(r.robotsUrl, a.url('/robots.txt'));
   });
 
-  it('5 redirects (301, 302, 303, 307, 308), the last to another authority → ok, applying to the original origin', T, async () => {
-    a.route('/robots.txt', redirect(301, '/h1'));
-    a.route('/h1', redirect(302, a.url('/h2')));
-    a.route('/h2', redirect(303, '/h3'));
-    a.route('/h3', redirect(307, 'h4')); // relative to /h3
-    a.route('/h4', redirect(308, b.url('/robots.txt')));
-    b.route('/robots.txt', text(200, DISALLOW_ALL));
-    const r = await fetchRobots(a.origin, { userAgent: UA, client });
-    assert.equal(r.outcome, 'ok', r.reason);
-    assert.equal(text8(r), DISALLOW_ALL);
-    assert.equal(r.origin, a.origin);
-    assert.equal(r.robotsUrl, a.url('/robots.txt'));
-    assert.equal(r.finalUrl, b.url('/robots.txt'));
-    assert.deepEqual(r.redirects.map((x) => x.status), [301, 302, 303, 307, 308]);
-    assert.equal(a.arrivals.length - aBefore, 5);
-    assert.equal(b.arrivals.length - bBefore, 1);
-    assert.ok(b.arrivals.at(-1)?.userAgent?.includes(TOKEN));
-  });
+  it(
+    '5 redirects (301, 302, 303, 307, 308), the last to another authority → ok, applying to the original origin',
+    T,
+    async () => {
+      a.route('/robots.txt', redirect(301, '/h1'));
+      a.route('/h1', redirect(302, a.url('/h2')));
+      a.route('/h2', redirect(303, '/h3'));
+      a.route('/h3', redirect(307, 'h4')); // relative to /h3
+      a.route('/h4', redirect(308, b.url('/robots.txt')));
+      b.route('/robots.txt', text(200, DISALLOW_ALL));
+      const r = await fetchRobots(a.origin, { userAgent: UA, client });
+      assert.equal(r.outcome, 'ok', r.reason);
+      assert.equal(text8(r), DISALLOW_ALL);
+      assert.equal(r.origin, a.origin);
+      assert.equal(r.robotsUrl, a.url('/robots.txt'));
+      assert.equal(r.finalUrl, b.url('/robots.txt'));
+      assert.deepEqual(
+        r.redirects.map((x) => x.status),
+        [301, 302, 303, 307, 308],
+      );
+      assert.equal(a.arrivals.length - aBefore, 5);
+      assert.equal(b.arrivals.length - bBefore, 1);
+      assert.ok(b.arrivals.at(-1)?.userAgent?.includes(TOKEN));
+    },
+  );
 
   it('6 redirects → unavailable (allow all), the 6th target never requested', T, async () => {
     a.route('/robots.txt', redirect(301, '/s1'));
@@ -274,7 +291,12 @@ describe('robots fetch: limits and hostile servers (RFC 9309 §2.5, §3)', () =>
     a.route('/robots.txt', hang());
     const ac = new AbortController();
     const before = a.arrivalsFor('/robots.txt').length;
-    const pending = fetchRobots(a.origin, { userAgent: UA, client, signal: ac.signal, timeouts: { headersMs: 10_000 } });
+    const pending = fetchRobots(a.origin, {
+      userAgent: UA,
+      client,
+      signal: ac.signal,
+      timeouts: { headersMs: 10_000 },
+    });
     await a.waitForArrivals(before + 1, { path: '/robots.txt' });
     ac.abort();
     const r = await pending;
@@ -323,7 +345,11 @@ describe('robots fetch: limits and hostile servers (RFC 9309 §2.5, §3)', () =>
     a.route('/robots.txt', text(200, crlf));
     assert.ok(Buffer.from((await fetchRobots(a.origin, { userAgent: UA, client })).body ?? []).equals(crlf));
 
-    const junk = Buffer.concat([Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80, 0]), Buffer.from('<html>:::::\nUser-agent: *\nDisallow: /x\n'), Buffer.from([0xc3, 0x28])]);
+    const junk = Buffer.concat([
+      Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80, 0]),
+      Buffer.from('<html>:::::\nUser-agent: *\nDisallow: /x\n'),
+      Buffer.from([0xc3, 0x28]),
+    ]);
     a.route('/robots.txt', text(200, junk, { 'content-type': 'application/octet-stream' }));
     const r = await fetchRobots(a.origin, { userAgent: UA, client });
     assert.equal(r.outcome, 'ok');
@@ -387,7 +413,8 @@ describe('robots fetch: limits and hostile servers (RFC 9309 §2.5, §3)', () =>
     const r = await fetchRobots('http://robots.invalid/', {
       userAgent: UA,
       http: {
-        lookup: (host, _o, cb) => (cb as (e: Error) => void)(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })),
+        lookup: (host, _o, cb) =>
+          (cb as (e: Error) => void)(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })),
       },
     });
     assert.equal(r.outcome, 'unreachable');
@@ -408,8 +435,17 @@ describe('robots fetch: limits and hostile servers (RFC 9309 §2.5, §3)', () =>
   });
 
   it('robotsLocation normalises the origin', () => {
-    assert.deepEqual(robotsLocation('HTTPS://Example.COM:443/a/b?c#d'), { origin: 'https://example.com', robotsUrl: 'https://example.com/robots.txt' });
-    assert.deepEqual(robotsLocation('http://example.com:8080'), { origin: 'http://example.com:8080', robotsUrl: 'http://example.com:8080/robots.txt' });
-    assert.deepEqual(robotsLocation('http://[::1]:81/x'), { origin: 'http://[::1]:81', robotsUrl: 'http://[::1]:81/robots.txt' });
+    assert.deepEqual(robotsLocation('HTTPS://Example.COM:443/a/b?c#d'), {
+      origin: 'https://example.com',
+      robotsUrl: 'https://example.com/robots.txt',
+    });
+    assert.deepEqual(robotsLocation('http://example.com:8080'), {
+      origin: 'http://example.com:8080',
+      robotsUrl: 'http://example.com:8080/robots.txt',
+    });
+    assert.deepEqual(robotsLocation('http://[::1]:81/x'), {
+      origin: 'http://[::1]:81',
+      robotsUrl: 'http://[::1]:81/robots.txt',
+    });
   });
 });

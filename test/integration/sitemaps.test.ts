@@ -8,8 +8,21 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as zlib from 'node:zlib';
 import { sizeFromSitemaps, type SitemapSizingOptions } from '../../src/net/sitemaps';
-import { SITEMAP_MAX_BYTES_PER_FILE, SITEMAP_MAX_URLS_PER_FILE, type SitemapHostReport, type SitemapSizing } from '../../src/core/sitemaps';
-import { canListenOn, gzipBomb, redirect, startLoopback, text, type LoopbackHandler, type LoopbackServer } from '../helpers/loopback';
+import {
+  SITEMAP_MAX_BYTES_PER_FILE,
+  SITEMAP_MAX_URLS_PER_FILE,
+  type SitemapHostReport,
+  type SitemapSizing,
+} from '../../src/core/sitemaps';
+import {
+  canListenOn,
+  gzipBomb,
+  redirect,
+  startLoopback,
+  text,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../helpers/loopback';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
 
 const T = { timeout: 60_000 };
@@ -32,13 +45,16 @@ async function server(host = '127.0.0.1', routes: Record<string, LoopbackHandler
   return srv;
 }
 
-const xml = (body: string, headers: Record<string, string> = {}): LoopbackHandler => text(200, body, { 'content-type': 'application/xml', ...headers });
-const gz = (body: string, headers: Record<string, string> = {}): LoopbackHandler => text(200, zlib.gzipSync(body), { 'content-type': 'application/gzip', ...headers });
+const xml = (body: string, headers: Record<string, string> = {}): LoopbackHandler =>
+  text(200, body, { 'content-type': 'application/xml', ...headers });
+const gz = (body: string, headers: Record<string, string> = {}): LoopbackHandler =>
+  text(200, zlib.gzipSync(body), { 'content-type': 'application/gzip', ...headers });
 const urlset = (locs: readonly string[], lastmod?: (i: number) => string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs
     .map((l, i) => `<url><loc>${l}</loc>${lastmod ? `<lastmod>${lastmod(i)}</lastmod>` : ''}</url>`)
     .join('\n')}\n</urlset>\n`;
-const index = (locs: readonly string[]) => `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+const index = (locs: readonly string[]) =>
+  `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
 const robots = (...lines: string[]) => text(200, ['User-agent: *', ...lines, ''].join('\n'));
 
 function size(inputs: string[], options: Partial<SitemapSizingOptions> = {}): Promise<SitemapSizing> {
@@ -52,39 +68,56 @@ function hostOf(s: SitemapSizing, srv: LoopbackServer): SitemapHostReport {
 }
 
 const codes = (h: SitemapHostReport) => h.errors.map((e) => e.code);
-const pages = (srv: LoopbackServer, prefix: string, n: number, from = 0) => Array.from({ length: n }, (_, i) => srv.url(`${prefix}${from + i}`));
+const pages = (srv: LoopbackServer, prefix: string, n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => srv.url(`${prefix}${from + i}`));
 
 describe('sitemaps: where they come from', () => {
-  it('an index named by robots.txt with gzip children: a .gz file, Content-Encoding gzip, and both at once', T, async () => {
-    const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots('Disallow: /private', `Sitemap: ${srv.url('/index.xml')}`));
-    srv.route('/index.xml', xml(index([srv.url('/a.xml.gz'), srv.url('/b.xml'), srv.url('/c.xml.gz')])));
-    srv.route('/a.xml.gz', gz(urlset(pages(srv, '/a', 3))));
-    srv.route('/b.xml', text(200, zlib.gzipSync(urlset([...pages(srv, '/b', 2), srv.url('/private/x')])), { 'content-type': 'application/xml', 'content-encoding': 'gzip' }));
-    // A .gz file that the server also marks Content-Encoding: gzip (a common misconfiguration): two layers.
-    srv.route('/c.xml.gz', text(200, zlib.gzipSync(zlib.gzipSync(urlset([...pages(srv, '/c', 2), srv.url('/a0')]))), { 'content-type': 'application/gzip', 'content-encoding': 'gzip' }));
-    const s = await size([srv.url('/')]);
-    const h = hostOf(s, srv);
-    assert.equal(h.source, 'robots.txt');
-    assert.equal(h.urls, 7, 'a0-a2, b0-b1, c0-c1');
-    assert.equal(h.disallowed, 1);
-    assert.equal(h.duplicates, 1, '/a0 twice');
-    assert.equal(h.files, 4);
-    assert.deepEqual(h.errors, []);
-    assert.deepEqual(
-      h.sitemaps.map((f) => [new URL(f.url).pathname, f.via, f.depth, f.format, f.gzip, f.entries]),
-      [
-        ['/index.xml', 'robots.txt', 0, 'sitemapindex', false, 3],
-        ['/a.xml.gz', 'index', 1, 'urlset', true, 3],
-        ['/b.xml', 'index', 1, 'urlset', false, 3],
-        ['/c.xml.gz', 'index', 1, 'urlset', true, 3],
-      ],
-    );
-    assert.equal(s.requests, 5);
-    assert.equal(s.complete, true);
-    assert.equal(srv.arrivals[0]!.path, '/robots.txt', 'robots.txt is the first request on the host');
-    for (const a of srv.arrivals) assert.equal(a.userAgent, 'SizeBot/1.0');
-  });
+  it(
+    'an index named by robots.txt with gzip children: a .gz file, Content-Encoding gzip, and both at once',
+    T,
+    async () => {
+      const srv = await server('127.0.0.21');
+      srv.route('/robots.txt', robots('Disallow: /private', `Sitemap: ${srv.url('/index.xml')}`));
+      srv.route('/index.xml', xml(index([srv.url('/a.xml.gz'), srv.url('/b.xml'), srv.url('/c.xml.gz')])));
+      srv.route('/a.xml.gz', gz(urlset(pages(srv, '/a', 3))));
+      srv.route(
+        '/b.xml',
+        text(200, zlib.gzipSync(urlset([...pages(srv, '/b', 2), srv.url('/private/x')])), {
+          'content-type': 'application/xml',
+          'content-encoding': 'gzip',
+        }),
+      );
+      // A .gz file that the server also marks Content-Encoding: gzip (a common misconfiguration): two layers.
+      srv.route(
+        '/c.xml.gz',
+        text(200, zlib.gzipSync(zlib.gzipSync(urlset([...pages(srv, '/c', 2), srv.url('/a0')]))), {
+          'content-type': 'application/gzip',
+          'content-encoding': 'gzip',
+        }),
+      );
+      const s = await size([srv.url('/')]);
+      const h = hostOf(s, srv);
+      assert.equal(h.source, 'robots.txt');
+      assert.equal(h.urls, 7, 'a0-a2, b0-b1, c0-c1');
+      assert.equal(h.disallowed, 1);
+      assert.equal(h.duplicates, 1, '/a0 twice');
+      assert.equal(h.files, 4);
+      assert.deepEqual(h.errors, []);
+      assert.deepEqual(
+        h.sitemaps.map((f) => [new URL(f.url).pathname, f.via, f.depth, f.format, f.gzip, f.entries]),
+        [
+          ['/index.xml', 'robots.txt', 0, 'sitemapindex', false, 3],
+          ['/a.xml.gz', 'index', 1, 'urlset', true, 3],
+          ['/b.xml', 'index', 1, 'urlset', false, 3],
+          ['/c.xml.gz', 'index', 1, 'urlset', true, 3],
+        ],
+      );
+      assert.equal(s.requests, 5);
+      assert.equal(s.complete, true);
+      assert.equal(srv.arrivals[0]!.path, '/robots.txt', 'robots.txt is the first request on the host');
+      for (const a of srv.arrivals) assert.equal(a.userAgent, 'SizeBot/1.0');
+    },
+  );
 
   it('no Sitemap line: /sitemap.xml; robots.txt 404 counts as no Sitemap line; a text sitemap', T, async () => {
     const srv = await server('127.0.0.21');
@@ -94,7 +127,10 @@ describe('sitemaps: where they come from', () => {
     assert.equal(h.source, 'fallback');
     assert.equal(h.urls, 2);
     assert.equal(h.sitemaps[0]!.format, 'text');
-    assert.deepEqual(srv.arrivals.map((a) => a.path), ['/robots.txt', '/sitemap.xml']);
+    assert.deepEqual(
+      srv.arrivals.map((a) => a.path),
+      ['/robots.txt', '/sitemap.xml'],
+    );
   });
 
   it('no sitemap at all: robots.txt names none and /sitemap.xml answers 404', T, async () => {
@@ -112,12 +148,18 @@ describe('sitemaps: where they come from', () => {
     const s = await size([srv.url('/')]);
     const h = hostOf(s, srv);
     assert.deepEqual(codes(h), ['robots-unreachable']);
-    assert.deepEqual(srv.arrivals.map((a) => a.path), ['/robots.txt']);
+    assert.deepEqual(
+      srv.arrivals.map((a) => a.path),
+      ['/robots.txt'],
+    );
   });
 
   it('a sitemap that robots.txt disallows is not fetched', T, async () => {
     const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots('Disallow: /maps/', `Sitemap: ${srv.url('/maps/s.xml')}`, `Sitemap: ${srv.url('/ok.xml')}`));
+    srv.route(
+      '/robots.txt',
+      robots('Disallow: /maps/', `Sitemap: ${srv.url('/maps/s.xml')}`, `Sitemap: ${srv.url('/ok.xml')}`),
+    );
     srv.route('/ok.xml', xml(urlset(pages(srv, '/p', 2))));
     const s = await size([srv.url('/')]);
     const h = hostOf(s, srv);
@@ -131,7 +173,14 @@ describe('sitemaps: where they come from', () => {
 describe('sitemaps: failures', () => {
   it('404 and 5xx answers are errors; the rest still counts', T, async () => {
     const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/gone.xml')}`, `Sitemap: ${srv.url('/broken.xml')}`, `Sitemap: ${srv.url('/ok.xml')}`));
+    srv.route(
+      '/robots.txt',
+      robots(
+        `Sitemap: ${srv.url('/gone.xml')}`,
+        `Sitemap: ${srv.url('/broken.xml')}`,
+        `Sitemap: ${srv.url('/ok.xml')}`,
+      ),
+    );
     srv.route('/broken.xml', text(500, 'oops'));
     srv.route('/ok.xml', xml(urlset(pages(srv, '/p', 3))));
     const s = await size([srv.url('/')]);
@@ -139,14 +188,20 @@ describe('sitemaps: failures', () => {
     assert.deepEqual(codes(h), ['http-status', 'http-status']);
     assert.match(h.errors[0]!.message, /^404/);
     assert.match(h.errors[1]!.message, /^500/);
-    assert.deepEqual(h.sitemaps.map((f) => f.status), [404, 500, 200]);
+    assert.deepEqual(
+      h.sitemaps.map((f) => f.status),
+      [404, 500, 200],
+    );
     assert.equal(h.urls, 3);
     assert.equal(h.files, 1, 'only files that were read count');
   });
 
   it('a redirect is followed, each hop a request of its own; too many redirects and loops are errors', T, async () => {
     const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/old.xml')}`, `Sitemap: ${srv.url('/loop-a.xml')}`, `Sitemap: ${srv.url('/r0.xml')}`));
+    srv.route(
+      '/robots.txt',
+      robots(`Sitemap: ${srv.url('/old.xml')}`, `Sitemap: ${srv.url('/loop-a.xml')}`, `Sitemap: ${srv.url('/r0.xml')}`),
+    );
     srv.route('/old.xml', redirect(301, '/new.xml'));
     srv.route('/new.xml', xml(urlset(pages(srv, '/p', 2))));
     srv.route('/loop-a.xml', redirect(302, '/loop-b.xml'));
@@ -165,21 +220,42 @@ describe('sitemaps: failures', () => {
     assert.equal(srv.arrivalsFor('/r6.xml').length, 0);
   });
 
-  it('malformed XML: repaired, reported, and counted as far as it reads; HTML and feeds are not sitemaps', T, async () => {
-    const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/bad.xml')}`, `Sitemap: ${srv.url('/cut.xml')}`, `Sitemap: ${srv.url('/page.xml')}`, `Sitemap: ${srv.url('/feed.xml')}`));
-    srv.route('/bad.xml', xml(`<urlset><url><loc>${srv.url('/1')}</lox></url><url><loc>${srv.url('/2?a=1&b=2')}</loc></url></urlset>`));
-    srv.route('/cut.xml', xml(`<urlset><url><loc>${srv.url('/3')}</loc></url><url><loc>${srv.url('/4')}`));
-    srv.route('/page.xml', text(200, '<!DOCTYPE html><html><body>Not found</body></html>', { 'content-type': 'text/html' }));
-    srv.route('/feed.xml', xml(`<rss version="2.0"><channel><item><link>${srv.url('/5')}</link></item></channel></rss>`));
-    const s = await size([srv.url('/')]);
-    const h = hostOf(s, srv);
-    assert.equal(h.urls, 3, '/1, /2?a=1&b=2 and /3; /4 was cut off');
-    assert.deepEqual(codes(h), ['malformed', 'malformed', 'not-a-sitemap', 'feed']);
-    assert.match(h.errors[0]!.message, /<loc> was not closed/);
-    assert.match(h.errors[1]!.message, /the document ends inside <loc>/);
-    assert.match(h.errors[2]!.message, /root element is <html>/);
-  });
+  it(
+    'malformed XML: repaired, reported, and counted as far as it reads; HTML and feeds are not sitemaps',
+    T,
+    async () => {
+      const srv = await server('127.0.0.21');
+      srv.route(
+        '/robots.txt',
+        robots(
+          `Sitemap: ${srv.url('/bad.xml')}`,
+          `Sitemap: ${srv.url('/cut.xml')}`,
+          `Sitemap: ${srv.url('/page.xml')}`,
+          `Sitemap: ${srv.url('/feed.xml')}`,
+        ),
+      );
+      srv.route(
+        '/bad.xml',
+        xml(`<urlset><url><loc>${srv.url('/1')}</lox></url><url><loc>${srv.url('/2?a=1&b=2')}</loc></url></urlset>`),
+      );
+      srv.route('/cut.xml', xml(`<urlset><url><loc>${srv.url('/3')}</loc></url><url><loc>${srv.url('/4')}`));
+      srv.route(
+        '/page.xml',
+        text(200, '<!DOCTYPE html><html><body>Not found</body></html>', { 'content-type': 'text/html' }),
+      );
+      srv.route(
+        '/feed.xml',
+        xml(`<rss version="2.0"><channel><item><link>${srv.url('/5')}</link></item></channel></rss>`),
+      );
+      const s = await size([srv.url('/')]);
+      const h = hostOf(s, srv);
+      assert.equal(h.urls, 3, '/1, /2?a=1&b=2 and /3; /4 was cut off');
+      assert.deepEqual(codes(h), ['malformed', 'malformed', 'not-a-sitemap', 'feed']);
+      assert.match(h.errors[0]!.message, /<loc> was not closed/);
+      assert.match(h.errors[1]!.message, /the document ends inside <loc>/);
+      assert.match(h.errors[2]!.message, /root element is <html>/);
+    },
+  );
 
   it('a loop of indexes: each file fetched once, the loop reported', T, async () => {
     const srv = await server('127.0.0.21');
@@ -209,31 +285,49 @@ describe('sitemaps: failures', () => {
 });
 
 describe('sitemaps: the sitemaps.org limits', () => {
-  it(`${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} URLs in one file are read; one more stops the file`, T, async () => {
-    const srv = await server('127.0.0.21');
-    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/full.xml')}`, `Sitemap: ${srv.url('/over.xml.gz')}`));
-    srv.route('/full.xml', xml(urlset(pages(srv, '/f', SITEMAP_MAX_URLS_PER_FILE))));
-    srv.route('/over.xml.gz', gz(urlset(pages(srv, '/o', SITEMAP_MAX_URLS_PER_FILE + 1))));
-    const h = hostOf(await size([srv.url('/')]), srv);
-    assert.equal(h.urls, 2 * SITEMAP_MAX_URLS_PER_FILE);
-    assert.deepEqual(codes(h), ['too-many-urls']);
-    assert.equal(h.errors[0]!.url, srv.url('/over.xml.gz'));
-    assert.deepEqual(h.sitemaps.map((f) => f.entries), [SITEMAP_MAX_URLS_PER_FILE, SITEMAP_MAX_URLS_PER_FILE]);
-  });
+  it(
+    `${SITEMAP_MAX_URLS_PER_FILE.toLocaleString('en-US')} URLs in one file are read; one more stops the file`,
+    T,
+    async () => {
+      const srv = await server('127.0.0.21');
+      srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/full.xml')}`, `Sitemap: ${srv.url('/over.xml.gz')}`));
+      srv.route('/full.xml', xml(urlset(pages(srv, '/f', SITEMAP_MAX_URLS_PER_FILE))));
+      srv.route('/over.xml.gz', gz(urlset(pages(srv, '/o', SITEMAP_MAX_URLS_PER_FILE + 1))));
+      const h = hostOf(await size([srv.url('/')]), srv);
+      assert.equal(h.urls, 2 * SITEMAP_MAX_URLS_PER_FILE);
+      assert.deepEqual(codes(h), ['too-many-urls']);
+      assert.equal(h.errors[0]!.url, srv.url('/over.xml.gz'));
+      assert.deepEqual(
+        h.sitemaps.map((f) => f.entries),
+        [SITEMAP_MAX_URLS_PER_FILE, SITEMAP_MAX_URLS_PER_FILE],
+      );
+    },
+  );
 
   it('a 60 MB body is read to 50 MiB, what came before counts; a gzip bomb stops there too', T, async () => {
     const srv = await server('127.0.0.21');
     // Entries of about 1.2 KB (an image caption each, as image sitemaps have): 50 MiB holds fewer than 50,000.
     const caption = 'x'.repeat(1150);
-    const entry = (i: number) => `<url><loc>${srv.url(`/big/${String(i).padStart(7, '0')}`)}</loc><image:image><image:caption>${caption}</image:caption></image:image></url>\n`;
+    const entry = (i: number) =>
+      `<url><loc>${srv.url(`/big/${String(i).padStart(7, '0')}`)}</loc><image:image><image:caption>${caption}</image:caption></image:image></url>\n`;
     const per = Buffer.byteLength(entry(0));
     const head = '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
     // 60 MB of entries streamed as fast as the client reads, announced by Content-Length.
     const total = 60_000_000;
     const count = Math.floor((total - head.length) / per);
-    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/big.xml')}`, `Sitemap: ${srv.url('/bomb.xml.gz')}`, `Sitemap: ${srv.url('/ce-bomb.xml')}`));
+    srv.route(
+      '/robots.txt',
+      robots(
+        `Sitemap: ${srv.url('/big.xml')}`,
+        `Sitemap: ${srv.url('/bomb.xml.gz')}`,
+        `Sitemap: ${srv.url('/ce-bomb.xml')}`,
+      ),
+    );
     srv.route('/big.xml', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(head) + count * per });
+      res.writeHead(200, {
+        'content-type': 'application/xml',
+        'content-length': Buffer.byteLength(head) + count * per,
+      });
       let i = 0;
       res.write(head);
       const pump = () => {
@@ -248,7 +342,10 @@ describe('sitemaps: the sitemaps.org limits', () => {
       pump();
     });
     // A .gz file: a urlset opened, then 60 MiB of spaces (about 60 KB compressed).
-    srv.route('/bomb.xml.gz', gz(`<urlset><url><loc>${srv.url('/before-bomb')}</loc></url>` + ' '.repeat(60 * 1024 * 1024)));
+    srv.route(
+      '/bomb.xml.gz',
+      gz(`<urlset><url><loc>${srv.url('/before-bomb')}</loc></url>` + ' '.repeat(60 * 1024 * 1024)),
+    );
     srv.route('/ce-bomb.xml', gzipBomb({ 'content-type': 'application/xml' }));
     const t0 = performance.now();
     const s = await size([srv.url('/')], { delaySeconds: 0, totals: { urls: 2_000_000 } });
@@ -278,7 +375,10 @@ describe('sitemaps: counting across hosts', () => {
     const b = await server('127.0.0.24');
     const far = 'http://127.0.0.99:1';
     // a names a sitemap kept on cdn; b names the same file; the file lists URLs of a, b, cdn and a host not sized.
-    a.route('/robots.txt', robots('Disallow: /secret', `Sitemap: ${cdn.url('/shared.xml')}`, `Sitemap: ${a.url('/own.xml')}`));
+    a.route(
+      '/robots.txt',
+      robots('Disallow: /secret', `Sitemap: ${cdn.url('/shared.xml')}`, `Sitemap: ${a.url('/own.xml')}`),
+    );
     b.route('/robots.txt', robots(`Sitemap: ${cdn.url('/shared.xml')}`));
     cdn.route('/robots.txt', robots('Disallow:'));
     cdn.route('/shared.xml', xml(urlset([a.url('/1'), a.url('/secret/2'), b.url('/3'), cdn.url('/4'), `${far}/5`])));
@@ -294,10 +394,14 @@ describe('sitemaps: counting across hosts', () => {
     assert.equal(ha.otherHosts.urls, 4);
     assert.equal(hb.files, 0, 'the shared file was read once, for a');
     assert.equal(cdn.arrivalsFor('/shared.xml').length, 1);
-    assert.deepEqual(cdn.arrivals.map((x) => x.path), ['/robots.txt', '/shared.xml'], 'robots.txt first on the cdn host too');
+    assert.deepEqual(
+      cdn.arrivals.map((x) => x.path),
+      ['/robots.txt', '/shared.xml'],
+      'robots.txt first on the cdn host too',
+    );
   });
 
-  it('URLs of the other scheme of a host get that origin\'s own robots.txt', T, async () => {
+  it("URLs of the other scheme of a host get that origin's own robots.txt", T, async () => {
     const srv = await server('127.0.0.21');
     srv.route('/robots.txt', robots('Disallow: /x'));
     srv.route('/sitemap.xml', xml(urlset([srv.url('/x/1'), srv.url('/y/1'), srv.url('/y/2')])));
@@ -310,12 +414,25 @@ describe('sitemaps: counting across hosts', () => {
     const srv = await server('127.0.0.21');
     const now = Date.now();
     const ago = (d: number) => new Date(now - d * 86_400_000).toISOString();
-    srv.route('/sitemap.xml', xml(urlset(pages(srv, '/p', 5), (i) => [ago(1), ago(20), ago(100), ago(400), 'not a date'][i]!)));
+    srv.route(
+      '/sitemap.xml',
+      xml(urlset(pages(srv, '/p', 5), (i) => [ago(1), ago(20), ago(100), ago(400), 'not a date'][i]!)),
+    );
     const s = await size([srv.url('/')], { changedSince: now - 50 * 86_400_000 });
     const h = hostOf(s, srv);
     assert.deepEqual(
       { ...h.lastmod, newest: h.lastmod.newest?.slice(0, 10), oldest: h.lastmod.oldest?.slice(0, 10) },
-      { newest: ago(1).slice(0, 10), oldest: ago(400).slice(0, 10), last7d: 1, last30d: 2, last365d: 3, dated: 4, undated: 0, invalid: 1, future: 0 },
+      {
+        newest: ago(1).slice(0, 10),
+        oldest: ago(400).slice(0, 10),
+        last7d: 1,
+        last30d: 2,
+        last365d: 3,
+        dated: 4,
+        undated: 0,
+        invalid: 1,
+        future: 0,
+      },
     );
     assert.equal(h.changedSince, 2);
     assert.equal(s.changedSince, new Date(now - 50 * 86_400_000).toISOString());
@@ -348,37 +465,55 @@ describe('sitemaps: caps on the run', () => {
   });
 });
 
-describe('sitemaps: politeness (the servers\' arrival logs)', () => {
-  it('requests to one host keep the interval, robots.txt counted; a Crawl-delay raises it; hosts run in parallel', T, async (t) => {
-    if (!hostsAvailable) return t.skip('needs 127.0.0.N loopback addresses');
-    const DELAY = 0.25;
-    const CRAWL_DELAY = 0.5;
-    const plain = await server('127.0.0.25');
-    const slow = await server('127.0.0.26');
-    plain.route('/robots.txt', robots(`Sitemap: ${plain.url('/i.xml')}`));
-    plain.route('/i.xml', xml(index([plain.url('/a.xml'), plain.url('/b.xml.gz'), plain.url('/old.xml')])));
-    plain.route('/a.xml', xml(urlset(pages(plain, '/a', 3))));
-    plain.route('/b.xml.gz', gz(urlset(pages(plain, '/b', 3))));
-    plain.route('/old.xml', redirect(301, '/new.xml'));
-    plain.route('/new.xml', xml(urlset(pages(plain, '/n', 3))));
-    slow.route('/robots.txt', robots(`Crawl-delay: ${CRAWL_DELAY}`, `Sitemap: ${slow.url('/s1.xml')}`, `Sitemap: ${slow.url('/s2.xml')}`));
-    slow.route('/s1.xml', xml(urlset(pages(slow, '/p', 2))));
-    slow.route('/s2.xml', xml(urlset(pages(slow, '/q', 2))));
-    const lag = measureServerLag();
-    const t0 = Date.now();
-    const s = await size([plain.url('/'), slow.url('/')], { delaySeconds: DELAY });
-    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
-    assert.deepEqual(plain.arrivals.map((a) => a.path), ['/robots.txt', '/i.xml', '/a.xml', '/b.xml.gz', '/old.xml', '/new.xml']);
-    assert.deepEqual(slow.arrivals.map((a) => a.path), ['/robots.txt', '/s1.xml', '/s2.xml']);
-    for (const g of gaps(plain.arrivals.map((a) => a.at))) assert.ok(g + allowanceMs >= DELAY * 1000, `plain: ${g} ms between requests, interval ${DELAY * 1000} ms`);
-    for (const g of gaps(slow.arrivals.map((a) => a.at))) assert.ok(g + allowanceMs >= CRAWL_DELAY * 1000, `crawl-delay: ${g} ms between requests, Crawl-delay ${CRAWL_DELAY * 1000} ms`);
-    assert.equal(hostOf(s, slow).intervalSeconds, CRAWL_DELAY);
-    assert.equal(hostOf(s, plain).intervalSeconds, DELAY);
-    // In parallel: the slow host's three requests did not wait behind the other host's six.
-    assert.ok(slow.arrivals[0]!.at - t0 < 5 * DELAY * 1000, 'the second host started at once');
-    assert.equal(s.requests, 9);
-    assert.equal(hostOf(s, plain).urls, 9);
-  });
+describe("sitemaps: politeness (the servers' arrival logs)", () => {
+  it(
+    'requests to one host keep the interval, robots.txt counted; a Crawl-delay raises it; hosts run in parallel',
+    T,
+    async (t) => {
+      if (!hostsAvailable) return t.skip('needs 127.0.0.N loopback addresses');
+      const DELAY = 0.25;
+      const CRAWL_DELAY = 0.5;
+      const plain = await server('127.0.0.25');
+      const slow = await server('127.0.0.26');
+      plain.route('/robots.txt', robots(`Sitemap: ${plain.url('/i.xml')}`));
+      plain.route('/i.xml', xml(index([plain.url('/a.xml'), plain.url('/b.xml.gz'), plain.url('/old.xml')])));
+      plain.route('/a.xml', xml(urlset(pages(plain, '/a', 3))));
+      plain.route('/b.xml.gz', gz(urlset(pages(plain, '/b', 3))));
+      plain.route('/old.xml', redirect(301, '/new.xml'));
+      plain.route('/new.xml', xml(urlset(pages(plain, '/n', 3))));
+      slow.route(
+        '/robots.txt',
+        robots(`Crawl-delay: ${CRAWL_DELAY}`, `Sitemap: ${slow.url('/s1.xml')}`, `Sitemap: ${slow.url('/s2.xml')}`),
+      );
+      slow.route('/s1.xml', xml(urlset(pages(slow, '/p', 2))));
+      slow.route('/s2.xml', xml(urlset(pages(slow, '/q', 2))));
+      const lag = measureServerLag();
+      const t0 = Date.now();
+      const s = await size([plain.url('/'), slow.url('/')], { delaySeconds: DELAY });
+      const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+      assert.deepEqual(
+        plain.arrivals.map((a) => a.path),
+        ['/robots.txt', '/i.xml', '/a.xml', '/b.xml.gz', '/old.xml', '/new.xml'],
+      );
+      assert.deepEqual(
+        slow.arrivals.map((a) => a.path),
+        ['/robots.txt', '/s1.xml', '/s2.xml'],
+      );
+      for (const g of gaps(plain.arrivals.map((a) => a.at)))
+        assert.ok(g + allowanceMs >= DELAY * 1000, `plain: ${g} ms between requests, interval ${DELAY * 1000} ms`);
+      for (const g of gaps(slow.arrivals.map((a) => a.at)))
+        assert.ok(
+          g + allowanceMs >= CRAWL_DELAY * 1000,
+          `crawl-delay: ${g} ms between requests, Crawl-delay ${CRAWL_DELAY * 1000} ms`,
+        );
+      assert.equal(hostOf(s, slow).intervalSeconds, CRAWL_DELAY);
+      assert.equal(hostOf(s, plain).intervalSeconds, DELAY);
+      // In parallel: the slow host's three requests did not wait behind the other host's six.
+      assert.ok(slow.arrivals[0]!.at - t0 < 5 * DELAY * 1000, 'the second host started at once');
+      assert.equal(s.requests, 9);
+      assert.equal(hostOf(s, plain).urls, 9);
+    },
+  );
 
   it('a 503 raises the host interval at once (to at least 1 s from a 50 ms delay)', T, async () => {
     const DELAY = 0.05;
@@ -429,7 +564,11 @@ describe('sitemaps: input', () => {
     srv.route('/a.xml', xml(urlset(pages(srv, '/p', 1))));
     srv.route('/b.xml', xml(urlset(pages(srv, '/q', 1))));
     const controller = new AbortController();
-    const run = sizeFromSitemaps([srv.url('/')], { productToken: 'SizeBot', userAgentHeader: 'SizeBot/1.0', delaySeconds: 5, onFile: () => controller.abort() }, controller.signal);
+    const run = sizeFromSitemaps(
+      [srv.url('/')],
+      { productToken: 'SizeBot', userAgentHeader: 'SizeBot/1.0', delaySeconds: 5, onFile: () => controller.abort() },
+      controller.signal,
+    );
     await assert.rejects(run, { name: 'AbortError' });
     assert.equal(srv.arrivalsFor('/b.xml').length, 0);
   });

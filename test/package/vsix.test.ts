@@ -59,13 +59,22 @@ function entryText(zip: Buffer, e: ZipEntry): string {
 }
 
 test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
-  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(join(root, 'dist', 'webview.js')) || !existsSync(join(root, 'dist', 'report.js')) || !existsSync(join(root, 'dist', 'simulate.js'))) {
+  if (
+    !existsSync(join(root, 'dist', 'extension.js')) ||
+    !existsSync(join(root, 'dist', 'webview.js')) ||
+    !existsSync(join(root, 'dist', 'report.js')) ||
+    !existsSync(join(root, 'dist', 'simulate.js'))
+  ) {
     execFileSync(process.execPath, [join(root, 'esbuild.js')], { cwd: root, stdio: 'pipe' });
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-vsix-'));
   try {
     const out = join(dir, 'crawl-planner.vsix');
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: root, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out],
+      { cwd: root, stdio: 'pipe' },
+    );
     const zip = readFileSync(out);
     const entries = zipEntries(zip);
     const names = entries.map((e) => e.name).sort();
@@ -93,17 +102,29 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
     for (const n of names) {
       assert.doesNotMatch(n, /\.map$/, `${n}: no source maps`);
       assert.doesNotMatch(n, /\.ts$/, `${n}: no TypeScript`);
-      assert.doesNotMatch(n, /(^|\/)(src|test|node_modules|scripts|bench|docs)\//, `${n}: no sources, tests or node_modules`);
+      assert.doesNotMatch(
+        n,
+        /(^|\/)(src|test|node_modules|scripts|bench|docs)\//,
+        `${n}: no sources, tests or node_modules`,
+      );
     }
 
     // The packaged manifest is ours, with the bundle as main.
-    const pkg = JSON.parse(entryText(zip, entries.find((e) => e.name === 'extension/package.json')!)) as { main: string; name: string };
+    const pkg = JSON.parse(
+      entryText(
+        zip,
+        entries.find((e) => e.name === 'extension/package.json')!,
+      ),
+    ) as { main: string; name: string };
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.name, 'crawl-planner');
 
     // The bundle does not import anything the .vsix does not carry: only vscode and Node built-ins
     // (`node:`-only ones such as node:sqlite, which undici loads lazily, included).
-    const bundle = entryText(zip, entries.find((e) => e.name === 'extension/dist/extension.js')!);
+    const bundle = entryText(
+      zip,
+      entries.find((e) => e.name === 'extension/dist/extension.js')!,
+    );
     const required_ = new Set([...bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
     const builtin = new Set(builtinModules);
     for (const id of required_) {

@@ -29,19 +29,30 @@ function section(title: string): string {
 }
 
 test('ARCHITECTURE.md has the sections other documents cite', () => {
-  for (const title of ['Layers', 'Composition root', 'The id registry', 'The webview protocol', 'Build', 'Data flow: a crawl', 'Data flow: a plan', 'Where each feature lives']) {
+  for (const title of [
+    'Layers',
+    'Composition root',
+    'The id registry',
+    'The webview protocol',
+    'Build',
+    'Data flow: a crawl',
+    'Data flow: a plan',
+    'Where each feature lives',
+  ]) {
     section(title);
   }
 });
 
-test('the Layers table is the lint\'s (eslint.config.mjs LAYERS)', async () => {
+test("the Layers table is the lint's (eslint.config.mjs LAYERS)", async () => {
   const config = join(root, 'eslint.config.mjs'); // a plain ES module, without types for tsc
   const { LAYERS } = (await import(config)) as { LAYERS: Record<string, Layer> };
   const rows = section('Layers')
     .split('\n')
     .filter((l) => /^\| [a-z]+ \| `src\//.test(l))
     .map((l) => l.split('|').map((c) => c.trim()));
-  const documented = Object.fromEntries(rows.map(([, name, folder, , imports]) => [name!, { folder: folder!.replace(/`/g, ''), imports: imports! }]));
+  const documented = Object.fromEntries(
+    rows.map(([, name, folder, , imports]) => [name!, { folder: folder!.replace(/`/g, ''), imports: imports! }]),
+  );
   assert.deepEqual(Object.keys(documented).sort(), Object.keys(LAYERS).sort(), 'one row per layer');
   for (const [name, layer] of Object.entries(LAYERS)) {
     const doc = documented[name]!;
@@ -59,9 +70,14 @@ test('the Layers table is the lint\'s (eslint.config.mjs LAYERS)', async () => {
 
 test('every file and folder ARCHITECTURE.md names exists', () => {
   const named = new Set<string>();
-  for (const m of architecture.matchAll(/`((?:src|test|bench|media|syntaxes|scripts)\/[^`\s]*|[a-zA-Z.-]+\.(?:json|mjs|js|md))`/g)) named.add(m[1]!);
+  for (const m of architecture.matchAll(
+    /`((?:src|test|bench|media|syntaxes|scripts)\/[^`\s]*|[a-zA-Z.-]+\.(?:json|mjs|js|md))`/g,
+  ))
+    named.add(m[1]!);
   // Bare file names in the feature table (`httpBody.ts`) belong to the folder named before them in the cell.
-  for (const row of section('Where each feature lives').split('\n').filter((l) => l.startsWith('| '))) {
+  for (const row of section('Where each feature lives')
+    .split('\n')
+    .filter((l) => l.startsWith('| '))) {
     let folder: string | undefined;
     for (const m of row.matchAll(/`([^`]+)`/g)) {
       const name = m[1]!;

@@ -15,7 +15,10 @@ async function crawlReport(): Promise<CrawlReport> {
 test('calibration: per host, the answer times, the faults with their rates and Retry-After pauses, robots.txt and the intervals', async () => {
   const report = await crawlReport();
   const c = calibrationFromReport(report);
-  assert.deepEqual(c.hosts.map((h) => h.host), ['a.example', 'b.example']);
+  assert.deepEqual(
+    c.hosts.map((h) => h.host),
+    ['a.example', 'b.example'],
+  );
   const a = c.hosts[0]!;
   // 12 pages and a 429 on every 4th request: 15 requests (requests 4, 8 and 12 are 429s). A limiter that
   // counts: the rate is 1/4, not 3 in 15 (the 3 requests after the last 429 say nothing about it).
@@ -73,7 +76,14 @@ test('calibration: faults that come irregularly get count / requests; faults at 
   const at = (positions: number[], n: number) =>
     calibrationFromReport({
       schemaVersion: 1,
-      requests: Array.from({ length: n }, (_, i) => ({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: positions.includes(i + 1) ? 429 : 200, latencyMs: 10, robotsTxt: false })),
+      requests: Array.from({ length: n }, (_, i) => ({
+        url: `http://a.example/${i}`,
+        host: 'a.example',
+        outcome: 'response',
+        status: positions.includes(i + 1) ? 429 : 200,
+        latencyMs: 10,
+        robotsTxt: false,
+      })),
       summary: { hosts: [] },
       comparison: {},
     }).hosts[0]!.faults.tooManyRequests;
@@ -83,26 +93,69 @@ test('calibration: faults that come irregularly get count / requests; faults at 
   assert.deepEqual([at([1, 2], 10).every, at([1, 2], 10).rate], [null, 2 / 10]);
 });
 
-test('calibration: the crawl\'s own time per request, from the gaps after ordinary answers', () => {
+test("calibration: the crawl's own time per request, from the gaps after ordinary answers", () => {
   // An interval of 100 ms, answers in 10 ms, starts 103 ms apart: 3 ms after each interval; then answers in
   // 200 ms and starts 201 ms apart: 1 ms after each answer.
   const requests: Array<Record<string, unknown>> = [];
   let t = 1_000;
-  for (let i = 0; i < 6; i++, t += 103) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t, endedAt: t + 10, intervalSeconds: 0.1, robotsTxt: false });
-  for (let i = 6; i < 12; i++, t += 201) requests.push({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: 200, startedAt: t, endedAt: t + 200, intervalSeconds: 0.1, robotsTxt: false });
+  for (let i = 0; i < 6; i++, t += 103)
+    requests.push({
+      url: `http://a.example/${i}`,
+      host: 'a.example',
+      outcome: 'response',
+      status: 200,
+      latencyMs: 10,
+      startedAt: t,
+      endedAt: t + 10,
+      intervalSeconds: 0.1,
+      robotsTxt: false,
+    });
+  for (let i = 6; i < 12; i++, t += 201)
+    requests.push({
+      url: `http://a.example/${i}`,
+      host: 'a.example',
+      outcome: 'response',
+      status: 200,
+      latencyMs: 200,
+      startedAt: t,
+      endedAt: t + 200,
+      intervalSeconds: 0.1,
+      robotsTxt: false,
+    });
   const o = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} }).overhead;
   assert.deepEqual(o.afterInterval.samplesSeconds, [0.003, 0.003, 0.003, 0.003, 0.003, 0.003]);
   assert.deepEqual(o.afterResponse.samplesSeconds, [0.001, 0.001, 0.001, 0.001, 0.001]);
   // A start 2 s late waited for something else (its queue empty), and a retry for its own time: neither counts.
   t += 2_000;
-  requests.push({ url: 'http://a.example/12', host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t, endedAt: t + 10, intervalSeconds: 0.1, robotsTxt: false });
-  requests.push({ url: 'http://a.example/13', host: 'a.example', outcome: 'response', status: 200, latencyMs: 10, startedAt: t + 150, endedAt: t + 160, intervalSeconds: 0.1, robotsTxt: false, attempt: 2 });
+  requests.push({
+    url: 'http://a.example/12',
+    host: 'a.example',
+    outcome: 'response',
+    status: 200,
+    latencyMs: 10,
+    startedAt: t,
+    endedAt: t + 10,
+    intervalSeconds: 0.1,
+    robotsTxt: false,
+  });
+  requests.push({
+    url: 'http://a.example/13',
+    host: 'a.example',
+    outcome: 'response',
+    status: 200,
+    latencyMs: 10,
+    startedAt: t + 150,
+    endedAt: t + 160,
+    intervalSeconds: 0.1,
+    robotsTxt: false,
+    attempt: 2,
+  });
   const later = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} }).overhead;
   assert.deepEqual(later.afterInterval.samplesSeconds, o.afterInterval.samplesSeconds);
   assert.deepEqual(later.afterResponse.samplesSeconds, o.afterResponse.samplesSeconds);
 });
 
-test('calibration: without the crawl\'s plan, a Crawl-delay is read from the interval the host was kept to', async () => {
+test("calibration: without the crawl's plan, a Crawl-delay is read from the interval the host was kept to", async () => {
   const report = await crawlReport();
   const c = calibrationFromReport({ ...report, plan: null });
   assert.equal(c.hosts[1]!.interval.crawlDelaySeconds, 2);
@@ -110,7 +163,14 @@ test('calibration: without the crawl\'s plan, a Crawl-delay is read from the int
 });
 
 test('calibration: more samples than CALIBRATION_MAX_SAMPLES are thinned to evenly spaced quantiles, the percentiles from all', () => {
-  const requests = Array.from({ length: 3001 }, (_, i) => ({ url: `http://a.example/${i}`, host: 'a.example', outcome: 'response', status: 200, latencyMs: i, robotsTxt: false }));
+  const requests = Array.from({ length: 3001 }, (_, i) => ({
+    url: `http://a.example/${i}`,
+    host: 'a.example',
+    outcome: 'response',
+    status: 200,
+    latencyMs: i,
+    robotsTxt: false,
+  }));
   const c = calibrationFromReport({ schemaVersion: 1, requests, summary: { hosts: [] }, comparison: {} });
   const l = c.hosts[0]!.latency;
   assert.equal(l.count, 3001);
@@ -123,23 +183,73 @@ test('calibration: more samples than CALIBRATION_MAX_SAMPLES are thinned to even
 
 const bad: Array<[string, unknown, RegExp]> = [
   ['a list', [1, 2], /^not a crawl report: the file is not a JSON object$/],
-  ['an estimate document', { schemaVersion: 1, totalSeconds: 10, hosts: [] }, /^not a crawl report \(one that crawl --report writes\): it has no requests and summary$/],
+  [
+    'an estimate document',
+    { schemaVersion: 1, totalSeconds: 10, hosts: [] },
+    /^not a crawl report \(one that crawl --report writes\): it has no requests and summary$/,
+  ],
   ['a robots document', { schemaVersion: 1, origins: [], results: [] }, /^not a crawl report/],
-  ['another schema version', { schemaVersion: 2, requests: [], summary: {}, comparison: {} }, /^crawl report schemaVersion 2 is not supported \(this version reads 1\)$/],
-  ['a request that is not a record', { schemaVersion: 1, requests: [7], summary: {}, comparison: {} }, /^crawl report: requests\[0\] is not a request record$/],
-  ['a request without a time', { schemaVersion: 1, requests: [{ host: 'a', outcome: 'response', status: 200, latencyMs: 'x' }], summary: {}, comparison: {} }, /requests\[0\]\.latencyMs is not a time/],
-  ['an error of no known kind', { schemaVersion: 1, requests: [{ host: 'a', outcome: 'error', error: { kind: 'boom' }, latencyMs: 1 }], summary: {}, comparison: {} }, /requests\[0\]\.error has no known kind/],
-  ['no answered page request', { schemaVersion: 1, requests: [{ host: 'a', outcome: 'unfinished', latencyMs: null }], summary: {}, comparison: {} }, /no page request got an answer/],
+  [
+    'another schema version',
+    { schemaVersion: 2, requests: [], summary: {}, comparison: {} },
+    /^crawl report schemaVersion 2 is not supported \(this version reads 1\)$/,
+  ],
+  [
+    'a request that is not a record',
+    { schemaVersion: 1, requests: [7], summary: {}, comparison: {} },
+    /^crawl report: requests\[0\] is not a request record$/,
+  ],
+  [
+    'a request without a time',
+    {
+      schemaVersion: 1,
+      requests: [{ host: 'a', outcome: 'response', status: 200, latencyMs: 'x' }],
+      summary: {},
+      comparison: {},
+    },
+    /requests\[0\]\.latencyMs is not a time/,
+  ],
+  [
+    'an error of no known kind',
+    {
+      schemaVersion: 1,
+      requests: [{ host: 'a', outcome: 'error', error: { kind: 'boom' }, latencyMs: 1 }],
+      summary: {},
+      comparison: {},
+    },
+    /requests\[0\]\.error has no known kind/,
+  ],
+  [
+    'no answered page request',
+    {
+      schemaVersion: 1,
+      requests: [{ host: 'a', outcome: 'unfinished', latencyMs: null }],
+      summary: {},
+      comparison: {},
+    },
+    /no page request got an answer/,
+  ],
 ];
 for (const [name, doc, message] of bad) {
   test(`calibration: ${name} is refused with a clear error`, () => {
-    assert.throws(() => calibrationFromReport(doc), (err: unknown) => err instanceof CalibrationError && message.test(err.message));
+    assert.throws(
+      () => calibrationFromReport(doc),
+      (err: unknown) => err instanceof CalibrationError && message.test(err.message),
+    );
   });
 }
 
 test('calibration matches a planned host by host and port, or by its name when the report has it on one other port only', () => {
   const host = (name: string) => ({ host: name }) as HostCalibration;
-  const c = { hosts: [host('a.example:8001'), host('b.example:8001'), host('b.example:8002'), host('127.0.0.11:4000'), host('c.example')] } as unknown as Calibration;
+  const c = {
+    hosts: [
+      host('a.example:8001'),
+      host('b.example:8001'),
+      host('b.example:8002'),
+      host('127.0.0.11:4000'),
+      host('c.example'),
+    ],
+  } as unknown as Calibration;
   const of = calibrationMatcher(c);
   assert.equal(of('a.example:8001')?.host, 'a.example:8001');
   assert.equal(of('a.example:9999')?.host, 'a.example:8001');

@@ -36,11 +36,25 @@ import {
 } from '../../src/shared/protocol';
 import { parseReportMessage, type HostToReport } from '../../src/shared/reportProtocol';
 import { bandSummaryText, calibrationItems } from '../../src/webview/model';
-import { axisTicks, bandMarks, pagesPoints, timeX, TIMELINE_HEIGHT, TIMELINE_WIDTH } from '../../src/webview/report/model';
+import {
+  axisTicks,
+  bandMarks,
+  pagesPoints,
+  timeX,
+  TIMELINE_HEIGHT,
+  TIMELINE_WIDTH,
+} from '../../src/webview/report/model';
 import { testCrawlReport } from '../helpers/calibration';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
-const settings: PlannerViewSettings = { userAgent: 'ExampleBot', defaultDelaySeconds: 0.5, delayFrom: 'start', maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap', maxPages: 50 };
+const settings: PlannerViewSettings = {
+  userAgent: 'ExampleBot',
+  defaultDelaySeconds: 0.5,
+  delayFrom: 'start',
+  maxCrawlDelaySeconds: 30,
+  crawlDelayPolicy: 'cap',
+  maxPages: 50,
+};
 const form: PlannerForm = {
   pagesMode: 'perHost',
   pages: 40,
@@ -77,7 +91,10 @@ function harness(simulateFn?: Simulate) {
     },
     ...(simulateFn ? { simulate: simulateFn } : {}),
   };
-  const controller = new PlannerController(deps, { store: { load: () => ({ v: 2, form, seedsText: SEEDS }), save: async () => undefined }, writeClipboard: async () => undefined });
+  const controller = new PlannerController(deps, {
+    store: { load: () => ({ v: 2, form, seedsText: SEEDS }), save: async () => undefined },
+    writeClipboard: async () => undefined,
+  });
   controller.attach((m) => {
     posted.push(structuredClone(m));
     return Promise.resolve(true);
@@ -87,8 +104,10 @@ function harness(simulateFn?: Simulate) {
     controller,
     posted,
     logs,
-    endCrawl: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) => crawlListener?.(crawl, report),
-    last: <T extends HostToWebview['type']>(type: T) => posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
+    endCrawl: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) =>
+      crawlListener?.(crawl, report),
+    last: <T extends HostToWebview['type']>(type: T) =>
+      posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
   };
 }
 
@@ -101,9 +120,12 @@ function crawlView(report: CrawlReport): CrawlResultView {
 /** The in-process simulation, as the worker runs it. */
 const inProcess: Simulate = (plan, options) => Promise.resolve(simulate(plan, options));
 
-test('a test crawl\'s report in memory calibrates exactly as its file does', async () => {
+test("a test crawl's report in memory calibrates exactly as its file does", async () => {
   const report = await testCrawlReport();
-  assert.deepEqual(calibrationFromReport(report, 'r.json'), calibrationFromReport(JSON.parse(reportToJson(report)), 'r.json'));
+  assert.deepEqual(
+    calibrationFromReport(report, 'r.json'),
+    calibrationFromReport(JSON.parse(reportToJson(report)), 'r.json'),
+  );
 });
 
 test('"Plan with what the test crawl measured": offered after a crawl, names the inputs per host, and turns off again', async () => {
@@ -118,7 +140,11 @@ test('"Plan with what the test crawl measured": offered after a crawl, names the
 
   h.endCrawl(crawlView(report), { report, file: '.crawl-planner/reports/crawl-1.json' });
   const offered = h.last('calibration')!.calibration;
-  assert.deepEqual(offered.crawl, { name: 'test crawl: demo hosts', pages: report.summary.pages, requests: report.summary.requests });
+  assert.deepEqual(offered.crawl, {
+    name: 'test crawl: demo hosts',
+    pages: report.summary.pages,
+    requests: report.summary.requests,
+  });
   assert.equal(offered.using, null, 'offered, not used until asked');
   assert.equal(h.controller.currentPlan().plan, typed, 'the plan is unchanged');
 
@@ -137,10 +163,22 @@ test('"Plan with what the test crawl measured": offered after a crawl, names the
   assert.deepEqual(view.unseenHosts, ['c.example']);
   assert.equal(view.unseenCount, 1);
   // Each planned host says the same in the plan itself (and so in Copy plan as JSON).
-  assert.deepEqual(calibrated.hosts.map((x) => [x.host, x.calibrated]), [['a.example', ['latency', 'faults']], ['b.example', ['latency', 'crawl-delay', 'faults']], ['c.example', []]]);
-  const json = JSON.parse(h.controller.currentPlanJson()!) as { calibration: { unseenHosts: string[]; hosts: Array<{ host: string }> } };
+  assert.deepEqual(
+    calibrated.hosts.map((x) => [x.host, x.calibrated]),
+    [
+      ['a.example', ['latency', 'faults']],
+      ['b.example', ['latency', 'crawl-delay', 'faults']],
+      ['c.example', []],
+    ],
+  );
+  const json = JSON.parse(h.controller.currentPlanJson()!) as {
+    calibration: { unseenHosts: string[]; hosts: Array<{ host: string }> };
+  };
   assert.deepEqual(json.calibration.unseenHosts, ['c.example']);
-  assert.deepEqual(json.calibration.hosts.map((x) => x.host), ['a.example', 'b.example']);
+  assert.deepEqual(
+    json.calibration.hosts.map((x) => x.host),
+    ['a.example', 'b.example'],
+  );
 
   h.controller.receive({ type: 'useCalibration', source: 'off' });
   assert.equal(h.controller.currentPlan().plan!.totalSeconds, typed.totalSeconds, 'the typed values again');
@@ -192,7 +230,10 @@ test('Simulate: the band for the plan, the same for the same seed, cancelled and
   assert.match(sim.text, /^Simulated: p10 .* over 50 runs of the crawl engine on virtual time, seed 7; the plan says /);
   assert.equal(h.controller.currentSimulation()!.plan, h.controller.currentPlan().plan);
   // The CLI's document: the simulation is in Copy plan as JSON.
-  assert.equal((JSON.parse(h.controller.currentPlanJson()!) as { simulation: Simulation }).simulation.p50Seconds, sim.p50Seconds);
+  assert.equal(
+    (JSON.parse(h.controller.currentPlanJson()!) as { simulation: Simulation }).simulation.p50Seconds,
+    sim.p50Seconds,
+  );
 
   // The same seed: the same band (simulateNow, as the Simulate Plan command runs it).
   const again = await h.controller.simulateNow({ runs: 50, seed: 7 });
@@ -227,7 +268,7 @@ test('Simulate: the band for the plan, the same for the same seed, cancelled and
   assert.equal(slow.controller.currentSimulation(), undefined);
 });
 
-test('the simulation\'s worker thread gives what simulate gives, and is terminated when the plan changes', async () => {
+test("the simulation's worker thread gives what simulate gives, and is terminated when the plan changes", async () => {
   const report = await testCrawlReport();
   const h = harness();
   await settle();
@@ -237,7 +278,14 @@ test('the simulation\'s worker thread gives what simulate gives, and is terminat
   // The worker bundled as esbuild.js bundles dist/simulate.js, into a temporary folder.
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-simulate-'));
   const script = { file: join(dir, 'simulate.js') };
-  await build({ entryPoints: [join(__dirname, '../../src/extension/view/simulateWorker.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: script.file, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(__dirname, '../../src/extension/view/simulateWorker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: script.file,
+    logLevel: 'silent',
+  });
   const options = { runs: 30, seed: 3 };
   assert.deepEqual(await runSimulation(script, plan, options, new AbortController().signal), simulate(plan, options));
   const abort = new AbortController();
@@ -272,11 +320,21 @@ test('the plan report gets the band and a timeline of every host, the binding ho
   const simMessage = sent.find((m) => m.type === 'simulation') as Extract<HostToReport, { type: 'simulation' }>;
   const view = simMessage.simulation!;
   const done = (state as Extract<SimulationState, { state: 'done' }>).simulation;
-  assert.deepEqual([view.p10Seconds, view.p50Seconds, view.p90Seconds], [done.p10Seconds, done.p50Seconds, done.p90Seconds]);
+  assert.deepEqual(
+    [view.p10Seconds, view.p50Seconds, view.p90Seconds],
+    [done.p10Seconds, done.p50Seconds, done.p90Seconds],
+  );
   assert.equal(view.timelineHosts, 3);
   assert.ok(view.axisSeconds >= view.p90Seconds && view.axisSeconds >= view.planSeconds);
   assert.match(view.methodText, /^The crawl engine on virtual time, 40 runs \(seed 2\)/);
-  reportController.receive({ type: 'timeline', plan: simMessage.plan, simulation: view.number, request: 1, offset: 0, count: 2 });
+  reportController.receive({
+    type: 'timeline',
+    plan: simMessage.plan,
+    simulation: view.number,
+    request: 1,
+    offset: 0,
+    count: 2,
+  });
   const rows = sent.at(-1) as Extract<HostToReport, { type: 'timeline' }>;
   assert.equal(rows.total, 3);
   assert.equal(rows.hosts.length, 2, 'a window');
@@ -289,11 +347,20 @@ test('the plan report gets the band and a timeline of every host, the binding ho
     assert.match(row.summary, /^starts at .*, \d+ pages by /);
   }
   // a.example's 429s pause it (Retry-After 2 s) in the run drawn.
-  const a = new ReportTimeline(h.controller.currentSimulation()!.simulation, plan.bindingHost).rows(0, 3).find((r) => r.host === 'a.example')!;
+  const a = new ReportTimeline(h.controller.currentSimulation()!.simulation, plan.bindingHost)
+    .rows(0, 3)
+    .find((r) => r.host === 'a.example')!;
   assert.ok(a.pauses.length > 0, 'pauses drawn');
   assert.match(a.pauses[0]!.label, /^429 Retry-After 2 s: paused from /);
   // A request for another simulation gets nothing.
-  reportController.receive({ type: 'timeline', plan: simMessage.plan, simulation: view.number + 1, request: 2, offset: 0, count: 2 });
+  reportController.receive({
+    type: 'timeline',
+    plan: simMessage.plan,
+    simulation: view.number + 1,
+    request: 2,
+    offset: 0,
+    count: 2,
+  });
   assert.deepEqual((sent.at(-1) as Extract<HostToReport, { type: 'timeline' }>).hosts, []);
   // Simulate off: the report says so.
   h.controller.receive({ type: 'simulate', settings: { enabled: false, runs: 40, seed: 2 } });
@@ -311,7 +378,11 @@ test('a plan too large to simulate request by request gets per-host sums, and sa
   assert.equal(sim.method, 'per-host-sums');
   const sent: HostToReport[] = [];
   const reportController = new ReportController({
-    source: { currentPlan: () => h.controller.currentPlan(), seedsFrom: () => '', currentSimulation: () => ({ plan, simulation: sim }) },
+    source: {
+      currentPlan: () => h.controller.currentPlan(),
+      seedsFrom: () => '',
+      currentSimulation: () => ({ plan, simulation: sim }),
+    },
     save: async () => undefined,
     log: () => undefined,
   });
@@ -320,13 +391,28 @@ test('a plan too large to simulate request by request gets per-host sums, and sa
   const view = (sent.find((m) => m.type === 'simulation') as Extract<HostToReport, { type: 'simulation' }>).simulation!;
   assert.equal(view.method, 'per-host-sums');
   assert.match(view.methodText, /^Per-host sums: the plan is too large to simulate request by request/);
-  assert.match(bandSummaryText({ state: 'done', simulation: { ...sim, planSeconds: plan.totalSeconds, bandText: simulationBandText(sim), text: '', timelineHosts: 3 } }), /per-host sums \(too large to run request by request\)/);
+  assert.match(
+    bandSummaryText({
+      state: 'done',
+      simulation: {
+        ...sim,
+        planSeconds: plan.totalSeconds,
+        bandText: simulationBandText(sim),
+        text: '',
+        timelineHosts: 3,
+      },
+    }),
+    /per-host sums \(too large to run request by request\)/,
+  );
 });
 
-test('protocol: the Simulate settings and the calibration choice are checked; the default runs are the CLI\'s', () => {
+test("protocol: the Simulate settings and the calibration choice are checked; the default runs are the CLI's", () => {
   assert.equal(DEFAULT_SIMULATION_SETTINGS.runs, SIMULATION_DEFAULTS.runs);
   assert.equal(DEFAULT_SIMULATION_SETTINGS.seed, SIMULATION_DEFAULTS.seed);
-  assert.deepEqual(parseWebviewMessage({ type: 'simulate', settings: { enabled: true, runs: 200, seed: 0 } }), { type: 'simulate', settings: { enabled: true, runs: 200, seed: 0 } });
+  assert.deepEqual(parseWebviewMessage({ type: 'simulate', settings: { enabled: true, runs: 200, seed: 0 } }), {
+    type: 'simulate',
+    settings: { enabled: true, runs: 200, seed: 0 },
+  });
   for (const [settings, why] of [
     [{ enabled: true, runs: 0, seed: 1 }, /simulation\.runs: must be a whole number from 1 to 10,000/],
     [{ enabled: true, runs: 10_001, seed: 1 }, /simulation\.runs/],
@@ -337,37 +423,88 @@ test('protocol: the Simulate settings and the calibration choice are checked; th
     const parsed = parseWebviewMessage({ type: 'simulate', settings });
     assert.ok('error' in parsed && why.test(parsed.error), JSON.stringify(parsed));
   }
-  assert.deepEqual(parseWebviewMessage({ type: 'useCalibration', source: 'crawl' }), { type: 'useCalibration', source: 'crawl' });
+  assert.deepEqual(parseWebviewMessage({ type: 'useCalibration', source: 'crawl' }), {
+    type: 'useCalibration',
+    source: 'crawl',
+  });
   assert.ok('error' in parseWebviewMessage({ type: 'useCalibration', source: 'file' }));
   assert.deepEqual(parseWebviewMessage({ type: 'chooseCalibrationReport' }), { type: 'chooseCalibrationReport' });
-  assert.ok('error' in parseWebviewMessage({ type: 'chooseCalibrationReport', path: '/etc/passwd' }), 'the webview never names a file');
-  assert.deepEqual(parseReportMessage({ type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 200 }), { type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 200 });
-  assert.ok('error' in parseReportMessage({ type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 201 }));
-  assert.ok('error' in parseReportMessage({ type: 'timeline', plan: 1, simulation: -1, request: 3, offset: 0, count: 1 }));
+  assert.ok(
+    'error' in parseWebviewMessage({ type: 'chooseCalibrationReport', path: '/etc/passwd' }),
+    'the webview never names a file',
+  );
+  assert.deepEqual(
+    parseReportMessage({ type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 200 }),
+    { type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 200 },
+  );
+  assert.ok(
+    'error' in parseReportMessage({ type: 'timeline', plan: 1, simulation: 2, request: 3, offset: 0, count: 201 }),
+  );
+  assert.ok(
+    'error' in parseReportMessage({ type: 'timeline', plan: 1, simulation: -1, request: 3, offset: 0, count: 1 }),
+  );
 });
 
-test('the Runs and Seed fields: empty takes the defaults, the CLI\'s limits, thousands commas', () => {
-  assert.deepEqual(readSimulationFields(true, '', ''), { settings: { enabled: true, runs: SIMULATION_DEFAULTS.runs, seed: SIMULATION_DEFAULTS.seed }, errors: {} });
-  assert.deepEqual(readSimulationFields(false, '1,000', '42'), { settings: { enabled: false, runs: 1000, seed: 42 }, errors: {} });
-  assert.deepEqual(readSimulationFields(true, '0', 'x'), { errors: { runs: 'must be a whole number from 1 to 10,000', seed: 'not a number' } });
+test("the Runs and Seed fields: empty takes the defaults, the CLI's limits, thousands commas", () => {
+  assert.deepEqual(readSimulationFields(true, '', ''), {
+    settings: { enabled: true, runs: SIMULATION_DEFAULTS.runs, seed: SIMULATION_DEFAULTS.seed },
+    errors: {},
+  });
+  assert.deepEqual(readSimulationFields(false, '1,000', '42'), {
+    settings: { enabled: false, runs: 1000, seed: 42 },
+    errors: {},
+  });
+  assert.deepEqual(readSimulationFields(true, '0', 'x'), {
+    errors: { runs: 'must be a whole number from 1 to 10,000', seed: 'not a number' },
+  });
 });
 
-test('the sidebar\'s words: per host what was measured and what the plan took; the band', () => {
+test("the sidebar's words: per host what was measured and what the plan took; the band", () => {
   const { items, unseen } = calibrationItems({
     source: 'crawl',
     label: 'test crawl',
     headline: 'a test crawl of 3 pages, 4 requests in 2 s',
     hosts: [
-      { host: 'a.example', requests: '3', latency: '0.1 s / 0.2 s', tooManyRequests: '25.0% (Retry-After 2 s)', serverErrors: '—', errors: '—', crawlDelay: '—', achieved: '0.5 s', used: ['latency', 'faults'] },
-      { host: 'other.example', requests: '1', latency: '0.1 s / 0.1 s', tooManyRequests: '—', serverErrors: '—', errors: '—', crawlDelay: '—', achieved: '—', used: null },
+      {
+        host: 'a.example',
+        requests: '3',
+        latency: '0.1 s / 0.2 s',
+        tooManyRequests: '25.0% (Retry-After 2 s)',
+        serverErrors: '—',
+        errors: '—',
+        crawlDelay: '—',
+        achieved: '0.5 s',
+        used: ['latency', 'faults'],
+      },
+      {
+        host: 'other.example',
+        requests: '1',
+        latency: '0.1 s / 0.1 s',
+        tooManyRequests: '—',
+        serverErrors: '—',
+        errors: '—',
+        crawlDelay: '—',
+        achieved: '—',
+        used: null,
+      },
     ],
     hostCount: 2,
     unseenHosts: ['c.example'],
     unseenCount: 1,
   });
   assert.deepEqual(items, [
-    { host: 'a.example', measured: 'latency p50 / p90 0.1 s / 0.2 s · 429 25.0% (Retry-After 2 s) · achieved 0.5 s', used: 'Used: latency, faults', planned: true },
-    { host: 'other.example', measured: 'latency p50 / p90 0.1 s / 0.1 s', used: 'Not planned (no seed on this host)', planned: false },
+    {
+      host: 'a.example',
+      measured: 'latency p50 / p90 0.1 s / 0.2 s · 429 25.0% (Retry-After 2 s) · achieved 0.5 s',
+      used: 'Used: latency, faults',
+      planned: true,
+    },
+    {
+      host: 'other.example',
+      measured: 'latency p50 / p90 0.1 s / 0.1 s',
+      used: 'Not planned (no seed on this host)',
+      planned: false,
+    },
   ]);
   assert.equal(unseen, 'Typed values for 1 host the report did not measure: c.example');
   assert.equal(simulationBandText({ p10Seconds: 10, p50Seconds: 10, p90Seconds: 10 }), '10 s in every run');
@@ -375,13 +512,40 @@ test('the sidebar\'s words: per host what was measured and what the plan took; t
   assert.equal(bandSummaryText({ state: 'off' }), '');
 });
 
-test('the timeline\'s geometry: time to x, pages rising to the top, round ticks, the band\'s marks', () => {
+test("the timeline's geometry: time to x, pages rising to the top, round ticks, the band's marks", () => {
   assert.equal(timeX(0, 30), 0);
   assert.equal(timeX(15, 30), TIMELINE_WIDTH / 2);
   assert.equal(timeX(45, 30), TIMELINE_WIDTH, 'clamped');
-  assert.equal(pagesPoints([[0, 0], [15, 5], [30, 10]], 10, 30), `0,${TIMELINE_HEIGHT - 2} 500,${TIMELINE_HEIGHT / 2} 1000,2`);
-  assert.deepEqual(axisTicks(30).map((t) => [t.seconds, t.label]), [[0, '0 s'], [10, '10 s'], [20, '20 s'], [30, '30 s']]);
-  assert.deepEqual(axisTicks(7).map((t) => t.seconds), [0, 2, 4, 6]);
+  assert.equal(
+    pagesPoints(
+      [
+        [0, 0],
+        [15, 5],
+        [30, 10],
+      ],
+      10,
+      30,
+    ),
+    `0,${TIMELINE_HEIGHT - 2} 500,${TIMELINE_HEIGHT / 2} 1000,2`,
+  );
+  assert.deepEqual(
+    axisTicks(30).map((t) => [t.seconds, t.label]),
+    [
+      [0, '0 s'],
+      [10, '10 s'],
+      [20, '20 s'],
+      [30, '30 s'],
+    ],
+  );
+  assert.deepEqual(
+    axisTicks(7).map((t) => t.seconds),
+    [0, 2, 4, 6],
+  );
   assert.deepEqual(axisTicks(0), []);
-  assert.deepEqual(bandMarks({ p10Seconds: 10, p50Seconds: 15, p90Seconds: 20, planSeconds: 12, axisSeconds: 40 }), { fromX: 250, toX: 500, p50X: 375, planX: 300 });
+  assert.deepEqual(bandMarks({ p10Seconds: 10, p50Seconds: 15, p90Seconds: 20, planSeconds: 12, axisSeconds: 40 }), {
+    fromX: 250,
+    toX: 500,
+    p50X: 375,
+    planX: 300,
+  });
 });

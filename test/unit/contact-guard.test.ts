@@ -5,7 +5,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTACT_ANSWERED_STATE_KEY, ContactRequiredError, createContactGuard, CRAWL_ANYWAY, SET_CONTACT, type ContactGuardDeps } from '../../src/extension/contact';
+import {
+  CONTACT_ANSWERED_STATE_KEY,
+  ContactRequiredError,
+  createContactGuard,
+  CRAWL_ANYWAY,
+  SET_CONTACT,
+  type ContactGuardDeps,
+} from '../../src/extension/contact';
 
 function fixture(answers: Array<string | undefined>, contact?: string) {
   const state = new Map<string, unknown>();
@@ -26,7 +33,10 @@ function fixture(answers: Array<string | undefined>, contact?: string) {
       return answer === 'wait' ? new Promise((resolve) => pendingAnswers.push(resolve)) : Promise.resolve(answer);
     },
     openSetting: async () => void settingsOpened++,
-    log: { info: (m: string) => void logged.push(m), warn: (m: string) => void logged.push(m) } as ContactGuardDeps['log'],
+    log: {
+      info: (m: string) => void logged.push(m),
+      warn: (m: string) => void logged.push(m),
+    } as ContactGuardDeps['log'],
   };
   return {
     guard: createContactGuard(deps),
@@ -41,7 +51,7 @@ function fixture(answers: Array<string | undefined>, contact?: string) {
 const REAL = ['https://a.example/x', 'https://b.example/', 'http://127.0.0.11:8470/'];
 
 describe('the contact question (extension)', () => {
-  it('a contact set, or only this machine\'s hosts (loopback, demo hosts): no question', async () => {
+  it("a contact set, or only this machine's hosts (loopback, demo hosts): no question", async () => {
     const withContact = fixture([], 'mailto:ops@example.com');
     await withContact.guard.check(REAL, 'test crawl');
     const local = fixture([]);
@@ -54,7 +64,10 @@ describe('the contact question (extension)', () => {
     await f.guard.check(REAL, 'test crawl');
     assert.equal(f.asked.length, 1);
     assert.deepEqual(f.asked[0]!.actions, [SET_CONTACT, CRAWL_ANYWAY]);
-    assert.match(f.asked[0]!.message, /no contact URL is set, so the operators of a\.example and b\.example cannot reach you/);
+    assert.match(
+      f.asked[0]!.message,
+      /no contact URL is set, so the operators of a\.example and b\.example cannot reach you/,
+    );
     assert.doesNotMatch(f.asked[0]!.message, /127\.0\.0\.11/);
   });
 
@@ -64,12 +77,18 @@ describe('the contact question (extension)', () => {
     assert.equal(f.state.get(CONTACT_ANSWERED_STATE_KEY), true);
     await f.guard.check(['https://c.example/'], 'robots.txt fetch');
     assert.equal(f.asked.length, 1, 'asked once');
-    assert.ok(f.logged.some((l) => /robots\.txt fetch: no contact URL set .*going ahead/.test(l)), f.logged.join('\n'));
+    assert.ok(
+      f.logged.some((l) => /robots\.txt fetch: no contact URL set .*going ahead/.test(l)),
+      f.logged.join('\n'),
+    );
   });
 
   it('Set Contact URL: opens the setting, the request does not go ahead; the workspace is not asked again', async () => {
     const f = fixture([SET_CONTACT]);
-    await assert.rejects(f.guard.check(REAL, 'test crawl'), (e: Error) => e instanceof ContactRequiredError && /test crawl not started: set a contact URL/.test(e.message));
+    await assert.rejects(
+      f.guard.check(REAL, 'test crawl'),
+      (e: Error) => e instanceof ContactRequiredError && /test crawl not started: set a contact URL/.test(e.message),
+    );
     assert.equal(f.settingsOpened(), 1);
     assert.equal(f.state.get(CONTACT_ANSWERED_STATE_KEY), true);
     await f.guard.check(REAL, 'test crawl');

@@ -16,11 +16,18 @@ const T0 = Date.UTC(2024, 0, 1);
 /** A tree: page i links to 2i+1 and 2i+2, plus a few seeds so the queue is never empty. */
 function site(n: number): Record<string, FakeScript> {
   const pages: Record<string, FakeScript> = {};
-  for (let i = 0; i < n; i++) pages[`http://t.test/p${i}`] = { latencyMs: 30, links: [`/p${2 * i + 1}`, `/p${2 * i + 2}`, 'http://other.test/x'] };
+  for (let i = 0; i < n; i++)
+    pages[`http://t.test/p${i}`] = {
+      latencyMs: 30,
+      links: [`/p${2 * i + 1}`, `/p${2 * i + 2}`, 'http://other.test/x'],
+    };
   return pages;
 }
 
-async function crawl(defer: boolean, log: string[] = []): Promise<{ result: CrawlResult; events: CrawlEvent[]; fetched: string[] }> {
+async function crawl(
+  defer: boolean,
+  log: string[] = [],
+): Promise<{ result: CrawlResult; events: CrawlEvent[]; fetched: string[] }> {
   const clock = new VirtualClock(T0);
   const s = fakeSite(clock, site(15));
   const rec = recorder();
@@ -46,7 +53,7 @@ async function crawl(defer: boolean, log: string[] = []): Promise<{ result: Craw
   return { result, events: rec.events, fetched: s.log.map((l) => l.url) };
 }
 
-describe('reading a page after its host\'s next request has started (defer)', () => {
+describe("reading a page after its host's next request has started (defer)", () => {
   it('starts the next request first, then reads the page', async () => {
     const log: string[] = [];
     await crawl(true, log);
@@ -57,14 +64,17 @@ describe('reading a page after its host\'s next request has started (defer)', ()
     assert.deepEqual(without.slice(0, 3), ['fetch /p0', 'read /p0', 'fetch /p1']);
   });
 
-  it('keeps the events in order: a page\'s response, then the next start, then the links it queued', async () => {
+  it("keeps the events in order: a page's response, then the next start, then the links it queued", async () => {
     const { events } = await crawl(true);
     // p1 links to p3 and p4 (p0's links were seeds already).
     const i = events.findIndex((e) => e.type === 'response' && e.url === 'http://t.test/p1');
     assert.ok(i >= 0);
     assert.equal(events[i + 1]!.type, 'request-start');
     assert.equal((events[i + 1] as Extract<CrawlEvent, { type: 'request-start' }>).url, 'http://t.test/p2');
-    assert.deepEqual(events.slice(i + 2, i + 4).map((e) => (e.type === 'queued' ? e.url : e.type)), ['http://t.test/p3', 'http://t.test/p4']);
+    assert.deepEqual(
+      events.slice(i + 2, i + 4).map((e) => (e.type === 'queued' ? e.url : e.type)),
+      ['http://t.test/p3', 'http://t.test/p4'],
+    );
     // Every response comes after its own start.
     const started = new Set<string>();
     for (const e of events) {

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCrawl } from '../../src/core/crawl/engine';
 import type { CrawlOptions, CrawlResult, UrlReport } from '../../src/core/crawl/types';
-import { fakeExtractLinks, fakeRobots, fakeSite, recorder, seededRandom, startGaps, startsByHost, type FakeScript } from '../helpers/crawlFakes';
+import {
+  fakeExtractLinks,
+  fakeRobots,
+  fakeSite,
+  recorder,
+  seededRandom,
+  startGaps,
+  startsByHost,
+  type FakeScript,
+} from '../helpers/crawlFakes';
 import { VirtualClock } from '../helpers/virtualClock';
 
 const T0 = Date.UTC(2024, 0, 1); // Mon, 01 Jan 2024 00:00:00 GMT
@@ -17,7 +26,16 @@ function setup(pages: Record<string, FakeScript>, opts: { latencyMs?: number } =
   const site = fakeSite(clock, pages, opts);
   const rec = recorder();
   const crawl = (o: Partial<CrawlOptions> & { seeds: string[] }): Promise<CrawlResult> =>
-    clock.run(runCrawl({ clock, random: seededRandom(1), fetch: site.fetch, emit: rec.emit, extractLinks: fakeExtractLinks, ...o }));
+    clock.run(
+      runCrawl({
+        clock,
+        random: seededRandom(1),
+        fetch: site.fetch,
+        emit: rec.emit,
+        extractLinks: fakeExtractLinks,
+        ...o,
+      }),
+    );
   return { clock, site, rec, crawl };
 }
 
@@ -31,7 +49,8 @@ function byUrl(result: CrawlResult): Map<string, UrlReport> {
 
 function assertGapsAtLeast(events: Parameters<typeof startGaps>[0], ms: number): void {
   for (const [host, gaps] of startGaps(events)) {
-    for (const gap of gaps) assert.ok(gap >= ms, `${host}: a gap of ${gap} ms is below ${ms} ms (gaps ${gaps.join(', ')})`);
+    for (const gap of gaps)
+      assert.ok(gap >= ms, `${host}: a gap of ${gap} ms is below ${ms} ms (gaps ${gaps.join(', ')})`);
   }
 }
 
@@ -40,7 +59,10 @@ function assertLiveIntervalKept(events: Parameters<typeof startsByHost>[0]): voi
   for (const [host, starts] of startsByHost(events)) {
     for (const s of starts.slice(1)) {
       assert.ok(s.sinceLastStartSeconds !== undefined);
-      assert.ok(s.sinceLastStartSeconds + 1e-9 >= s.intervalSeconds, `${host}: ${s.sinceLastStartSeconds} s since the last start, interval ${s.intervalSeconds} s (${s.intervalSource})`);
+      assert.ok(
+        s.sinceLastStartSeconds + 1e-9 >= s.intervalSeconds,
+        `${host}: ${s.sinceLastStartSeconds} s since the last start, interval ${s.intervalSeconds} s (${s.intervalSource})`,
+      );
     }
   }
 }
@@ -52,7 +74,10 @@ describe('crawl engine: scheduling', () => {
     const result = await crawl({ seeds });
     assert.equal(result.summary.pages, 30);
     assert.equal(result.summary.endReason, 'complete');
-    assert.ok(result.summary.elapsedSeconds >= 9 && result.summary.elapsedSeconds < 10.5, `elapsed ${result.summary.elapsedSeconds}`);
+    assert.ok(
+      result.summary.elapsedSeconds >= 9 && result.summary.elapsedSeconds < 10.5,
+      `elapsed ${result.summary.elapsedSeconds}`,
+    );
     assertGapsAtLeast(rec.events, 1000);
     for (const h of result.summary.hosts) {
       assert.equal(h.requests, 10);
@@ -166,7 +191,18 @@ describe('crawl engine: retries and backoff', () => {
     const url = 'http://bo.test/x';
     const { clock, site, rec } = setup({ [url]: { error: 'connect' } }, { latencyMs: 0 });
     const result = await clock.run(
-      runCrawl({ clock, random: () => 0.999, fetch: site.fetch, emit: rec.emit, seeds: [url], delaySeconds: 0, maxRetries: 4, backoffBaseMs: 1000, backoffCapMs: 5000, maxConsecutiveFailures: 100 }),
+      runCrawl({
+        clock,
+        random: () => 0.999,
+        fetch: site.fetch,
+        emit: rec.emit,
+        seeds: [url],
+        delaySeconds: 0,
+        maxRetries: 4,
+        backoffBaseMs: 1000,
+        backoffCapMs: 5000,
+        maxConsecutiveFailures: 100,
+      }),
     );
     const retries = rec.of('retry-scheduled');
     assert.deepEqual(
@@ -180,7 +216,10 @@ describe('crawl engine: retries and backoff', () => {
       const s = starts[i + 1]!;
       assert.equal(s.at, Math.max(retries[i]!.notBefore, starts[i]!.at + s.intervalSeconds * 1000));
     }
-    assert.deepEqual(starts.map((s) => s.intervalSeconds), [0, 1, 2, 4, 8]);
+    assert.deepEqual(
+      starts.map((s) => s.intervalSeconds),
+      [0, 1, 2, 4, 8],
+    );
     assertLiveIntervalKept(rec.events);
     const rep = result.urls[0]!;
     assert.equal(rep.outcome, 'failed');
@@ -193,8 +232,13 @@ describe('crawl engine: retries and backoff', () => {
   it('random 0 gives a zero backoff, but never a broken interval', async () => {
     const url = 'http://z.test/x';
     const { clock, site, rec } = setup({ [url]: [{ status: 500 }, { status: 500 }, {}] });
-    await clock.run(runCrawl({ clock, random: () => 0, fetch: site.fetch, emit: rec.emit, seeds: [url], delaySeconds: 1 }));
-    assert.deepEqual(rec.of('retry-scheduled').map((r) => r.notBefore - r.at), [0, 0]);
+    await clock.run(
+      runCrawl({ clock, random: () => 0, fetch: site.fetch, emit: rec.emit, seeds: [url], delaySeconds: 1 }),
+    );
+    assert.deepEqual(
+      rec.of('retry-scheduled').map((r) => r.notBefore - r.at),
+      [0, 0],
+    );
     // 500 raises the interval: 2 s, then 4 s.
     assert.deepEqual(startGaps(rec.events).get('z.test'), [2000, 4000]);
     assertLiveIntervalKept(rec.events);
@@ -217,7 +261,13 @@ describe('crawl engine: retries and backoff', () => {
     const { crawl, rec } = setup({ 'http://d.test/a': { error: 'dns' }, 'http://d.test/b': { error: 'tls' } });
     const result = await crawl({ seeds: ['http://d.test/a', 'http://d.test/b'] });
     assert.equal(rec.of('retry-scheduled').length, 0);
-    assert.deepEqual(result.urls.map((u) => [u.outcome, u.attempts]), [['failed', 1], ['failed', 1]]);
+    assert.deepEqual(
+      result.urls.map((u) => [u.outcome, u.attempts]),
+      [
+        ['failed', 1],
+        ['failed', 1],
+      ],
+    );
     assert.equal(result.summary.errors, 2);
   });
 
@@ -233,8 +283,16 @@ describe('crawl engine: retries and backoff', () => {
   it('a host is dropped after maxConsecutiveFailures; its URLs get host-dropped', async () => {
     const seeds = urlsOf('bad.test', 5);
     const good = urlsOf('good.test', 3);
-    const { crawl, rec, site } = setup({ ...Object.fromEntries(seeds.map((u) => [u, { status: 500 }])), ...Object.fromEntries(good.map((u) => [u, {}])) });
-    const result = await crawl({ seeds: [...seeds, ...good], maxConsecutiveFailures: 3, maxRetries: 5, backoffBaseMs: 10 });
+    const { crawl, rec, site } = setup({
+      ...Object.fromEntries(seeds.map((u) => [u, { status: 500 }])),
+      ...Object.fromEntries(good.map((u) => [u, {}])),
+    });
+    const result = await crawl({
+      seeds: [...seeds, ...good],
+      maxConsecutiveFailures: 3,
+      maxRetries: 5,
+      backoffBaseMs: 10,
+    });
     const dropped = rec.of('host-dropped');
     assert.equal(dropped.length, 1);
     assert.equal(dropped[0]!.host, 'bad.test');
@@ -284,7 +342,10 @@ describe('crawl engine: Retry-After', () => {
     assert.equal(paused[0]!.until - paused[0]!.at, 10_000);
     const raStarts = rec.of('request-start').filter((s) => s.host === 'ra.test');
     assert.equal(raStarts[0]!.at, T0);
-    assert.ok(raStarts.slice(1).every((s) => s.at >= paused[0]!.until), 'no start during the pause');
+    assert.ok(
+      raStarts.slice(1).every((s) => s.at >= paused[0]!.until),
+      'no start during the pause',
+    );
     // The other host kept its 1 s pace during the pause.
     assert.deepEqual(startGaps(rec.events).get('other.test'), [1000, 1000, 1000, 1000]);
     assert.deepEqual(result.summary.retryAfterSeen, ['10']);
@@ -317,7 +378,13 @@ describe('crawl engine: Retry-After', () => {
   it('503 + Retry-After as an HTTP-date, against the Date header (server clock 1 h ahead)', async () => {
     const url = 'http://date.test/x';
     const pages: Record<string, FakeScript> = {
-      [url]: [{ status: 503, headers: { 'retry-after': 'Mon, 01 Jan 2024 01:00:20 GMT', date: 'Mon, 01 Jan 2024 01:00:00 GMT' } }, {}],
+      [url]: [
+        {
+          status: 503,
+          headers: { 'retry-after': 'Mon, 01 Jan 2024 01:00:20 GMT', date: 'Mon, 01 Jan 2024 01:00:00 GMT' },
+        },
+        {},
+      ],
     };
     const { crawl, rec } = setup(pages, { latencyMs: 0 });
     await crawl({ seeds: [url] });
@@ -335,8 +402,13 @@ describe('crawl engine: Retry-After', () => {
 
   it('an invalid Retry-After falls back to backoff', async () => {
     const url = 'http://inv.test/x';
-    const { clock, site, rec } = setup({ [url]: [{ status: 429, headers: { 'retry-after': '1e3' } }, {}] }, { latencyMs: 0 });
-    await clock.run(runCrawl({ clock, random: () => 0.5, fetch: site.fetch, emit: rec.emit, seeds: [url], delaySeconds: 0 }));
+    const { clock, site, rec } = setup(
+      { [url]: [{ status: 429, headers: { 'retry-after': '1e3' } }, {}] },
+      { latencyMs: 0 },
+    );
+    await clock.run(
+      runCrawl({ clock, random: () => 0.5, fetch: site.fetch, emit: rec.emit, seeds: [url], delaySeconds: 0 }),
+    );
     assert.equal(rec.of('host-paused').length, 0);
     assert.equal(rec.of('retry-scheduled')[0]!.notBefore - rec.of('retry-scheduled')[0]!.at, 500);
   });
@@ -362,7 +434,9 @@ describe('crawl engine: Retry-After', () => {
 
   it('a Retry-After date in year 9999 is above the cap', async () => {
     const url = 'http://y9999.test/x';
-    const { crawl, rec } = setup({ [url]: { status: 503, headers: { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' } } });
+    const { crawl, rec } = setup({
+      [url]: { status: 503, headers: { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' } },
+    });
     const result = await crawl({ seeds: [url] });
     assert.equal(rec.of('host-dropped')[0]!.reason, 'retry-after-above-cap');
     assert.equal(result.summary.endReason, 'hosts-dropped');
@@ -392,12 +466,19 @@ describe('crawl engine: robots.txt', () => {
   it('disallowed URLs are skipped, counted and reported with the line', async () => {
     const seeds = ['http://rb.test/ok', 'http://rb.test/private/a', 'http://rb.test/private/b'];
     const { crawl, rec, clock, site } = setup(Object.fromEntries(seeds.map((u) => [u, {}])));
-    const robots = fakeRobots(clock, (u) => (u.includes('/private') ? { verdict: 'disallowed', line: 2, rule: 'Disallow: /private', outcome: 'ok' } : { verdict: 'allowed', outcome: 'ok' }));
+    const robots = fakeRobots(clock, (u) =>
+      u.includes('/private')
+        ? { verdict: 'disallowed', line: 2, rule: 'Disallow: /private', outcome: 'ok' }
+        : { verdict: 'allowed', outcome: 'ok' },
+    );
     const result = await crawl({ seeds, robots: robots.gate });
     assert.equal(site.log.length, 1);
     const skips = rec.of('robots-skip');
     assert.equal(skips.length, 2);
-    assert.deepEqual({ line: skips[0]!.line, rule: skips[0]!.rule, reason: skips[0]!.reason }, { line: 2, rule: 'Disallow: /private', reason: 'disallowed' });
+    assert.deepEqual(
+      { line: skips[0]!.line, rule: skips[0]!.rule, reason: skips[0]!.reason },
+      { line: 2, rule: 'Disallow: /private', reason: 'disallowed' },
+    );
     assert.equal(result.summary.robotsSkips, 2);
     assert.equal(result.summary.hosts[0]!.robotsSkips, 2);
     assert.equal(byUrl(result).get(seeds[1]!)!.outcome, 'robots-disallowed');
@@ -407,7 +488,14 @@ describe('crawl engine: robots.txt', () => {
   it('robots.txt unreachable: the whole host is skipped, no page fetched', async () => {
     const seeds = [...urlsOf('down.test', 3), 'http://up.test/'];
     const { crawl, rec, clock, site } = setup(Object.fromEntries(seeds.map((u) => [u, {}])));
-    const robots = fakeRobots(clock, (u) => (u.includes('down.test') ? { verdict: 'disallowed', outcome: 'unreachable', detail: 'robots.txt: 503' } : { verdict: 'allowed', outcome: 'ok' }), 200);
+    const robots = fakeRobots(
+      clock,
+      (u) =>
+        u.includes('down.test')
+          ? { verdict: 'disallowed', outcome: 'unreachable', detail: 'robots.txt: 503' }
+          : { verdict: 'allowed', outcome: 'ok' },
+      200,
+    );
     const result = await crawl({ seeds, robots: robots.gate });
     assert.equal(site.log.filter((l) => l.host === 'down.test').length, 0);
     const dropped = rec.of('host-dropped');
@@ -438,7 +526,12 @@ describe('crawl engine: robots.txt', () => {
   it('a Crawl-delay above the cap under the skip policy drops the host', async () => {
     const { crawl, rec, clock, site } = setup({ 'http://cd.test/': {} });
     const robots = fakeRobots(clock, () => ({ verdict: 'allowed', outcome: 'ok', crawlDelaySeconds: 120 }));
-    const result = await crawl({ seeds: ['http://cd.test/'], robots: robots.gate, crawlDelayPolicy: 'skip', maxCrawlDelaySeconds: 30 });
+    const result = await crawl({
+      seeds: ['http://cd.test/'],
+      robots: robots.gate,
+      crawlDelayPolicy: 'skip',
+      maxCrawlDelaySeconds: 30,
+    });
     assert.equal(rec.of('host-dropped')[0]!.reason, 'crawl-delay-above-cap');
     assert.equal(site.log.length, 0);
     assert.equal(result.urls[0]!.outcome, 'host-dropped');
@@ -448,7 +541,17 @@ describe('crawl engine: robots.txt', () => {
 describe('crawl engine: scope, limits and redirects', () => {
   it('links: normalised (fragment dropped), deduplicated, other hosts and non-http out of scope', async () => {
     const { crawl, rec } = setup({
-      'http://s.test/': { links: ['/a#top', '/a#bottom', 'a', 'http://S.TEST:80/b', 'mailto:x@y', 'http://elsewhere.test/', 'http://[::1'] },
+      'http://s.test/': {
+        links: [
+          '/a#top',
+          '/a#bottom',
+          'a',
+          'http://S.TEST:80/b',
+          'mailto:x@y',
+          'http://elsewhere.test/',
+          'http://[::1',
+        ],
+      },
       'http://s.test/a': {},
       'http://s.test/b': {},
     });
@@ -462,7 +565,10 @@ describe('crawl engine: scope, limits and redirects', () => {
     assert.equal(m.get('http://[::1')!.detail, 'invalid-url');
     assert.equal(result.summary.pages, 3);
     assert.equal(rec.of('response')[0]!.linksQueued, 2);
-    assert.deepEqual(rec.events.slice(0, 3).map((e) => e.type), ['queued', 'request-start', 'response']);
+    assert.deepEqual(
+      rec.events.slice(0, 3).map((e) => e.type),
+      ['queued', 'request-start', 'response'],
+    );
     assert.equal(rec.of('queued')[1]!.from, 'http://s.test/');
     assert.equal(rec.of('queued')[1]!.depth, 1);
   });
@@ -481,9 +587,23 @@ describe('crawl engine: scope, limits and redirects', () => {
       'http://d.test/3': {},
     });
     const result = await crawl({ seeds: ['http://d.test/0'], maxDepth: 2 });
-    assert.deepEqual(site.log.map((l) => l.url), ['http://d.test/0', 'http://d.test/1', 'http://d.test/2']);
-    assert.deepEqual(result.urls.map((u) => [u.depth, u.outcome, u.detail ?? '']), [[0, 'fetched', ''], [1, 'fetched', ''], [2, 'fetched', ''], [3, 'out-of-scope', 'depth']]);
-    assert.deepEqual(result.summary.notFollowed.map((n) => [n.reason, n.urls]), [['depth', 1]]);
+    assert.deepEqual(
+      site.log.map((l) => l.url),
+      ['http://d.test/0', 'http://d.test/1', 'http://d.test/2'],
+    );
+    assert.deepEqual(
+      result.urls.map((u) => [u.depth, u.outcome, u.detail ?? '']),
+      [
+        [0, 'fetched', ''],
+        [1, 'fetched', ''],
+        [2, 'fetched', ''],
+        [3, 'out-of-scope', 'depth'],
+      ],
+    );
+    assert.deepEqual(
+      result.summary.notFollowed.map((n) => [n.reason, n.urls]),
+      [['depth', 1]],
+    );
   });
 
   it('maxPages: exactly that many pages, the rest not-started, endReason max-pages', async () => {
@@ -502,7 +622,10 @@ describe('crawl engine: scope, limits and redirects', () => {
     const { crawl } = setup({ 'http://m2.test/a': { error: 'dns' }, 'http://m2.test/b': {}, 'http://m2.test/c': {} });
     const result = await crawl({ seeds: ['http://m2.test/a', 'http://m2.test/b', 'http://m2.test/c'], maxPages: 2 });
     assert.equal(result.summary.pages, 2);
-    assert.deepEqual(result.urls.map((u) => u.outcome), ['failed', 'fetched', 'fetched']);
+    assert.deepEqual(
+      result.urls.map((u) => u.outcome),
+      ['failed', 'fetched', 'fetched'],
+    );
   });
 
   it('a redirect chain: one request per hop, through politeness, target at the front of the queue', async () => {
@@ -513,10 +636,16 @@ describe('crawl engine: scope, limits and redirects', () => {
       'http://rd.test/x': {},
     });
     const result = await crawl({ seeds: ['http://rd.test/a', 'http://rd.test/x'] });
-    assert.deepEqual(rec.of('request-start').map((s) => s.url.slice(-1)), ['a', 'b', 'c', 'x']);
+    assert.deepEqual(
+      rec.of('request-start').map((s) => s.url.slice(-1)),
+      ['a', 'b', 'c', 'x'],
+    );
     assertGapsAtLeast(rec.events, 1000);
     const m = byUrl(result);
-    assert.deepEqual(['a', 'b', 'c', 'x'].map((k) => m.get(`http://rd.test/${k}`)!.outcome), ['redirected', 'redirected', 'fetched', 'fetched']);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'x'].map((k) => m.get(`http://rd.test/${k}`)!.outcome),
+      ['redirected', 'redirected', 'fetched', 'fetched'],
+    );
     assert.equal(m.get('http://rd.test/c')!.from, 'http://rd.test/b');
     assert.equal(rec.of('response')[0]!.location, 'http://rd.test/b');
     assert.equal(result.summary.pages, 2, 'a chain is one page');
@@ -524,7 +653,10 @@ describe('crawl engine: scope, limits and redirects', () => {
   });
 
   it('a redirect loop ends (the target was already met)', async () => {
-    const { crawl, site } = setup({ 'http://lp.test/a': { status: 302, location: '/b' }, 'http://lp.test/b': { status: 302, location: '/a' } });
+    const { crawl, site } = setup({
+      'http://lp.test/a': { status: 302, location: '/b' },
+      'http://lp.test/b': { status: 302, location: '/a' },
+    });
     const result = await crawl({ seeds: ['http://lp.test/a'] });
     assert.equal(site.log.length, 2);
     assert.equal(byUrl(result).get('http://lp.test/b')!.detail, 'not followed: already-met');
@@ -540,7 +672,16 @@ describe('crawl engine: scope, limits and redirects', () => {
     });
     const clock = new VirtualClock(T0);
     const s2 = fakeSite(clock, pages);
-    const result = await clock.run(runCrawl({ clock, random: () => 0.5, fetch: s2.fetch, seeds: ['http://inf.test/r0'], maxRedirects: 5, delaySeconds: 0 }));
+    const result = await clock.run(
+      runCrawl({
+        clock,
+        random: () => 0.5,
+        fetch: s2.fetch,
+        seeds: ['http://inf.test/r0'],
+        maxRedirects: 5,
+        delaySeconds: 0,
+      }),
+    );
     assert.equal(s2.log.length, 6);
     const last = result.urls.at(-1)!;
     assert.equal(last.url, 'http://inf.test/r6');
@@ -564,7 +705,15 @@ describe('crawl engine: stop, events, outcomes', () => {
     const seeds = urlsOf('st.test', 10);
     const { clock, site, rec } = setup(Object.fromEntries(seeds.map((u) => [u, { latencyMs: 5000 }])));
     const stop = new AbortController();
-    const done = runCrawl({ clock, random: () => 0.5, fetch: site.fetch, emit: rec.emit, seeds, stop: stop.signal, graceMs: 2000 });
+    const done = runCrawl({
+      clock,
+      random: () => 0.5,
+      fetch: site.fetch,
+      emit: rec.emit,
+      seeds,
+      stop: stop.signal,
+      graceMs: 2000,
+    });
     void clock.sleep(7000).then(() => stop.abort());
     const result = await clock.run(done);
     assert.equal(result.summary.endReason, 'stopped');
@@ -586,7 +735,10 @@ describe('crawl engine: stop, events, outcomes', () => {
     const done = runCrawl({ clock, random: () => 0.5, fetch: site.fetch, seeds, stop: stop.signal, graceMs: 5000 });
     void clock.sleep(1500).then(() => stop.abort());
     const result = await clock.run(done);
-    assert.deepEqual(result.urls.map((u) => u.outcome), ['fetched', 'fetched', 'not-started']);
+    assert.deepEqual(
+      result.urls.map((u) => u.outcome),
+      ['fetched', 'fetched', 'not-started'],
+    );
     assert.equal(result.summary.endedAt - T0, 1800);
   });
 
@@ -623,10 +775,23 @@ describe('crawl engine: stop, events, outcomes', () => {
       'http://cap.test/': { status: 429, headers: { 'retry-after': '99999' } },
     };
     const { crawl, rec, clock } = setup(pages);
-    const robots = fakeRobots(clock, (u) => (u.endsWith('/private') ? { verdict: 'disallowed', outcome: 'ok' } : { verdict: 'allowed', outcome: 'ok' }));
+    const robots = fakeRobots(clock, (u) =>
+      u.endsWith('/private') ? { verdict: 'disallowed', outcome: 'ok' } : { verdict: 'allowed', outcome: 'ok' },
+    );
     await crawl({ seeds: ['http://ev.test/', 'http://cap.test/'], robots: robots.gate });
     const types = new Set(rec.events.map((e) => e.type));
-    for (const t of ['queued', 'request-start', 'response', 'retry-scheduled', 'host-paused', 'host-dropped', 'robots-skip', 'error', 'progress', 'done'] as const) {
+    for (const t of [
+      'queued',
+      'request-start',
+      'response',
+      'retry-scheduled',
+      'host-paused',
+      'host-dropped',
+      'robots-skip',
+      'error',
+      'progress',
+      'done',
+    ] as const) {
       assert.ok(types.has(t), `missing ${t}`);
     }
   });
@@ -657,7 +822,15 @@ describe('crawl engine: stop, events, outcomes', () => {
   it('bad options are refused with a RangeError before anything starts', async () => {
     const { clock, site } = setup({});
     const base = { clock, random: () => 0, fetch: site.fetch, seeds: ['http://a.test/'] };
-    for (const bad of [{ concurrency: 0 }, { perHostConcurrency: 1.5 }, { delaySeconds: -1 }, { maxPages: Number.NaN }, { rateRecoveryFactor: 0 }, { delayFrom: 'middle' as 'start' }, { tokenBucket: { ratePerSecond: 0, burst: 1 } }]) {
+    for (const bad of [
+      { concurrency: 0 },
+      { perHostConcurrency: 1.5 },
+      { delaySeconds: -1 },
+      { maxPages: Number.NaN },
+      { rateRecoveryFactor: 0 },
+      { delayFrom: 'middle' as 'start' },
+      { tokenBucket: { ratePerSecond: 0, burst: 1 } },
+    ]) {
       await assert.rejects(runCrawl({ ...base, ...bad }), RangeError, JSON.stringify(bad));
     }
     assert.equal(site.log.length, 0);
@@ -684,9 +857,13 @@ describe('crawl engine: stop, events, outcomes', () => {
   it('is deterministic: the same inputs give the same event stream', async () => {
     const make = async () => {
       const pages: Record<string, FakeScript> = {};
-      for (const h of ['a', 'b']) for (let i = 0; i < 5; i++) pages[`http://${h}.test/${i}`] = i === 2 ? [{ status: 503 }, { error: 'reset' }, {}] : { latencyMs: 37 * i };
+      for (const h of ['a', 'b'])
+        for (let i = 0; i < 5; i++)
+          pages[`http://${h}.test/${i}`] = i === 2 ? [{ status: 503 }, { error: 'reset' }, {}] : { latencyMs: 37 * i };
       const { clock, site, rec } = setup(pages);
-      await clock.run(runCrawl({ clock, random: seededRandom(42), fetch: site.fetch, emit: rec.emit, seeds: Object.keys(pages) }));
+      await clock.run(
+        runCrawl({ clock, random: seededRandom(42), fetch: site.fetch, emit: rec.emit, seeds: Object.keys(pages) }),
+      );
       return JSON.stringify(rec.events);
     };
     assert.equal(await make(), await make());
@@ -713,7 +890,8 @@ describe('crawl engine: the interval is measured from when a request reached its
     await clock.run(runCrawl({ clock, random: seededRandom(1), fetch, seeds, delaySeconds: 1 }));
     assert.equal(sentAts.length, 4);
     // What the server sees: arrivals (sentAt) never closer than the interval.
-    for (let i = 1; i < sentAts.length; i++) assert.ok(sentAts[i]! - sentAts[i - 1]! >= 1000, `arrival gap ${sentAts[i]! - sentAts[i - 1]!} ms`);
+    for (let i = 1; i < sentAts.length; i++)
+      assert.ok(sentAts[i]! - sentAts[i - 1]! >= 1000, `arrival gap ${sentAts[i]! - sentAts[i - 1]!} ms`);
     assert.equal(startedAts[1]! - startedAts[0]!, 1300, 'the second start waits for sentAt + 1 s, not start + 1 s');
   });
 });

@@ -111,7 +111,14 @@ class Model {
 }
 
 type Op =
-  | { op: 'enqueue'; host: number; notBefore: 'none' | 'negative' | 'past' | 'future'; offset: number; exempt: boolean; where: 'front' | 'back' }
+  | {
+      op: 'enqueue';
+      host: number;
+      notBefore: 'none' | 'negative' | 'past' | 'future';
+      offset: number;
+      exempt: boolean;
+      where: 'front' | 'back';
+    }
   | { op: 'take'; advance: 'next' | 'step'; step: number }
   | { op: 'end'; pick: number; latency: number; sentAt: boolean }
   | { op: 'pause'; host: number; ms: number }
@@ -128,29 +135,70 @@ const opArb = (hosts: number): fc.Arbitrary<Op> => {
       arbitrary: fc.record({
         op: fc.constant('enqueue' as const),
         host,
-        notBefore: fc.constantFrom('none' as const, 'none' as const, 'negative' as const, 'past' as const, 'future' as const),
+        notBefore: fc.constantFrom(
+          'none' as const,
+          'none' as const,
+          'negative' as const,
+          'past' as const,
+          'future' as const,
+        ),
         offset: fc.integer({ min: 1, max: 4000 }),
         exempt: fc.boolean(),
         where: fc.constantFrom('back' as const, 'back' as const, 'front' as const),
       }),
     },
-    { weight: 8, arbitrary: fc.record({ op: fc.constant('take' as const), advance: fc.constantFrom('next' as const, 'step' as const), step: fc.integer({ min: 0, max: 1500 }) }) },
-    { weight: 5, arbitrary: fc.record({ op: fc.constant('end' as const), pick: fc.nat(), latency: fc.integer({ min: 0, max: 1200 }), sentAt: fc.boolean() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('pause' as const), host, ms: fc.integer({ min: 0, max: 5000 }) }) },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        op: fc.constant('take' as const),
+        advance: fc.constantFrom('next' as const, 'step' as const),
+        step: fc.integer({ min: 0, max: 1500 }),
+      }),
+    },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        op: fc.constant('end' as const),
+        pick: fc.nat(),
+        latency: fc.integer({ min: 0, max: 1200 }),
+        sentAt: fc.boolean(),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ op: fc.constant('pause' as const), host, ms: fc.integer({ min: 0, max: 5000 }) }),
+    },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('drop' as const), host }) },
     {
       weight: 1,
-      arbitrary: fc.record({ op: fc.constant('rate' as const), host, change: fc.constantFrom('crawl-delay' as const, 'throttle' as const, 'success' as const), seconds: fc.constantFrom(0, 0.5, 1.5, 3) }),
+      arbitrary: fc.record({
+        op: fc.constant('rate' as const),
+        host,
+        change: fc.constantFrom('crawl-delay' as const, 'throttle' as const, 'success' as const),
+        seconds: fc.constantFrom(0, 0.5, 1.5, 3),
+      }),
     },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('budget' as const), open: fc.boolean() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('removeWhere' as const), rule: fc.constantFrom('not-exempt' as const, 'odd' as const, 'all' as const) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('removeWhere' as const),
+        rule: fc.constantFrom('not-exempt' as const, 'odd' as const, 'all' as const),
+      }),
+    },
   );
 };
 
 const scenarioArb = fc.integer({ min: 1, max: 4 }).chain((hosts) =>
   fc.record({
     hosts: fc.array(
-      fc.record({ delaySeconds: fc.constantFrom(0, 0.25, 1, 2), bucket: fc.option(fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), capacity: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }) }),
+      fc.record({
+        delaySeconds: fc.constantFrom(0, 0.25, 1, 2),
+        bucket: fc.option(
+          fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), capacity: fc.integer({ min: 1, max: 3 }) }),
+          { nil: undefined },
+        ),
+      }),
       { minLength: hosts, maxLength: hosts },
     ),
     delayFrom: fc.constantFrom('start' as const, 'end' as const),
@@ -159,7 +207,14 @@ const scenarioArb = fc.integer({ min: 1, max: 4 }).chain((hosts) =>
   }),
 );
 
-const rate = (seconds: number): HostRate => new HostRate({ configuredSeconds: seconds, crawlDelayPolicy: 'cap', maxCrawlDelaySeconds: 30, adaptive: false, ...HOST_RATE_DEFAULTS });
+const rate = (seconds: number): HostRate =>
+  new HostRate({
+    configuredSeconds: seconds,
+    crawlDelayPolicy: 'cap',
+    maxCrawlDelaySeconds: 30,
+    adaptive: false,
+    ...HOST_RATE_DEFAULTS,
+  });
 const ids = (items: Item[]): number[] => items.map((item) => item.id);
 
 describe('frontier against a reference model', () => {
@@ -170,7 +225,12 @@ describe('frontier against a reference model', () => {
       fc.property(scenarioArb, (sc) => {
         const T0 = 1_000_000;
         const model = new Model(sc);
-        const frontier = new Frontier<Item>({ delayFrom: sc.delayFrom, perHostConcurrency: sc.perHostConcurrency, exempt: (item) => item.exempt, mayStartNew: () => model.open });
+        const frontier = new Frontier<Item>({
+          delayFrom: sc.delayFrom,
+          perHostConcurrency: sc.perHostConcurrency,
+          exempt: (item) => item.exempt,
+          mayStartNew: () => model.open,
+        });
         const slots: HostSlot<Item>[] = [];
         sc.hosts.forEach((h, i) => {
           const name = `h${i}`;
@@ -200,7 +260,9 @@ describe('frontier against a reference model', () => {
           switch (o.op) {
             case 'enqueue': {
               const h = model.hosts[o.host]!;
-              const notBefore = { none: 0, negative: -o.offset, past: now - o.offset, future: now + o.offset }[o.notBefore];
+              const notBefore = { none: 0, negative: -o.offset, past: now - o.offset, future: now + o.offset }[
+                o.notBefore
+              ];
               const item: Item = { id: nextId++, notBefore, exempt: o.exempt };
               if (h.dropped) {
                 assert.throws(() => frontier.enqueue(slots[o.host]!, item, o.where), /dropped/);
@@ -241,7 +303,8 @@ describe('frontier against a reference model', () => {
               const sentAt = o.sentAt ? request.startedAt + Math.floor(o.latency / 2) : undefined;
               frontier.end(slots[request.host]!, now, sentAt);
               if (!h.dropped) frontier.refresh(slots[request.host]!);
-              if (sentAt !== undefined && h.lastStartAt !== undefined && sentAt > h.lastStartAt && sentAt <= now) h.lastStartAt = sentAt;
+              if (sentAt !== undefined && h.lastStartAt !== undefined && sentAt > h.lastStartAt && sentAt <= now)
+                h.lastStartAt = sentAt;
               h.inFlight = Math.max(0, h.inFlight - 1);
               h.lastEndAt = h.lastEndAt === undefined ? now : Math.max(h.lastEndAt, now);
               break;
@@ -271,7 +334,8 @@ describe('frontier against a reference model', () => {
               model.open = o.open;
               break;
             case 'removeWhere': {
-              const match = (item: Item): boolean => (o.rule === 'all' ? true : o.rule === 'odd' ? item.id % 2 === 1 : !item.exempt);
+              const match = (item: Item): boolean =>
+                o.rule === 'all' ? true : o.rule === 'odd' ? item.id % 2 === 1 : !item.exempt;
               const got = frontier.removeWhere(match);
               const want: Item[] = [];
               for (const h of model.hosts) {
@@ -293,11 +357,17 @@ describe('frontier against a reference model', () => {
       }),
       { numRuns: 400 },
     );
-    for (const [what, count] of Object.entries(seen)) assert.ok(count > 100, `the runs reached ${what} only ${count} times`);
+    for (const [what, count] of Object.entries(seen))
+      assert.ok(count > 100, `the runs reached ${what} only ${count} times`);
   });
 
   it('drains one host of 200,000 items in FIFO order with front items first', () => {
-    const f = new Frontier<Item>({ delayFrom: 'start', perHostConcurrency: 1, exempt: () => false, mayStartNew: () => true });
+    const f = new Frontier<Item>({
+      delayFrom: 'start',
+      perHostConcurrency: 1,
+      exempt: () => false,
+      mayStartNew: () => true,
+    });
     const a = f.add('a', rate(0));
     const n = 200_000;
     for (let i = 0; i < n; i++) f.enqueue(a, { id: i, notBefore: 0, exempt: false }, i % 1000 === 0 ? 'front' : 'back');

@@ -15,12 +15,20 @@ describe('IndexedMinHeap', () => {
     h.set('a', 1);
     h.set('b1', 2);
     h.set('b2', 2);
-    assert.deepEqual([h.pop()?.item, h.pop()?.item, h.pop()?.item, h.pop()?.item, h.pop()], ['a', 'b1', 'b2', 'c', undefined]);
+    assert.deepEqual(
+      [h.pop()?.item, h.pop()?.item, h.pop()?.item, h.pop()?.item, h.pop()],
+      ['a', 'b1', 'b2', 'c', undefined],
+    );
   });
 
   it('re-keys and deletes', () => {
     const h = new IndexedMinHeap<string>();
-    for (const [k, v] of [['a', 5], ['b', 6], ['c', 7]] as const) h.set(k, v);
+    for (const [k, v] of [
+      ['a', 5],
+      ['b', 6],
+      ['c', 7],
+    ] as const)
+      h.set(k, v);
     h.set('c', 1);
     assert.equal(h.peek()?.item, 'c');
     h.set('c', 10);
@@ -36,7 +44,14 @@ describe('IndexedMinHeap', () => {
   it('matches a sort under random operations', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'pop'), fc.integer({ min: 0, max: 15 }), fc.integer({ min: -100, max: 100 })), { maxLength: 200 }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('set', 'delete', 'pop'),
+            fc.integer({ min: 0, max: 15 }),
+            fc.integer({ min: -100, max: 100 }),
+          ),
+          { maxLength: 200 },
+        ),
         (ops) => {
           const h = new IndexedMinHeap<number>();
           const model = new Map<number, number>();
@@ -72,7 +87,13 @@ interface Item {
 }
 
 function rate(seconds: number): HostRate {
-  return new HostRate({ configuredSeconds: seconds, crawlDelayPolicy: 'cap', maxCrawlDelaySeconds: 30, adaptive: false, ...HOST_RATE_DEFAULTS });
+  return new HostRate({
+    configuredSeconds: seconds,
+    crawlDelayPolicy: 'cap',
+    maxCrawlDelaySeconds: 30,
+    adaptive: false,
+    ...HOST_RATE_DEFAULTS,
+  });
 }
 
 describe('Frontier', () => {
@@ -179,7 +200,10 @@ describe('Frontier', () => {
     f.enqueue(a, { id: 'f', notBefore: 0 }, 'front');
     assert.equal(f.takeReady(0)?.item.id, 'f');
     assert.equal(f.queued, 1);
-    assert.deepEqual(f.drop(a).map((i) => i.id), ['b']);
+    assert.deepEqual(
+      f.drop(a).map((i) => i.id),
+      ['b'],
+    );
     assert.equal(f.queued, 0);
     assert.equal(f.nextReadyAt(), undefined);
   });
@@ -198,7 +222,11 @@ describe('VirtualClock', () => {
     const order: string[] = [];
     const p = Promise.all([
       clock.sleep(300).then(() => order.push(`b@${clock.now()}`)),
-      clock.sleep(100).then(() => order.push(`a@${clock.now()}`)).then(() => clock.sleep(100)).then(() => order.push(`a2@${clock.now()}`)),
+      clock
+        .sleep(100)
+        .then(() => order.push(`a@${clock.now()}`))
+        .then(() => clock.sleep(100))
+        .then(() => order.push(`a2@${clock.now()}`)),
       clock.sleep(0).then(() => order.push(`z@${clock.now()}`)),
     ]);
     await clock.run(p);

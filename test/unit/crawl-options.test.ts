@@ -1,7 +1,11 @@
 /** The test-crawl option validator shared by the CLI, the VS Code task and the sidebar. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CrawlOptionsError, TEST_CRAWL_DEFAULTS, validateTestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
+import {
+  CrawlOptionsError,
+  TEST_CRAWL_DEFAULTS,
+  validateTestCrawlOptions,
+} from '../../src/core/crawl/testCrawlOptions';
 
 describe('validateTestCrawlOptions', () => {
   it('fills the defaults and normalises seeds (fragment dropped)', () => {
@@ -39,7 +43,12 @@ describe('validateTestCrawlOptions', () => {
     ['a bad delay reading', { delayFrom: 'middle' }, 'delayFrom', /start, end/],
     ['a bad policy', { crawlDelayPolicy: 'ignore' }, 'crawlDelayPolicy', /cap, skip, obey/],
     ['a product token with a space', { userAgent: 'My Bot' }, 'userAgent', /a-zA-Z_-/],
-    ['an ftp contact', { contactUrl: 'ftp://ops.example/' }, 'contactUrl', /must be an absolute http\(s\) URL or a mailto: address/],
+    [
+      'an ftp contact',
+      { contactUrl: 'ftp://ops.example/' },
+      'contactUrl',
+      /must be an absolute http\(s\) URL or a mailto: address/,
+    ],
     ['a contact with a parenthesis', { contactUrl: 'https://ops.example/(bot)' }, 'contactUrl', /parentheses/],
     ['a non-boolean robots switch', { respectRobots: 'yes' }, 'respectRobots', /true or false/],
     ['a non-boolean redirect switch', { followOtherHostRedirects: 1 }, 'followOtherHostRedirects', /true or false/],
@@ -59,11 +68,23 @@ describe('validateTestCrawlOptions: the optional per-host token bucket', () => {
     assert.equal(validateTestCrawlOptions({ seeds: ['http://a.example/'] }).tokenBucket, undefined);
   });
   it('takes a rate and a burst (default 1)', () => {
-    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2 }).tokenBucket, { ratePerSecond: 2, burst: 1 });
-    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2, hostBurst: 4 }).tokenBucket, { ratePerSecond: 2, burst: 4 });
+    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2 }).tokenBucket, {
+      ratePerSecond: 2,
+      burst: 1,
+    });
+    assert.deepEqual(
+      validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2, hostBurst: 4 }).tokenBucket,
+      { ratePerSecond: 2, burst: 4 },
+    );
   });
   it('refuses a burst without a rate, and a zero rate', () => {
-    assert.throws(() => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostBurst: 4 }), /hostBurst: only with hostRatePerSecond/);
-    assert.throws(() => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 0 }), /greater than 0/);
+    assert.throws(
+      () => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostBurst: 4 }),
+      /hostBurst: only with hostRatePerSecond/,
+    );
+    assert.throws(
+      () => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 0 }),
+      /greater than 0/,
+    );
   });
 });

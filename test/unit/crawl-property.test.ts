@@ -10,7 +10,16 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCrawl } from '../../src/core/crawl/engine';
 import type { FakeResponse, FakeScript } from '../helpers/crawlFakes';
-import { fakeExtractLinks, fakeRobots, fakeSite, fetchingRobots, recorder, seededRandom, startsByHost, type FakeRobotsFile } from '../helpers/crawlFakes';
+import {
+  fakeExtractLinks,
+  fakeRobots,
+  fakeSite,
+  fetchingRobots,
+  recorder,
+  seededRandom,
+  startsByHost,
+  type FakeRobotsFile,
+} from '../helpers/crawlFakes';
 import { VirtualClock } from '../helpers/virtualClock';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -19,7 +28,13 @@ const responseArb = (host: string, pageCount: number): fc.Arbitrary<FakeResponse
   fc.oneof(
     { weight: 6, arbitrary: fc.record({ latencyMs: fc.integer({ min: 0, max: 3000 }) }) },
     { weight: 1, arbitrary: fc.constant({ status: 404 }) },
-    { weight: 1, arbitrary: fc.record({ status: fc.constantFrom(500, 502, 503, 504), latencyMs: fc.integer({ min: 0, max: 500 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        status: fc.constantFrom(500, 502, 503, 504),
+        latencyMs: fc.integer({ min: 0, max: 500 }),
+      }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -27,10 +42,19 @@ const responseArb = (host: string, pageCount: number): fc.Arbitrary<FakeResponse
         headers: fc.record({ 'retry-after': fc.constantFrom('0', '1', '3', '7', 'soon', '1.5', '99999') }),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ error: fc.constantFrom('connect' as const, 'timeout' as const, 'reset' as const, 'dns' as const), latencyMs: fc.integer({ min: 0, max: 2000 }) }) },
     {
       weight: 1,
-      arbitrary: fc.record({ status: fc.constantFrom(301, 302, 307), location: fc.integer({ min: 0, max: pageCount + 2 }).map((i) => `http://${host}/p${i}`) }),
+      arbitrary: fc.record({
+        error: fc.constantFrom('connect' as const, 'timeout' as const, 'reset' as const, 'dns' as const),
+        latencyMs: fc.integer({ min: 0, max: 2000 }),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        status: fc.constantFrom(301, 302, 307),
+        location: fc.integer({ min: 0, max: pageCount + 2 }).map((i) => `http://${host}/p${i}`),
+      }),
     },
   );
 
@@ -39,7 +63,11 @@ const hostArb = (index: number) => {
   return fc.record({
     host: fc.constant(host),
     crawlDelay: fc.option(fc.constantFrom(0, 0.5, 1.5, 3), { nil: undefined }),
-    pages: fc.integer({ min: 1, max: 6 }).chain((n) => fc.array(fc.array(responseArb(host, n), { minLength: 1, maxLength: 3 }), { minLength: n, maxLength: n })),
+    pages: fc
+      .integer({ min: 1, max: 6 })
+      .chain((n) =>
+        fc.array(fc.array(responseArb(host, n), { minLength: 1, maxLength: 3 }), { minLength: n, maxLength: n }),
+      ),
   });
 };
 
@@ -56,9 +84,14 @@ const scenarioArb = fc.record({
   stopAtMs: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
   linkEvery: fc.integer({ min: 1, max: 3 }),
   adaptive: fc.boolean(),
-  tokenBucket: fc.option(fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), burst: fc.integer({ min: 1, max: 4 }) }), { nil: undefined }),
+  tokenBucket: fc.option(
+    fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), burst: fc.integer({ min: 1, max: 4 }) }),
+    { nil: undefined },
+  ),
   /** robots.txt fetched (and how long it takes, and whether it answers 503), or rules in memory. */
-  robotsFetch: fc.option(fc.record({ latencyMs: fc.integer({ min: 0, max: 1500 }), unreachable: fc.boolean() }), { nil: undefined }),
+  robotsFetch: fc.option(fc.record({ latencyMs: fc.integer({ min: 0, max: 1500 }), unreachable: fc.boolean() }), {
+    nil: undefined,
+  }),
   deferReads: fc.boolean(),
 });
 
@@ -75,7 +108,11 @@ describe('crawl engine properties', () => {
           h.pages.forEach((script, i) => {
             const url = `http://${h.host}/p${i}`;
             // Some pages link to the next one, so discovery happens during the crawl too.
-            const withLinks = script.map((r) => (i % sc.linkEvery === 0 && r.status === undefined && r.error === undefined ? { ...r, links: [`/p${i + 1}`, `/p${i + 2}`] } : r));
+            const withLinks = script.map((r) =>
+              i % sc.linkEvery === 0 && r.status === undefined && r.error === undefined
+                ? { ...r, links: [`/p${i + 1}`, `/p${i + 2}`] }
+                : r,
+            );
             pages[url] = withLinks;
             if (i === 0 || i % 2 === 1) seeds.push(url);
           });
@@ -84,13 +121,24 @@ describe('crawl engine properties', () => {
         const rec = recorder();
         const decide = (u: string) => {
           const cd = crawlDelays.get(new URL(u).host);
-          return { verdict: 'allowed' as const, outcome: 'ok' as const, ...(cd === undefined ? {} : { crawlDelaySeconds: cd }) };
+          return {
+            verdict: 'allowed' as const,
+            outcome: 'ok' as const,
+            ...(cd === undefined ? {} : { crawlDelaySeconds: cd }),
+          };
         };
         const fetching = sc.robotsFetch
           ? fetchingRobots(
               clock,
               Object.fromEntries(
-                sc.hosts.map((h, i): [string, FakeRobotsFile] => [`http://${h.host}`, { decide, latencyMs: sc.robotsFetch!.latencyMs, ...(sc.robotsFetch!.unreachable && i === 0 ? { status: 503 } : {}) }]),
+                sc.hosts.map((h, i): [string, FakeRobotsFile] => [
+                  `http://${h.host}`,
+                  {
+                    decide,
+                    latencyMs: sc.robotsFetch!.latencyMs,
+                    ...(sc.robotsFetch!.unreachable && i === 0 ? { status: 503 } : {}),
+                  },
+                ]),
               ),
             )
           : undefined;
@@ -133,20 +181,25 @@ describe('crawl engine properties', () => {
           for (let i = 1; i < starts.length; i++) {
             const gap = starts[i]!.at - starts[i - 1]!.at;
             assert.ok(gap + 1e-6 >= floorMs, `${host}: gap ${gap} ms < planned ${floorMs} ms`);
-            assert.ok(starts[i]!.sinceLastStartSeconds! * 1000 + 1e-6 >= starts[i]!.intervalSeconds * 1000, `${host}: live interval broken`);
+            assert.ok(
+              starts[i]!.sinceLastStartSeconds! * 1000 + 1e-6 >= starts[i]!.intervalSeconds * 1000,
+              `${host}: live interval broken`,
+            );
           }
         }
         // 2. The end reading, one per host: each start is at least an interval after the previous end.
         if (sc.delayFrom === 'end' && sc.perHostConcurrency === 1) {
           const byHost = new Map<string, Array<{ startedAt: number; endedAt?: number }>>();
           for (const l of site.log) byHost.set(l.host, [...(byHost.get(l.host) ?? []), l]);
-          for (const f of fetching?.fetches ?? []) byHost.set(new URL(f.origin).host, [...(byHost.get(new URL(f.origin).host) ?? []), f]);
+          for (const f of fetching?.fetches ?? [])
+            byHost.set(new URL(f.origin).host, [...(byHost.get(new URL(f.origin).host) ?? []), f]);
           // In time order: a request that started and ended at one instant (a robots.txt answered at once) came
           // before one that started at that instant and ended later.
           for (const log of byHost.values()) log.sort((a, b) => a.startedAt - b.startedAt || a.endedAt! - b.endedAt!);
           for (const [host, log] of byHost) {
             const floorMs = Math.max(sc.delaySeconds, crawlDelays.get(host) ?? 0, sc.adaptive ? 1 : 0) * 1000;
-            for (let i = 1; i < log.length; i++) assert.ok(log[i]!.startedAt >= log[i - 1]!.endedAt! + floorMs - 1e-6, `${host}: end-to-start broken`);
+            for (let i = 1; i < log.length; i++)
+              assert.ok(log[i]!.startedAt >= log[i - 1]!.endedAt! + floorMs - 1e-6, `${host}: end-to-start broken`);
           }
         }
         // 2b. Token bucket: over any window, starts to a host ≤ burst + rate × window.
@@ -167,11 +220,17 @@ describe('crawl engine properties', () => {
         // 4. No start to a host while it is paused by Retry-After.
         for (const p of rec.of('host-paused')) {
           for (const s of rec.of('request-start')) {
-            if (s.host === p.host) assert.ok(!(s.at >= p.at && s.at < p.until), `${p.host}: start at ${s.at} inside a pause until ${p.until}`);
+            if (s.host === p.host)
+              assert.ok(
+                !(s.at >= p.at && s.at < p.until),
+                `${p.host}: start at ${s.at} inside a pause until ${p.until}`,
+              );
           }
         }
         // 5. No start after a stop.
-        if (sc.stopAtMs !== undefined) for (const s of rec.of('request-start')) assert.ok(s.at <= T0 + sc.stopAtMs, `start at ${s.at - T0} after the stop at ${sc.stopAtMs}`);
+        if (sc.stopAtMs !== undefined)
+          for (const s of rec.of('request-start'))
+            assert.ok(s.at <= T0 + sc.stopAtMs, `start at ${s.at - T0} after the stop at ${sc.stopAtMs}`);
         // 6. Outcomes: one per distinct URL; every queued URL listed; counts agree.
         const urls = result.urls.map((u) => u.url);
         assert.equal(new Set(urls).size, urls.length);
@@ -192,7 +251,10 @@ describe('crawl engine properties', () => {
         // 8. robots.txt before any page of its host, once per host.
         for (const f of fetching?.fetches ?? []) {
           const host = new URL(f.origin).host;
-          assert.ok(site.log.filter((l) => l.host === host).every((l) => l.startedAt >= f.startedAt), `${host}: a page before its robots.txt`);
+          assert.ok(
+            site.log.filter((l) => l.host === host).every((l) => l.startedAt >= f.startedAt),
+            `${host}: a page before its robots.txt`,
+          );
         }
       }),
       { numRuns: Number(process.env.CRAWL_PROPERTY_RUNS ?? 150) },

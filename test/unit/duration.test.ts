@@ -75,12 +75,20 @@ function intlText(n: number, digits: number): string {
 }
 
 test('formatNumber gives the same text as toLocaleString("en-US") for any finite number and 0–3 decimals', () => {
-  const decimals = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 })).map(([m, e]) => m / 10 ** e);
-  const halves = fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 0, max: 4 })).map(([m, e]) => (m + 0.5) / 10 ** e);
+  const decimals = fc
+    .tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 }))
+    .map(([m, e]) => m / 10 ** e);
+  const halves = fc
+    .tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 0, max: 4 }))
+    .map(([m, e]) => (m + 0.5) / 10 ** e);
   fc.assert(
-    fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, halves), fc.integer({ min: 0, max: 3 }), (n, digits) => {
-      assert.equal(formatNumber(n, digits), intlText(n, digits));
-    }),
+    fc.property(
+      fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, halves),
+      fc.integer({ min: 0, max: 3 }),
+      (n, digits) => {
+        assert.equal(formatNumber(n, digits), intlText(n, digits));
+      },
+    ),
     { numRuns: 20_000 },
   );
 });

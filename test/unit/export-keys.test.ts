@@ -7,7 +7,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { exportPlan, nutchProperties, stormCrawlerProperties, type ConfProperty, type ConfType } from '../../src/core/export';
+import {
+  exportPlan,
+  nutchProperties,
+  stormCrawlerProperties,
+  type ConfProperty,
+  type ConfType,
+} from '../../src/core/export';
 import { plan, type PlanInput } from '../../src/core/plan';
 import { validateSeeds } from '../../src/core/seeds';
 
@@ -36,7 +42,9 @@ interface DefaultKey {
 function nutchDefaults(): Map<string, DefaultKey> {
   const xml = fs.readFileSync(path.join(FIXTURES, 'nutch-default.xml'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
   const keys = new Map<string, DefaultKey>();
-  for (const m of xml.matchAll(/<property>\s*<name>([^<]+)<\/name>\s*<value>([^<]*)<\/value>(?:\s*<description>([\s\S]*?)<\/description>)?/g)) {
+  for (const m of xml.matchAll(
+    /<property>\s*<name>([^<]+)<\/name>\s*<value>([^<]*)<\/value>(?:\s*<description>([\s\S]*?)<\/description>)?/g,
+  )) {
     keys.set(m[1]!.trim(), { type: typeOf(m[2]!), value: m[2]!.trim(), text: m[3] ?? '', commented: false });
   }
   return keys;
@@ -67,8 +75,22 @@ function seedsOf(urls: string[]) {
 /** Plans that reach every branch of the properties: each Crawl-delay policy, lanes, fractional numbers, a contact of each kind. */
 const PLANS: { input: Omit<PlanInput, 'seeds'>; contact?: string; timeoutSeconds?: number }[] = [
   { input: { pages: { perHost: 10 } } },
-  { input: { pages: { total: 7 }, delaySeconds: 2.5, crawlDelayPolicy: 'skip', maxCrawlDelaySeconds: 12.5, perHostConcurrency: 3, workers: 40 }, contact: 'mailto:ops@example.com', timeoutSeconds: 2.25 },
-  { input: { pages: { perHost: 1 }, crawlDelayPolicy: 'obey', delayFrom: 'end', delaySeconds: 0 }, contact: 'https://ops.example/bot' },
+  {
+    input: {
+      pages: { total: 7 },
+      delaySeconds: 2.5,
+      crawlDelayPolicy: 'skip',
+      maxCrawlDelaySeconds: 12.5,
+      perHostConcurrency: 3,
+      workers: 40,
+    },
+    contact: 'mailto:ops@example.com',
+    timeoutSeconds: 2.25,
+  },
+  {
+    input: { pages: { perHost: 1 }, crawlDelayPolicy: 'obey', delayFrom: 'end', delaySeconds: 0 },
+    contact: 'https://ops.example/bot',
+  },
 ];
 
 function fits(p: ConfProperty, want: ConfType): boolean {
@@ -84,27 +106,50 @@ function fits(p: ConfProperty, want: ConfType): boolean {
   }
 }
 
-function checkAgainst(name: string, defaults: Map<string, DefaultKey>, properties: (typeof nutchProperties)) {
+function checkAgainst(name: string, defaults: Map<string, DefaultKey>, properties: typeof nutchProperties) {
   for (const [i, c] of PLANS.entries()) {
     const seeds = seedsOf(['https://a.example/', 'https://b.example/']);
     const p = plan({ ...c.input, seeds });
-    const o = { productToken: 'ExampleBot', timeoutSeconds: c.timeoutSeconds ?? 15, maxRetries: 2, ...(c.contact ? { contact: c.contact } : {}) };
-    const shards = { hosts: p.hosts.map((h) => ({ host: h.host, intervalSeconds: h.intervalSeconds, intervalSource: h.politenessSource, crawlDelaySeconds: h.crawlDelaySeconds, pages: h.pages, machine: 0 })), machines: 1, seeds: [[]], skippedHosts: [], hostsWithoutPages: [], seedsLeftOut: 0 };
+    const o = {
+      productToken: 'ExampleBot',
+      timeoutSeconds: c.timeoutSeconds ?? 15,
+      maxRetries: 2,
+      ...(c.contact ? { contact: c.contact } : {}),
+    };
+    const shards = {
+      hosts: p.hosts.map((h) => ({
+        host: h.host,
+        intervalSeconds: h.intervalSeconds,
+        intervalSource: h.politenessSource,
+        crawlDelaySeconds: h.crawlDelaySeconds,
+        pages: h.pages,
+        machine: 0,
+      })),
+      machines: 1,
+      seeds: [[]],
+      skippedHosts: [],
+      hostsWithoutPages: [],
+      seedsLeftOut: 0,
+    };
     for (const prop of properties(p, shards, o)) {
       const d = defaults.get(prop.name);
       assert.ok(d, `${name} (plan ${i}): ${prop.name} is not a key of the defaults`);
       assert.equal(prop.type, d.type, `${name}: ${prop.name} is declared ${prop.type}, the default is ${d.type}`);
       assert.ok(fits(prop, d.type), `${name}: ${prop.name} = ${JSON.stringify(prop.value)} is not a ${d.type}`);
       if (d.type === 'string' && /mode$/.test(prop.name)) {
-        const documented = prop.value === d.value || d.text.includes(`'${prop.value}'`) || d.text.includes(`"${prop.value}"`);
-        assert.ok(documented, `${name}: ${prop.name} = ${prop.value} is neither the default nor one of the documented choices`);
+        const documented =
+          prop.value === d.value || d.text.includes(`'${prop.value}'`) || d.text.includes(`"${prop.value}"`);
+        assert.ok(
+          documented,
+          `${name}: ${prop.name} = ${prop.value} is neither the default nor one of the documented choices`,
+        );
       }
     }
   }
 }
 
-describe('export keys against the frameworks\' own defaults', () => {
-  it('the fixtures are the frameworks\' files (non-trivial, with the keys the exports are about)', () => {
+describe("export keys against the frameworks' own defaults", () => {
+  it("the fixtures are the frameworks' files (non-trivial, with the keys the exports are about)", () => {
     const nutch = nutchDefaults();
     const storm = stormDefaults();
     assert.ok(nutch.size > 300, `nutch-default.xml: ${nutch.size} properties`);
@@ -117,11 +162,11 @@ describe('export keys against the frameworks\' own defaults', () => {
     assert.equal(nutch.get('no.such.key'), undefined);
   });
 
-  it('Nutch: every property of nutch-site.xml is in nutch-default.xml, with the default\'s type', () => {
+  it("Nutch: every property of nutch-site.xml is in nutch-default.xml, with the default's type", () => {
     checkAgainst('nutch', nutchDefaults(), nutchProperties);
   });
 
-  it('StormCrawler: every key of crawler-conf.yaml is in crawler-default.yaml, with the default\'s type', () => {
+  it("StormCrawler: every key of crawler-conf.yaml is in crawler-default.yaml, with the default's type", () => {
     checkAgainst('stormcrawler', stormDefaults(), stormCrawlerProperties);
   });
 
@@ -131,11 +176,33 @@ describe('export keys against the frameworks\' own defaults', () => {
     const o = { seeds, productToken: 'ExampleBot', userAgentHeader: 'ExampleBot/1', contact: 'https://ops.example/' };
     const nutch = exportPlan('nutch', p, o).files[0]!.content;
     const names = [...nutch.matchAll(/<name>([^<]+)<\/name>/g)].map((m) => m[1]);
-    const shards = { hosts: [{ host: 'a.example', intervalSeconds: 1, intervalSource: 'configured' as const, crawlDelaySeconds: null, pages: 3, machine: 0 }], machines: 1, seeds: [[]], skippedHosts: [], hostsWithoutPages: [], seedsLeftOut: 0 };
+    const shards = {
+      hosts: [
+        {
+          host: 'a.example',
+          intervalSeconds: 1,
+          intervalSource: 'configured' as const,
+          crawlDelaySeconds: null,
+          pages: 3,
+          machine: 0,
+        },
+      ],
+      machines: 1,
+      seeds: [[]],
+      skippedHosts: [],
+      hostsWithoutPages: [],
+      seedsLeftOut: 0,
+    };
     const cluster = { productToken: 'ExampleBot', contact: 'https://ops.example/', timeoutSeconds: 15, maxRetries: 2 };
-    assert.deepEqual(names, nutchProperties(p, shards, cluster).map((x) => x.name));
+    assert.deepEqual(
+      names,
+      nutchProperties(p, shards, cluster).map((x) => x.name),
+    );
     const storm = exportPlan('stormcrawler', p, o).files[0]!.content;
     const keys = [...storm.matchAll(/^ {2}([a-z][\w.-]*):/gm)].map((m) => m[1]);
-    assert.deepEqual(keys, stormCrawlerProperties(p, shards, cluster).map((x) => x.name));
+    assert.deepEqual(
+      keys,
+      stormCrawlerProperties(p, shards, cluster).map((x) => x.name),
+    );
   });
 });

@@ -32,14 +32,20 @@ test('toJSON, Dates, functions and symbols follow JSON.stringify', () => {
   };
   for (const depth of [0, 1, 2, 3, 6]) assert.equal(joined(v, 2, depth), JSON.stringify(v, null, 2));
   assert.equal(joined(undefined), '');
-  assert.equal(joined(() => 1), '');
+  assert.equal(
+    joined(() => 1),
+    '',
+  );
 });
 
 test('a large document comes in pieces of 64 K characters and at most one batch of 64 items more', () => {
-  const doc = { hosts: Array.from({ length: 20_000 }, (_, i) => ({ host: `h${i}.example`, pages: i, skipped: false })) };
+  const doc = {
+    hosts: Array.from({ length: 20_000 }, (_, i) => ({ host: `h${i}.example`, pages: i, skipped: false })),
+  };
   const itemChars = JSON.stringify(doc.hosts[19_999], null, 2).length + 20;
   const pieces = [...jsonPieces(doc)];
   assert.ok(pieces.length > 10, `${pieces.length} pieces`);
-  for (const p of pieces.slice(0, -1)) assert.ok(p.length >= 1 << 16 && p.length <= (1 << 16) + 64 * itemChars, `${p.length}`);
+  for (const p of pieces.slice(0, -1))
+    assert.ok(p.length >= 1 << 16 && p.length <= (1 << 16) + 64 * itemChars, `${p.length}`);
   assert.equal(pieces.join(''), JSON.stringify(doc, null, 2));
 });

@@ -1,12 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type {
-  CrawlEvent,
-  CrawlSummary,
-  ErrorEvent,
-  HostSummary,
-  ResponseEvent,
-} from '../../src/core/crawl/events';
+import type { CrawlEvent, CrawlSummary, ErrorEvent, HostSummary, ResponseEvent } from '../../src/core/crawl/events';
 import {
   createCrawlFormatter,
   formatElapsed,
@@ -112,7 +106,15 @@ function summary(over: Partial<CrawlSummary> = {}): CrawlSummary {
 function allEvents(): CrawlEvent[] {
   return [
     { type: 'queued', at: T0, url: 'http://a.example/', host: 'a.example', depth: 0 },
-    { type: 'robots-skip', at: T0 + 5, url: 'http://a.example/private/x', host: 'a.example', line: 3, rule: 'Disallow: /private', reason: 'disallowed' },
+    {
+      type: 'robots-skip',
+      at: T0 + 5,
+      url: 'http://a.example/private/x',
+      host: 'a.example',
+      line: 3,
+      rule: 'Disallow: /private',
+      reason: 'disallowed',
+    },
     {
       type: 'request-start',
       at: T0 + 10,
@@ -125,7 +127,13 @@ function allEvents(): CrawlEvent[] {
     },
     response({ at: T0 + 153, url: 'http://a.example/', startedAt: T0 + 10 }),
     response({ status: 301, location: 'http://a.example/new' }),
-    response({ host: 'b.example', url: 'http://b.example/x', status: 429, intervalSource: 'configured', intervalSeconds: 1 }),
+    response({
+      host: 'b.example',
+      url: 'http://b.example/x',
+      status: 429,
+      intervalSource: 'configured',
+      intervalSeconds: 1,
+    }),
     { type: 'host-paused', at: T0 + 13_000, host: 'b.example', until: T0 + 133_000, retryAfter: '120', status: 429 },
     {
       type: 'retry-scheduled',
@@ -136,7 +144,14 @@ function allEvents(): CrawlEvent[] {
       notBefore: T0 + 17_000,
       reason: '429 Too Many Requests',
     },
-    response({ host: 'b.example', url: 'http://b.example/x', status: 503, attempt: 2, intervalSource: 'retry-after', intervalSeconds: 120 }),
+    response({
+      host: 'b.example',
+      url: 'http://b.example/x',
+      status: 503,
+      attempt: 2,
+      intervalSource: 'retry-after',
+      intervalSeconds: 120,
+    }),
     error(),
     {
       type: 'host-dropped',
@@ -146,7 +161,16 @@ function allEvents(): CrawlEvent[] {
       detail: 'Retry-After 86400 s is above the cap of 300 s',
       urlsLeft: 12,
     },
-    { type: 'progress', at: T0 + 62_000, done: 42, planned: 100, queued: 58, inFlight: 3, ratePerSecond: 1.333, etaSeconds: 45 },
+    {
+      type: 'progress',
+      at: T0 + 62_000,
+      done: 42,
+      planned: 100,
+      queued: 58,
+      inFlight: 3,
+      ratePerSecond: 1.333,
+      etaSeconds: 45,
+    },
     { type: 'done', at: T0 + 34_200, summary: summary() },
   ];
 }
@@ -209,7 +233,10 @@ describe('request lines', () => {
   it('show the attempt only when above 1', () => {
     assert.doesNotMatch(one(response({ attempt: 1 })), /try/);
     assert.match(one(response({ attempt: 2 })), /try 2$/);
-    assert.match(one(error({ attempt: 3 })), /ERR\s+10,000 ms {2}try 3 {2}headers-timeout: no headers within 10000 ms$/);
+    assert.match(
+      one(error({ attempt: 3 })),
+      /ERR\s+10,000 ms {2}try 3 {2}headers-timeout: no headers within 10000 ms$/,
+    );
   });
 
   it('show a raised interval and where it came from', () => {
@@ -225,7 +252,10 @@ describe('request lines', () => {
 
   it('give an error line "ERR", its latency and kind: message', () => {
     const line = one(error());
-    assert.match(line, /^\s*\+20\.0s {2}a\.example {2}GET \/slow\s+ERR\s+10,000 ms {2}headers-timeout: no headers within 10000 ms$/);
+    assert.match(
+      line,
+      /^\s*\+20\.0s {2}a\.example {2}GET \/slow\s+ERR\s+10,000 ms {2}headers-timeout: no headers within 10000 ms$/,
+    );
   });
 
   const longUrl = `http://a.example/${'segment/'.repeat(30)}end?query=${'q'.repeat(50)}`;
@@ -240,7 +270,9 @@ describe('request lines', () => {
   }
 
   it('do not cut a path that fits, and keep the status column aligned across lines', () => {
-    const lines = run([response({ url: 'http://a.example/' }), response({ url: 'http://a.example/a/bit/longer' })], { width: 100 });
+    const lines = run([response({ url: 'http://a.example/' }), response({ url: 'http://a.example/a/bit/longer' })], {
+      width: 100,
+    });
     assert.match(lines[0]!, /GET \/ /);
     assert.ok(!lines[1]!.includes('…'));
     assert.equal(lines[0]!.indexOf('200'), lines[1]!.indexOf('200'));
@@ -273,7 +305,14 @@ describe('request lines', () => {
 
 describe('event lines', () => {
   it('host-paused shows the raw Retry-After value, the status and until when', () => {
-    const line = one({ type: 'host-paused', at: T0 + 3_000, host: 'b.example', until: T0 + 123_000, retryAfter: '120', status: 429 });
+    const line = one({
+      type: 'host-paused',
+      at: T0 + 3_000,
+      host: 'b.example',
+      until: T0 + 123_000,
+      retryAfter: '120',
+      status: 429,
+    });
     assert.match(line, /^\s*\+3\.0s {2}b\.example {2}pause {2}Retry-After: 120 \(429\) until \+2m03\.0s \(2 m\)$/);
   });
 
@@ -284,36 +323,79 @@ describe('event lines', () => {
   });
 
   it('host-paused keeps an HTTP-date Retry-After as sent', () => {
-    const line = one({ type: 'host-paused', at: T0, host: 'b.example', until: T0 + 60_000, retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT' });
+    const line = one({
+      type: 'host-paused',
+      at: T0,
+      host: 'b.example',
+      until: T0 + 60_000,
+      retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT',
+    });
     assert.match(line, /Retry-After: Wed, 21 Oct 2015 07:28:00 GMT until/);
   });
 
   it('retry-scheduled shows the next attempt, the wait and the reason', () => {
-    const line = one({ type: 'retry-scheduled', at: T0 + 1_000, url: 'http://b.example/x', host: 'b.example', attempt: 2, notBefore: T0 + 5_200, reason: '503' });
+    const line = one({
+      type: 'retry-scheduled',
+      at: T0 + 1_000,
+      url: 'http://b.example/x',
+      host: 'b.example',
+      attempt: 2,
+      notBefore: T0 + 5_200,
+      reason: '503',
+    });
     assert.match(line, /^\s*\+1\.0s {2}b\.example {2}retry {2}\/x {2}try 2 in 4\.2 s · 503$/);
   });
 
   it('host-dropped shows the reason, detail and URLs left', () => {
-    const line = one({ type: 'host-dropped', at: T0, host: 'b.example', reason: 'consecutive-failures', detail: '5 failures in a row', urlsLeft: 1 });
+    const line = one({
+      type: 'host-dropped',
+      at: T0,
+      host: 'b.example',
+      reason: 'consecutive-failures',
+      detail: '5 failures in a row',
+      urlsLeft: 1,
+    });
     assert.match(line, /drop {3}consecutive-failures: 5 failures in a row · 1 URL left$/);
   });
 
-  const robots: Array<[string, Partial<{ line: number; rule: string; reason: 'disallowed' | 'unreachable' }>, RegExp]> = [
-    ['rule with its directive', { line: 3, rule: 'Disallow: /private', reason: 'disallowed' }, /robots {1}\/private\/x {2}disallowed by L3 Disallow: \/private$/],
-    ['bare rule path', { line: 7, rule: '/private', reason: 'disallowed' }, /disallowed by L7 Disallow: \/private$/],
-    ['no line', { reason: 'disallowed' }, /\/private\/x {2}disallowed$/],
-    ['unreachable robots.txt', { reason: 'unreachable' }, /\/private\/x {2}robots\.txt unreachable$/],
-  ];
+  const robots: Array<[string, Partial<{ line: number; rule: string; reason: 'disallowed' | 'unreachable' }>, RegExp]> =
+    [
+      [
+        'rule with its directive',
+        { line: 3, rule: 'Disallow: /private', reason: 'disallowed' },
+        /robots {1}\/private\/x {2}disallowed by L3 Disallow: \/private$/,
+      ],
+      ['bare rule path', { line: 7, rule: '/private', reason: 'disallowed' }, /disallowed by L7 Disallow: \/private$/],
+      ['no line', { reason: 'disallowed' }, /\/private\/x {2}disallowed$/],
+      ['unreachable robots.txt', { reason: 'unreachable' }, /\/private\/x {2}robots\.txt unreachable$/],
+    ];
   for (const [name, over, expected] of robots) {
     it(`robots-skip: ${name}`, () => {
-      const line = one({ type: 'robots-skip', at: T0, url: 'http://a.example/private/x', host: 'a.example', reason: 'disallowed', ...over });
+      const line = one({
+        type: 'robots-skip',
+        at: T0,
+        url: 'http://a.example/private/x',
+        host: 'a.example',
+        reason: 'disallowed',
+        ...over,
+      });
       assert.match(line, expected);
     });
   }
 
-  const progress: Array<[string, { done: number; planned: number; ratePerSecond: number; etaSeconds?: number }, RegExp]> = [
-    ['pages of planned, rate, ETA', { done: 42, planned: 100, ratePerSecond: 1.333, etaSeconds: 45 }, /progress {2}42\/100 pages \(42%\) · 1\.33 pages\/s · ETA 45 s · 58 queued · 3 in flight$/],
-    ['long ETA in human units', { done: 10, planned: 1_000_000, ratePerSecond: 1, etaSeconds: 999_960 }, /10\/1,000,000 pages \(0%\) · 1 pages\/s · ETA 11 d 13 h 46 m/],
+  const progress: Array<
+    [string, { done: number; planned: number; ratePerSecond: number; etaSeconds?: number }, RegExp]
+  > = [
+    [
+      'pages of planned, rate, ETA',
+      { done: 42, planned: 100, ratePerSecond: 1.333, etaSeconds: 45 },
+      /progress {2}42\/100 pages \(42%\) · 1\.33 pages\/s · ETA 45 s · 58 queued · 3 in flight$/,
+    ],
+    [
+      'long ETA in human units',
+      { done: 10, planned: 1_000_000, ratePerSecond: 1, etaSeconds: 999_960 },
+      /10\/1,000,000 pages \(0%\) · 1 pages\/s · ETA 11 d 13 h 46 m/,
+    ],
     ['unknown ETA', { done: 1, planned: 10, ratePerSecond: 0 }, /ETA —/],
     ['no plan', { done: 5, planned: 0, ratePerSecond: 12.34 }, /progress {2}5 pages · 12\.3 pages\/s/],
   ];
@@ -357,9 +439,15 @@ describe('summary on done', () => {
     const lines = run([{ type: 'done', at: T0, summary: summary() }]);
     const header = lines.findIndex((l) => l.startsWith('host'));
     assert.ok(header > 0);
-    assert.match(lines[header]!, /^host\s+req\s+pages\s+min int\s+mean int\s+planned int\s+retries\s+Retry-After\s+robots\s+errors\s+dropped$/);
+    assert.match(
+      lines[header]!,
+      /^host\s+req\s+pages\s+min int\s+mean int\s+planned int\s+retries\s+Retry-After\s+robots\s+errors\s+dropped$/,
+    );
     assert.match(lines[header + 1]!, /^a\.example\s+20\s+18\s+2 s\s+2\.15 s\s+2 s crawl-delay\s+1\s+—\s+2\s+1\s+—$/);
-    assert.match(lines[header + 2]!, /^b\.example\s+27\s+24\s+0\.9 s\s+1\.5 s\s+1 s configured\s+2\s+120 ×2, 5\s+0\s+0\s+retry-after-above-cap$/);
+    assert.match(
+      lines[header + 2]!,
+      /^b\.example\s+27\s+24\s+0\.9 s\s+1\.5 s\s+1 s configured\s+2\s+120 ×2, 5\s+0\s+0\s+retry-after-above-cap$/,
+    );
   });
 
   it('marks a minimum interval below the planned one in red', () => {
@@ -374,10 +462,16 @@ describe('summary on done', () => {
     assert.match(row, /^a\.example\s+20\s+18\s+—\s+—\s+2 s crawl-delay/);
   });
 
-  it('gives the plan\'s simulated band and where the elapsed time fell in it', () => {
+  it("gives the plan's simulated band and where the elapsed time fell in it", () => {
     const band = (p10Seconds: number, p90Seconds: number) =>
-      formatSummary(summary({ plannedBand: { p10Seconds, p50Seconds: (p10Seconds + p90Seconds) / 2, p90Seconds, runs: 200 } }), { color: false }).join('\n');
-    assert.match(band(30, 36), /^elapsed 34\.2 s · planned 31 s \(\+10%\) · band 30 s–36 s \(p10–p90 of 200 simulated runs\): inside$/m);
+      formatSummary(
+        summary({ plannedBand: { p10Seconds, p50Seconds: (p10Seconds + p90Seconds) / 2, p90Seconds, runs: 200 } }),
+        { color: false },
+      ).join('\n');
+    assert.match(
+      band(30, 36),
+      /^elapsed 34\.2 s · planned 31 s \(\+10%\) · band 30 s–36 s \(p10–p90 of 200 simulated runs\): inside$/m,
+    );
     assert.match(band(30, 33), /· band 30 s–33 s \(p10–p90 of 200 simulated runs\): above$/m);
     assert.match(band(35, 36), /: below$/m);
     // A band with no width (nothing measured to draw from) is one number.
@@ -386,7 +480,10 @@ describe('summary on done', () => {
 
   it('falls back to the formatter’s planned seconds, and leaves the plan out without one', () => {
     const noPlan = summary({ plannedSeconds: undefined });
-    assert.match(run([{ type: 'done', at: T0, summary: noPlan }], { planned: 38 }).join('\n'), /elapsed 34\.2 s · planned 38 s \(-10%\)/);
+    assert.match(
+      run([{ type: 'done', at: T0, summary: noPlan }], { planned: 38 }).join('\n'),
+      /elapsed 34\.2 s · planned 38 s \(-10%\)/,
+    );
     assert.match(run([{ type: 'done', at: T0, summary: noPlan }]).join('\n'), /^elapsed 34\.2 s$/m);
   });
 
@@ -397,7 +494,8 @@ describe('summary on done', () => {
     ['hosts-dropped', /every host dropped/],
   ];
   for (const [endReason, expected] of reasons) {
-    it(`names the end reason ${endReason}`, () => assert.match(formatSummary(summary({ endReason }), { color: false }).join('\n'), expected));
+    it(`names the end reason ${endReason}`, () =>
+      assert.match(formatSummary(summary({ endReason }), { color: false }).join('\n'), expected));
   }
 
   it('fits the table to the width', () => {
@@ -406,7 +504,15 @@ describe('summary on done', () => {
 
   it('says what was not followed: a count on the final line, then by reason with the hosts named', () => {
     const notFollowed: CrawlSummary['notFollowed'] = [
-      { reason: 'other-host', urls: 8, hosts: [{ host: 'two.example', urls: 6 }, { host: 'three.example', urls: 2 }], moreHosts: 0 },
+      {
+        reason: 'other-host',
+        urls: 8,
+        hosts: [
+          { host: 'two.example', urls: 6 },
+          { host: 'three.example', urls: 2 },
+        ],
+        moreHosts: 0,
+      },
       { reason: 'robots-disallowed', urls: 2, hosts: [{ host: 'a.example', urls: 2 }], moreHosts: 0 },
       { reason: 'depth', urls: 1, hosts: [{ host: 'a.example', urls: 1 }], moreHosts: 0 },
       { reason: 'max-pages', urls: 30, hosts: [{ host: 'a.example', urls: 20 }], moreHosts: 3 },
@@ -446,9 +552,25 @@ describe('hostile text', () => {
     response({ url: `http://a.example/${evil}`, host: `a.example${evil}`, location: `http://a.example/${evil}` }),
     error({ message: evil, url: `not a url ${evil}` }),
     { type: 'host-paused', at: T0, host: 'b.example', until: T0 + 1_000, retryAfter: evil },
-    { type: 'retry-scheduled', at: T0, url: `http://b.example/${evil}`, host: 'b.example', attempt: 2, notBefore: T0 + 1, reason: evil },
+    {
+      type: 'retry-scheduled',
+      at: T0,
+      url: `http://b.example/${evil}`,
+      host: 'b.example',
+      attempt: 2,
+      notBefore: T0 + 1,
+      reason: evil,
+    },
     { type: 'host-dropped', at: T0, host: 'b.example', reason: 'retry-after-above-cap', detail: evil, urlsLeft: 2 },
-    { type: 'robots-skip', at: T0, url: `http://a.example/${evil}`, host: 'a.example', line: 1, rule: evil, reason: 'disallowed' },
+    {
+      type: 'robots-skip',
+      at: T0,
+      url: `http://a.example/${evil}`,
+      host: 'a.example',
+      line: 1,
+      rule: evil,
+      reason: 'disallowed',
+    },
     { type: 'queued', at: T0, url: `http://a.example/${evil}`, host: 'a.example', depth: 1, from: evil },
     {
       type: 'done',

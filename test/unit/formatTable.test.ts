@@ -74,9 +74,14 @@ describe('truncate', () => {
 
   it('never exceeds the width (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), fc.integer({ min: 0, max: 40 }), fc.constantFrom('end', 'middle', 'start'), (s, w, at) => {
-        assert.ok(displayWidth(truncate(s, w, at as 'end')) <= w);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.constantFrom('end', 'middle', 'start'),
+        (s, w, at) => {
+          assert.ok(displayWidth(truncate(s, w, at as 'end')) <= w);
+        },
+      ),
     );
   });
 });
@@ -130,8 +135,14 @@ describe('renderTable', () => {
 
   it('honours maxWidth, indent, gap, header: false and cell colour', () => {
     const lines = renderTable(
-      [{ header: 'k', maxWidth: 3 }, { header: 'v', align: 'right' }],
-      [['abcdef', '\x1b[32m1\x1b[0m'], [undefined, 22]],
+      [
+        { header: 'k', maxWidth: 3 },
+        { header: 'v', align: 'right' },
+      ],
+      [
+        ['abcdef', '\x1b[32m1\x1b[0m'],
+        [undefined, 22],
+      ],
       { indent: '  ', gap: 1, header: false },
     );
     assert.deepEqual(lines.map(stripAnsi), ['  ab…  1', '      22']);

@@ -5,7 +5,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contactProblem, DEFAULT_PRODUCT_TOKEN, hostList, isLocalHostname, realHosts, VERSION } from '../../src/core/identity';
+import {
+  contactProblem,
+  DEFAULT_PRODUCT_TOKEN,
+  hostList,
+  isLocalHostname,
+  realHosts,
+  VERSION,
+} from '../../src/core/identity';
 import { userAgentHeader } from '../../src/net/userAgent';
 import { UsageError, type Io } from '../../src/cli/args';
 import { checkContact, contactOption, NO_CONTACT_WARNING } from '../../src/cli/contact';
@@ -23,8 +30,14 @@ describe('the User-Agent header', () => {
   });
 
   it('refuses a bad token or a bad contact with a TypeError naming the rule', () => {
-    assert.throws(() => userAgentHeader('Foo Bot'), (e: Error) => e instanceof TypeError && /RFC 9309/.test(e.message));
-    assert.throws(() => userAgentHeader('FooBot', 'ftp://ops.example/'), (e: Error) => e instanceof TypeError && /http\(s\) URL or a mailto: address/.test(e.message));
+    assert.throws(
+      () => userAgentHeader('Foo Bot'),
+      (e: Error) => e instanceof TypeError && /RFC 9309/.test(e.message),
+    );
+    assert.throws(
+      () => userAgentHeader('FooBot', 'ftp://ops.example/'),
+      (e: Error) => e instanceof TypeError && /http\(s\) URL or a mailto: address/.test(e.message),
+    );
     // A contact that would break out of "(+…)" or the header line.
     for (const bad of ['https://ops.example/) evil (', 'https://ops.example/\r\nX-Injected: 1', 'mailto:a@b (x)']) {
       assert.throws(() => userAgentHeader('FooBot', bad), TypeError, bad);
@@ -34,7 +47,13 @@ describe('the User-Agent header', () => {
 
 describe('contactProblem', () => {
   it('accepts absolute http(s) URLs with a host and single mailto: addresses', () => {
-    for (const ok of ['https://ops.example/bot', 'http://ops.example', 'HTTPS://OPS.EXAMPLE/Bot?x=1', 'mailto:ops@example.com', 'mailto:ops@example.com?subject=crawl']) {
+    for (const ok of [
+      'https://ops.example/bot',
+      'http://ops.example',
+      'HTTPS://OPS.EXAMPLE/Bot?x=1',
+      'mailto:ops@example.com',
+      'mailto:ops@example.com?subject=crawl',
+    ]) {
       assert.equal(contactProblem(ok), undefined, ok);
     }
   });
@@ -61,7 +80,17 @@ describe('contactProblem', () => {
 
 describe('real hosts', () => {
   it('this machine is not a real host: loopback, localhost names, the unspecified address', () => {
-    for (const h of ['127.0.0.1', '127.0.0.31', '127.255.255.254', 'localhost', 'LOCALHOST.', 'demo.localhost', '[::1]', '[::]', '0.0.0.0']) {
+    for (const h of [
+      '127.0.0.1',
+      '127.0.0.31',
+      '127.255.255.254',
+      'localhost',
+      'LOCALHOST.',
+      'demo.localhost',
+      '[::1]',
+      '[::]',
+      '0.0.0.0',
+    ]) {
       assert.equal(isLocalHostname(h), true, h);
     }
     // The WHATWG parser writes these forms of loopback as 127.0.0.1 and [::ffff:7f00:1].
@@ -69,13 +98,31 @@ describe('real hosts', () => {
   });
 
   it('any other host is real', () => {
-    for (const h of ['example.com', '128.0.0.1', '126.255.255.255', '192.0.2.2', '224.0.0.1', 'localhost.example.com', 'mylocalhost', '[2001:db8::1]', '[::2]']) {
+    for (const h of [
+      'example.com',
+      '128.0.0.1',
+      '126.255.255.255',
+      '192.0.2.2',
+      '224.0.0.1',
+      'localhost.example.com',
+      'mylocalhost',
+      '[2001:db8::1]',
+      '[::2]',
+    ]) {
       assert.equal(isLocalHostname(h), false, h);
     }
   });
 
   it('realHosts: the distinct real hosts of the http(s) URLs, ports kept, others skipped', () => {
-    const urls = ['https://a.example/x', 'http://127.0.0.1:8470/', 'https://a.example/y', 'http://b.example:8080/', 'ftp://c.example/', 'not a url', 'http://localhost:3000/'];
+    const urls = [
+      'https://a.example/x',
+      'http://127.0.0.1:8470/',
+      'https://a.example/y',
+      'http://b.example:8080/',
+      'ftp://c.example/',
+      'not a url',
+      'http://localhost:3000/',
+    ];
     assert.deepEqual(realHosts(urls), ['a.example', 'b.example:8080']);
   });
 
@@ -98,7 +145,11 @@ describe('the CLI: --contact and the warning before a real host', () => {
     assert.equal(contactOption(undefined), '');
     assert.equal(contactOption(''), '');
     assert.equal(contactOption(' mailto:ops@example.com '), 'mailto:ops@example.com');
-    assert.throws(() => contactOption('ftp://x'), (e: Error) => e instanceof UsageError && /^--contact: "ftp:\/\/x" must be an absolute http\(s\) URL/.test(e.message));
+    assert.throws(
+      () => contactOption('ftp://x'),
+      (e: Error) =>
+        e instanceof UsageError && /^--contact: "ftp:\/\/x" must be an absolute http\(s\) URL/.test(e.message),
+    );
   });
 
   it('no contact and a real host: exactly one warning line', () => {
@@ -120,7 +171,10 @@ describe('the CLI: --contact and the warning before a real host', () => {
     const { io: value, err } = io();
     assert.throws(
       () => checkContact('crawl', '', ['a.example', 'b.example', 'c.example'], true, value),
-      (e: Error) => e instanceof UsageError && e.message === '--require-contact: no contact set (this would reach a.example, b.example and 1 more host); pass --contact URL',
+      (e: Error) =>
+        e instanceof UsageError &&
+        e.message ===
+          '--require-contact: no contact set (this would reach a.example, b.example and 1 more host); pass --contact URL',
     );
     assert.throws(() => checkContact('crawl', '', 'any', true, value), /may follow links to any host/);
     checkContact('crawl', '', 'any', false, value);

@@ -6,7 +6,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CATEGORY, COMMANDS, CONTEXT_KEYS, EXTENSION_ID, ROBOTS_SCHEME, SETTINGS, TASK_TYPE, VIEWS } from '../../src/extension/ids';
+import {
+  CATEGORY,
+  COMMANDS,
+  CONTEXT_KEYS,
+  EXTENSION_ID,
+  ROBOTS_SCHEME,
+  SETTINGS,
+  TASK_TYPE,
+  VIEWS,
+} from '../../src/extension/ids';
 
 interface Manifest {
   name: string;
@@ -37,12 +46,16 @@ test('every command has the category "Crawl Planner" and a title', () => {
   for (const command of c.commands) {
     assert.equal(command.category, CATEGORY, command.command);
     assert.ok(command.title.trim().length > 0, command.command);
-    assert.ok(!command.title.startsWith(CATEGORY), `${command.command}: the category is shown already, the title must not repeat it`);
+    assert.ok(
+      !command.title.startsWith(CATEGORY),
+      `${command.command}: the category is shown already, the title must not repeat it`,
+    );
   }
 });
 
 test('every id is in the crawlPlanner namespace', () => {
-  for (const id of [...Object.values(COMMANDS), ...Object.values(CONTEXT_KEYS), VIEWS.planner]) assert.match(id, /^crawlPlanner\.[a-zA-Z]+$/);
+  for (const id of [...Object.values(COMMANDS), ...Object.values(CONTEXT_KEYS), VIEWS.planner])
+    assert.match(id, /^crawlPlanner\.[a-zA-Z]+$/);
   for (const [key, id] of Object.entries(SETTINGS)) {
     if (key === 'section') assert.equal(id, 'crawlPlanner');
     else assert.match(id, /^crawlPlanner\.[a-zA-Z.]+$/);
@@ -89,12 +102,17 @@ test('when clauses and enablement name only known context keys and views', () =>
   for (const clause of clauses) {
     for (const id of clause.match(/(?:config\.)?crawlPlanner\.[a-zA-Z.]+/g) ?? []) {
       // `config.crawlPlanner.…` is a setting: one of the registry's.
-      if (id.startsWith('config.')) assert.ok((Object.values(SETTINGS) as string[]).includes(id.slice('config.'.length)), `${id} in "${clause}"`);
+      if (id.startsWith('config.'))
+        assert.ok((Object.values(SETTINGS) as string[]).includes(id.slice('config.'.length)), `${id} in "${clause}"`);
       else assert.ok(known.has(id), `${id} in "${clause}"`);
     }
   }
   // Both context keys are used.
-  for (const key of Object.values(CONTEXT_KEYS)) assert.ok(clauses.some((w) => w.includes(key)), `${key} is used in package.json`);
+  for (const key of Object.values(CONTEXT_KEYS))
+    assert.ok(
+      clauses.some((w) => w.includes(key)),
+      `${key} is used in package.json`,
+    );
 });
 
 test('menus name only contributed commands', () => {

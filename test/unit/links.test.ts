@@ -18,7 +18,11 @@ const cases: Case[] = [
   { name: 'query only', html: '<a href="?q=1">q</a>', want: ['https://example.com/dir/page.html?q=1'] },
   { name: 'scheme-relative', html: '<a href="//other.test/p">p</a>', want: ['https://other.test/p'] },
   { name: 'absolute http kept', html: '<a href="http://Other.TEST:80/P">p</a>', want: ['http://other.test/P'] },
-  { name: 'area elements', html: '<map><area href="/map1" shape="rect"><area nohref></map>', want: ['https://example.com/map1'] },
+  {
+    name: 'area elements',
+    html: '<map><area href="/map1" shape="rect"><area nohref></map>',
+    want: ['https://example.com/map1'],
+  },
   { name: 'a without href', html: '<a name="top">top</a><a>none</a>', want: [] },
   {
     name: 'named and numeric entities in hrefs',
@@ -121,7 +125,11 @@ const cases: Case[] = [
     html: '<link rel="next" href="/p2"><link rel="stylesheet" href="/s.css">',
     want: [],
   },
-  { name: 'invalid URLs are skipped', html: '<a href="http://exa mple.com/">x</a><a href="https://[::1">y</a>', want: [] },
+  {
+    name: 'invalid URLs are skipped',
+    html: '<a href="http://exa mple.com/">x</a><a href="https://[::1">y</a>',
+    want: [],
+  },
   { name: 'empty document', html: '', want: [] },
   { name: 'non-HTML text', html: 'just some text with /paths and http://x.test/ in it', want: [] },
 ];
@@ -233,7 +241,9 @@ describe('hostile pages', () => {
   });
 
   it('an unterminated tag or comment at the end does not throw', () => {
-    assert.deepEqual(extractLinks('<a href="/a">a</a><!-- never closed <a href="/b">', PAGE), ['https://example.com/a']);
+    assert.deepEqual(extractLinks('<a href="/a">a</a><!-- never closed <a href="/b">', PAGE), [
+      'https://example.com/a',
+    ]);
     assert.deepEqual(extractLinks('<a href="/a">a</a><a href="/b', PAGE), ['https://example.com/a']);
   });
 

@@ -6,7 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isContactUrl, readSettings, RESTRICTED_SETTINGS, SETTING_DEFAULTS, type InspectedValue } from '../../src/extension/config';
+import {
+  isContactUrl,
+  readSettings,
+  RESTRICTED_SETTINGS,
+  SETTING_DEFAULTS,
+  type InspectedValue,
+} from '../../src/extension/config';
 import { SETTINGS } from '../../src/extension/ids';
 
 const read = (values: Record<string, InspectedValue>, trusted = true) => readSettings((key) => values[key], trusted);
@@ -51,7 +57,10 @@ const refused: Array<[string, unknown, string]> = [
 for (const [key, value, field] of refused) {
   test(`${key} = ${JSON.stringify(value)} is refused: the default, and a problem naming the key`, () => {
     const r = read({ [key]: { globalValue: value } });
-    assert.deepEqual(r.settings[field as keyof typeof r.settings], SETTING_DEFAULTS[field as keyof typeof SETTING_DEFAULTS]);
+    assert.deepEqual(
+      r.settings[field as keyof typeof r.settings],
+      SETTING_DEFAULTS[field as keyof typeof SETTING_DEFAULTS],
+    );
     assert.equal(r.problems.length, 1);
     assert.ok(r.problems[0]!.startsWith(`${key}: `), r.problems[0]);
   });
@@ -90,7 +99,10 @@ test('Restricted Mode: workspace and folder values of restricted settings are ig
   assert.equal(untrusted.settings.crawlDelayPolicy, SETTING_DEFAULTS.crawlDelayPolicy);
   // Not restricted: a timeout only decides how long we wait.
   assert.equal(untrusted.settings.requestTimeoutSeconds, 5);
-  assert.deepEqual(untrusted.ignoredWorkspaceValues.sort(), [SETTINGS.crawlDelayPolicy, SETTINGS.defaultDelay, SETTINGS.reportFolder, SETTINGS.userAgent].sort());
+  assert.deepEqual(
+    untrusted.ignoredWorkspaceValues.sort(),
+    [SETTINGS.crawlDelayPolicy, SETTINGS.defaultDelay, SETTINGS.reportFolder, SETTINGS.userAgent].sort(),
+  );
 
   const trusted = read(values, true);
   assert.equal(trusted.settings.userAgent, 'Googlebot');

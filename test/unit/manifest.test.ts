@@ -48,7 +48,12 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   contributes: {
     configuration: { title: string; properties: Record<string, Setting> };
     viewsContainers: { activitybar: Array<{ icon: string }> };
-    taskDefinitions: Array<{ type: string; required?: string[]; when?: string; properties: Record<string, Setting & { items?: { type: string } }> }>;
+    taskDefinitions: Array<{
+      type: string;
+      required?: string[];
+      when?: string;
+      properties: Record<string, Setting & { items?: { type: string } }>;
+    }>;
   };
 };
 const settings = manifest.contributes.configuration.properties;
@@ -85,7 +90,7 @@ for (const [key, s] of Object.entries(settings)) {
   }
 }
 
-test('every setting\'s default is the one the code falls back to (SETTING_DEFAULTS, from the core\'s tables)', () => {
+test("every setting's default is the one the code falls back to (SETTING_DEFAULTS, from the core's tables)", () => {
   const expected: Record<string, unknown> = {
     [SETTINGS.userAgent]: SETTING_DEFAULTS.userAgent,
     [SETTINGS.contactUrl]: SETTING_DEFAULTS.contactUrl ?? '',
@@ -107,7 +112,11 @@ test('every setting\'s default is the one the code falls back to (SETTING_DEFAUL
     // Seeds from code: on unless set to false.
     [SETTINGS.seedsFromCodeEnabled]: true,
   };
-  assert.deepEqual(Object.keys(settings).sort(), Object.keys(expected).sort(), 'every contributed setting has its default checked here');
+  assert.deepEqual(
+    Object.keys(settings).sort(),
+    Object.keys(expected).sort(),
+    'every contributed setting has its default checked here',
+  );
   for (const [key, value] of Object.entries(expected)) assert.deepEqual(settings[key]?.default, value, key);
   // The same values as the CLI's and the engine's.
   assert.equal(SETTING_DEFAULTS.defaultDelaySeconds, PACING_DEFAULTS.delaySeconds);
@@ -116,7 +125,7 @@ test('every setting\'s default is the one the code falls back to (SETTING_DEFAUL
   assert.equal(SETTING_DEFAULTS.requestTimeoutSeconds, TEST_CRAWL_DEFAULTS.timeoutSeconds);
 });
 
-test('every numeric setting\'s range is the one the code checks (SETTING_LIMITS)', () => {
+test("every numeric setting's range is the one the code checks (SETTING_LIMITS)", () => {
   const numeric = Object.entries(settings).filter(([, s]) => s.type === 'number' || s.type === 'integer');
   assert.deepEqual(numeric.map(([key]) => key).sort(), Object.keys(SETTING_LIMITS).sort());
   for (const [key, s] of numeric) {
@@ -140,7 +149,14 @@ const TASK_OPTION: Record<string, keyof TestCrawlOptions> = {
 test('task definition: each default it states is the one the code uses (a setting, or TEST_CRAWL_DEFAULTS)', () => {
   const [definition] = manifest.contributes.taskDefinitions;
   // Settings unlike every default, so a property that falls back to one shows it.
-  const custom = { ...SETTING_DEFAULTS, maxPages: 7, defaultDelaySeconds: 3, delayFrom: 'end' as const, requestTimeoutSeconds: 9, userAgent: 'TaskBot' };
+  const custom = {
+    ...SETTING_DEFAULTS,
+    maxPages: 7,
+    defaultDelaySeconds: 3,
+    delayFrom: 'end' as const,
+    requestTimeoutSeconds: 9,
+    userAgent: 'TaskBot',
+  };
   const options = resolveCrawlTask({ type: TASK_TYPE, seeds: ['https://a.example/'] }, custom).options;
   const settingFields: Record<string, keyof typeof custom> = {
     [SETTINGS.maxPages]: 'maxPages',
@@ -163,7 +179,7 @@ test('task definition: each default it states is the one the code uses (a settin
   }
 });
 
-test('task definition: each numeric property\'s range is the code\'s (the setting it overrides, else the test crawl\'s)', () => {
+test("task definition: each numeric property's range is the code's (the setting it overrides, else the test crawl's)", () => {
   const [definition] = manifest.contributes.taskDefinitions;
   const limits: Record<string, NumberLimit> = {
     maxPages: SETTING_LIMITS[SETTINGS.maxPages],
@@ -212,7 +228,15 @@ test('workspace trust: limited, with the restricted settings the code also enfor
   assert.deepEqual([...(trust.restrictedConfigurations ?? [])].sort(), [...RESTRICTED_SETTINGS].sort());
   for (const key of trust.restrictedConfigurations ?? []) assert.ok(key in settings, `${key} is a contributed setting`);
   // What a workspace could use to change who the crawler says it is, how hard it hits hosts, or where it writes.
-  for (const key of [SETTINGS.userAgent, SETTINGS.contactUrl, SETTINGS.defaultDelay, SETTINGS.crawlDelayPolicy, SETTINGS.maxCrawlDelay, SETTINGS.maxPages, SETTINGS.reportFolder]) {
+  for (const key of [
+    SETTINGS.userAgent,
+    SETTINGS.contactUrl,
+    SETTINGS.defaultDelay,
+    SETTINGS.crawlDelayPolicy,
+    SETTINGS.maxCrawlDelay,
+    SETTINGS.maxPages,
+    SETTINGS.reportFolder,
+  ]) {
     assert.ok(RESTRICTED_SETTINGS.includes(key), `${key} is restricted`);
   }
   assert.equal(manifest.capabilities.virtualWorkspaces, false);
@@ -236,8 +260,12 @@ test('task definition: the schema lists the properties the code reads; seeds req
   assert.equal(definition!.properties.seeds!.items!.type, 'string');
   assert.deepEqual(definition!.properties.delayFrom!.enum, ['start', 'end']);
   for (const [key, p] of Object.entries(definition!.properties)) {
-    assert.ok(typeof p.markdownDescription === 'string' && p.markdownDescription.length > 10, `${key}: markdownDescription`);
-    if (p.type === 'number' || p.type === 'integer') assert.ok(typeof p.minimum === 'number' && typeof p.maximum === 'number', `${key}: range`);
+    assert.ok(
+      typeof p.markdownDescription === 'string' && p.markdownDescription.length > 10,
+      `${key}: markdownDescription`,
+    );
+    if (p.type === 'number' || p.type === 'integer')
+      assert.ok(typeof p.minimum === 'number' && typeof p.maximum === 'number', `${key}: range`);
   }
 });
 
@@ -261,7 +289,10 @@ test('packaging: production build first, the bundle without node_modules, an all
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
   assert.equal(ignore[0], '**', 'ignore everything first');
-  assert.ok(ignore.slice(1).every((l) => l.startsWith('!')), 'then only let files back in');
+  assert.ok(
+    ignore.slice(1).every((l) => l.startsWith('!')),
+    'then only let files back in',
+  );
   assert.ok(ignore.includes('!dist/extension.js') && ignore.includes('!dist/webview.js'));
   assert.deepEqual(manifest.extensionKind, ['workspace']);
 });

@@ -43,7 +43,12 @@ function optionOf(p: Plan, kind: DeadlineOption['kind']): DeadlineOption {
 // per-request overhead (REQUEST_OVERHEAD: 1.3 ms after an interval, 0.05 ms after an answer): n pages at an
 // interval I with a 0.5 s answer take n × (I + 0.0013 s) + 0.50005 s.
 // a.example: 10,000 pages at 1 s = 10,013.50005 s. b.example: 10,000 pages at its 10 s Crawl-delay = 100,013.50005 s.
-const SLOW_B: PlanInput = { seeds: hosts('a.example', 'b.example'), pages: { perHost: 10_000 }, crawlDelayByHost: { 'b.example': 10 }, deadlineSeconds: 86_400 };
+const SLOW_B: PlanInput = {
+  seeds: hosts('a.example', 'b.example'),
+  pages: { perHost: 10_000 },
+  crawlDelayByHost: { 'b.example': 10 },
+  deadlineSeconds: 86_400,
+};
 
 test('a host too slow alone blocks the deadline; its pages by the deadline come from its own interval', () => {
   const d = plan(SLOW_B).deadline!;
@@ -52,7 +57,10 @@ test('a host too slow alone blocks the deadline; its pages by the deadline come 
   assert.deepEqual(d.blockingHosts, ['b.example']);
   // n × 10.0013 s + 0.50005 s ≤ 86,400 s → n = 8,638; at 1 s: n × 1.0013 s + 0.50005 s ≤ 86,400 s → n = 86,287.
   assert.deepEqual(d.pagesByHost, { 'a.example': 86_287, 'b.example': 8_638 });
-  assert.deepEqual(d.options.map((o) => o.kind), ['cap', 'drop']);
+  assert.deepEqual(
+    d.options.map((o) => o.kind),
+    ['cap', 'drop'],
+  );
 });
 
 test('cap: the blocking host at what it gives by the deadline', () => {
@@ -89,20 +97,40 @@ test('drop: the blocking host left out, the other keeping its pages', () => {
     cli: { add: ['--drop-host', 'b.example'], remove: [] },
   });
   const q = applied(SLOW_B, drop);
-  assert.deepEqual(q.hosts.map((h) => [h.host, h.pages]), [['a.example', 10_000]]);
+  assert.deepEqual(
+    q.hosts.map((h) => [h.host, h.pages]),
+    [['a.example', 10_000]],
+  );
   assert.deepEqual(q.warnings, []);
 });
 
 test('cap with a total: every host keeps its share, given as --pages-per-host and --pages-for', () => {
   // 30,001 pages over 3 hosts: 10,001, 10,000, 10,000.
-  const input: PlanInput = { seeds: hosts('a.example', 'b.example', 'c.example'), pages: { total: 30_001 }, crawlDelayByHost: { 'c.example': 10 }, deadlineSeconds: 86_400 };
+  const input: PlanInput = {
+    seeds: hosts('a.example', 'b.example', 'c.example'),
+    pages: { total: 30_001 },
+    crawlDelayByHost: { 'c.example': 10 },
+    deadlineSeconds: 86_400,
+  };
   const cap = optionOf(plan(input), 'cap');
   assert.deepEqual(cap.change, { pagesByHost: { 'c.example': 8_638 } });
-  assert.deepEqual(cap.cli, { add: ['--pages-per-host', '10001', '--pages-for', 'b.example=10000', '--pages-for', 'c.example=8638'], remove: ['--pages'] });
-  assert.deepEqual(applied(input, cap).hosts.map((h) => h.pages), [10_001, 10_000, 8_638]);
+  assert.deepEqual(cap.cli, {
+    add: ['--pages-per-host', '10001', '--pages-for', 'b.example=10000', '--pages-for', 'c.example=8638'],
+    remove: ['--pages'],
+  });
+  assert.deepEqual(
+    applied(input, cap).hosts.map((h) => h.pages),
+    [10_001, 10_000, 8_638],
+  );
   // Dropping keeps the shares too: the dropped host's share is not spread over the others.
   const drop = optionOf(plan(input), 'drop');
-  assert.deepEqual(applied(input, drop).hosts.map((h) => [h.host, h.pages]), [['a.example', 10_001], ['b.example', 10_000]]);
+  assert.deepEqual(
+    applied(input, drop).hosts.map((h) => [h.host, h.pages]),
+    [
+      ['a.example', 10_001],
+      ['b.example', 10_000],
+    ],
+  );
 });
 
 test('cap every host at the same count: one --pages-per-host', () => {
@@ -112,9 +140,15 @@ test('cap every host at the same count: one --pages-per-host', () => {
   const cap = optionOf(plan(input), 'cap');
   // n × 1.0013 s + 0.50005 s ≤ 100 s → n = 99 (99.62875 s).
   assert.deepEqual(cap.cli, { add: ['--pages-per-host', '99'], remove: ['--pages-per-host'] });
-  assert.match(cap.text, /^Cap 4 hosts at the pages each gives by the deadline \(h0\.example 99 of 1,000; h1\.example 99 of 1,000; h2\.example 99 of 1,000; and 1 more\): 396 pages in 1 m 40 s\.$/);
+  assert.match(
+    cap.text,
+    /^Cap 4 hosts at the pages each gives by the deadline \(h0\.example 99 of 1,000; h1\.example 99 of 1,000; h2\.example 99 of 1,000; and 1 more\): 396 pages in 1 m 40 s\.$/,
+  );
   // Dropping every host leaves nothing to crawl: not an option.
-  assert.equal(d.options.some((o) => o.kind === 'drop'), false);
+  assert.equal(
+    d.options.some((o) => o.kind === 'drop'),
+    false,
+  );
 });
 
 test('cap, with the workers it still needs', () => {
@@ -183,9 +217,17 @@ test('machines: a count that meets it, one fewer does not', () => {
 test('rate: the least, to three significant digits', () => {
   // 3,000 pages and 3 robots.txt at 1 req/s take 3,002.5 s; each host alone 1,000 × 1.0013 s + 0.50005 s =
   // 1,001.80005 s; (3,003 − 1) / R + 0.5 s ≤ 1,100 s → R ≥ 2.7303 → 2.74 (1,096.1 s).
-  const input: PlanInput = { seeds: hosts('a.example', 'b.example', 'c.example'), pages: { total: 3_000 }, rate: 1, deadlineSeconds: 1_100 };
+  const input: PlanInput = {
+    seeds: hosts('a.example', 'b.example', 'c.example'),
+    pages: { total: 3_000 },
+    rate: 1,
+    deadlineSeconds: 1_100,
+  };
   const p = plan(input);
-  assert.deepEqual(p.deadline!.options.map((o) => o.kind), ['rate', 'machines']);
+  assert.deepEqual(
+    p.deadline!.options.map((o) => o.kind),
+    ['rate', 'machines'],
+  );
   const o = optionOf(p, 'rate');
   assert.deepEqual(o.change, { rate: 2.74 });
   assert.equal(o.text, 'Raise the global rate from 1 req/s to 2.74 req/s: 3,000 pages in 18 m 16 s.');
@@ -197,13 +239,25 @@ test('rate: the least, to three significant digits', () => {
 });
 
 test('workers and rate both short: one option raises both', () => {
-  const input: PlanInput = { seeds: many(50), pages: { perHost: 1_000 }, latencySeconds: 2, rate: 5, deadlineSeconds: 3_000 };
+  const input: PlanInput = {
+    seeds: many(50),
+    pages: { perHost: 1_000 },
+    latencySeconds: 2,
+    rate: 5,
+    deadlineSeconds: 3_000,
+  };
   const o = optionOf(plan(input), 'workers');
   // (50,050 − 1) / R + 2 s ≤ 3,000 s → R ≥ 16.694 → 16.7 (2,998.9 s); W = 34 as above.
   assert.deepEqual(o.change, { rate: 16.7, workers: 34 });
-  assert.equal(o.text, 'Raise the workers from 8 to 34 and the global rate from 5 req/s to 16.7 req/s: 50,000 pages in 49 m 59 s.');
+  assert.equal(
+    o.text,
+    'Raise the workers from 8 to 34 and the global rate from 5 req/s to 16.7 req/s: 50,000 pages in 49 m 59 s.',
+  );
   assert.deepEqual(o.cli.add, ['--workers', '34', '--rate', '16.7']);
-  assert.equal(plan(input).deadline!.options.some((x) => x.kind === 'rate'), false);
+  assert.equal(
+    plan(input).deadline!.options.some((x) => x.kind === 'rate'),
+    false,
+  );
 });
 
 test('sharded already: workers and rate are per machine, machines counted from the present number', () => {
@@ -216,7 +270,10 @@ test('sharded already: workers and rate are per machine, machines counted from t
 
 test('text: when every host fits alone, the section says what is short', () => {
   const text = formatPlanText(plan(WORKERS), 0, false);
-  assert.match(text, /^ {2}Every host fits in it alone: what is short is the worker slots or the global rate\.\n {2}1\. Raise the workers from 8 to 34: 50,000 pages in 49 m 4 s\.\n {5}add: --workers 34\n {2}2\. Shard the hosts over \d+ machines/m);
+  assert.match(
+    text,
+    /^ {2}Every host fits in it alone: what is short is the worker slots or the global rate\.\n {2}1\. Raise the workers from 8 to 34: 50,000 pages in 49 m 4 s\.\n {5}add: --workers 34\n {2}2\. Shard the hosts over \d+ machines/m,
+  );
   assert.doesNotMatch(text, /No number of workers/);
 });
 
@@ -249,19 +306,39 @@ test('applyPlanChange pins a total before dropping, and removes the dropped host
 });
 
 test('applyPlanChange: caps over a number per host, sitemap counts, and the levers', () => {
-  assert.deepEqual(applyPlanChange({ seeds: hosts('a.example'), pages: { perHost: 7 } }, { pagesByHost: { 'A.example': 2 } }).pages, { byHost: { 'a.example': 2 }, otherwise: 7 });
   assert.deepEqual(
-    applyPlanChange({ seeds: hosts('a.example', 'b.example'), pages: { byHost: { 'a.example': 9, 'b.example': 4 }, otherwise: 1 } }, { pagesByHost: { 'b.example': 2 } }).pages,
+    applyPlanChange({ seeds: hosts('a.example'), pages: { perHost: 7 } }, { pagesByHost: { 'A.example': 2 } }).pages,
+    { byHost: { 'a.example': 2 }, otherwise: 7 },
+  );
+  assert.deepEqual(
+    applyPlanChange(
+      { seeds: hosts('a.example', 'b.example'), pages: { byHost: { 'a.example': 9, 'b.example': 4 }, otherwise: 1 } },
+      { pagesByHost: { 'b.example': 2 } },
+    ).pages,
     { byHost: { 'a.example': 9, 'b.example': 2 }, otherwise: 1 },
   );
   // Only dropping, with a number per host: the target stays as it is.
-  assert.deepEqual(applyPlanChange({ seeds: hosts('a.example', 'b.example'), pages: { perHost: 7 } }, { dropHosts: ['a.example'] }).pages, { perHost: 7 });
-  const levers = applyPlanChange({ seeds: hosts('a.example'), pages: { total: 7 } }, { workers: 9, rate: 2.5, machines: 3 });
+  assert.deepEqual(
+    applyPlanChange({ seeds: hosts('a.example', 'b.example'), pages: { perHost: 7 } }, { dropHosts: ['a.example'] })
+      .pages,
+    { perHost: 7 },
+  );
+  const levers = applyPlanChange(
+    { seeds: hosts('a.example'), pages: { total: 7 } },
+    { workers: 9, rate: 2.5, machines: 3 },
+  );
   assert.deepEqual(levers, { seeds: hosts('a.example'), pages: { total: 7 }, workers: 9, rate: 2.5, machines: 3 });
 });
 
-test('pagesByDeadline: the most pages within the deadline, by the plan\'s own per-host duration', () => {
-  const p = plan({ seeds: hosts('a.example'), pages: { total: 1 }, perHostConcurrency: 3, delayFrom: 'end', latencySeconds: 0.7, delaySeconds: 2 });
+test("pagesByDeadline: the most pages within the deadline, by the plan's own per-host duration", () => {
+  const p = plan({
+    seeds: hosts('a.example'),
+    pages: { total: 1 },
+    perHostConcurrency: 3,
+    delayFrom: 'end',
+    latencySeconds: 0.7,
+    delaySeconds: 2,
+  });
   const h = p.hosts[0]!;
   for (const deadline of [0.5, 0.7, 3.4, 3.5, 100, 86_400]) {
     const n = pagesByDeadline(h, p.input, deadline);
@@ -269,15 +346,48 @@ test('pagesByDeadline: the most pages within the deadline, by the plan\'s own pe
     assert.ok(planHost(h.host, h.seeds, n + 1, p.input).seconds > deadline, `${deadline}: ${n + 1}`);
   }
   // The plan's limit bounds it.
-  const fast = plan({ seeds: hosts('a.example'), pages: { total: 1 }, delaySeconds: 0, latencySeconds: 0.001, perHostConcurrency: 1000 }).hosts[0]!;
-  assert.equal(pagesByDeadline(fast, plan({ seeds: hosts('a.example'), pages: { total: 1 }, delaySeconds: 0, latencySeconds: 0.001, perHostConcurrency: 1000 }).input, 1e10), PLAN_LIMITS.pages.max);
+  const fast = plan({
+    seeds: hosts('a.example'),
+    pages: { total: 1 },
+    delaySeconds: 0,
+    latencySeconds: 0.001,
+    perHostConcurrency: 1000,
+  }).hosts[0]!;
+  assert.equal(
+    pagesByDeadline(
+      fast,
+      plan({
+        seeds: hosts('a.example'),
+        pages: { total: 1 },
+        delaySeconds: 0,
+        latencySeconds: 0.001,
+        perHostConcurrency: 1000,
+      }).input,
+      1e10,
+    ),
+    PLAN_LIMITS.pages.max,
+  );
 });
 
 test('cliChange names what the CLI takes', () => {
   const base = plan({ seeds: hosts('a.example', '[::1]:8080'), pages: { perHost: 5 } });
-  assert.deepEqual(cliChange({ pagesByHost: { '[::1]:8080': 2 } }, base), { add: ['--pages-for', '[::1]:8080=2'], remove: [] });
+  assert.deepEqual(cliChange({ pagesByHost: { '[::1]:8080': 2 } }, base), {
+    add: ['--pages-for', '[::1]:8080=2'],
+    remove: [],
+  });
   assert.deepEqual(cliChange({ dropHosts: ['a.example', '[::1]:8080'], machines: 4, rate: 0.125, workers: 2 }, base), {
-    add: ['--drop-host', 'a.example', '--drop-host', '[::1]:8080', '--workers', '2', '--rate', '0.125', '--machines', '4'],
+    add: [
+      '--drop-host',
+      'a.example',
+      '--drop-host',
+      '[::1]:8080',
+      '--workers',
+      '2',
+      '--rate',
+      '0.125',
+      '--machines',
+      '4',
+    ],
     remove: [],
   });
 });
@@ -289,7 +399,11 @@ test('options are checked with the plan function the solver is handed, not a cop
   // offers only what that plan says meets the deadline.
   const slower = (input: PlanInput): Plan => {
     const p = plan(input);
-    return { ...p, totalSeconds: p.totalSeconds * 1.2, bounds: { ...p.bounds, workersSeconds: p.bounds.workersSeconds * 1.2 } };
+    return {
+      ...p,
+      totalSeconds: p.totalSeconds * 1.2,
+      bounds: { ...p.bounds, workersSeconds: p.bounds.workersSeconds * 1.2 },
+    };
   };
   const base = plan({ ...WORKERS, deadlineSeconds: undefined });
   const verdict = { seconds: 3_000, met: false, marginSeconds: 3_000 - base.totalSeconds };
@@ -307,28 +421,58 @@ test('text: a missed deadline gets "What meets the deadline" with each option an
   assert.match(text, /^Host\s+Pages\s+Interval\s+Period\s+Pages\/h\s+Duration\s+By deadline$/m);
   assert.match(text, /^b\.example\s+10,000\s+10 s \(crawl-delay\)\s+10 s\s+360\s+1 d 3 h 47 m\s+8,638$/m);
   assert.match(text, /^What meets the deadline:$/m);
-  assert.match(text, /^ {2}Earliest finish possible: 1 d 3 h 47 m, b\.example alone at its own interval \(the politeness bound\)\.$/m);
-  assert.match(text, /^ {2}No number of workers or machines, and no higher rate, helps b\.example: only fewer pages from it\.$/m);
-  assert.match(text, /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m);
-  assert.match(text, /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m);
+  assert.match(
+    text,
+    /^ {2}Earliest finish possible: 1 d 3 h 47 m, b\.example alone at its own interval \(the politeness bound\)\.$/m,
+  );
+  assert.match(
+    text,
+    /^ {2}No number of workers or machines, and no higher rate, helps b\.example: only fewer pages from it\.$/m,
+  );
+  assert.match(
+    text,
+    /^ {2}1\. Cap b\.example at 8,638 pages \(of 10,000\): 18,638 pages in 23 h 59 m 52 s\.\n {5}add: --pages-for b\.example=8638$/m,
+  );
+  assert.match(
+    text,
+    /^ {2}2\. Drop b\.example \(10,000 pages\): 10,000 pages in 2 h 46 m 54 s\.\n {5}add: --drop-host b\.example$/m,
+  );
   // Met: no section, and no "By deadline" section text.
   assert.doesNotMatch(formatPlanText(plan({ ...SLOW_B, deadlineSeconds: 1e6 }), 0, false), /What meets the deadline/);
 });
 
 test('text: a host that needs quoting is quoted, and a long list of options is cut', () => {
-  const input: PlanInput = { seeds: [{ host: '[::1]:8080' }, ...many(11)], pages: { perHost: 1_000 }, crawlDelayByHost: { '[::1]:8080': 10 }, deadlineSeconds: 600 };
+  const input: PlanInput = {
+    seeds: [{ host: '[::1]:8080' }, ...many(11)],
+    pages: { perHost: 1_000 },
+    crawlDelayByHost: { '[::1]:8080': 10 },
+    deadlineSeconds: 600,
+  };
   const text = formatPlanText(plan(input), 0, false);
   // n × 1.0013 s + 0.50005 s ≤ 600 s → 598; at the 10 s Crawl-delay, n × 10.0013 s + 0.50005 s ≤ 600 s → 59.
   assert.match(text, /add: --pages-per-host 598 --pages-for '\[::1\]:8080=59'/);
   // Twelve hosts blocked: capped at 598 (all but one), so one --pages-per-host and one --pages-for.
-  const wide: PlanInput = { seeds: many(12), pages: { byHost: Object.fromEntries(many(12).map((h, i) => [h.host, 1_000 + i])) }, deadlineSeconds: 600 };
+  const wide: PlanInput = {
+    seeds: many(12),
+    pages: { byHost: Object.fromEntries(many(12).map((h, i) => [h.host, 1_000 + i])) },
+    deadlineSeconds: 600,
+  };
   const wideText = formatPlanText(plan(wide), 0, false);
   assert.match(wideText, /add: (--pages-for h\d+\.example=598 ){8}… \(4 more, all in --json's cli\.add\)$/m);
 });
 
 // ---- Properties. ----
 
-const HOSTS = ['a.example', 'b.example', 'c.example:8080', 'd.example', 'e.example', 'f.example', 'g.example', 'h.example'];
+const HOSTS = [
+  'a.example',
+  'b.example',
+  'c.example:8080',
+  'd.example',
+  'e.example',
+  'f.example',
+  'g.example',
+  'h.example',
+];
 
 /** A random valid plan input without a deadline, small enough to re-plan quickly. */
 const inputs = fc
@@ -343,7 +487,10 @@ const inputs = fc
     delaySeconds: fc.double({ min: 0, max: 30, noNaN: true }),
     delayFrom: fc.constantFrom('start' as const, 'end' as const),
     latencySeconds: fc.double({ min: 0.01, max: 10, noNaN: true }),
-    crawlDelays: fc.array(fc.option(fc.double({ min: 0, max: 120, noNaN: true }), { nil: undefined }), { minLength: HOSTS.length, maxLength: HOSTS.length }),
+    crawlDelays: fc.array(fc.option(fc.double({ min: 0, max: 120, noNaN: true }), { nil: undefined }), {
+      minLength: HOSTS.length,
+      maxLength: HOSTS.length,
+    }),
     crawlDelayPolicy: fc.constantFrom('cap' as const, 'skip' as const, 'obey' as const),
     adaptive: fc.boolean(),
     perHostConcurrency: fc.integer({ min: 1, max: 3 }),
@@ -358,7 +505,11 @@ const inputs = fc
     return {
       seeds: names.map((host) => ({ host })),
       pages:
-        r.mode === 'total' ? { total: r.pages } : r.mode === 'perHost' ? { perHost: r.pages } : { byHost: Object.fromEntries(names.map((h, i) => [h, r.byHost[i]!])), otherwise: 0 },
+        r.mode === 'total'
+          ? { total: r.pages }
+          : r.mode === 'perHost'
+            ? { perHost: r.pages }
+            : { byHost: Object.fromEntries(names.map((h, i) => [h, r.byHost[i]!])), otherwise: 0 },
       ...(r.rate === undefined ? {} : { rate: r.rate }),
       ...(r.workers === undefined ? {} : { workers: r.workers }),
       delaySeconds: r.delaySeconds,
@@ -375,7 +526,10 @@ const inputs = fc
 /** An input with a deadline somewhere between far too short and comfortably long for its plan. */
 const withDeadlines = fc.tuple(inputs, fc.double({ min: 0.001, max: 1.5, noNaN: true })).map(([input, factor]) => {
   const total = plan(input).totalSeconds;
-  return { ...input, deadlineSeconds: Math.max(0.001, Math.min(PLAN_LIMITS.deadlineSeconds.max, (total || 1) * factor)) };
+  return {
+    ...input,
+    deadlineSeconds: Math.max(0.001, Math.min(PLAN_LIMITS.deadlineSeconds.max, (total || 1) * factor)),
+  };
 });
 
 /**
@@ -391,7 +545,14 @@ const capacityBound = fc
     fc.double({ min: 0, max: 0.999, noNaN: true }),
   )
   .map(([input, workers, delaySeconds, latencySeconds, u]) => {
-    const busy: PlanInput = { ...input, seeds: HOSTS.map((host) => ({ host })), workers, delaySeconds, latencySeconds, crawlDelayByHost: {} };
+    const busy: PlanInput = {
+      ...input,
+      seeds: HOSTS.map((host) => ({ host })),
+      workers,
+      delaySeconds,
+      latencySeconds,
+      crawlDelayByHost: {},
+    };
     const p = plan(busy);
     const earliest = p.hosts.filter((h) => !h.skipped && h.pages > 0).reduce((max, h) => Math.max(max, h.seconds), 0);
     return { ...busy, deadlineSeconds: Math.max(0.001, earliest + u * (p.totalSeconds - earliest)) };
@@ -426,7 +587,9 @@ test('property: dropping nothing never meets an unreachable deadline', () => {
         assert.ok(Object.keys(o.change.pagesByHost ?? {}).length + (o.change.dropHosts ?? []).length > 0, o.text);
       }
       // No number of workers or machines, and no rate, gets there.
-      const most = plan(applyPlanChange(input, { workers: PLAN_LIMITS.workers.max, rate: PLAN_LIMITS.rate.max, machines: 1_000 }));
+      const most = plan(
+        applyPlanChange(input, { workers: PLAN_LIMITS.workers.max, rate: PLAN_LIMITS.rate.max, machines: 1_000 }),
+      );
       assert.equal(most.deadline!.met, false);
       assert.ok(most.totalSeconds >= d.earliestSeconds);
     }),
@@ -447,7 +610,7 @@ test('property: a deadline already met offers no changes', () => {
   );
 });
 
-test('property: each host\'s pages by the deadline fit it, and one more does not', () => {
+test("property: each host's pages by the deadline fit it, and one more does not", () => {
   fc.assert(
     fc.property(withDeadlines, (input) => {
       const p = plan(input);
@@ -475,13 +638,22 @@ const calibrated = fc
   .tuple(
     inputs,
     fc.integer({ min: 1, max: 2_000 }),
-    fc.array(fc.option(fc.integer({ min: 5, max: 20 }), { nil: undefined }), { minLength: HOSTS.length, maxLength: HOSTS.length }),
+    fc.array(fc.option(fc.integer({ min: 5, max: 20 }), { nil: undefined }), {
+      minLength: HOSTS.length,
+      maxLength: HOSTS.length,
+    }),
     fc.double({ min: 0.05, max: 1.5, noNaN: true }),
   )
   .map(([input, pages, every, factor]) => {
     const seen = input.seeds.map((s, i) => ({ host: s.host, every: every[i] })).filter((h) => h.every !== undefined);
     const cal = calibration(
-      seen.map((h, i) => hostCalibration(h.host, { samples: Array.from({ length: 11 }, (_, k) => 0.02 * (i + 1) + 0.03 * k), rate429: 1 / h.every!, every: true })),
+      seen.map((h, i) =>
+        hostCalibration(h.host, {
+          samples: Array.from({ length: 11 }, (_, k) => 0.02 * (i + 1) + 0.03 * k),
+          rate429: 1 / h.every!,
+          every: true,
+        }),
+      ),
     );
     const small: PlanInput = { ...input, pages: { perHost: pages }, calibration: cal };
     const total = plan(small).totalSeconds;
@@ -496,7 +668,8 @@ test('property: with a calibration, pages by the deadline and every option come 
       for (const h of p.hosts) {
         if (h.skipped) continue;
         const n = p.deadline!.pagesByHost[h.host]!;
-        const seconds = (pages: number) => planHost(h.host, h.seeds, pages, p.input, calibrationOf(h.host), p.overhead).seconds;
+        const seconds = (pages: number) =>
+          planHost(h.host, h.seeds, pages, p.input, calibrationOf(h.host), p.overhead).seconds;
         assert.ok(n === 0 || seconds(n) <= input.deadlineSeconds!, `${h.host}: ${n} pages take ${seconds(n)} s`);
         assert.ok(seconds(n + 1) > input.deadlineSeconds!, `${h.host}: ${n + 1} pages take ${seconds(n + 1)} s`);
       }

@@ -60,7 +60,8 @@ const withPages = (input: PlanInput, n: number): PlanInput => ({
   ...input,
   pages: 'perHost' in input.pages ? { perHost: n } : { total: n },
 });
-const pagesOf = (input: PlanInput) => ('perHost' in input.pages ? input.pages.perHost : 'total' in input.pages ? input.pages.total : Number.NaN);
+const pagesOf = (input: PlanInput) =>
+  'perHost' in input.pages ? input.pages.perHost : 'total' in input.pages ? input.pages.total : Number.NaN;
 
 /** Every host's duration and the total, for a pointwise comparison. */
 const durations = (input: PlanInput) => {
@@ -133,7 +134,10 @@ test('property: never below the global bounds of the machine that sets the total
   fc.assert(
     fc.property(inputs, (input) => {
       const p = plan(input);
-      assert.equal(p.totalSeconds, Math.max(p.bounds.hostSeconds, p.bounds.globalRateSeconds ?? 0, p.bounds.workersSeconds));
+      assert.equal(
+        p.totalSeconds,
+        Math.max(p.bounds.hostSeconds, p.bounds.globalRateSeconds ?? 0, p.bounds.workersSeconds),
+      );
       if (p.input.machines === null && p.input.rate !== null && p.totalPages > 0) {
         assert.ok(p.totalSeconds >= ((p.totalPages - 1) / p.input.rate) * (1 - 1e-11));
       }
@@ -151,7 +155,10 @@ test('property: pages are conserved and every host is on exactly one machine', (
       if (p.sharding) {
         const listed = p.sharding.perMachine.flatMap((m) => m.hosts).sort();
         assert.deepEqual(listed, p.hosts.map((h) => h.host).sort());
-        assert.equal(p.sharding.perMachine.reduce((s, m) => s + m.pages, 0), p.totalPages);
+        assert.equal(
+          p.sharding.perMachine.reduce((s, m) => s + m.pages, 0),
+          p.totalPages,
+        );
         assert.ok(p.sharding.imbalance >= 1 - 1e-9);
       }
     }),
@@ -164,7 +171,8 @@ test('property: the plan is plain data with finite numbers', () => {
       const p = plan(input);
       assert.deepEqual(JSON.parse(JSON.stringify(p)), p);
       for (const h of p.hosts) {
-        for (const n of [h.intervalSeconds, h.periodSeconds, h.pagesPerHour, h.seconds]) assert.ok(Number.isFinite(n) && n >= 0);
+        for (const n of [h.intervalSeconds, h.periodSeconds, h.pagesPerHour, h.seconds])
+          assert.ok(Number.isFinite(n) && n >= 0);
       }
     }),
   );
@@ -172,7 +180,9 @@ test('property: the plan is plain data with finite numbers', () => {
 
 test('property: tidy(x) is Number(x.toPrecision(12)), its fast path included', () => {
   // Decimals with up to 6 places take the fast path; float noise (0.1 + 0.2) and large or tiny numbers do not.
-  const decimals = fc.tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 8 })).map(([m, e]) => m / 10 ** e);
+  const decimals = fc
+    .tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 8 }))
+    .map(([m, e]) => m / 10 ** e);
   const noisy = fc.tuple(decimals, decimals).map(([a, b]) => a + b);
   fc.assert(
     fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, noisy), (x) => {

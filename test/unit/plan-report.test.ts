@@ -11,15 +11,37 @@ import { ReportController } from '../../src/extension/report/controller';
 import { FILTER_LABELS, getReportHtml, REPORT_COLUMNS } from '../../src/extension/report/html';
 import { reportRow, reportView, ReportTable } from '../../src/extension/report/table';
 import { checkSeedText, unplannableSeeds } from '../../src/extension/view/planning';
-import { isHostReportMessage, MAX_REPORT_ROWS, parseReportMessage, REPORT_FILTERS, REPORT_SORT_KEYS, type HostToReport, type ReportQuery } from '../../src/shared/reportProtocol';
-import { DEFAULT_QUERY, headingSort, missingRange, nextQuerySort, parseReportState, rowCountText, visibleWindow } from '../../src/webview/report/model';
+import {
+  isHostReportMessage,
+  MAX_REPORT_ROWS,
+  parseReportMessage,
+  REPORT_FILTERS,
+  REPORT_SORT_KEYS,
+  type HostToReport,
+  type ReportQuery,
+} from '../../src/shared/reportProtocol';
+import {
+  DEFAULT_QUERY,
+  headingSort,
+  missingRange,
+  nextQuerySort,
+  parseReportState,
+  rowCountText,
+  visibleWindow,
+} from '../../src/webview/report/model';
 
 const many = (n: number) => Array.from({ length: n }, (_, i) => ({ host: `h${String(i).padStart(6, '0')}.example` }));
 const q = (patch: Partial<ReportQuery> = {}): ReportQuery => ({ ...DEFAULT_QUERY, ...patch });
 
 function mixedPlan(): Plan {
   return plan({
-    seeds: [{ host: 'a.example' }, { host: 'b.example' }, { host: 'b.example' }, { host: 'c.example' }, { host: 'd.example' }],
+    seeds: [
+      { host: 'a.example' },
+      { host: 'b.example' },
+      { host: 'b.example' },
+      { host: 'c.example' },
+      { host: 'd.example' },
+    ],
     pages: { byHost: { 'a.example': 100, 'b.example': 30, 'c.example': 50, 'd.example': 10 } },
     crawlDelayByHost: { 'c.example': 5, 'd.example': 500 },
     crawlDelayPolicy: 'skip',
@@ -34,13 +56,27 @@ test('ReportTable: plan order, every column both ways, filters and a search, tie
   assert.deepEqual(hosts(q({ descending: true })), ['d.example', 'c.example', 'b.example', 'a.example']);
   assert.deepEqual(hosts(q({ sort: 'pages', descending: true })), ['a.example', 'c.example', 'b.example', 'd.example']);
   assert.deepEqual(hosts(q({ sort: 'seeds', descending: true })), ['b.example', 'a.example', 'c.example', 'd.example']);
-  assert.deepEqual(hosts(q({ sort: 'interval', descending: true })), ['d.example', 'c.example', 'a.example', 'b.example']);
+  assert.deepEqual(hosts(q({ sort: 'interval', descending: true })), [
+    'd.example',
+    'c.example',
+    'a.example',
+    'b.example',
+  ]);
   // robots.txt, then n pages an interval plus 1.3 ms apart, the last answered 0.50005 s later (REQUEST_OVERHEAD):
   // c: 50 × 5.0013 s + 0.50005 s = 250.56505 s; a: 100.63005 s; b: 30.53905 s; d is skipped: below every crawled host.
-  assert.deepEqual(hosts(q({ sort: 'duration', descending: true })), ['c.example', 'a.example', 'b.example', 'd.example']);
+  assert.deepEqual(hosts(q({ sort: 'duration', descending: true })), [
+    'c.example',
+    'a.example',
+    'b.example',
+    'd.example',
+  ]);
   assert.deepEqual(hosts(q({ sort: 'duration' })), ['d.example', 'b.example', 'a.example', 'c.example']);
   assert.deepEqual(hosts(q({ sort: 'host', descending: true })), ['d.example', 'c.example', 'b.example', 'a.example']);
-  assert.deepEqual(hosts(q({ sort: 'source' })), ['c.example', 'd.example', 'a.example', 'b.example'], '"Crawl-delay" before "delay", ties in plan order');
+  assert.deepEqual(
+    hosts(q({ sort: 'source' })),
+    ['c.example', 'd.example', 'a.example', 'b.example'],
+    '"Crawl-delay" before "delay", ties in plan order',
+  );
   assert.deepEqual(hosts(q({ filter: 'crawl-delay' })), ['c.example', 'd.example']);
   assert.deepEqual(hosts(q({ filter: 'configured' })), ['a.example', 'b.example']);
   assert.deepEqual(hosts(q({ filter: 'skipped' })), ['d.example']);
@@ -50,7 +86,7 @@ test('ReportTable: plan order, every column both ways, filters and a search, tie
   assert.deepEqual(hosts(q({ search: 'example', filter: 'configured', sort: 'pages' })), ['b.example', 'a.example']);
 });
 
-test('ReportTable.rows: a window as text, the view\'s size, nothing past the end', () => {
+test("ReportTable.rows: a window as text, the view's size, nothing past the end", () => {
   const t = new ReportTable(mixedPlan());
   const { total, rows } = t.rows(q({ sort: 'duration', descending: true }), 0, 2);
   assert.equal(total, 4);
@@ -79,7 +115,10 @@ test('ReportTable at 100,000 hosts: a window is 50 rows whatever the order; the 
   assert.equal(byDuration.rows.length, 50);
   const searched = t.rows(q({ search: 'h01234' }), 0, 500);
   assert.equal(searched.total, 10);
-  assert.deepEqual(searched.rows.map((r) => r.host), Array.from({ length: 10 }, (_, i) => `h01234${i}.example`));
+  assert.deepEqual(
+    searched.rows.map((r) => r.host),
+    Array.from({ length: 10 }, (_, i) => `h01234${i}.example`),
+  );
   assert.ok(searched.rows.every((r) => r.machine !== undefined && /^[0-3]$/.test(r.machine)));
   assert.equal(reportView(p, 'seeds.txt').sharded, true);
   assert.equal(reportRow(p.hosts[0]!, p).machine, String(p.hosts[0]!.machine));
@@ -93,8 +132,14 @@ test('reportView: the header of the plan with a longer chart, warnings capped', 
   assert.equal(view.seedsFrom, 'the seeds box');
   assert.equal(view.bindingConstraint, 'crawl-delay');
   assert.equal(view.warningCount, p.warnings.length);
-  assert.equal(view.settingsText, 'delay 1 s start to start · latency 0.5 s · 8 workers · no global rate · Crawl-delay skip at 60 s');
-  assert.deepEqual(view.chart.bars.filter((b) => b.kind === 'host').map((b) => b.host), ['c.example', 'a.example', 'b.example']);
+  assert.equal(
+    view.settingsText,
+    'delay 1 s start to start · latency 0.5 s · 8 workers · no global rate · Crawl-delay skip at 60 s',
+  );
+  assert.deepEqual(
+    view.chart.bars.filter((b) => b.kind === 'host').map((b) => b.host),
+    ['c.example', 'a.example', 'b.example'],
+  );
   assert.equal(view.sharded, false);
 });
 
@@ -121,8 +166,19 @@ test('CSV: RFC 4180 quoting, numbers as numbers, formulas defused; the export of
 test('parseReportMessage: every field checked, anything else refused', () => {
   const query = q({ sort: 'duration', descending: true, filter: 'crawl-delay', search: 'x' });
   assert.deepEqual(parseReportMessage({ type: 'ready' }), { type: 'ready' });
-  assert.deepEqual(parseReportMessage({ type: 'rows', plan: 3, request: 9, query, offset: 100, count: 60 }), { type: 'rows', plan: 3, request: 9, query, offset: 100, count: 60 });
-  assert.deepEqual(parseReportMessage({ type: 'export', format: 'csv', query }), { type: 'export', format: 'csv', query });
+  assert.deepEqual(parseReportMessage({ type: 'rows', plan: 3, request: 9, query, offset: 100, count: 60 }), {
+    type: 'rows',
+    plan: 3,
+    request: 9,
+    query,
+    offset: 100,
+    count: 60,
+  });
+  assert.deepEqual(parseReportMessage({ type: 'export', format: 'csv', query }), {
+    type: 'export',
+    format: 'csv',
+    query,
+  });
   const bad: Array<[unknown, RegExp]> = [
     [null, /not an object/],
     [{ type: 'delete' }, /unknown type/],
@@ -132,8 +188,14 @@ test('parseReportMessage: every field checked, anything else refused', () => {
     [{ type: 'rows', plan: 1.5, request: 1, query, offset: 0, count: 1 }, /plan and request/],
     [{ type: 'rows', plan: 1, request: 1, query: { ...query, sort: 'evil' }, offset: 0, count: 1 }, /query\.sort/],
     [{ type: 'rows', plan: 1, request: 1, query: { ...query, filter: 'x' }, offset: 0, count: 1 }, /query\.filter/],
-    [{ type: 'rows', plan: 1, request: 1, query: { ...query, search: 'x'.repeat(300) }, offset: 0, count: 1 }, /query\.search/],
-    [{ type: 'rows', plan: 1, request: 1, query: { ...query, extra: 1 }, offset: 0, count: 1 }, /unknown field "extra"/],
+    [
+      { type: 'rows', plan: 1, request: 1, query: { ...query, search: 'x'.repeat(300) }, offset: 0, count: 1 },
+      /query\.search/,
+    ],
+    [
+      { type: 'rows', plan: 1, request: 1, query: { ...query, extra: 1 }, offset: 0, count: 1 },
+      /unknown field "extra"/,
+    ],
     [{ type: 'export', format: 'xlsx', query }, /format must be csv or json/],
     [{ type: 'export', format: 'csv', query, path: '/etc/passwd' }, /unknown field "path"/],
   ];
@@ -144,11 +206,18 @@ test('parseReportMessage: every field checked, anything else refused', () => {
   }
   assert.ok(isHostReportMessage({ type: 'rows' }));
   assert.ok(!isHostReportMessage({ type: 'state' }));
-  assert.deepEqual([...REPORT_SORT_KEYS], ['plan', 'host', 'seeds', 'pages', 'interval', 'source', 'period', 'pagesPerHour', 'duration', 'machine']);
+  assert.deepEqual(
+    [...REPORT_SORT_KEYS],
+    ['plan', 'host', 'seeds', 'pages', 'interval', 'source', 'period', 'pagesPerHour', 'duration', 'machine'],
+  );
 });
 
 test('ReportController: ready gets the report; rows come from the current plan; a new plan is sent once; exports', async () => {
-  let current: { plan: Plan | null; problems: Array<{ field: string; message: string }>; seeds: ReturnType<typeof checkSeedText> } = {
+  let current: {
+    plan: Plan | null;
+    problems: Array<{ field: string; message: string }>;
+    seeds: ReturnType<typeof checkSeedText>;
+  } = {
     plan: mixedPlan(),
     problems: [],
     seeds: checkSeedText('https://a.example/\nhttps://u:p@b.example/\nnot a url'),
@@ -178,7 +247,10 @@ test('ReportController: ready gets the report; rows come from the current plan; 
   assert.equal(report.report!.seedsFrom, 'seeds.txt');
   c.receive({ type: 'rows', plan: 1, request: 7, query: q({ sort: 'pages', descending: true }), offset: 1, count: 2 });
   const rows = posted.at(-1) as Extract<HostToReport, { type: 'rows' }>;
-  assert.deepEqual([rows.request, rows.total, rows.offset, rows.rows.map((r) => r.host)], [7, 4, 1, ['c.example', 'b.example']]);
+  assert.deepEqual(
+    [rows.request, rows.total, rows.offset, rows.rows.map((r) => r.host)],
+    [7, 4, 1, ['c.example', 'b.example']],
+  );
   // An answer for an older plan is empty.
   c.planChanged();
   assert.equal(posted.length, 2, 'the same plan: nothing sent');
@@ -198,11 +270,21 @@ test('ReportController: ready gets the report; rows come from the current plan; 
   assert.equal(doc.schemaVersion, 1);
   assert.equal(doc.hosts.length, 4);
   assert.equal(doc.invalidSeeds.length, 1);
-  assert.deepEqual(doc.seedNotes.map((n: { code: string }) => n.code), ['credentials']);
+  assert.deepEqual(
+    doc.seedNotes.map((n: { code: string }) => n.code),
+    ['credentials'],
+  );
   assert.ok(!saves[1]![1].includes('u:p@'));
-  assert.deepEqual((posted.at(-1) as Extract<HostToReport, { type: 'notice' }>).message, 'Saved 4 hosts as JSON: crawl-plan.json');
+  assert.deepEqual(
+    (posted.at(-1) as Extract<HostToReport, { type: 'notice' }>).message,
+    'Saved 4 hosts as JSON: crawl-plan.json',
+  );
   // No plan: the report says why; an export says there is nothing.
-  current = { plan: null, problems: [{ field: 'seeds', message: 'Enter at least one seed URL (http or https).' }], seeds: unplannableSeeds('x') };
+  current = {
+    plan: null,
+    problems: [{ field: 'seeds', message: 'Enter at least one seed URL (http or https).' }],
+    seeds: unplannableSeeds('x'),
+  };
   c.planChanged();
   const none = posted.at(-1) as Extract<HostToReport, { type: 'report' }>;
   assert.deepEqual([none.report, none.problems], [null, ['Enter at least one seed URL (http or https).']]);
@@ -213,14 +295,27 @@ test('ReportController: ready gets the report; rows come from the current plan; 
 });
 
 test('the report page: CSP with a nonce, its script and style only, every filter and column', () => {
-  const html = getReportHtml({ cspSource: 'https://webview.test', asWebviewUri: (u: string) => ({ toString: () => `https://webview.test/${u}` }) }, 'bm9uY2U=', { script: 'dist/report.js', style: 'media/report.css' });
-  assert.match(html, /content="default-src &#39;none&#39;; style-src https:\/\/webview\.test; script-src &#39;nonce-bm9uY2U=&#39;; img-src https:\/\/webview\.test data:"/);
+  const html = getReportHtml(
+    {
+      cspSource: 'https://webview.test',
+      asWebviewUri: (u: string) => ({ toString: () => `https://webview.test/${u}` }),
+    },
+    'bm9uY2U=',
+    { script: 'dist/report.js', style: 'media/report.css' },
+  );
+  assert.match(
+    html,
+    /content="default-src &#39;none&#39;; style-src https:\/\/webview\.test; script-src &#39;nonce-bm9uY2U=&#39;; img-src https:\/\/webview\.test data:"/,
+  );
   assert.match(html, /<script nonce="bm9uY2U=" src="https:\/\/webview\.test\/dist\/report\.js"><\/script>/);
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.doesNotMatch(html, /\sstyle="|\son[a-z]+="/);
   for (const f of REPORT_FILTERS) assert.ok(html.includes(`<option value="${f}">${FILTER_LABELS[f]}</option>`), f);
   for (const [key] of REPORT_COLUMNS) assert.ok(html.includes(`data-sort="${key}"`), key);
-  assert.throws(() => getReportHtml({ cspSource: 'x', asWebviewUri: (u: string) => u }, '"><script>', { script: 's', style: 's' }), /nonce/);
+  assert.throws(
+    () => getReportHtml({ cspSource: 'x', asWebviewUri: (u: string) => u }, '"><script>', { script: 's', style: 's' }),
+    /nonce/,
+  );
 });
 
 test('the scroll window: the visible rows and some more, the missing ones asked as one range', () => {
@@ -230,11 +325,17 @@ test('the scroll window: the visible rows and some more, the missing ones asked 
   assert.deepEqual(visibleWindow(0, 440, 0), { first: 0, end: 0 });
   assert.deepEqual(visibleWindow(10_000, 440, 5, 22, 30), { first: 0, end: 5 }, 'scrolled past a shorter view');
   const have = new Set([0, 1, 2, 7, 8, 9]);
-  assert.deepEqual(missingRange((i) => have.has(i), 0, 10), { offset: 3, count: 4 });
-  assert.equal(missingRange((i) => have.has(i), 0, 3), undefined);
+  assert.deepEqual(
+    missingRange((i) => have.has(i), 0, 10),
+    { offset: 3, count: 4 },
+  );
+  assert.equal(
+    missingRange((i) => have.has(i), 0, 3),
+    undefined,
+  );
 });
 
-test('the report\'s heading clicks, counts and saved state', () => {
+test("the report's heading clicks, counts and saved state", () => {
   let query = nextQuerySort(DEFAULT_QUERY, 'duration');
   assert.deepEqual([query.sort, query.descending], ['duration', true]);
   assert.equal(headingSort(query, 'duration'), 'descending');
@@ -243,11 +344,22 @@ test('the report\'s heading clicks, counts and saved state', () => {
   assert.deepEqual([nextQuerySort(query, 'host').sort, nextQuerySort(query, 'host').descending], ['host', false]);
   assert.equal(rowCountText(100_000, 100_000), '100,000 hosts');
   assert.equal(rowCountText(12, 100_000), 'Showing 12 of 100,000 hosts');
-  assert.deepEqual(parseReportState({ v: 1, query: { sort: 'pages', descending: true, filter: 'skipped', search: 'a' }, scrollTop: 440 }), {
+  assert.deepEqual(
+    parseReportState({
+      v: 1,
+      query: { sort: 'pages', descending: true, filter: 'skipped', search: 'a' },
+      scrollTop: 440,
+    }),
+    {
+      v: 1,
+      query: { sort: 'pages', descending: true, filter: 'skipped', search: 'a' },
+      scrollTop: 440,
+    },
+  );
+  assert.deepEqual(parseReportState({ v: 1, query: { sort: 'evil', filter: 1 }, scrollTop: -5 }), {
     v: 1,
-    query: { sort: 'pages', descending: true, filter: 'skipped', search: 'a' },
-    scrollTop: 440,
+    query: DEFAULT_QUERY,
+    scrollTop: 0,
   });
-  assert.deepEqual(parseReportState({ v: 1, query: { sort: 'evil', filter: 1 }, scrollTop: -5 }), { v: 1, query: DEFAULT_QUERY, scrollTop: 0 });
   assert.deepEqual(parseReportState('x'), { v: 1, query: DEFAULT_QUERY, scrollTop: 0 });
 });

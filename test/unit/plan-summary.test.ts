@@ -6,7 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plan, type PlanInput } from '../../src/core/plan';
-import { barPercent, chartModel, GROUP_MIN_HOSTS, hostGroups, hostRowText, intervalSourceLabel, MIN_BAR_PERCENT, totalText } from '../../src/core/format/planSummary';
+import {
+  barPercent,
+  chartModel,
+  GROUP_MIN_HOSTS,
+  hostGroups,
+  hostRowText,
+  intervalSourceLabel,
+  MIN_BAR_PERCENT,
+  totalText,
+} from '../../src/core/format/planSummary';
 import { MAX_SUMMARY_ROWS, MAX_WARNINGS_POSTED, planSummaryView } from '../../src/extension/view/summary';
 
 const seeds = (...hosts: string[]) => hosts.map((host) => ({ host }));
@@ -41,7 +50,11 @@ test('host rows: the period is shown when latency or the end reading sets the pa
   assert.deepEqual([rowsOf(start)[0]!.interval, rowsOf(start)[0]!.source], ['1 s', 'latency']);
   assert.equal(rowsOf(start)[0]!.period, 'one request every 2 s');
   const end = plan({ seeds: seeds('a.example'), pages: { total: 10 }, delayFrom: 'end' });
-  assert.deepEqual([rowsOf(end)[0]!.interval, rowsOf(end)[0]!.source], ['1 s', undefined], 'the configured delay names no source');
+  assert.deepEqual(
+    [rowsOf(end)[0]!.interval, rowsOf(end)[0]!.source],
+    ['1 s', undefined],
+    'the configured delay names no source',
+  );
   assert.equal(rowsOf(end)[0]!.period, 'one request every 1.5 s');
   const plain = plan({ seeds: seeds('a.example'), pages: { total: 10 } });
   assert.equal(rowsOf(plain)[0]!.period, undefined);
@@ -57,30 +70,60 @@ test('host groups: hosts with the same pages, interval and duration share a row 
   const row = hostRowText(groups[0]!.host, true, 1000);
   assert.equal(row.label, `1,000 hosts like ${alike.bindingHost}`);
   assert.equal(row.detail, '1,000 pages each, limits the crawl');
-  assert.deepEqual([row.pages, row.interval, row.intervalSource, row.duration], ['1,000', '1 s', 'configured', '16 m 42 s']);
+  assert.deepEqual(
+    [row.pages, row.interval, row.intervalSource, row.duration],
+    ['1,000', '1 s', 'configured', '16 m 42 s'],
+  );
   // Two alike stay two rows.
   const two = hostGroups(plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 } }));
-  assert.deepEqual(two.map((g) => [g.host.host, g.count]), [['a.example', 1], ['b.example', 1]]);
+  assert.deepEqual(
+    two.map((g) => [g.host.host, g.count]),
+    [
+      ['a.example', 1],
+      ['b.example', 1],
+    ],
+  );
   assert.equal(GROUP_MIN_HOSTS, 3);
   // 1,000 pages in total over 3 hosts: 334, 333, 333; the 334 host binds, the two others stay apart.
   const split = hostGroups(plan({ seeds: many(3), pages: { total: 1000 } }));
-  assert.deepEqual(split.map((g) => [g.host.host, g.host.pages, g.count, g.binding]), [['h0.example', 334, 1, true], ['h1.example', 333, 1, false], ['h2.example', 333, 1, false]]);
+  assert.deepEqual(
+    split.map((g) => [g.host.host, g.host.pages, g.count, g.binding]),
+    [
+      ['h0.example', 334, 1, true],
+      ['h1.example', 333, 1, false],
+      ['h2.example', 333, 1, false],
+    ],
+  );
   // Every host is in exactly one row.
-  const mixed = plan({ seeds: many(50), pages: { total: 10_007 }, crawlDelayByHost: { 'h7.example': 5, 'h8.example': 5, 'h9.example': 5 } });
-  assert.equal(hostGroups(mixed).reduce((n, g) => n + g.count, 0), 50);
+  const mixed = plan({
+    seeds: many(50),
+    pages: { total: 10_007 },
+    crawlDelayByHost: { 'h7.example': 5, 'h8.example': 5, 'h9.example': 5 },
+  });
+  assert.equal(
+    hostGroups(mixed).reduce((n, g) => n + g.count, 0),
+    50,
+  );
 });
 
 test('intervalSourceLabel names every source', () => {
-  assert.deepEqual(
-    (['configured', 'crawl-delay', 'adaptive', 'latency'] as const).map(intervalSourceLabel),
-    ['delay', 'Crawl-delay', 'adaptive', 'latency'],
-  );
+  assert.deepEqual((['configured', 'crawl-delay', 'adaptive', 'latency'] as const).map(intervalSourceLabel), [
+    'delay',
+    'Crawl-delay',
+    'adaptive',
+    'latency',
+  ]);
 });
 
 test('totalText', () => {
   const p = plan({ seeds: seeds('a.example'), pages: { total: 1_000_000 } });
   assert.equal(totalText(p), '11 d 14 h 8 m for 1,000,000 pages over 1 host');
-  const skipped = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
+  const skipped = plan({
+    seeds: seeds('a.example', 'b.example'),
+    pages: { perHost: 10 },
+    crawlDelayByHost: { 'b.example': 100 },
+    crawlDelayPolicy: 'skip',
+  });
   assert.match(totalText(skipped), /10 pages of skipped hosts not counted/);
 });
 
@@ -103,7 +146,11 @@ for (const [seconds, max, expected] of barCases) {
 }
 
 test('chartModel: longest host first at 100%, the binding host highlighted, labelled for screen readers', () => {
-  const p = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 1000 }, crawlDelayByHost: { 'b.example': 10 } });
+  const p = plan({
+    seeds: seeds('a.example', 'b.example'),
+    pages: { perHost: 1000 },
+    crawlDelayByHost: { 'b.example': 10 },
+  });
   const chart = chartModel(p);
   const hostsBars = chart.bars.filter((b) => b.kind === 'host');
   assert.deepEqual(
@@ -114,16 +161,22 @@ test('chartModel: longest host first at 100%, the binding host highlighted, labe
     ],
   );
   assert.equal(chart.hidden, 0);
-  assert.match(chart.summary, /^Crawl duration, total 2 h 46 m 42 s, longest first: b\.example 2 h 46 m 42 s \(limits the crawl\); a\.example 16 m 42 s/);
+  assert.match(
+    chart.summary,
+    /^Crawl duration, total 2 h 46 m 42 s, longest first: b\.example 2 h 46 m 42 s \(limits the crawl\); a\.example 16 m 42 s/,
+  );
 });
 
 test('chartModel: a bar per row of hosts alike, named for the group', () => {
   const p = plan({ seeds: many(1000), pages: { perHost: 10 }, workers: 1000, crawlDelayByHost: { 'h999.example': 2 } });
   const bars = chartModel(p).bars.filter((b) => b.kind === 'host');
-  assert.deepEqual(bars.map((b) => [b.label, b.count, b.binding]), [
-    ['h999.example', 1, true],
-    ['999 hosts like h0.example', 999, false],
-  ]);
+  assert.deepEqual(
+    bars.map((b) => [b.label, b.count, b.binding]),
+    [
+      ['h999.example', 1, true],
+      ['999 hosts like h0.example', 999, false],
+    ],
+  );
 });
 
 test('chartModel: a binding global rate or worker bound gets the highlighted bar', () => {
@@ -131,24 +184,50 @@ test('chartModel: a binding global rate or worker bound gets the highlighted bar
   assert.equal(rate.bindingConstraint, 'global-rate');
   const rateChart = chartModel(rate);
   const bindingBars = rateChart.bars.filter((b) => b.binding);
-  assert.deepEqual(bindingBars.map((b) => [b.kind, b.percent]), [['global-rate', 100]]);
+  assert.deepEqual(
+    bindingBars.map((b) => [b.kind, b.percent]),
+    [['global-rate', 100]],
+  );
   assert.match(rateChart.summary, /global rate bound .* \(limits the crawl\)/);
 
   const workers = plan({ seeds: many(20), pages: { perHost: 100 }, workers: 1, latencySeconds: 2 });
   assert.equal(workers.bindingConstraint, 'workers');
-  assert.deepEqual(chartModel(workers).bars.filter((b) => b.binding).map((b) => b.kind), ['workers']);
+  assert.deepEqual(
+    chartModel(workers)
+      .bars.filter((b) => b.binding)
+      .map((b) => b.kind),
+    ['workers'],
+  );
 });
 
 test('chartModel: skipped hosts are not drawn; bars are capped; nothing to crawl is said', () => {
-  const p = plan({ seeds: seeds('a.example', 'b.example'), pages: { perHost: 10 }, crawlDelayByHost: { 'b.example': 100 }, crawlDelayPolicy: 'skip' });
-  assert.deepEqual(chartModel(p).bars.filter((b) => b.kind === 'host').map((b) => b.host), ['a.example']);
+  const p = plan({
+    seeds: seeds('a.example', 'b.example'),
+    pages: { perHost: 10 },
+    crawlDelayByHost: { 'b.example': 100 },
+    crawlDelayPolicy: 'skip',
+  });
+  assert.deepEqual(
+    chartModel(p)
+      .bars.filter((b) => b.kind === 'host')
+      .map((b) => b.host),
+    ['a.example'],
+  );
   // 30 hosts with 30 different page counts: 30 rows, 12 drawn.
-  const distinct = plan({ seeds: many(30), pages: { byHost: Object.fromEntries(many(30).map((s, i) => [s.host, 100 + i])) } });
+  const distinct = plan({
+    seeds: many(30),
+    pages: { byHost: Object.fromEntries(many(30).map((s, i) => [s.host, 100 + i])) },
+  });
   const chart = chartModel(distinct, 12);
   assert.equal(chart.bars.filter((b) => b.kind === 'host').length, 12);
   assert.equal(chart.hidden, 18);
   assert.match(chart.summary, /and 18 shorter hosts\.$/);
-  const none = plan({ seeds: seeds('a.example'), pages: { total: 1 }, crawlDelayByHost: { 'a.example': 100 }, crawlDelayPolicy: 'skip' });
+  const none = plan({
+    seeds: seeds('a.example'),
+    pages: { total: 1 },
+    crawlDelayByHost: { 'a.example': 100 },
+    crawlDelayPolicy: 'skip',
+  });
   assert.equal(chartModel(none).summary, 'Crawl duration chart: nothing to crawl.');
 });
 
@@ -170,7 +249,12 @@ test('every bar percent is within 0–100 for a range of plans', () => {
 test('planSummaryView: 100,000 hosts are posted as a summary of a few KB, rows and warnings capped, counts whole', () => {
   const hosts = many(100_000);
   const byHost = Object.fromEntries(hosts.map((s, i) => [s.host, 1 + (i % 97)]));
-  const p = plan({ seeds: hosts, pages: { byHost }, workers: 1_000_000, crawlDelayByHost: Object.fromEntries(hosts.slice(0, 500).map((s) => [s.host, 99_999])) });
+  const p = plan({
+    seeds: hosts,
+    pages: { byHost },
+    workers: 1_000_000,
+    crawlDelayByHost: Object.fromEntries(hosts.slice(0, 500).map((s) => [s.host, 99_999])),
+  });
   const summary = planSummaryView(p);
   assert.equal(summary.hostCount, 100_000);
   assert.equal(summary.groupCount, hostGroups(p).length);

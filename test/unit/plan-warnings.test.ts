@@ -20,7 +20,8 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     raise: { seeds: A, pages: { total: 100 }, rate: 2 },
     expected: {
       code: 'rate-exceeds-host-ceilings',
-      message: 'The target rate of 2 req/s is above the sum of the per-host ceilings (1 req/s over 1 host); the crawl can never reach it.',
+      message:
+        'The target rate of 2 req/s is above the sum of the per-host ceilings (1 req/s over 1 host); the crawl can never reach it.',
     },
     nearMiss: { seeds: A, pages: { total: 100 }, rate: 1 },
   },
@@ -46,10 +47,16 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     raise: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h1.example': 60 }, crawlDelayPolicy: 'skip' },
     expected: {
       code: 'crawl-delay-host-skipped',
-      message: 'Crawl-delay of 60 s is above the 30 s cap; the host is skipped (policy skip) and its 50 pages are not planned.',
+      message:
+        'Crawl-delay of 60 s is above the 30 s cap; the host is skipped (policy skip) and its 50 pages are not planned.',
       host: 'h1.example',
     },
-    nearMiss: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h1.example': 60 }, crawlDelayPolicy: 'obey' },
+    nearMiss: {
+      seeds: hosts(2),
+      pages: { total: 100 },
+      crawlDelayByHost: { 'h1.example': 60 },
+      crawlDelayPolicy: 'obey',
+    },
   },
   'host-dominates': {
     // h1: robots.txt, 100 steps of 10.0013 s and a 0.50005 s answer = 1000.63005 s against h0's 100.63005 s:
@@ -115,7 +122,12 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
       code: 'all-hosts-skipped',
       message: 'Every host is skipped for its Crawl-delay: nothing is planned. Raise the cap or use the cap policy.',
     },
-    nearMiss: { seeds: hosts(2), pages: { total: 100 }, crawlDelayByHost: { 'h0.example': 60 }, crawlDelayPolicy: 'skip' },
+    nearMiss: {
+      seeds: hosts(2),
+      pages: { total: 100 },
+      crawlDelayByHost: { 'h0.example': 60 },
+      crawlDelayPolicy: 'skip',
+    },
   },
   'shard-imbalance': {
     raise: { seeds: A, pages: { total: 100 }, machines: 2 },
@@ -144,7 +156,10 @@ for (const [code, c] of Object.entries(CASES) as Array<[PlanWarningCode, Warning
     assert.deepEqual(found, [c.expected]);
   });
   test(`warning ${code} is not raised by a near miss`, () => {
-    assert.deepEqual(plan(c.nearMiss).warnings.filter((w) => w.code === code), []);
+    assert.deepEqual(
+      plan(c.nearMiss).warnings.filter((w) => w.code === code),
+      [],
+    );
   });
 }
 
@@ -153,10 +168,22 @@ test('warning codes are kebab-case', () => {
 });
 
 test('a skipped host raises no latency warning and a zero delay no latency warning', () => {
-  const skipped = plan({ seeds: A, pages: { total: 10 }, latencySeconds: 100, crawlDelayByHost: { 'a.example': 60 }, crawlDelayPolicy: 'skip' });
-  assert.deepEqual(skipped.warnings.map((w) => w.code), ['crawl-delay-host-skipped', 'all-hosts-skipped']);
+  const skipped = plan({
+    seeds: A,
+    pages: { total: 10 },
+    latencySeconds: 100,
+    crawlDelayByHost: { 'a.example': 60 },
+    crawlDelayPolicy: 'skip',
+  });
+  assert.deepEqual(
+    skipped.warnings.map((w) => w.code),
+    ['crawl-delay-host-skipped', 'all-hosts-skipped'],
+  );
   const zero = plan({ seeds: A, pages: { total: 10 }, delaySeconds: 0 });
-  assert.deepEqual(zero.warnings.map((w) => w.code), ['zero-delay']);
+  assert.deepEqual(
+    zero.warnings.map((w) => w.code),
+    ['zero-delay'],
+  );
   assert.equal(zero.hosts[0]!.intervalSource, 'latency');
 });
 
@@ -164,11 +191,20 @@ test('host-dominates only names the host that sets the makespan', () => {
   // h1 would dominate the hosts' time, but a global rate of 0.1 req/s sets the makespan.
   const p = plan({ seeds: hosts(2), pages: { perHost: 100 }, crawlDelayByHost: { 'h1.example': 10 }, rate: 0.1 });
   assert.equal(p.bindingConstraint, 'global-rate');
-  assert.deepEqual(p.warnings.filter((w) => w.code === 'host-dominates'), []);
+  assert.deepEqual(
+    p.warnings.filter((w) => w.code === 'host-dominates'),
+    [],
+  );
 });
 
 test('sharded ceiling and idle-worker warnings name the machines', () => {
-  const p = plan({ seeds: [{ host: 'a.example' }, { host: 'b.example' }], pages: { perHost: 10 }, machines: 2, rate: 5, workers: 3 });
+  const p = plan({
+    seeds: [{ host: 'a.example' }, { host: 'b.example' }],
+    pages: { perHost: 10 },
+    machines: 2,
+    rate: 5,
+    workers: 3,
+  });
   const byCode = new Map(p.warnings.map((w) => [w.code, w.message]));
   assert.equal(
     byCode.get('rate-exceeds-host-ceilings'),

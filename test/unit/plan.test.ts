@@ -60,7 +60,12 @@ test('seed: without a target rate there is no per-worker delay', () => {
 });
 
 test('seed: a host interval is at least the politeness interval whatever the worker count and rate', () => {
-  for (const [workers, rate] of [[1, undefined], [4, 2], [100, 1000], [1_000_000, 1e6]] as const) {
+  for (const [workers, rate] of [
+    [1, undefined],
+    [4, 2],
+    [100, 1000],
+    [1_000_000, 1e6],
+  ] as const) {
     const h = only(plan({ seeds: A, pages: { total: 100 }, delaySeconds: 5, workers, ...(rate ? { rate } : {}) }));
     assert.equal(h.intervalSeconds, 5, `workers ${workers}`);
     assert.equal(h.periodSeconds, 5, `workers ${workers}`);
@@ -106,13 +111,62 @@ test('seed: 2 s latency with a 1 s interval read end-to-start gives a 3 s period
 // ---- The timing convention. ----
 
 // The per-request overhead (REQUEST_OVERHEAD): 1.3 ms after an interval, 0.05 ms after an answer.
-const hostSeconds: Array<{ name: string; input: Partial<PlanInput>; pages: number; seconds: number; period: number; step: number }> = [
-  { name: 'one page: robots.txt, an interval, one latency', input: { latencySeconds: 0.5 }, pages: 1, seconds: 1.0013 + 0.50005, period: 1, step: 1.0013 },
-  { name: 'n pages: robots.txt, then n steps and a latency', input: { latencySeconds: 0.5 }, pages: 10, seconds: 10 * 1.0013 + 0.50005, period: 1, step: 1.0013 },
-  { name: 'latency above the interval: (n + 1) × latency', input: { latencySeconds: 2 }, pages: 10, seconds: 11 * 2.00005, period: 2, step: 2.00005 },
-  { name: 'end reading: n × (latency + interval) + latency', input: { latencySeconds: 2, delayFrom: 'end' }, pages: 10, seconds: 10 * 3.00135 + 2.00005, period: 3, step: 3.00135 },
-  { name: 'two lanes: ⌈n / 2⌉ pages each', input: { latencySeconds: 0.5, perHostConcurrency: 2 }, pages: 11, seconds: 6 * 1.0013 + 0.50005, period: 1, step: 1.0013 },
-  { name: 'zero delay: paced by latency only', input: { latencySeconds: 0.25, delaySeconds: 0 }, pages: 4, seconds: 5 * 0.25005, period: 0.25, step: 0.25005 },
+const hostSeconds: Array<{
+  name: string;
+  input: Partial<PlanInput>;
+  pages: number;
+  seconds: number;
+  period: number;
+  step: number;
+}> = [
+  {
+    name: 'one page: robots.txt, an interval, one latency',
+    input: { latencySeconds: 0.5 },
+    pages: 1,
+    seconds: 1.0013 + 0.50005,
+    period: 1,
+    step: 1.0013,
+  },
+  {
+    name: 'n pages: robots.txt, then n steps and a latency',
+    input: { latencySeconds: 0.5 },
+    pages: 10,
+    seconds: 10 * 1.0013 + 0.50005,
+    period: 1,
+    step: 1.0013,
+  },
+  {
+    name: 'latency above the interval: (n + 1) × latency',
+    input: { latencySeconds: 2 },
+    pages: 10,
+    seconds: 11 * 2.00005,
+    period: 2,
+    step: 2.00005,
+  },
+  {
+    name: 'end reading: n × (latency + interval) + latency',
+    input: { latencySeconds: 2, delayFrom: 'end' },
+    pages: 10,
+    seconds: 10 * 3.00135 + 2.00005,
+    period: 3,
+    step: 3.00135,
+  },
+  {
+    name: 'two lanes: ⌈n / 2⌉ pages each',
+    input: { latencySeconds: 0.5, perHostConcurrency: 2 },
+    pages: 11,
+    seconds: 6 * 1.0013 + 0.50005,
+    period: 1,
+    step: 1.0013,
+  },
+  {
+    name: 'zero delay: paced by latency only',
+    input: { latencySeconds: 0.25, delaySeconds: 0 },
+    pages: 4,
+    seconds: 5 * 0.25005,
+    period: 0.25,
+    step: 0.25005,
+  },
 ];
 for (const c of hostSeconds) {
   test(`convention: ${c.name}`, () => {
@@ -125,13 +179,19 @@ for (const c of hostSeconds) {
   });
 }
 
-test('convention: the global rate bound is (N − 1) / rate + the shortest latency, N counting each host\'s robots.txt', () => {
+test("convention: the global rate bound is (N − 1) / rate + the shortest latency, N counting each host's robots.txt", () => {
   const p = plan({ seeds: hosts(10), pages: { total: 1000 }, rate: 2, latencyByHost: { 'h3.example': 0.1 } });
   assert.equal(p.bounds.globalRateSeconds, 1009 / 2 + 0.1);
 });
 
 test('convention: the workers bound is Σ requests × latency / workers, robots.txt included', () => {
-  const p = plan({ seeds: hosts(2), pages: { perHost: 100 }, workers: 2, latencySeconds: 0.5, latencyByHost: { 'h1.example': 1.5 } });
+  const p = plan({
+    seeds: hosts(2),
+    pages: { perHost: 100 },
+    workers: 2,
+    latencySeconds: 0.5,
+    latencyByHost: { 'h1.example': 1.5 },
+  });
   assert.equal(p.bounds.workersSeconds, (101 * 0.5 + 101 * 1.5) / 2);
 });
 
@@ -151,14 +211,22 @@ test('convention: with one host the rate and workers bounds fall short of the ho
 
 // ---- The binding constraint. ----
 
-const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindingConstraint']; host: string | null; seconds: number; words: RegExp }> = [
+const bindings: Array<{
+  name: string;
+  input: PlanInput;
+  constraint: Plan['bindingConstraint'];
+  host: string | null;
+  seconds: number;
+  words: RegExp;
+}> = [
   {
     name: 'host-interval',
     input: { seeds: A, pages: { total: 100 }, delaySeconds: 2 },
     constraint: 'host-interval',
     host: 'a.example',
     seconds: 200.63005, // robots.txt, 100 steps of 2.0013 s, and a 0.50005 s answer
-    words: /^a\.example limits the crawl: the configured delay of 2 s, measured from start to start, gives one request every 2 s \(1,800 pages\/h\), so its robots\.txt and 100 pages take 3 m 21 s\.$/,
+    words:
+      /^a\.example limits the crawl: the configured delay of 2 s, measured from start to start, gives one request every 2 s \(1,800 pages\/h\), so its robots\.txt and 100 pages take 3 m 21 s\.$/,
   },
   {
     name: 'crawl-delay',
@@ -166,7 +234,8 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     constraint: 'crawl-delay',
     host: 'h1.example',
     seconds: 1000.63005, // 100 steps of 10.0013 s and a 0.50005 s answer
-    words: /^h1\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\)/,
+    words:
+      /^h1\.example limits the crawl: its Crawl-delay of 10 s, measured from start to start, gives one request every 10 s \(360 pages\/h\)/,
   },
   {
     name: 'adaptive',
@@ -182,7 +251,8 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     constraint: 'latency',
     host: 'a.example',
     seconds: 202.00505, // 101 answers of 2 s, each 0.05 ms before the next start
-    words: /its 2 s response time, longer than its 1 s interval, with 1 request in flight per host \(50% of the configured rate\)/,
+    words:
+      /its 2 s response time, longer than its 1 s interval, with 1 request in flight per host \(50% of the configured rate\)/,
   },
   {
     name: 'global-rate',
@@ -190,7 +260,8 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     constraint: 'global-rate',
     host: null,
     seconds: 1009 + 0.5,
-    words: /^The global rate of 1 req\/s limits the crawl: 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 16 m 50 s at that rate/,
+    words:
+      /^The global rate of 1 req\/s limits the crawl: 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 16 m 50 s at that rate/,
   },
   {
     name: 'workers',
@@ -198,7 +269,8 @@ const bindings: Array<{ name: string; input: PlanInput; constraint: Plan['bindin
     constraint: 'workers',
     host: null,
     seconds: 505,
-    words: /^The 1 worker limits the crawl: each request holds a worker for its response time \(0\.5 s on average\), so 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 8 m 25 s\.$/,
+    words:
+      /^The 1 worker limits the crawl: each request holds a worker for its response time \(0\.5 s on average\), so 1,000 pages and their hosts' robots\.txt \(1,010 requests\) take 8 m 25 s\.$/,
   },
   {
     name: 'none (every host skipped)',
@@ -227,7 +299,13 @@ test('binding constraint: the end reading is named in words', () => {
 
 // ---- Crawl-delay policies. ----
 
-const policies: Array<{ policy: 'cap' | 'skip' | 'obey'; interval: number; skipped: boolean; total: number; counted: number }> = [
+const policies: Array<{
+  policy: 'cap' | 'skip' | 'obey';
+  interval: number;
+  skipped: boolean;
+  total: number;
+  counted: number;
+}> = [
   // robots.txt, then 10 steps of the interval + 1.3 ms, and a 0.50005 s answer.
   { policy: 'cap', interval: 30, skipped: false, total: 300.51305, counted: 20 },
   { policy: 'skip', interval: 60, skipped: true, total: 10.51305, counted: 10 },
@@ -266,7 +344,9 @@ test('a Crawl-delay below the configured delay leaves the configured delay in ch
 });
 
 test('an absurd Crawl-delay is read as the ceiling, not refused', () => {
-  const h = only(plan({ seeds: A, pages: { total: 2 }, crawlDelayByHost: { 'a.example': 1e300 }, crawlDelayPolicy: 'obey' }));
+  const h = only(
+    plan({ seeds: A, pages: { total: 2 }, crawlDelayByHost: { 'a.example': 1e300 }, crawlDelayPolicy: 'obey' }),
+  );
   assert.equal(h.crawlDelaySeconds, 1e7);
   assert.equal(h.intervalSeconds, 1e7);
 });
@@ -306,8 +386,16 @@ test('hosts are grouped from seeds in first-seen order, counting seeds, case-ins
 });
 
 test('per-host latency overrides the default; keys are case-insensitive', () => {
-  const p = plan({ seeds: hosts(2), pages: { perHost: 10 }, latencySeconds: 0.5, latencyByHost: { 'H1.EXAMPLE': 0.2 } });
-  assert.deepEqual(p.hosts.map((h) => h.latencySeconds), [0.5, 0.2]);
+  const p = plan({
+    seeds: hosts(2),
+    pages: { perHost: 10 },
+    latencySeconds: 0.5,
+    latencyByHost: { 'H1.EXAMPLE': 0.2 },
+  });
+  assert.deepEqual(
+    p.hosts.map((h) => h.latencySeconds),
+    [0.5, 0.2],
+  );
 });
 
 test('per-host concurrency multiplies the ceiling', () => {
@@ -408,11 +496,23 @@ test('sharding: each host on exactly one machine; total is the slowest machine; 
   assert.equal(s.machines, 3);
   assert.equal(s.hash, 'fnv1a-32');
   // fnv1a32 mod 3: a → 2, b → 2, c → 1, d → 0.
-  assert.deepEqual(s.perMachine.map((m) => m.hosts), [['d.example'], ['c.example'], ['a.example', 'b.example']]);
-  assert.deepEqual(p.hosts.map((h) => h.machine), [2, 2, 1, 0]);
-  assert.deepEqual(s.perMachine.map((m) => m.pages), [100, 100, 200]);
+  assert.deepEqual(
+    s.perMachine.map((m) => m.hosts),
+    [['d.example'], ['c.example'], ['a.example', 'b.example']],
+  );
+  assert.deepEqual(
+    p.hosts.map((h) => h.machine),
+    [2, 2, 1, 0],
+  );
+  assert.deepEqual(
+    s.perMachine.map((m) => m.pages),
+    [100, 100, 200],
+  );
   // Each machine has 8 workers: every machine is limited by its slowest host, 100.63005 s.
-  assert.deepEqual(s.perMachine.map((m) => m.seconds), [100.63005, 100.63005, 100.63005]);
+  assert.deepEqual(
+    s.perMachine.map((m) => m.seconds),
+    [100.63005, 100.63005, 100.63005],
+  );
   assert.equal(p.totalSeconds, 100.63005);
   assert.equal(s.imbalance, 1);
   assert.equal(s.pagesImbalance, 1.5);
@@ -447,15 +547,27 @@ const problems: Array<[string, Partial<PlanInput>, string]> = [
   ['pages.total 0', { pages: { total: 0 } }, 'pages.total: 0 must be at least 1'],
   ['pages.total fraction', { pages: { total: 1.5 } }, 'pages.total: 1.5 must be a whole number'],
   ['pages.total 1e308', { pages: { total: 1e308 } }, 'pages.total: 1e+308 is too large (at most 1,000,000,000,000)'],
-  ['pages.perHost × hosts', { pages: { perHost: 1e12 }, seeds: hosts(2) }, 'pages.perHost: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages'],
+  [
+    'pages.perHost × hosts',
+    { pages: { perHost: 1e12 }, seeds: hosts(2) },
+    'pages.perHost: 1,000,000,000,000 × 2 hosts is more than 1,000,000,000,000 pages',
+  ],
   ['rate 0', { rate: 0 }, 'rate: 0 must be greater than 0'],
   ['rate Infinity', { rate: Number.POSITIVE_INFINITY }, 'rate: Infinity is not a finite number'],
   ['workers 0', { workers: 0 }, 'workers: 0 must be at least 1'],
   ['delay negative', { delaySeconds: -1 }, 'delaySeconds: -1 must be at least 0'],
   ['delay above a day', { delaySeconds: 86_401 }, 'delaySeconds: 86401 is too large (at most 86,400)'],
   ['latency 0', { latencySeconds: 0 }, 'latencySeconds: 0 must be greater than 0'],
-  ['latency override negative', { latencyByHost: { 'a.example': -1 } }, 'latencyByHost[a.example]: -1 must be greater than 0'],
-  ['crawl-delay NaN', { crawlDelayByHost: { 'a.example': Number.NaN } }, 'crawlDelayByHost[a.example]: NaN is not a finite number'],
+  [
+    'latency override negative',
+    { latencyByHost: { 'a.example': -1 } },
+    'latencyByHost[a.example]: -1 must be greater than 0',
+  ],
+  [
+    'crawl-delay NaN',
+    { crawlDelayByHost: { 'a.example': Number.NaN } },
+    'crawlDelayByHost[a.example]: NaN is not a finite number',
+  ],
   ['concurrency 0', { perHostConcurrency: 0 }, 'perHostConcurrency: 0 must be at least 1'],
   ['machines fraction', { machines: 2.5 }, 'machines: 2.5 must be a whole number'],
   ['deadline 0', { deadlineSeconds: 0 }, 'deadlineSeconds: 0 must be greater than 0'],
@@ -466,8 +578,14 @@ const problems: Array<[string, Partial<PlanInput>, string]> = [
 for (const [name, patch, message] of problems) {
   test(`validatePlanInput: ${name}`, () => {
     const input: PlanInput = { seeds: A, pages: { total: 10 }, ...patch };
-    assert.deepEqual(validatePlanInput(input).map((p) => p.message), [message]);
-    assert.throws(() => plan(input), (err: unknown) => err instanceof PlanInputError && err.message === message);
+    assert.deepEqual(
+      validatePlanInput(input).map((p) => p.message),
+      [message],
+    );
+    assert.throws(
+      () => plan(input),
+      (err: unknown) => err instanceof PlanInputError && err.message === message,
+    );
   });
 }
 
@@ -545,16 +663,38 @@ for (const [text, expected] of deadlineTexts) {
 
 test('estimateDocument has a schema version, a human total, invalid seeds and every host field', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 } });
-  const doc = estimateDocument(p, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  const doc = estimateDocument(p, [
+    { line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' },
+  ]);
   assert.equal(doc.schemaVersion, ESTIMATE_SCHEMA_VERSION);
   assert.equal(doc.schemaVersion, 1);
   assert.equal(doc.totalSeconds, 1_001_300.50005);
   assert.equal(doc.totalHuman, '11 d 14 h 8 m');
-  assert.deepEqual(doc.invalidSeeds, [{ line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  assert.deepEqual(doc.invalidSeeds, [
+    { line: 2, text: 'x', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' },
+  ]);
   assert.deepEqual(Object.keys(doc.hosts[0]!), [
-    'host', 'seeds', 'pages', 'latencySeconds', 'crawlDelaySeconds', 'intervalSeconds', 'intervalSource',
-    'politenessSource', 'periodSeconds', 'pagesPerSecond', 'pagesPerHour', 'pagesPerDay', 'seconds', 'firstPageSeconds',
-    'stepSeconds', 'faultSeconds', 'requests', 'latencyP50Seconds', 'latencyP90Seconds', 'calibrated', 'skipped',
+    'host',
+    'seeds',
+    'pages',
+    'latencySeconds',
+    'crawlDelaySeconds',
+    'intervalSeconds',
+    'intervalSource',
+    'politenessSource',
+    'periodSeconds',
+    'pagesPerSecond',
+    'pagesPerHour',
+    'pagesPerDay',
+    'seconds',
+    'firstPageSeconds',
+    'stepSeconds',
+    'faultSeconds',
+    'requests',
+    'latencyP50Seconds',
+    'latencyP90Seconds',
+    'calibrated',
+    'skipped',
   ]);
   // Plain data: survives a JSON round trip unchanged.
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
@@ -564,7 +704,14 @@ test('estimateDocument has a schema version, a human total, invalid seeds and ev
 
 test('pages per host: each host its own number, the others `otherwise` (default 0), keys case-insensitive', () => {
   const p = plan({ seeds: hosts(3), pages: { byHost: { 'H0.example': 1000, 'h2.example': 10 } } });
-  assert.deepEqual(p.hosts.map((h) => [h.host, h.pages]), [['h0.example', 1000], ['h1.example', 0], ['h2.example', 10]]);
+  assert.deepEqual(
+    p.hosts.map((h) => [h.host, h.pages]),
+    [
+      ['h0.example', 1000],
+      ['h1.example', 0],
+      ['h2.example', 10],
+    ],
+  );
   assert.equal(p.totalPages, 1010);
   assert.deepEqual(p.input.pages, { byHost: { 'h0.example': 1000, 'h2.example': 10 }, otherwise: 0 });
   const w = p.warnings.find((x) => x.code === 'hosts-without-pages');
@@ -572,13 +719,23 @@ test('pages per host: each host its own number, the others `otherwise` (default 
   // The slowest host sets the makespan, as ever: robots.txt and 1000 pages at 1 s (+ 1.3 ms each).
   assert.equal(p.totalSeconds, 1001.80005);
   const q = plan({ seeds: hosts(2), pages: { byHost: { 'h0.example': 5 }, otherwise: 7 } });
-  assert.deepEqual(q.hosts.map((h) => h.pages), [5, 7]);
+  assert.deepEqual(
+    q.hosts.map((h) => h.pages),
+    [5, 7],
+  );
   assert.deepEqual(spreadPages({ byHost: { b: 2 }, otherwise: 1 }, 2, ['a', 'b']), [1, 2]);
 });
 
 test('pages per host: a count for a host no seed has is warned about; bad counts are refused', () => {
   const p = plan({ seeds: A, pages: { byHost: { 'a.example': 3, 'typo.example': 4 } } });
-  assert.ok(p.warnings.some((w) => w.code === 'override-for-unknown-host' && w.host === 'typo.example' && w.message.startsWith('A page count was given for typo.example')));
+  assert.ok(
+    p.warnings.some(
+      (w) =>
+        w.code === 'override-for-unknown-host' &&
+        w.host === 'typo.example' &&
+        w.message.startsWith('A page count was given for typo.example'),
+    ),
+  );
   assert.equal(p.totalPages, 3);
   const fields = (pages: PlanInput['pages']) => validatePlanInput({ seeds: A, pages }).map((x) => x.field);
   assert.deepEqual(fields({ byHost: { 'a.example': -1 } }), ['pages.byHost[a.example]']);

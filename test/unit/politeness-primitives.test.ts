@@ -4,7 +4,13 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BACKOFF_DEFAULTS, backoffCeilingMs, backoffDelayMs } from '../../src/core/politeness/backoff';
 import { HOST_RATE_DEFAULTS, HostRate, type HostRateOptions } from '../../src/core/politeness/hostRate';
-import { isRedirectStatus, isRetryableError, isRetryableStatus, isThrottleStatus, readsRetryAfter } from '../../src/core/politeness/retryPolicy';
+import {
+  isRedirectStatus,
+  isRetryableError,
+  isRetryableStatus,
+  isThrottleStatus,
+  readsRetryAfter,
+} from '../../src/core/politeness/retryPolicy';
 import { TokenBucket } from '../../src/core/politeness/tokenBucket';
 import type { ErrorKind } from '../../src/core/crawl/events';
 
@@ -39,26 +45,40 @@ describe('backoff with full jitter', () => {
     [0, Number.NaN, 0],
   ];
   for (const [attempt, r, delay] of delays) {
-    it(`attempt ${attempt}, random ${r} → ${delay} ms`, () => assert.equal(backoffDelayMs(attempt, opts, () => r), delay));
+    it(`attempt ${attempt}, random ${r} → ${delay} ms`, () =>
+      assert.equal(
+        backoffDelayMs(attempt, opts, () => r),
+        delay,
+      ));
   }
 
   it('a zero ceiling gives no wait', () => {
-    assert.equal(backoffDelayMs(3, { baseMs: 0, capMs: 0 }, () => 0.7), 0);
+    assert.equal(
+      backoffDelayMs(3, { baseMs: 0, capMs: 0 }, () => 0.7),
+      0,
+    );
   });
 
   it('every delay is a whole number in [0, ceiling)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 64 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 1_000_000 }), (attempt, r, base, cap) => {
-        const o = { baseMs: base, capMs: cap };
-        const d = backoffDelayMs(attempt, o, () => r);
-        assert.ok(Number.isInteger(d));
-        assert.ok(d >= 0 && d < backoffCeilingMs(attempt, o), `${d} in [0, ${backoffCeilingMs(attempt, o)})`);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 64 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        (attempt, r, base, cap) => {
+          const o = { baseMs: base, capMs: cap };
+          const d = backoffDelayMs(attempt, o, () => r);
+          assert.ok(Number.isInteger(d));
+          assert.ok(d >= 0 && d < backoffCeilingMs(attempt, o), `${d} in [0, ${backoffCeilingMs(attempt, o)})`);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
-  it('defaults are 1 s base and 60 s cap', () => assert.deepEqual({ ...BACKOFF_DEFAULTS }, { baseMs: 1000, capMs: 60_000 }));
+  it('defaults are 1 s base and 60 s cap', () =>
+    assert.deepEqual({ ...BACKOFF_DEFAULTS }, { baseMs: 1000, capMs: 60_000 }));
 });
 
 describe('TokenBucket', () => {
@@ -95,14 +115,19 @@ describe('TokenBucket', () => {
 
   it('nextTokenAt is when take() returns 0', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.1, max: 50, noNaN: true }), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 30 }), (rate, cap, n) => {
-        const bucket = new TokenBucket({ ratePerSecond: rate, capacity: cap }, 0);
-        let t = 0;
-        for (let i = 0; i < n; i++) {
-          t = Math.max(t, bucket.nextTokenAt());
-          assert.equal(bucket.take(t), 0);
-        }
-      }),
+      fc.property(
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 30 }),
+        (rate, cap, n) => {
+          const bucket = new TokenBucket({ ratePerSecond: rate, capacity: cap }, 0);
+          let t = 0;
+          for (let i = 0; i < n; i++) {
+            t = Math.max(t, bucket.nextTokenAt());
+            assert.equal(bucket.take(t), 0);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -115,7 +140,13 @@ describe('TokenBucket', () => {
 });
 
 describe('HostRate (raise fast, recover slowly)', () => {
-  const base: HostRateOptions = { configuredSeconds: 1, crawlDelayPolicy: 'cap', maxCrawlDelaySeconds: 30, adaptive: false, ...HOST_RATE_DEFAULTS };
+  const base: HostRateOptions = {
+    configuredSeconds: 1,
+    crawlDelayPolicy: 'cap',
+    maxCrawlDelaySeconds: 30,
+    adaptive: false,
+    ...HOST_RATE_DEFAULTS,
+  };
 
   it('starts at the planned interval', () => {
     const r = new HostRate(base);
@@ -256,6 +287,14 @@ describe('retry policy', () => {
   }
   it('Retry-After is read on 429 and 503 only; 301/302/303/307/308 are followed', () => {
     assert.deepEqual([429, 503, 500, 301].map(readsRetryAfter), [true, true, false, false]);
-    assert.deepEqual([301, 302, 303, 307, 308, 300, 304].map(isRedirectStatus), [true, true, true, true, true, false, false]);
+    assert.deepEqual([301, 302, 303, 307, 308, 300, 304].map(isRedirectStatus), [
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

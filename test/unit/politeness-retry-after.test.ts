@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { MAX_TIMER_MS } from '../../src/core/clock';
-import { RETRY_AFTER_MAX_SECONDS, parseHttpDate, parseRetryAfter, type RetryAfterKind, type RetryAfterNote } from '../../src/core/politeness/retryAfter';
+import {
+  RETRY_AFTER_MAX_SECONDS,
+  parseHttpDate,
+  parseRetryAfter,
+  type RetryAfterKind,
+  type RetryAfterNote,
+} from '../../src/core/politeness/retryAfter';
 
 const NOW = Date.UTC(2024, 0, 1, 0, 0, 0); // Mon, 01 Jan 2024 00:00:00 GMT
 const CAP = 300;
@@ -41,12 +47,36 @@ const table: Row[] = [
   { value: '   ', kind: 'invalid', delayMs: 0, why: 'only whitespace' },
   { value: undefined, kind: 'invalid', delayMs: 0, why: 'no header' },
   { value: '120 60', kind: 'invalid', delayMs: 0, why: 'two numbers without a comma' },
-  { value: '99999999999999999999', kind: 'seconds', delayMs: CAP * 1000, capped: true, why: 'beyond MAX_SAFE_INTEGER: clamped, capped' },
-  { value: '2147484', kind: 'seconds', delayMs: CAP * 1000, capped: true, why: '> 2^31-1 ms: capped, never an overflowing timer' },
-  { value: '2147484', kind: 'seconds', delayMs: MAX_TIMER_MS, capped: true, capSeconds: 10_000_000, why: 'even with a huge cap, never above the largest timer' },
+  {
+    value: '99999999999999999999',
+    kind: 'seconds',
+    delayMs: CAP * 1000,
+    capped: true,
+    why: 'beyond MAX_SAFE_INTEGER: clamped, capped',
+  },
+  {
+    value: '2147484',
+    kind: 'seconds',
+    delayMs: CAP * 1000,
+    capped: true,
+    why: '> 2^31-1 ms: capped, never an overflowing timer',
+  },
+  {
+    value: '2147484',
+    kind: 'seconds',
+    delayMs: MAX_TIMER_MS,
+    capped: true,
+    capSeconds: 10_000_000,
+    why: 'even with a huge cap, never above the largest timer',
+  },
   { value: '300', kind: 'seconds', delayMs: 300_000, capped: false, why: 'exactly the cap is not above it' },
   { value: '301', kind: 'seconds', delayMs: 300_000, capped: true, why: 'one second above the cap' },
-  { value: 'Fri, 31 Dec 1999 23:59:59 GMT', kind: 'date', delayMs: 0, why: 'a past date: retry now, never a negative timer' },
+  {
+    value: 'Fri, 31 Dec 1999 23:59:59 GMT',
+    kind: 'date',
+    delayMs: 0,
+    why: 'a past date: retry now, never a negative timer',
+  },
   { value: 'Fri, 31 Dec 9999 23:59:59 GMT', kind: 'date', delayMs: CAP * 1000, capped: true, why: 'year 9999: capped' },
   { value: 'Mon, 01 Jan 2024 00:02:00 GMT', kind: 'date', delayMs: 120_000, why: 'IMF-fixdate' },
   { value: 'Monday, 01-Jan-24 00:02:00 GMT', kind: 'date', delayMs: 120_000, why: 'RFC 850, two-digit year' },
@@ -54,23 +84,70 @@ const table: Row[] = [
   { value: 'Mon Jan 1 00:02:00 2024', kind: 'date', delayMs: 120_000, why: 'asctime with one space (lenient)' },
   { value: 'Sunday, 06-Nov-94 08:49:37 GMT', kind: 'date', delayMs: 0, why: 'the RFC example, 1994: in the past' },
   { value: 'Sun Nov  6 08:49:37 1994', kind: 'date', delayMs: 0, why: 'the RFC asctime example: in the past' },
-  { value: 'fri, 31 dec 1999 23:59:59 gmt', kind: 'date', delayMs: 0, notes: ['case-insensitive'], why: 'lower case: accepted leniently, never a crash' },
-  { value: 'mon, 01 jan 2024 00:02:00 gmt', kind: 'date', delayMs: 120_000, notes: ['case-insensitive'], why: 'lower case future date honoured' },
-  { value: 'Mon, 01 Jan 2024 01:02:00 +0100', kind: 'date', delayMs: 120_000, notes: ['zone'], why: '+0100: accepted leniently with the offset applied' },
-  { value: 'Sun, 31 Dec 2023 19:02:00 -0500', kind: 'date', delayMs: 120_000, notes: ['zone'], why: '-0500 offset applied' },
+  {
+    value: 'fri, 31 dec 1999 23:59:59 gmt',
+    kind: 'date',
+    delayMs: 0,
+    notes: ['case-insensitive'],
+    why: 'lower case: accepted leniently, never a crash',
+  },
+  {
+    value: 'mon, 01 jan 2024 00:02:00 gmt',
+    kind: 'date',
+    delayMs: 120_000,
+    notes: ['case-insensitive'],
+    why: 'lower case future date honoured',
+  },
+  {
+    value: 'Mon, 01 Jan 2024 01:02:00 +0100',
+    kind: 'date',
+    delayMs: 120_000,
+    notes: ['zone'],
+    why: '+0100: accepted leniently with the offset applied',
+  },
+  {
+    value: 'Sun, 31 Dec 2023 19:02:00 -0500',
+    kind: 'date',
+    delayMs: 120_000,
+    notes: ['zone'],
+    why: '-0500 offset applied',
+  },
   { value: 'Mon, 01 Jan 2024 00:02:00 UTC', kind: 'date', delayMs: 120_000, notes: ['zone'], why: 'UTC for GMT' },
-  { value: 'Mon, 01 Jan 2024 00:02:00 EST', kind: 'invalid', delayMs: 0, why: 'named zones other than GMT/UTC are invalid' },
+  {
+    value: 'Mon, 01 Jan 2024 00:02:00 EST',
+    kind: 'invalid',
+    delayMs: 0,
+    why: 'named zones other than GMT/UTC are invalid',
+  },
   { value: 'Mon, 31 Feb 2024 00:02:00 GMT', kind: 'invalid', delayMs: 0, why: 'no such day' },
   { value: 'Mon, 01 Jan 2024 24:00:00 GMT', kind: 'invalid', delayMs: 0, why: 'no such hour' },
   { value: 'Mon, 01 Foo 2024 00:02:00 GMT', kind: 'invalid', delayMs: 0, why: 'no such month' },
   { value: 'Xyz, 01 Jan 2024 00:02:00 GMT', kind: 'invalid', delayMs: 0, why: 'no such day name' },
   { value: '2024-01-01T00:02:00Z', kind: 'invalid', delayMs: 0, why: 'ISO 8601 is not an HTTP-date' },
-  { value: '120, 60', kind: 'seconds', delayMs: 120_000, notes: ['list'], why: 'combined field: the longest valid member' },
+  {
+    value: '120, 60',
+    kind: 'seconds',
+    delayMs: 120_000,
+    notes: ['list'],
+    why: 'combined field: the longest valid member',
+  },
   { value: '60, 120', kind: 'seconds', delayMs: 120_000, notes: ['list'], why: 'order does not matter' },
   { value: '60, soon', kind: 'seconds', delayMs: 60_000, notes: ['list'], why: 'invalid members are ignored' },
   { value: 'soon, later', kind: 'invalid', delayMs: 0, why: 'no valid member' },
-  { value: 'Mon, 01 Jan 2024 00:01:00 GMT, Mon, 01 Jan 2024 00:02:00 GMT', kind: 'date', delayMs: 120_000, notes: ['list'], why: 'two dates: the comma after the day name is kept' },
-  { value: '30, Mon, 01 Jan 2024 00:02:00 GMT', kind: 'date', delayMs: 120_000, notes: ['list'], why: 'seconds and a date' },
+  {
+    value: 'Mon, 01 Jan 2024 00:01:00 GMT, Mon, 01 Jan 2024 00:02:00 GMT',
+    kind: 'date',
+    delayMs: 120_000,
+    notes: ['list'],
+    why: 'two dates: the comma after the day name is kept',
+  },
+  {
+    value: '30, Mon, 01 Jan 2024 00:02:00 GMT',
+    kind: 'date',
+    delayMs: 120_000,
+    notes: ['list'],
+    why: 'seconds and a date',
+  },
   {
     value: 'Mon, 01 Jan 2024 01:01:00 GMT',
     dateHeader: 'Mon, 01 Jan 2024 01:00:00 GMT',
@@ -79,14 +156,29 @@ const table: Row[] = [
     notes: ['date-header'],
     why: 'server clock 1 h ahead: the wait is 60 s by the Date header, not 1 h',
   },
-  { value: 'Mon, 01 Jan 2024 00:02:00 GMT', dateHeader: 'garbage', kind: 'date', delayMs: 120_000, why: 'an unparseable Date header is ignored' },
-  { value: '120', dateHeader: 'Mon, 01 Jan 2024 01:00:00 GMT', kind: 'seconds', delayMs: 120_000, why: 'the Date header does not affect delay-seconds' },
+  {
+    value: 'Mon, 01 Jan 2024 00:02:00 GMT',
+    dateHeader: 'garbage',
+    kind: 'date',
+    delayMs: 120_000,
+    why: 'an unparseable Date header is ignored',
+  },
+  {
+    value: '120',
+    dateHeader: 'Mon, 01 Jan 2024 01:00:00 GMT',
+    kind: 'seconds',
+    delayMs: 120_000,
+    why: 'the Date header does not affect delay-seconds',
+  },
 ];
 
 describe('parseRetryAfter: the §F table', () => {
   for (const row of table) {
     it(`${JSON.stringify(row.value)}: ${row.why}`, () => {
-      const r = parseRetryAfter(row.value, NOW, { capSeconds: row.capSeconds ?? CAP, ...(row.dateHeader ? { dateHeader: row.dateHeader } : {}) });
+      const r = parseRetryAfter(row.value, NOW, {
+        capSeconds: row.capSeconds ?? CAP,
+        ...(row.dateHeader ? { dateHeader: row.dateHeader } : {}),
+      });
       assert.equal(r.kind, row.kind);
       assert.equal(r.delayMs, row.delayMs);
       assert.equal(r.capped, row.capped ?? false);
@@ -118,11 +210,15 @@ describe('parseRetryAfter: the §F table', () => {
 
   it('never throws, never negative, never above the cap, for any string', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^[ \d,:A-Za-z+-]{0,40}$/)), fc.integer({ min: 0, max: 4_000_000_000_000 }), (value, now) => {
-        const r = parseRetryAfter(value, now, { capSeconds: CAP });
-        assert.ok(r.delayMs >= 0 && r.delayMs <= CAP * 1000 && Number.isInteger(r.delayMs));
-        if (r.kind === 'invalid') assert.equal(r.delayMs, 0);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.stringMatching(/^[ \d,:A-Za-z+-]{0,40}$/)),
+        fc.integer({ min: 0, max: 4_000_000_000_000 }),
+        (value, now) => {
+          const r = parseRetryAfter(value, now, { capSeconds: CAP });
+          assert.ok(r.delayMs >= 0 && r.delayMs <= CAP * 1000 && Number.isInteger(r.delayMs));
+          if (r.kind === 'invalid') assert.equal(r.delayMs, 0);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -62,15 +62,49 @@ const withoutField = (field: keyof PlannerForm) => {
 const valid: Array<[string, unknown, WebviewToHost]> = [
   ['ready without a form', { type: 'ready' }, { type: 'ready' }],
   ['fieldsEdited', { type: 'fieldsEdited', fields }, { type: 'fieldsEdited', fields }],
-  ['fieldsEdited, half-typed and out of range (kept as typed)', { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }, { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } }],
+  [
+    'fieldsEdited, half-typed and out of range (kept as typed)',
+    { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } },
+    { type: 'fieldsEdited', fields: { ...fields, pages: '1,0', workers: '-3', userAgent: 'a\nb' } },
+  ],
   ['formChanged', { type: 'formChanged', form }, { type: 'formChanged', form }],
-  ['formChanged, empty fields', withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }), withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }) as WebviewToHost],
-  ['formChanged, per host, end reading, robots on', withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }), withForm({ pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' }) as WebviewToHost],
-  ['formChanged, limits at their edges', withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }), withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }) as WebviewToHost],
-  ['seedsChanged', { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' }, { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' }],
+  [
+    'formChanged, empty fields',
+    withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }),
+    withForm({ pages: null, rate: null, workers: null, delaySeconds: null, latencySeconds: null }) as WebviewToHost,
+  ],
+  [
+    'formChanged, per host, end reading, robots on',
+    withForm({
+      pagesMode: 'perHost',
+      delayFrom: 'end',
+      useRobots: true,
+      userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+    }),
+    withForm({
+      pagesMode: 'perHost',
+      delayFrom: 'end',
+      useRobots: true,
+      userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+    }) as WebviewToHost,
+  ],
+  [
+    'formChanged, limits at their edges',
+    withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }),
+    withForm({ pages: 1e12, rate: 1e6, workers: 1, delaySeconds: 0, latencySeconds: 3600 }) as WebviewToHost,
+  ],
+  [
+    'seedsChanged',
+    { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' },
+    { type: 'seedsChanged', text: 'https://a.example/\nhttps://b.example/x' },
+  ],
   ['seedsChanged, empty', { type: 'seedsChanged', text: '' }, { type: 'seedsChanged', text: '' }],
   // Past the box's planning limits the text is still kept (not planned): only the storage cap refuses it.
-  ['seedsChanged, 50,000 lines (1.2 MB)', { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) }, { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) }],
+  [
+    'seedsChanged, 50,000 lines (1.2 MB)',
+    { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) },
+    { type: 'seedsChanged', text: 'https://host-00000.example.com/\n'.repeat(50_000) },
+  ],
   ['loadSeedsFile', { type: 'loadSeedsFile' }, { type: 'loadSeedsFile' }],
   ['useWorkspaceSeeds', { type: 'useWorkspaceSeeds' }, { type: 'useWorkspaceSeeds' }],
   ['useSeedsText', { type: 'useSeedsText' }, { type: 'useSeedsText' }],
@@ -82,36 +116,146 @@ const valid: Array<[string, unknown, WebviewToHost]> = [
   ['requestRobots', { type: 'requestRobots' }, { type: 'requestRobots' }],
   ['runTestCrawl', { type: 'runTestCrawl' }, { type: 'runTestCrawl' }],
   ['copyPlan', { type: 'copyPlan' }, { type: 'copyPlan' }],
-  ['openRobots', { type: 'openRobots', origin: 'https://a.example' }, { type: 'openRobots', origin: 'https://a.example' }],
-  ['openRobots with a port and a line', { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }, { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 }],
-  ['openRobots, IPv6', { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }, { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE }],
-  ['formChanged, by host, machines and a deadline', withForm({ pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 }, machines: 4, deadlineSeconds: 86_400 }), withForm({ pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 }, machines: 4, deadlineSeconds: 86_400 }) as WebviewToHost],
-  ['formChanged from an earlier version (no pagesByHost, machines, deadline)', { type: 'formChanged', form: { pagesMode: 'total', pages: 1000, rate: null, workers: 8, delaySeconds: 1, delayFrom: 'start', latencySeconds: 0.5, userAgent: '', useRobots: false } }, { type: 'formChanged', form }],
-  ['fieldsEdited with hosts\' pages and a changed-since as typed', { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'byHost', pagesByHost: { 'a.example': '1,0' }, deadline: '36h', changedSince: '30d' } }, { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'byHost', pagesByHost: { 'a.example': '1,0' }, deadline: '36h', changedSince: '30d' } }],
+  [
+    'openRobots',
+    { type: 'openRobots', origin: 'https://a.example' },
+    { type: 'openRobots', origin: 'https://a.example' },
+  ],
+  [
+    'openRobots with a port and a line',
+    { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 },
+    { type: 'openRobots', origin: 'http://127.0.0.1:8080', line: 3 },
+  ],
+  [
+    'openRobots, IPv6',
+    { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE },
+    { type: 'openRobots', origin: 'http://[::1]:9000', line: MAX_ROBOTS_LINE },
+  ],
+  [
+    'formChanged, by host, machines and a deadline',
+    withForm({
+      pagesMode: 'byHost',
+      pages: 0,
+      pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 },
+      machines: 4,
+      deadlineSeconds: 86_400,
+    }),
+    withForm({
+      pagesMode: 'byHost',
+      pages: 0,
+      pagesByHost: { 'a.example': 0, '127.0.0.2:8080': 5000 },
+      machines: 4,
+      deadlineSeconds: 86_400,
+    }) as WebviewToHost,
+  ],
+  [
+    'formChanged from an earlier version (no pagesByHost, machines, deadline)',
+    {
+      type: 'formChanged',
+      form: {
+        pagesMode: 'total',
+        pages: 1000,
+        rate: null,
+        workers: 8,
+        delaySeconds: 1,
+        delayFrom: 'start',
+        latencySeconds: 0.5,
+        userAgent: '',
+        useRobots: false,
+      },
+    },
+    { type: 'formChanged', form },
+  ],
+  [
+    "fieldsEdited with hosts' pages and a changed-since as typed",
+    {
+      type: 'fieldsEdited',
+      fields: {
+        ...fields,
+        pagesMode: 'byHost',
+        pagesByHost: { 'a.example': '1,0' },
+        deadline: '36h',
+        changedSince: '30d',
+      },
+    },
+    {
+      type: 'fieldsEdited',
+      fields: {
+        ...fields,
+        pagesMode: 'byHost',
+        pagesByHost: { 'a.example': '1,0' },
+        deadline: '36h',
+        changedSince: '30d',
+      },
+    },
+  ],
   ['sizeFromSitemaps', { type: 'sizeFromSitemaps', changedSince: '' }, { type: 'sizeFromSitemaps', changedSince: '' }],
-  ['sizeFromSitemaps, changed since a date', { type: 'sizeFromSitemaps', changedSince: '2024-05-01' }, { type: 'sizeFromSitemaps', changedSince: '2024-05-01' }],
+  [
+    'sizeFromSitemaps, changed since a date',
+    { type: 'sizeFromSitemaps', changedSince: '2024-05-01' },
+    { type: 'sizeFromSitemaps', changedSince: '2024-05-01' },
+  ],
   ['cancelSitemaps', { type: 'cancelSitemaps' }, { type: 'cancelSitemaps' }],
-  ['applyDeadlineOption', { type: 'applyDeadlineOption', plan: 3, index: 1 }, { type: 'applyDeadlineOption', plan: 3, index: 1 }],
+  [
+    'applyDeadlineOption',
+    { type: 'applyDeadlineOption', plan: 3, index: 1 },
+    { type: 'applyDeadlineOption', plan: 3, index: 1 },
+  ],
   ['restoreHosts, all', { type: 'restoreHosts' }, { type: 'restoreHosts' }],
-  ['restoreHosts, one', { type: 'restoreHosts', host: 'a.example:8080' }, { type: 'restoreHosts', host: 'a.example:8080' }],
+  [
+    'restoreHosts, one',
+    { type: 'restoreHosts', host: 'a.example:8080' },
+    { type: 'restoreHosts', host: 'a.example:8080' },
+  ],
   ['exportPlan', { type: 'exportPlan' }, { type: 'exportPlan' }],
 ];
 
 const newInvalid: Array<[string, unknown, RegExp]> = [
-  ['sizeFromSitemaps without changedSince', { type: 'sizeFromSitemaps' }, /changedSince must be a string of at most 64/],
-  ['sizeFromSitemaps with a long changedSince', { type: 'sizeFromSitemaps', changedSince: 'x'.repeat(65) }, /at most 64/],
-  ['sizeFromSitemaps with an extra key', { type: 'sizeFromSitemaps', changedSince: '', urls: ['https://evil.example/'] }, /urls/],
+  [
+    'sizeFromSitemaps without changedSince',
+    { type: 'sizeFromSitemaps' },
+    /changedSince must be a string of at most 64/,
+  ],
+  [
+    'sizeFromSitemaps with a long changedSince',
+    { type: 'sizeFromSitemaps', changedSince: 'x'.repeat(65) },
+    /at most 64/,
+  ],
+  [
+    'sizeFromSitemaps with an extra key',
+    { type: 'sizeFromSitemaps', changedSince: '', urls: ['https://evil.example/'] },
+    /urls/,
+  ],
   ['applyDeadlineOption, index past the options', { type: 'applyDeadlineOption', plan: 1, index: 10 }, /index must be/],
   ['applyDeadlineOption, plan 0', { type: 'applyDeadlineOption', plan: 0, index: 0 }, /plan must be/],
   ['applyDeadlineOption, a string index', { type: 'applyDeadlineOption', plan: 1, index: '0' }, /index must be/],
   ['restoreHosts, an upper-case host', { type: 'restoreHosts', host: 'A.example' }, /lower-case host/],
   ['restoreHosts, __proto__', { type: 'restoreHosts', host: '__proto__' }, /lower-case host/],
-  ['formChanged, a host with negative pages', withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example': -1 } }), /form.pagesByHost/],
-  ['formChanged, a host key with a path', withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example/x': 1 } }), /form.pagesByHost/],
-  ['formChanged, more hosts than the form holds', withForm({ pagesMode: 'byHost', pagesByHost: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`h${i}.example`, 1])) }), /form.pagesByHost/],
+  [
+    'formChanged, a host with negative pages',
+    withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example': -1 } }),
+    /form.pagesByHost/,
+  ],
+  [
+    'formChanged, a host key with a path',
+    withForm({ pagesMode: 'byHost', pagesByHost: { 'a.example/x': 1 } }),
+    /form.pagesByHost/,
+  ],
+  [
+    'formChanged, more hosts than the form holds',
+    withForm({
+      pagesMode: 'byHost',
+      pagesByHost: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`h${i}.example`, 1])),
+    }),
+    /form.pagesByHost/,
+  ],
   ['formChanged, machines 0', withForm({ machines: 0 }), /form.machines/],
   ['formChanged, a negative deadline', withForm({ deadlineSeconds: -5 }), /form.deadlineSeconds/],
-  ['formChanged, an unknown pages mode', withForm({ pagesMode: 'perSitemap' }), /form.pagesMode: must be total, perHost, byHost/],
+  [
+    'formChanged, an unknown pages mode',
+    withForm({ pagesMode: 'perSitemap' }),
+    /form.pagesMode: must be total, perHost, byHost/,
+  ],
 ];
 
 for (const [name, raw, pattern] of newInvalid) {
@@ -142,10 +286,26 @@ const invalid: Array<[string, unknown, RegExp]> = [
   // The extension keeps the form: a webview does not hand one over when it loads.
   ['ready with a form', { type: 'ready', form }, /ready: unknown field "form"/],
   ['fieldsEdited without fields', { type: 'fieldsEdited' }, /fieldsEdited: fields are not the form's fields/],
-  ['fieldsEdited with a number for text', { type: 'fieldsEdited', fields: { ...fields, pages: 5 } }, /fieldsEdited: fields/],
-  ['fieldsEdited with an extra field', { type: 'fieldsEdited', fields: { ...fields, seeds: 'x' } }, /fieldsEdited: fields/],
-  ['fieldsEdited with a long field', { type: 'fieldsEdited', fields: { ...fields, rate: '1'.repeat(MAX_FIELD_CHARS + 1) } }, /fieldsEdited: fields/],
-  ['fieldsEdited with an unknown choice', { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'all' } }, /fieldsEdited: fields/],
+  [
+    'fieldsEdited with a number for text',
+    { type: 'fieldsEdited', fields: { ...fields, pages: 5 } },
+    /fieldsEdited: fields/,
+  ],
+  [
+    'fieldsEdited with an extra field',
+    { type: 'fieldsEdited', fields: { ...fields, seeds: 'x' } },
+    /fieldsEdited: fields/,
+  ],
+  [
+    'fieldsEdited with a long field',
+    { type: 'fieldsEdited', fields: { ...fields, rate: '1'.repeat(MAX_FIELD_CHARS + 1) } },
+    /fieldsEdited: fields/,
+  ],
+  [
+    'fieldsEdited with an unknown choice',
+    { type: 'fieldsEdited', fields: { ...fields, pagesMode: 'all' } },
+    /fieldsEdited: fields/,
+  ],
   ['formChanged without a form', { type: 'formChanged' }, /form: not an object/],
   ['form as an array', { type: 'formChanged', form: [] }, /form: not an object/],
   ['form with an extra field', withForm({ evil: true }), /unknown field "evil"/],
@@ -153,14 +313,26 @@ const invalid: Array<[string, unknown, RegExp]> = [
   ['a form with seeds', withForm({ seeds: 'https://a.example/' }), /unknown field "seeds"/],
   ['seedsChanged without text', { type: 'seedsChanged' }, /seedsChanged: text is not a string/],
   ['seedsChanged with a number', { type: 'seedsChanged', text: 5 }, /seedsChanged: text is not a string/],
-  ['seedsChanged over 4 MB', { type: 'seedsChanged', text: 'a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1) }, /seedsChanged: Not kept: 4 MB of seeds; the box keeps at most 4 MB/],
-  ['seedsChanged over 4 MB in UTF-8', { type: 'seedsChanged', text: 'é'.repeat(PLANNER_SEED_LIMITS.storedTextBytes / 2 + 1) }, /seedsChanged: Not kept/],
+  [
+    'seedsChanged over 4 MB',
+    { type: 'seedsChanged', text: 'a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1) },
+    /seedsChanged: Not kept: 4 MB of seeds; the box keeps at most 4 MB/,
+  ],
+  [
+    'seedsChanged over 4 MB in UTF-8',
+    { type: 'seedsChanged', text: 'é'.repeat(PLANNER_SEED_LIMITS.storedTextBytes / 2 + 1) },
+    /seedsChanged: Not kept/,
+  ],
   ['seedsChanged with an extra field', { type: 'seedsChanged', text: '', file: '/etc/passwd' }, /unknown field "file"/],
   ['loadSeedsFile with a path', { type: 'loadSeedsFile', path: '/etc/passwd' }, /unknown field "path"/],
   ['openSeedsFile line 0', { type: 'openSeedsFile', line: 0 }, /line must be/],
   ['openSeedsFile line a string', { type: 'openSeedsFile', line: '3' }, /line must be/],
   ['findOrigins without a query', { type: 'findOrigins' }, /findOrigins: query must be a string/],
-  ['findOrigins with a long query', { type: 'findOrigins', query: 'a'.repeat(MAX_ORIGIN_QUERY_CHARS + 1) }, /findOrigins: query must be a string of at most/],
+  [
+    'findOrigins with a long query',
+    { type: 'findOrigins', query: 'a'.repeat(MAX_ORIGIN_QUERY_CHARS + 1) },
+    /findOrigins: query must be a string of at most/,
+  ],
   ['openReport with a field', { type: 'openReport', hosts: 1 }, /unknown field "hosts"/],
   ['pagesMode unknown', withForm({ pagesMode: 'some' }), /pagesMode/],
   ['delayFrom unknown', withForm({ delayFrom: 'middle' }), /delayFrom/],
@@ -187,24 +359,48 @@ const invalid: Array<[string, unknown, RegExp]> = [
   ['latency 0', withForm({ latencySeconds: 0 }), /form.latencySeconds: 0 must be greater than 0/],
   ['latency above an hour', withForm({ latencySeconds: 3601 }), /form.latencySeconds/],
   ['openRobots without an origin', { type: 'openRobots' }, /origin: not a string/],
-  ['openRobots with javascript:', { type: 'openRobots', origin: 'javascript:alert(1)' }, /origin: (only http and https|must be)/],
+  [
+    'openRobots with javascript:',
+    { type: 'openRobots', origin: 'javascript:alert(1)' },
+    /origin: (only http and https|must be)/,
+  ],
   ['openRobots with JavaScript: in capitals', { type: 'openRobots', origin: 'JAVASCRIPT:alert(1)' }, /origin/],
   ['openRobots with data:', { type: 'openRobots', origin: 'data:text/html,<script>alert(1)</script>' }, /origin/],
   ['openRobots with file:', { type: 'openRobots', origin: 'file:///etc/passwd' }, /origin/],
   ['openRobots with ftp:', { type: 'openRobots', origin: 'ftp://a.example' }, /origin: only http and https/],
   ['openRobots with a command URI', { type: 'openRobots', origin: 'command:workbench.action.terminal.new' }, /origin/],
-  ['openRobots with a path', { type: 'openRobots', origin: 'https://a.example/robots.txt' }, /scheme:\/\/host\[:port\] only/],
-  ['openRobots with a trailing slash', { type: 'openRobots', origin: 'https://a.example/' }, /scheme:\/\/host\[:port\] only/],
-  ['openRobots with credentials', { type: 'openRobots', origin: 'https://user:pw@a.example' }, /scheme:\/\/host\[:port\] only/],
+  [
+    'openRobots with a path',
+    { type: 'openRobots', origin: 'https://a.example/robots.txt' },
+    /scheme:\/\/host\[:port\] only/,
+  ],
+  [
+    'openRobots with a trailing slash',
+    { type: 'openRobots', origin: 'https://a.example/' },
+    /scheme:\/\/host\[:port\] only/,
+  ],
+  [
+    'openRobots with credentials',
+    { type: 'openRobots', origin: 'https://user:pw@a.example' },
+    /scheme:\/\/host\[:port\] only/,
+  ],
   ['openRobots with upper case', { type: 'openRobots', origin: 'https://A.example' }, /scheme:\/\/host\[:port\] only/],
   ['openRobots not a URL', { type: 'openRobots', origin: 'a.example' }, /origin: not a URL/],
   ['openRobots empty', { type: 'openRobots', origin: '' }, /origin: empty or too long/],
-  ['openRobots too long', { type: 'openRobots', origin: `https://${'a'.repeat(3000)}.example` }, /origin: empty or too long/],
+  [
+    'openRobots too long',
+    { type: 'openRobots', origin: `https://${'a'.repeat(3000)}.example` },
+    /origin: empty or too long/,
+  ],
   ['openRobots line 0', { type: 'openRobots', origin: 'https://a.example', line: 0 }, /line must be/],
   ['openRobots line fractional', { type: 'openRobots', origin: 'https://a.example', line: 1.5 }, /line must be/],
   ['openRobots line NaN', { type: 'openRobots', origin: 'https://a.example', line: NaN }, /line must be/],
   ['openRobots line a string', { type: 'openRobots', origin: 'https://a.example', line: '3' }, /line must be/],
-  ['openRobots line too large', { type: 'openRobots', origin: 'https://a.example', line: MAX_ROBOTS_LINE + 1 }, /line must be/],
+  [
+    'openRobots line too large',
+    { type: 'openRobots', origin: 'https://a.example', line: MAX_ROBOTS_LINE + 1 },
+    /line must be/,
+  ],
 ];
 
 for (const [name, raw, expected] of invalid) {
@@ -260,7 +456,10 @@ test('seedsTextProblem counts seed lines as the seed rules do: a trailing newlin
   assert.equal(seedsTextProblem(lines(L.textLines)), undefined, 'the limit itself, with the usual final newline');
   assert.equal(seedsTextProblem(`# header\n\n${lines(L.textLines)}\n\n# trailer\n`), undefined);
   const over = seedsTextProblem(lines(L.textLines + 1));
-  assert.match(over!, /^5,001 seed lines \(\d+ KB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file and use “Load seeds from file…”, or save it as seeds\.txt in the workspace and use “Use seeds\.txt”\.$/);
+  assert.match(
+    over!,
+    /^5,001 seed lines \(\d+ KB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file and use “Load seeds from file…”, or save it as seeds\.txt in the workspace and use “Use seeds\.txt”\.$/,
+  );
   const bytes = seedsTextProblem(`https://a.example/${'x'.repeat(L.textBytes)}`);
   assert.match(bytes!, /^1 seed line \(512 KB\): the box plans at most/);
 });
@@ -268,20 +467,49 @@ test('seedsTextProblem counts seed lines as the seed rules do: a trailing newlin
 test('seedsPasteProblem: a paste that would put the box over its limits says its size, the limit and what to do', () => {
   assert.equal(seedsPasteProblem(lines(1000), lines(1000)), undefined);
   const pasted = lines(50_000);
-  assert.match(seedsPasteProblem(pasted, pasted)!, /^Not pasted: 50,000 seed lines \(1\.\d MB\)\. The box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/);
+  assert.match(
+    seedsPasteProblem(pasted, pasted)!,
+    /^Not pasted: 50,000 seed lines \(1\.\d MB\)\. The box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/,
+  );
   // What the box holds counts: 3,000 more lines into a box of 3,000 is too many.
   assert.match(seedsPasteProblem(lines(3000), lines(3000) + lines(3000))!, /^Not pasted: 3,000 seed lines/);
 });
 
 test('seedsStoreProblem: up to 4 MB is kept whatever the planning limits', () => {
   assert.equal(seedsStoreProblem(lines(50_000)), undefined);
-  assert.match(seedsStoreProblem('a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1))!, /^Not kept: 4 MB of seeds; the box keeps at most 4 MB\./);
+  assert.match(
+    seedsStoreProblem('a'.repeat(PLANNER_SEED_LIMITS.storedTextBytes + 1))!,
+    /^Not kept: 4 MB of seeds; the box keeps at most 4 MB\./,
+  );
 });
 
 test('isHostMessage knows every host message type and nothing else', () => {
-  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), ['calibration', 'crawlResult', 'formSet', 'notice', 'origins', 'planResult', 'planning', 'robotsError', 'robotsPending', 'robotsResult', 'seeds', 'settings', 'simulation', 'sitemapsState', 'state']);
+  assert.deepEqual([...HOST_MESSAGE_TYPES].sort(), [
+    'calibration',
+    'crawlResult',
+    'formSet',
+    'notice',
+    'origins',
+    'planResult',
+    'planning',
+    'robotsError',
+    'robotsPending',
+    'robotsResult',
+    'seeds',
+    'settings',
+    'simulation',
+    'sitemapsState',
+    'state',
+  ]);
   for (const type of HOST_MESSAGE_TYPES) assert.ok(isHostMessage({ type }));
-  for (const raw of [null, 'state', { type: 'ready' }, { type: 'toString' }, { type: '__proto__' }, [{ type: 'state' }]]) {
+  for (const raw of [
+    null,
+    'state',
+    { type: 'ready' },
+    { type: 'toString' },
+    { type: '__proto__' },
+    [{ type: 'state' }],
+  ]) {
     assert.equal(isHostMessage(raw), false, JSON.stringify(raw));
   }
 });

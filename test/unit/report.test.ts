@@ -7,7 +7,12 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from '../../src/core/crawl/events';
-import { REPORT_SCHEMA_VERSION, createReportBuilder, summarizeFromRequests, type CrawlReport } from '../../src/core/crawl/report';
+import {
+  REPORT_SCHEMA_VERSION,
+  createReportBuilder,
+  summarizeFromRequests,
+  type CrawlReport,
+} from '../../src/core/crawl/report';
 import { eventToJsonLine, reportToJson } from '../../src/core/format/safeJson';
 
 const T0 = 1_700_000_000_000;
@@ -100,13 +105,29 @@ function crawl(): CrawlEvent[] {
   const b = 'http://a.example/b';
   return [
     { type: 'queued', at: T0, url: a, host: 'a.example', depth: 0 },
-    { type: 'robots-skip', at: T0 + 1, url: 'http://a.example/private/x', host: 'a.example', line: 3, rule: 'Disallow: /private', reason: 'disallowed' },
+    {
+      type: 'robots-skip',
+      at: T0 + 1,
+      url: 'http://a.example/private/x',
+      host: 'a.example',
+      line: 3,
+      rule: 'Disallow: /private',
+      reason: 'disallowed',
+    },
     start(a, 0),
     response(a, 0, 120),
     start(b, 2_000, { sinceLastStartSeconds: 2 }),
     response(b, 2_000, 80, { status: 503, linksQueued: 0 }),
     { type: 'host-paused', at: T0 + 2_080, host: 'a.example', until: T0 + 7_080, retryAfter: '5', status: 503 },
-    { type: 'retry-scheduled', at: T0 + 2_080, url: b, host: 'a.example', attempt: 2, notBefore: T0 + 7_080, reason: '503' },
+    {
+      type: 'retry-scheduled',
+      at: T0 + 2_080,
+      url: b,
+      host: 'a.example',
+      attempt: 2,
+      notBefore: T0 + 7_080,
+      reason: '503',
+    },
     start(b, 7_100, { attempt: 2, intervalSeconds: 5, intervalSource: 'retry-after', sinceLastStartSeconds: 5.1 }),
     response(b, 7_100, 90, { attempt: 2, intervalSeconds: 5, intervalSource: 'retry-after' }),
     { type: 'progress', at: T0 + 8_000, done: 2, planned: 2, queued: 0, inFlight: 0, ratePerSecond: 0.25 },
@@ -114,7 +135,10 @@ function crawl(): CrawlEvent[] {
   ];
 }
 
-function build(events: CrawlEvent[], extra?: Parameters<ReturnType<typeof createReportBuilder>['build']>[0]): CrawlReport {
+function build(
+  events: CrawlEvent[],
+  extra?: Parameters<ReturnType<typeof createReportBuilder>['build']>[0],
+): CrawlReport {
   const builder = createReportBuilder({ startedAt: T0, plan: { totalSeconds: 31 }, options: { maxPages: 2 } });
   for (const e of events) builder.add(e);
   return builder.build(extra);
@@ -149,7 +173,9 @@ describe('report: one record per request', () => {
   });
 
   it('keeps when the request reached its connection (sentAt) when the fetcher reported it', () => {
-    const events = crawl().map((e) => (e.type === 'response' && e.url === 'http://a.example/' ? { ...e, sentAt: T0 + 3 } : e));
+    const events = crawl().map((e) =>
+      e.type === 'response' && e.url === 'http://a.example/' ? { ...e, sentAt: T0 + 3 } : e,
+    );
     assert.equal(build(events).requests[0]!.sentAt, T0 + 3);
   });
 
@@ -171,7 +197,10 @@ describe('report: one record per request', () => {
 
   it('records an error with status null, bytes null and error {kind, message}', () => {
     const url = 'http://down.example/';
-    const r = build([start(url, 0), error(url, 0, 3_000, { kind: 'connect-timeout', message: 'timed out after 3000 ms' })]);
+    const r = build([
+      start(url, 0),
+      error(url, 0, 3_000, { kind: 'connect-timeout', message: 'timed out after 3000 ms' }),
+    ]);
     const rec = r.requests[0]!;
     assert.equal(rec.outcome, 'error');
     assert.equal(rec.status, null);
@@ -187,7 +216,15 @@ describe('report: one record per request', () => {
     const r = build([
       start(url, 0),
       error(url, 0, 100, { kind: 'reset', willRetry: true }),
-      { type: 'retry-scheduled', at: T0 + 100, url, host: 'a.example', attempt: 2, notBefore: T0 + 2_000, reason: 'reset' },
+      {
+        type: 'retry-scheduled',
+        at: T0 + 100,
+        url,
+        host: 'a.example',
+        attempt: 2,
+        notBefore: T0 + 2_000,
+        reason: 'reset',
+      },
       start(url, 2_000, { attempt: 2 }),
       response(url, 2_000, 50, { attempt: 2 }),
     ]);
@@ -198,14 +235,19 @@ describe('report: one record per request', () => {
         [2, 'response', 200, null, false],
       ],
     );
-    assert.deepEqual(r.retries, [{ url, host: 'a.example', at: T0 + 100, attempt: 2, notBefore: T0 + 2_000, reason: 'reset' }]);
+    assert.deepEqual(r.retries, [
+      { url, host: 'a.example', at: T0 + 100, attempt: 2, notBefore: T0 + 2_000, reason: 'reset' },
+    ]);
   });
 
   it('keeps requests in start order even when responses arrive out of order', () => {
     const slow = 'http://a.example/slow';
     const fast = 'http://b.example/fast';
     const r = build([start(slow, 0), start(fast, 10), response(fast, 10, 5), response(slow, 0, 900)]);
-    assert.deepEqual(r.requests.map((x) => x.url), [slow, fast]);
+    assert.deepEqual(
+      r.requests.map((x) => x.url),
+      [slow, fast],
+    );
   });
 
   it('uses the outcome’s own startedAt when no request-start was seen', () => {
@@ -229,8 +271,19 @@ describe('report: one record per request', () => {
 
   it('pairs a URL fetched twice with the same attempt number first-in first-out', () => {
     const url = 'http://a.example/again';
-    const r = build([start(url, 0), start(url, 10), response(url, 0, 100, { status: 200 }), response(url, 10, 200, { status: 304 })]);
-    assert.deepEqual(r.requests.map((x) => [x.startedAt - T0, x.status]), [[0, 200], [10, 304]]);
+    const r = build([
+      start(url, 0),
+      start(url, 10),
+      response(url, 0, 100, { status: 200 }),
+      response(url, 10, 200, { status: 304 }),
+    ]);
+    assert.deepEqual(
+      r.requests.map((x) => [x.startedAt - T0, x.status]),
+      [
+        [0, 200],
+        [10, 304],
+      ],
+    );
   });
 });
 
@@ -245,16 +298,28 @@ describe('report: the rest of the document', () => {
     assert.deepEqual(r.summary, summary());
     assert.equal(r.startedAt, T0);
     assert.equal(r.endedAt, T0 + 34_200);
-    assert.deepEqual(r.comparison, { elapsedSeconds: 34.2, plannedSeconds: 31, elapsedVsPlannedPercent: 10.3, band: null, inBand: null });
+    assert.deepEqual(r.comparison, {
+      elapsedSeconds: 34.2,
+      plannedSeconds: 31,
+      elapsedVsPlannedPercent: 10.3,
+      band: null,
+      inBand: null,
+    });
   });
 
-  it('with the plan\'s simulated band, says where the elapsed time falls in it', () => {
+  it("with the plan's simulated band, says where the elapsed time falls in it", () => {
     const at = (p10Seconds: number, p90Seconds: number) => {
       const band = { p10Seconds, p50Seconds: (p10Seconds + p90Seconds) / 2, p90Seconds, runs: 200 };
       const events = crawl().map((e) => (e.type === 'done' ? { ...e, summary: summary({ plannedBand: band }) } : e));
       return build(events).comparison;
     };
-    assert.deepEqual(at(30, 35), { elapsedSeconds: 34.2, plannedSeconds: 31, elapsedVsPlannedPercent: 10.3, band: { p10Seconds: 30, p50Seconds: 32.5, p90Seconds: 35, runs: 200 }, inBand: 'inside' });
+    assert.deepEqual(at(30, 35), {
+      elapsedSeconds: 34.2,
+      plannedSeconds: 31,
+      elapsedVsPlannedPercent: 10.3,
+      band: { p10Seconds: 30, p50Seconds: 32.5, p90Seconds: 35, runs: 200 },
+      inBand: 'inside',
+    });
     assert.equal(at(30, 34.2).inBand, 'inside');
     assert.equal(at(30, 34).inBand, 'above');
     assert.equal(at(34.3, 40).inBand, 'below');
@@ -263,21 +328,50 @@ describe('report: the rest of the document', () => {
   it('lists robots skips, pauses, dropped hosts and dropped URLs', () => {
     const events: CrawlEvent[] = [
       ...crawl().slice(0, -1),
-      { type: 'host-dropped', at: T0 + 9_000, host: 'a.example', reason: 'retry-after-above-cap', detail: 'Retry-After 86400 s', urlsLeft: 2 },
+      {
+        type: 'host-dropped',
+        at: T0 + 9_000,
+        host: 'a.example',
+        reason: 'retry-after-above-cap',
+        detail: 'Retry-After 86400 s',
+        urlsLeft: 2,
+      },
     ];
     const r = build(events, {
       urls: [
         { url: 'http://a.example/', host: 'a.example', outcome: 'fetched', status: 200, attempts: 1, depth: 0 },
-        { url: 'http://a.example/c', host: 'a.example', outcome: 'host-dropped', attempts: 0, depth: 1, detail: 'host dropped' },
+        {
+          url: 'http://a.example/c',
+          host: 'a.example',
+          outcome: 'host-dropped',
+          attempts: 0,
+          depth: 1,
+          detail: 'host dropped',
+        },
         { url: 'http://a.example/d', host: 'a.example', outcome: 'host-dropped', attempts: 0, depth: 1 },
       ],
     });
     assert.deepEqual(r.robotsSkips, [
-      { url: 'http://a.example/private/x', host: 'a.example', at: T0 + 1, reason: 'disallowed', line: 3, rule: 'Disallow: /private' },
+      {
+        url: 'http://a.example/private/x',
+        host: 'a.example',
+        at: T0 + 1,
+        reason: 'disallowed',
+        line: 3,
+        rule: 'Disallow: /private',
+      },
     ]);
-    assert.deepEqual(r.pauses, [{ host: 'a.example', at: T0 + 2_080, until: T0 + 7_080, retryAfter: '5', status: 503 }]);
+    assert.deepEqual(r.pauses, [
+      { host: 'a.example', at: T0 + 2_080, until: T0 + 7_080, retryAfter: '5', status: 503 },
+    ]);
     assert.deepEqual(r.droppedHosts, [
-      { host: 'a.example', at: T0 + 9_000, reason: 'retry-after-above-cap', detail: 'Retry-After 86400 s', urlsLeft: 2 },
+      {
+        host: 'a.example',
+        at: T0 + 9_000,
+        reason: 'retry-after-above-cap',
+        detail: 'Retry-After 86400 s',
+        urlsLeft: 2,
+      },
     ]);
     assert.deepEqual(r.droppedUrls, ['http://a.example/c', 'http://a.example/d']);
     assert.equal(r.urls!.length, 3);
@@ -305,7 +399,10 @@ describe('report: the rest of the document', () => {
   });
 
   it('derives a summary from the events when no done event came', () => {
-    const r = build(crawl().filter((e) => e.type !== 'done'), { endedAt: T0 + 10_000 });
+    const r = build(
+      crawl().filter((e) => e.type !== 'done'),
+      { endedAt: T0 + 10_000 },
+    );
     assert.equal(r.summarySource, 'derived');
     const s = r.summary;
     assert.equal(s.elapsedSeconds, 10);
@@ -331,12 +428,29 @@ describe('report: the rest of the document', () => {
   it('a derived summary counts what was not followed from the URL outcomes it is given', () => {
     const urls = [
       { url: 'http://a.example/', host: 'a.example', outcome: 'fetched' as const, attempts: 1, depth: 0 },
-      { url: 'http://b.example/x', host: 'b.example', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'other-host' },
-      { url: 'http://b.example/y', host: 'b.example', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'other-host' },
+      {
+        url: 'http://b.example/x',
+        host: 'b.example',
+        outcome: 'out-of-scope' as const,
+        attempts: 0,
+        depth: 1,
+        detail: 'other-host',
+      },
+      {
+        url: 'http://b.example/y',
+        host: 'b.example',
+        outcome: 'out-of-scope' as const,
+        attempts: 0,
+        depth: 1,
+        detail: 'other-host',
+      },
       { url: 'mailto:x@y', host: '', outcome: 'out-of-scope' as const, attempts: 0, depth: 1, detail: 'scheme' },
       { url: 'http://a.example/p', host: 'a.example', outcome: 'robots-disallowed' as const, attempts: 0, depth: 1 },
     ];
-    const r = build(crawl().filter((e) => e.type !== 'done'), { endedAt: T0 + 10_000, urls });
+    const r = build(
+      crawl().filter((e) => e.type !== 'done'),
+      { endedAt: T0 + 10_000, urls },
+    );
     assert.deepEqual(r.summary.notFollowed, [
       { reason: 'other-host', urls: 2, hosts: [{ host: 'b.example', urls: 2 }], moreHosts: 0 },
       { reason: 'robots-disallowed', urls: 1, hosts: [{ host: 'a.example', urls: 1 }], moreHosts: 0 },
@@ -364,34 +478,69 @@ describe('summarizeFromRequests', () => {
     { name: 'one start: no interval', starts: [['a', 0]], expected: [['a', 1, null, null, 0]] },
     {
       name: 'regular 2 s gaps',
-      starts: [['a', 0, 2], ['a', 2_000, 2], ['a', 4_000, 2]],
+      starts: [
+        ['a', 0, 2],
+        ['a', 2_000, 2],
+        ['a', 4_000, 2],
+      ],
       expected: [['a', 3, 2, 2, 0]],
     },
     {
       name: 'min and mean of uneven gaps, input unsorted',
-      starts: [['a', 6_500, 2], ['a', 0, 2], ['a', 4_500, 2], ['a', 2_000, 2]],
+      starts: [
+        ['a', 6_500, 2],
+        ['a', 0, 2],
+        ['a', 4_500, 2],
+        ['a', 2_000, 2],
+      ],
       expected: [['a', 4, 2, 6.5 / 3, 0]],
     },
     {
       name: 'starts closer than the interval are counted',
-      starts: [['a', 0, 2], ['a', 1_500, 2], ['a', 3_500, 2], ['a', 4_000, 0.5]],
+      starts: [
+        ['a', 0, 2],
+        ['a', 1_500, 2],
+        ['a', 3_500, 2],
+        ['a', 4_000, 0.5],
+      ],
       expected: [['a', 4, 0.5, 4 / 3, 1]],
     },
     {
       name: '1 ms of slack',
-      starts: [['a', 0, 2], ['a', 1_999, 2]],
+      starts: [
+        ['a', 0, 2],
+        ['a', 1_999, 2],
+      ],
       expected: [['a', 2, 1.999, 1.999, 0]],
     },
     {
       name: 'hosts apart, in order of first start',
-      starts: [['b', 100], ['a', 0], ['b', 1_100], ['a', 3_000]],
-      expected: [['b', 2, 1, 1, 0], ['a', 2, 3, 3, 0]],
+      starts: [
+        ['b', 100],
+        ['a', 0],
+        ['b', 1_100],
+        ['a', 3_000],
+      ],
+      expected: [
+        ['b', 2, 1, 1, 0],
+        ['a', 2, 3, 3, 0],
+      ],
     },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const records = c.starts.map(([host, at, interval]) => ({ host, startedAt: at, intervalSeconds: interval ?? null }));
-      const got = summarizeFromRequests(records).map((m) => [m.host, m.requests, m.minIntervalSeconds, m.meanIntervalSeconds, m.startsBelowInterval]);
+      const records = c.starts.map(([host, at, interval]) => ({
+        host,
+        startedAt: at,
+        intervalSeconds: interval ?? null,
+      }));
+      const got = summarizeFromRequests(records).map((m) => [
+        m.host,
+        m.requests,
+        m.minIntervalSeconds,
+        m.meanIntervalSeconds,
+        m.startsBelowInterval,
+      ]);
       assert.equal(got.length, c.expected.length);
       for (let i = 0; i < got.length; i++) {
         const [host, n, min, mean, below] = got[i]!;
@@ -399,7 +548,10 @@ describe('summarizeFromRequests', () => {
         assert.equal(host, eh);
         assert.equal(n, en);
         assert.equal(below, ebelow);
-        for (const [g, e] of [[min, emin], [mean, emean]] as const) {
+        for (const [g, e] of [
+          [min, emin],
+          [mean, emean],
+        ] as const) {
           if (e === null) assert.equal(g, null);
           else assert.ok(Math.abs((g as number) - e) < 1e-9, `${g} ≠ ${e}`);
         }
@@ -464,7 +616,10 @@ describe('eventToJsonLine', () => {
 
   it('a whole log parses back line by line', () => {
     const log = events.map((e) => `${eventToJsonLine(e)}\n`).join('');
-    const back = log.trimEnd().split('\n').map((l) => JSON.parse(l) as CrawlEvent);
+    const back = log
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as CrawlEvent);
     assert.deepEqual(back, events);
   });
 });

@@ -43,27 +43,87 @@ function run(c: Case) {
 /** Our documented choice for every open/contradicts case (docs/how-it-works.md §Conformance decisions). */
 const P = 'google-robotstxt/';
 const DECISIONS: Record<string, { verdict: RobotsVerdict; why: string }> = {
-  [`${P}GoogleOnly_SystemTest/01`]: { verdict: 'not-applicable', why: 'empty URL is not a URL (Google maps it to "/")' },
-  [`${P}GoogleOnly_SystemTest/02`]: { verdict: 'not-applicable', why: 'empty URL is not a URL (Google maps it to "/")' },
-  [`${P}GoogleOnly_SystemTest/03`]: { verdict: 'not-applicable', why: 'empty URL is not a URL (Google maps it to "/")' },
-  [`${P}GoogleOnly_SystemTest/04`]: { verdict: 'not-applicable', why: 'empty URL is not a URL (Google maps it to "/")' },
-  [`${P}ID_LineSyntax_Line/03`]: { verdict: 'disallowed', why: 'missing colon accepted for known directives, with a warning (as Google)' },
-  [`${P}ID_LineSyntax_Groups_OtherRules/03`]: { verdict: 'disallowed', why: 'unknown lines never split a group (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/04`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/05`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/06`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/10`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/11`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}ID_UserAgentValueCaseInsensitive/12`]: { verdict: 'disallowed', why: 'user-agent value read up to the first non-token char (as Google)' },
-  [`${P}GoogleOnly_AcceptUserAgentUpToFirstSpace/01`]: { verdict: 'allowed', why: '"Foo Bar" in the file is read as "Foo" (as Google)' },
-  [`${P}GoogleOnly_AcceptUserAgentUpToFirstSpace/02`]: { verdict: 'disallowed', why: 'crawler token "Foo Bar" is invalid: only * applies (as Google)' },
-  [`${P}ID_LongestMatch/11`]: { verdict: 'allowed', why: 'specificity = canonical pattern length (robots-parser, Google)' },
-  [`${P}ID_Encoding/03`]: { verdict: 'allowed', why: 'RFC: URL percent-encoded before comparison (differs from Google)' },
-  [`${P}ID_Encoding/05`]: { verdict: 'allowed', why: 'RFC: URL percent-encoded before comparison (differs from Google)' },
+  [`${P}GoogleOnly_SystemTest/01`]: {
+    verdict: 'not-applicable',
+    why: 'empty URL is not a URL (Google maps it to "/")',
+  },
+  [`${P}GoogleOnly_SystemTest/02`]: {
+    verdict: 'not-applicable',
+    why: 'empty URL is not a URL (Google maps it to "/")',
+  },
+  [`${P}GoogleOnly_SystemTest/03`]: {
+    verdict: 'not-applicable',
+    why: 'empty URL is not a URL (Google maps it to "/")',
+  },
+  [`${P}GoogleOnly_SystemTest/04`]: {
+    verdict: 'not-applicable',
+    why: 'empty URL is not a URL (Google maps it to "/")',
+  },
+  [`${P}ID_LineSyntax_Line/03`]: {
+    verdict: 'disallowed',
+    why: 'missing colon accepted for known directives, with a warning (as Google)',
+  },
+  [`${P}ID_LineSyntax_Groups_OtherRules/03`]: {
+    verdict: 'disallowed',
+    why: 'unknown lines never split a group (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/04`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/05`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/06`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/10`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/11`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}ID_UserAgentValueCaseInsensitive/12`]: {
+    verdict: 'disallowed',
+    why: 'user-agent value read up to the first non-token char (as Google)',
+  },
+  [`${P}GoogleOnly_AcceptUserAgentUpToFirstSpace/01`]: {
+    verdict: 'allowed',
+    why: '"Foo Bar" in the file is read as "Foo" (as Google)',
+  },
+  [`${P}GoogleOnly_AcceptUserAgentUpToFirstSpace/02`]: {
+    verdict: 'disallowed',
+    why: 'crawler token "Foo Bar" is invalid: only * applies (as Google)',
+  },
+  [`${P}ID_LongestMatch/11`]: {
+    verdict: 'allowed',
+    why: 'specificity = canonical pattern length (robots-parser, Google)',
+  },
+  [`${P}ID_Encoding/03`]: {
+    verdict: 'allowed',
+    why: 'RFC: URL percent-encoded before comparison (differs from Google)',
+  },
+  [`${P}ID_Encoding/05`]: {
+    verdict: 'allowed',
+    why: 'RFC: URL percent-encoded before comparison (differs from Google)',
+  },
   [`${P}ID_Encoding/06`]: { verdict: 'allowed', why: 'RFC: %-encoded unreserved chars decoded (differs from Google)' },
-  [`${P}GoogleOnly_IndexHTMLisDirectory/01`]: { verdict: 'disallowed', why: 'RFC longest match; no index.html special case (differs from Google)' },
-  [`${P}GoogleOnly_LineTooLong/02`]: { verdict: 'allowed', why: 'lines are not cut at 16,664 bytes; reported instead (differs from Google)' },
-  [`${P}GoogleOnly_LineTooLong/05`]: { verdict: 'disallowed', why: 'lines are not cut at 16,664 bytes; reported instead (differs from Google)' },
+  [`${P}GoogleOnly_IndexHTMLisDirectory/01`]: {
+    verdict: 'disallowed',
+    why: 'RFC longest match; no index.html special case (differs from Google)',
+  },
+  [`${P}GoogleOnly_LineTooLong/02`]: {
+    verdict: 'allowed',
+    why: 'lines are not cut at 16,664 bytes; reported instead (differs from Google)',
+  },
+  [`${P}GoogleOnly_LineTooLong/05`]: {
+    verdict: 'disallowed',
+    why: 'lines are not cut at 16,664 bytes; reported instead (differs from Google)',
+  },
 };
 
 const report: string[] = [];
@@ -82,7 +142,10 @@ describe('google/robotstxt conformance fixture', () => {
   });
 
   it('has a documented decision for exactly the open/contradicts cases', () => {
-    const undecided = cases.filter((c) => c.rfc9309 !== 'defined').map((c) => c.id).sort();
+    const undecided = cases
+      .filter((c) => c.rfc9309 !== 'defined')
+      .map((c) => c.id)
+      .sort();
     assert.deepEqual(Object.keys(DECISIONS).sort(), undecided);
   });
 });
@@ -103,7 +166,9 @@ describe('rfc9309: open / contradicts (our documented choice)', () => {
       const decision = DECISIONS[c.id];
       assert.ok(decision, `no documented decision for ${c.id}`);
       const google = c.allowed ? 'allowed' : 'disallowed';
-      report.push(`| ${c.id.replace(P, '')} | ${c.rfc9309} | ${google} | ${e.verdict} | ${e.verdict === google ? 'same' : 'differs'} | ${decision.why} |`);
+      report.push(
+        `| ${c.id.replace(P, '')} | ${c.rfc9309} | ${google} | ${e.verdict} | ${e.verdict === google ? 'same' : 'differs'} | ${decision.why} |`,
+      );
       assert.equal(e.verdict, decision.verdict, `${e.verdict}: ${e.reason}`);
     });
   }
@@ -112,6 +177,11 @@ describe('rfc9309: open / contradicts (our documented choice)', () => {
 after(() => {
   if (report.length === 0) return;
   console.log(
-    ['', '| case | rfc9309 | Google | Crawl Planner | | why |', '| --- | --- | --- | --- | --- | --- |', ...report.sort()].join('\n'),
+    [
+      '',
+      '| case | rfc9309 | Google | Crawl Planner | | why |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...report.sort(),
+    ].join('\n'),
   );
 });

@@ -13,8 +13,20 @@ describe('byte order marks at offset 0 (as Google: full and partial)', () => {
     ['EF BB BF', [0xef, 0xbb, 0xbf], 'full', 'User-agent: *', ['1:utf8-bom']],
     ['EF BB', [0xef, 0xbb], 'partial', 'User-agent: *', ['1:partial-bom']],
     ['EF', [0xef], 'partial', 'User-agent: *', ['1:partial-bom']],
-    ['EF 11 BF (broken)', [0xef, 0x11, 0xbf], 'partial', '\u0011\uDCBFUser-agent: *', ['1:partial-bom', '1:invalid-utf8']],
-    ['EF BB BF EF BB BF (second BOM kept)', [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'full', '\uFEFFUser-agent: *', ['1:utf8-bom']],
+    [
+      'EF 11 BF (broken)',
+      [0xef, 0x11, 0xbf],
+      'partial',
+      '\u0011\uDCBFUser-agent: *',
+      ['1:partial-bom', '1:invalid-utf8'],
+    ],
+    [
+      'EF BB BF EF BB BF (second BOM kept)',
+      [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf],
+      'full',
+      '\uFEFFUser-agent: *',
+      ['1:utf8-bom'],
+    ],
   ];
   for (const [name, prefix, bom, text, findings] of table) {
     it(name, () => {
@@ -48,7 +60,10 @@ describe('the parsing limit (RFC 9309 §2.5: 500 KiB)', () => {
     it(`${JSON.stringify(body)} with limit ${max} → ${JSON.stringify(text)}`, () => {
       const d = decodeRobotsBody(body, max);
       assert.deepEqual([d.text, d.parsedBytes, d.truncated, d.bytes], [text, parsedBytes, truncated, body.length]);
-      assert.equal(d.findings.some((f) => f.code === 'truncated'), truncated);
+      assert.equal(
+        d.findings.some((f) => f.code === 'truncated'),
+        truncated,
+      );
     });
   }
   it('the truncated finding points at the first unparsed line', () => {
@@ -63,8 +78,10 @@ describe('invalid UTF-8 and NUL bytes', () => {
     assert.equal(d.text, 'User-agent: *\nDisallow: /caf\uDCE9\nDisallow: /ok\n\uDCC3(');
     assert.deepEqual(codes(d), ['2:invalid-utf8', '4:invalid-utf8']);
   });
-  it('a Latin-1 rule matches the URL written with that byte (%E9), as Google\'s byte matcher does', () => {
-    const f = loadRobotsFile(bytes('User-agent: *\nDisallow: /caf', [0xe9], '\n'), { robotsUrl: 'http://a.test/robots.txt' });
+  it("a Latin-1 rule matches the URL written with that byte (%E9), as Google's byte matcher does", () => {
+    const f = loadRobotsFile(bytes('User-agent: *\nDisallow: /caf', [0xe9], '\n'), {
+      robotsUrl: 'http://a.test/robots.txt',
+    });
     assert.equal(explain(f, 'http://a.test/caf%E9', 'bot').verdict, 'disallowed');
     assert.equal(explain(f, 'http://a.test/caf%C3%A9', 'bot').verdict, 'allowed');
   });
@@ -73,7 +90,13 @@ describe('invalid UTF-8 and NUL bytes', () => {
     assert.deepEqual(codes(d), ['2:invalid-utf8']);
   });
   it('overlong and surrogate encodings are invalid', () => {
-    for (const seq of [[0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf0, 0x9f, 0x98]]) {
+    for (const seq of [
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf0, 0x9f, 0x98],
+    ]) {
       const d = decodeRobotsBody(bytes('/', seq));
       assert.deepEqual(codes(d), ['1:invalid-utf8'], seq.join(' '));
       assert.equal(d.text.length, 1 + seq.length);

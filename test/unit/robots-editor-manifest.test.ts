@@ -14,11 +14,30 @@ import { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS } from '../../src/extension/
 const root = join(__dirname, '..', '..');
 
 interface Contributes {
-  languages: Array<{ id: string; filenames?: string[]; extensions?: string[]; configuration?: string; aliases?: string[] }>;
+  languages: Array<{
+    id: string;
+    filenames?: string[];
+    extensions?: string[];
+    configuration?: string;
+    aliases?: string[];
+  }>;
   grammars: Array<{ language: string; scopeName: string; path: string }>;
   commands: Array<{ command: string; title: string; category?: string }>;
   menus: Record<string, Array<{ command: string; when?: string; group?: string }>>;
-  configuration: { properties: Record<string, { type: string; default: unknown; minimum?: number; maximum?: number; scope?: string; markdownDescription?: string; description?: string }> };
+  configuration: {
+    properties: Record<
+      string,
+      {
+        type: string;
+        default: unknown;
+        minimum?: number;
+        maximum?: number;
+        scope?: string;
+        markdownDescription?: string;
+        description?: string;
+      }
+    >;
+  };
 }
 
 /** The robots.txt editor's part of package.json's `contributes`. */
@@ -29,9 +48,15 @@ function snippet(): Contributes {
     languages: c.languages.filter((l) => l.id === ROBOTS_TXT_LANGUAGE_ID),
     grammars: c.grammars.filter((g) => g.language === ROBOTS_TXT_LANGUAGE_ID),
     commands: c.commands.filter((x) => mine(x.command)),
-    menus: Object.fromEntries(Object.entries(c.menus).map(([menu, items]) => [menu, items.filter((i) => mine(i.command))]).filter(([, items]) => (items?.length ?? 0) > 0)),
+    menus: Object.fromEntries(
+      Object.entries(c.menus)
+        .map(([menu, items]) => [menu, items.filter((i) => mine(i.command))])
+        .filter(([, items]) => (items?.length ?? 0) > 0),
+    ),
     configuration: {
-      properties: Object.fromEntries(Object.entries(c.configuration.properties).filter(([key]) => (MY_SETTINGS as readonly string[]).includes(key))),
+      properties: Object.fromEntries(
+        Object.entries(c.configuration.properties).filter(([key]) => (MY_SETTINGS as readonly string[]).includes(key)),
+      ),
     },
   };
 }
@@ -59,7 +84,9 @@ describe('the robots.txt contributions in package.json', () => {
     assert.equal(grammar?.language, ROBOTS_TXT_LANGUAGE_ID);
     const tm = JSON.parse(readFileSync(join(root, grammar?.path ?? 'missing'), 'utf8')) as { scopeName: string };
     assert.equal(tm.scopeName, grammar?.scopeName);
-    const configuration = JSON.parse(readFileSync(join(root, 'language-configuration.json'), 'utf8')) as { comments: { lineComment: string } };
+    const configuration = JSON.parse(readFileSync(join(root, 'language-configuration.json'), 'utf8')) as {
+      comments: { lineComment: string };
+    };
     assert.equal(configuration.comments.lineComment, '#');
   });
 
@@ -69,8 +96,14 @@ describe('the robots.txt contributions in package.json', () => {
       assert.equal(command.category, CATEGORY);
       assert.ok(!command.title.startsWith(CATEGORY));
     }
-    assert.equal(c.commands.find((x) => x.command === COMMANDS.testRobotsTxtUrls)?.title, 'Test URLs against this robots.txt');
-    assert.equal(c.commands.find((x) => x.command === COMMANDS.compareLiveRobotsTxt)?.title, 'Compare with live robots.txt');
+    assert.equal(
+      c.commands.find((x) => x.command === COMMANDS.testRobotsTxtUrls)?.title,
+      'Test URLs against this robots.txt',
+    );
+    assert.equal(
+      c.commands.find((x) => x.command === COMMANDS.compareLiveRobotsTxt)?.title,
+      'Compare with live robots.txt',
+    );
   });
 
   it('menus: only these commands, only in robots-txt editors', () => {
@@ -86,7 +119,12 @@ describe('the robots.txt contributions in package.json', () => {
   it('settings: exactly the robotsTxt keys, defaults the code falls back to, manifest hygiene', () => {
     const props = c.configuration.properties;
     assert.deepEqual(Object.keys(props).sort(), [...MY_SETTINGS].sort());
-    for (const key of [SETTINGS.robotsTxtDiagnostics, SETTINGS.robotsTxtHovers, SETTINGS.robotsTxtCodeLens, SETTINGS.robotsTxtQuickFixes]) {
+    for (const key of [
+      SETTINGS.robotsTxtDiagnostics,
+      SETTINGS.robotsTxtHovers,
+      SETTINGS.robotsTxtCodeLens,
+      SETTINGS.robotsTxtQuickFixes,
+    ]) {
       assert.equal(props[key]?.type, 'boolean');
       assert.equal(props[key]?.default, true);
     }
@@ -98,7 +136,12 @@ describe('the robots.txt contributions in package.json', () => {
     for (const [key, s] of Object.entries(props)) {
       assert.ok(typeof s.markdownDescription === 'string' && s.markdownDescription.length > 20, key);
       assert.equal(s.description, undefined, key);
-      assert.ok(['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'].includes(s.scope ?? ''), key);
+      assert.ok(
+        ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'].includes(
+          s.scope ?? '',
+        ),
+        key,
+      );
       for (const ref of s.markdownDescription?.match(/#crawlPlanner\.[a-zA-Z.]+#/g) ?? []) {
         assert.ok((Object.values(SETTINGS) as string[]).includes(ref.slice(1, -1)), `${key} links to ${ref}`);
       }
@@ -113,8 +156,15 @@ describe('the robots.txt contributions in package.json', () => {
 });
 
 describe('readRobotsTxtSettings', () => {
-  const planner = { maxCrawlDelaySeconds: 30, crawlDelayPolicy: 'cap' as const, defaultDelaySeconds: 1, userAgent: 'CrawlPlanner' };
-  const config = (values: Record<string, unknown>) => ({ get: <T>(key: string): T | undefined => values[`crawlPlanner.${key}`] as T | undefined });
+  const planner = {
+    maxCrawlDelaySeconds: 30,
+    crawlDelayPolicy: 'cap' as const,
+    defaultDelaySeconds: 1,
+    userAgent: 'CrawlPlanner',
+  };
+  const config = (values: Record<string, unknown>) => ({
+    get: <T>(key: string): T | undefined => values[`crawlPlanner.${key}`] as T | undefined,
+  });
 
   it('defaults: every feature on, N = 1,000,000 (no plan), the planner settings passed through', () => {
     assert.deepEqual(readRobotsTxtSettings(config({}), planner, undefined), {
@@ -129,15 +179,27 @@ describe('readRobotsTxtSettings', () => {
 
   it('switches off only for false; N from the setting, the plan winning; junk falls back', () => {
     const s = readRobotsTxtSettings(
-      config({ [SETTINGS.robotsTxtDiagnostics]: false, [SETTINGS.robotsTxtHovers]: 'no', [SETTINGS.robotsTxtPagesForEstimate]: 5000 }),
+      config({
+        [SETTINGS.robotsTxtDiagnostics]: false,
+        [SETTINGS.robotsTxtHovers]: 'no',
+        [SETTINGS.robotsTxtPagesForEstimate]: 5000,
+      }),
       planner,
       undefined,
     );
     assert.deepEqual(s.features, { diagnostics: false, hovers: true, codeLens: true, quickFixes: true });
     assert.equal(s.pagesForEstimate, 5000);
-    assert.equal(readRobotsTxtSettings(config({ [SETTINGS.robotsTxtPagesForEstimate]: 5000 }), planner, 42).pagesForEstimate, 42);
+    assert.equal(
+      readRobotsTxtSettings(config({ [SETTINGS.robotsTxtPagesForEstimate]: 5000 }), planner, 42).pagesForEstimate,
+      42,
+    );
     for (const junk of [0, -1, 1.5, '100', 1e13, Number.NaN, null]) {
-      assert.equal(readRobotsTxtSettings(config({ [SETTINGS.robotsTxtPagesForEstimate]: junk }), planner, junk as never).pagesForEstimate, 1_000_000, String(junk));
+      assert.equal(
+        readRobotsTxtSettings(config({ [SETTINGS.robotsTxtPagesForEstimate]: junk }), planner, junk as never)
+          .pagesForEstimate,
+        1_000_000,
+        String(junk),
+      );
     }
   });
 });
@@ -147,7 +209,8 @@ describe('the grammar', () => {
     repository: Record<string, { begin?: string }>;
   };
   /** Oniguruma's `(?i:…)` as a JavaScript regex with the `i` flag (enough for these patterns). */
-  const begin = (name: string): RegExp => new RegExp((grammar.repository[name]?.begin ?? '').replace(/\(\?i:/g, '(?:'), 'i');
+  const begin = (name: string): RegExp =>
+    new RegExp((grammar.repository[name]?.begin ?? '').replace(/\(\?i:/g, '(?:'), 'i');
   const ORDER = ['user-agent', 'rule', 'crawl-delay', 'sitemap', 'nonstandard', 'unknown'];
   const first = (line: string) => ORDER.find((name) => begin(name).test(line));
   const table: [string, string | undefined][] = [
@@ -164,5 +227,6 @@ describe('the grammar', () => {
     ['# comment', undefined],
     ['just words', undefined],
   ];
-  for (const [line, expected] of table) it(`${JSON.stringify(line)} → ${expected}`, () => assert.equal(first(line), expected));
+  for (const [line, expected] of table)
+    it(`${JSON.stringify(line)} → ${expected}`, () => assert.equal(first(line), expected));
 });

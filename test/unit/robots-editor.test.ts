@@ -36,7 +36,8 @@ const CTX: EditorContext = {
 };
 
 const lint = (text: string, options?: LintOptions) => lintRobotsText(text, options);
-const hover = (text: string, line: number, column = 0, ctx: EditorContext = CTX) => hoverAt(lint(text).file, line, column, ctx) ?? '';
+const hover = (text: string, line: number, column = 0, ctx: EditorContext = CTX) =>
+  hoverAt(lint(text).file, line, column, ctx) ?? '';
 
 /** Applies edits (1-based lines, 0-based columns) to text, last first; `\n` in new text is kept. */
 function applyEdits(text: string, edits: readonly TextEditSpec[]): string {
@@ -47,7 +48,8 @@ function applyEdits(text: string, edits: readonly TextEditSpec[]): string {
   const offset = (line: number, column: number) => (starts[line - 1] ?? text.length) + column;
   const sorted = [...edits].sort((a, b) => offset(b.line, b.startColumn) - offset(a.line, a.startColumn));
   let out = text;
-  for (const e of sorted) out = out.slice(0, offset(e.line, e.startColumn)) + e.newText + out.slice(offset(e.endLine ?? e.line, e.endColumn));
+  for (const e of sorted)
+    out = out.slice(0, offset(e.line, e.startColumn)) + e.newText + out.slice(offset(e.endLine ?? e.line, e.endColumn));
   return out;
 }
 
@@ -63,10 +65,25 @@ describe('Crawl-delay economics (the seed numbers)', () => {
 
   const table: [name: string, delay: number, ctx: Partial<EditorContext>, title: string][] = [
     ['cap policy, above the cap', 120, {}, 'Capped at 30 s: 120 pages/hour · 1,000,000 pages ≈ 347 d 5 h'],
-    ['skip policy, above the cap', 120, { crawlDelayPolicy: 'skip' }, 'Crawl-delay 120 s is above your 30 s cap: this host is skipped (policy "skip")'],
+    [
+      'skip policy, above the cap',
+      120,
+      { crawlDelayPolicy: 'skip' },
+      'Crawl-delay 120 s is above your 30 s cap: this host is skipped (policy "skip")',
+    ],
     ['obey policy, above the cap', 120, { crawlDelayPolicy: 'obey' }, '30 pages/hour · 1,000,000 pages ≈ 1388 d 21 h'],
-    ['your delay is longer', 5, { configuredDelaySeconds: 20 }, 'Your 20 s delay applies: 180 pages/hour · 1,000,000 pages ≈ 231 d 12 h'],
-    ['no delay at all', 0, { configuredDelaySeconds: 0 }, 'No delay: the rate is set by response times and your rate limit'],
+    [
+      'your delay is longer',
+      5,
+      { configuredDelaySeconds: 20 },
+      'Your 20 s delay applies: 180 pages/hour · 1,000,000 pages ≈ 231 d 12 h',
+    ],
+    [
+      'no delay at all',
+      0,
+      { configuredDelaySeconds: 0 },
+      'No delay: the rate is set by response times and your rate limit',
+    ],
     ['one page', 2, { pagesForEstimate: 1 }, '1,800 pages/hour · 1 page ≈ 2 s'],
     ['fractional rate', 3600, { crawlDelayPolicy: 'obey' }, '1 pages/hour · 1,000,000 pages ≈ 41666 d 16 h'],
   ];
@@ -99,7 +116,10 @@ describe('hovers', () => {
     const h = hover(FILE, 3);
     assert.match(h, /one request every \*\*10 s\*\*/);
     assert.match(h, /the Crawl-delay is longer than your delay/);
-    assert.match(h, /\| Interval \| Pages\/hour \| Pages\/day \| 1,000,000 pages \|\n\|---\|---\|---\|---\|\n\| 10 s \| 360 \| 8,640 \| ≈ 115 d 17 h 47 m \(115\.7 days\) \|/);
+    assert.match(
+      h,
+      /\| Interval \| Pages\/hour \| Pages\/day \| 1,000,000 pages \|\n\|---\|---\|---\|---\|\n\| 10 s \| 360 \| 8,640 \| ≈ 115 d 17 h 47 m \(115\.7 days\) \|/,
+    );
     assert.ok(h.indexOf('Pages/hour') < h.indexOf('With your settings'), 'the numbers come first');
     assert.match(h, /Google: not supported, per Google's robots\.txt documentation\. Bing: honoured/);
   });
@@ -113,17 +133,26 @@ describe('hovers', () => {
   it('Crawl-delay that is not used: says why', () => {
     assert.match(hover('User-agent: *\nCrawl-delay: 10s\n', 2), /Not used: The Crawl-delay value "10s" has a unit/);
     assert.match(hover('Crawl-delay: 5\nUser-agent: *\n', 1), /belongs to no group/);
-    assert.match(hover('User-agent: *\nCrawl-delay: 5\nCrawl-delay: 20\n', 2), /the largest, 20 s on line 3, is the one used/);
+    assert.match(
+      hover('User-agent: *\nCrawl-delay: 5\nCrawl-delay: 20\n', 2),
+      /the largest, 20 s on line 3, is the one used/,
+    );
   });
 
   it('User-agent: which crawlers the group catches', () => {
     const g = hover(FILE, 1);
     assert.match(g, /\*\*Googlebot\*\* \(Google\): crawls for Google Search/);
-    assert.match(g, /\*\*Googlebot-Image\*\* \(Google\): no group names it, and Google's documentation says it then follows the `googlebot` group/);
+    assert.match(
+      g,
+      /\*\*Googlebot-Image\*\* \(Google\): no group names it, and Google's documentation says it then follows the `googlebot` group/,
+    );
     assert.match(g, /\*\*Applebot\*\* \(Apple\): .*Apple's documentation/);
     assert.match(g, /Your crawler \(`CrawlPlanner`\) uses the group at line 5, not this one\./);
     const star = hover(FILE, 5);
-    assert.match(star, /As the `\*` group, it also catches\*\* every crawler that no group names, for example: Bingbot, YandexBot/);
+    assert.match(
+      star,
+      /As the `\*` group, it also catches\*\* every crawler that no group names, for example: Bingbot, YandexBot/,
+    );
     assert.doesNotMatch(star, /catches[^\n]*Googlebot-Image/);
     assert.doesNotMatch(star, /for example:[^\n]*Google-Extended/, 'control tokens are not crawlers');
     assert.match(star, /\*\*Not caught by `\*`:\*\* AdsBot-Google, AdsBot-Google-Mobile, APIs-Google/);
@@ -136,11 +165,16 @@ describe('hovers', () => {
     assert.match(h, /`FooBot`: caught by its product token/);
     assert.match(h, /\*\*Google-Extended\*\* \(Google\): a control token .*it fetches nothing itself/);
     assert.match(h, /also named by the group at line 5: the groups are merged/);
-    assert.match(hover('User-agent: Yandex\nDisallow: /\n', 1), /\*\*YandexBot\*\* \(Yandex\): no group names it, and Yandex's documentation says it then follows the `yandex` group/);
+    assert.match(
+      hover('User-agent: Yandex\nDisallow: /\n', 1),
+      /\*\*YandexBot\*\* \(Yandex\): no group names it, and Yandex's documentation says it then follows the `yandex` group/,
+    );
   });
 
   it('crawlersCaughtBy follows RFC selection plus documented fallbacks', () => {
-    const file = lint('User-agent: Applebot\nDisallow: /a\nUser-agent: Googlebot\nDisallow: /g\nUser-agent: *\nDisallow: /s\n').file;
+    const file = lint(
+      'User-agent: Applebot\nDisallow: /a\nUser-agent: Googlebot\nDisallow: /g\nUser-agent: *\nDisallow: /s\n',
+    ).file;
     const names = (i: number) => crawlersCaughtBy(file, i).caught.map((c) => `${c.crawler.token}:${c.how}`);
     assert.deepEqual(names(0), ['Applebot:named']);
     assert.ok(names(1).includes('Googlebot-News:fallback'));
@@ -165,7 +199,10 @@ describe('hovers', () => {
     assert.match(hover(FILE, 10), /Google stopped supporting noindex/);
     assert.match(hover(FILE, 12), /\*\*Unknown directive\*\* `Foo`/);
     assert.match(hover('Site-map: /s.xml\n', 1), /A relative URL/);
-    assert.match(hover('Sitemap: /s.xml\n# https://a.example/robots.txt\n', 1), /Read as `https:\/\/a\.example\/s\.xml`/);
+    assert.match(
+      hover('Sitemap: /s.xml\n# https://a.example/robots.txt\n', 1),
+      /Read as `https:\/\/a\.example\/s\.xml`/,
+    );
     assert.match(hover('Sitemap: https://a.example/s.xml\nSitemap: https://a.example/s.xml\n', 2), /listed earlier/);
   });
 
@@ -185,7 +222,17 @@ describe('hovers', () => {
   });
 
   it('every non-standard directive parse.ts knows has a knowledge entry', () => {
-    for (const key of ['host', 'clean-param', 'noindex', 'nofollow', 'noarchive', 'request-rate', 'visit-time', 'content-signal', 'content-usage']) {
+    for (const key of [
+      'host',
+      'clean-param',
+      'noindex',
+      'nofollow',
+      'noarchive',
+      'request-rate',
+      'visit-time',
+      'content-signal',
+      'content-usage',
+    ]) {
       assert.ok(DIRECTIVES[key]?.support, key);
     }
     for (const c of KNOWN_CRAWLERS) assert.match(c.token, /^[a-zA-Z_-]+$/, c.token);
@@ -193,7 +240,8 @@ describe('hovers', () => {
 });
 
 describe('CodeLens', () => {
-  const TEXT = 'User-agent: Googlebot\nDisallow: /private\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /\nCrawl-delay: 5\nCrawl-delay: 60\n';
+  const TEXT =
+    'User-agent: Googlebot\nDisallow: /private\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /\nCrawl-delay: 5\nCrawl-delay: 60\n';
 
   it('"Test URLs…" above each group and the cost above each used Crawl-delay', () => {
     const lenses = codeLenses(lint(TEXT).file, CTX).map((l) => [l.line, l.kind, l.title, l.group]);
@@ -208,13 +256,19 @@ describe('CodeLens', () => {
   it('"Compare with live robots.txt" only when the origin is known', () => {
     const r = lint(`# https://example.com/robots.txt\n${TEXT}`);
     const first = codeLenses(r.file, CTX, r.origin ? { liveOrigin: r.origin } : {})[0];
-    assert.deepEqual([first?.line, first?.kind, first?.title, first?.origin], [1, 'compare-live', 'Compare with live robots.txt (https://example.com)', 'https://example.com']);
+    assert.deepEqual(
+      [first?.line, first?.kind, first?.title, first?.origin],
+      [1, 'compare-live', 'Compare with live robots.txt (https://example.com)', 'https://example.com'],
+    );
     assert.match(first?.tooltip ?? '', /a comment in the file/);
     assert.ok(!codeLenses(lint(TEXT).file, CTX).some((l) => l.kind === 'compare-live'));
   });
 
   it('a file without groups gets one "Test URLs…" lens; an empty file none', () => {
-    assert.deepEqual(codeLenses(lint('# nothing\n').file, CTX).map((l) => [l.line, l.kind]), [[1, 'test-urls']]);
+    assert.deepEqual(
+      codeLenses(lint('# nothing\n').file, CTX).map((l) => [l.line, l.kind]),
+      [[1, 'test-urls']],
+    );
     assert.deepEqual(codeLenses(lint('').file, CTX), []);
   });
 });
@@ -225,20 +279,44 @@ describe('quick fixes on the fixtures', () => {
   const FIXED: Partial<Record<RobotsFindingCode, { title: string; text: string; options?: LintOptions }>> = {
     'missing-colon': { title: 'Add ":" after "Disallow"', text: 'User-agent: *\nDisallow: /private\n' },
     'directive-typo': { title: 'Change "Disalow" to "Disallow"', text: 'User-agent: *\nDisallow: /private\n' },
-    'unknown-directive': { title: 'Change "Disallowed" to "Disallow"', text: 'User-agent: *\nDisallow: /private\nDisallow: /tmp\n' },
-    'rule-outside-group': { title: 'Add "User-agent: *" above line 1', text: 'User-agent: *\nDisallow: /private\nUser-agent: *\nDisallow: /tmp\n' },
-    'crawl-delay-outside-group': { title: 'Add "User-agent: *" above line 1', text: 'User-agent: *\nCrawl-delay: 10\nUser-agent: *\nDisallow: /private\n' },
+    'unknown-directive': {
+      title: 'Change "Disallowed" to "Disallow"',
+      text: 'User-agent: *\nDisallow: /private\nDisallow: /tmp\n',
+    },
+    'rule-outside-group': {
+      title: 'Add "User-agent: *" above line 1',
+      text: 'User-agent: *\nDisallow: /private\nUser-agent: *\nDisallow: /tmp\n',
+    },
+    'crawl-delay-outside-group': {
+      title: 'Add "User-agent: *" above line 1',
+      text: 'User-agent: *\nCrawl-delay: 10\nUser-agent: *\nDisallow: /private\n',
+    },
     'sitemap-relative': {
       title: 'Make the Sitemap URL absolute: https://example.com/sitemap.xml',
       text: '# https://example.com/robots.txt\nUser-agent: *\nDisallow: /private\nSitemap: https://example.com/sitemap.xml\n',
     },
-    'rule-path-not-absolute': { title: 'Start the path with "/": /private', text: 'User-agent: *\nDisallow: /private\n' },
-    'user-agent-not-a-token': { title: 'Use the product token "Googlebot"', text: 'User-agent: Googlebot\nDisallow: /private\n' },
-    'bom-in-line': { title: 'Remove the invisible byte order mark (U+FEFF)', text: 'User-agent: *\nDisallow: /private\nDisallow: /tmp\n' },
+    'rule-path-not-absolute': {
+      title: 'Start the path with "/": /private',
+      text: 'User-agent: *\nDisallow: /private\n',
+    },
+    'user-agent-not-a-token': {
+      title: 'Use the product token "Googlebot"',
+      text: 'User-agent: Googlebot\nDisallow: /private\n',
+    },
+    'bom-in-line': {
+      title: 'Remove the invisible byte order mark (U+FEFF)',
+      text: 'User-agent: *\nDisallow: /private\nDisallow: /tmp\n',
+    },
     'rule-duplicate': { title: 'Remove the duplicate rule', text: 'User-agent: *\nDisallow: /private\n' },
-    'crawl-delay-duplicate': { title: 'Remove this Crawl-delay line (a larger one is used)', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
+    'crawl-delay-duplicate': {
+      title: 'Remove this Crawl-delay line (a larger one is used)',
+      text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n',
+    },
     'crawl-delay-exponent': { title: 'Write "10"', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
-    'crawl-delay-invalid': { title: 'Write "10" (seconds)', text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n' },
+    'crawl-delay-invalid': {
+      title: 'Write "10" (seconds)',
+      text: 'User-agent: *\nDisallow: /private\nCrawl-delay: 10\n',
+    },
     'crawl-delay-scope': {
       title: 'Give BarBot the same Crawl-delay',
       text: 'User-agent: FooBot\nCrawl-delay: 5\nUser-agent: BarBot\nCrawl-delay: 5\nDisallow: /private\n',
@@ -249,7 +327,12 @@ describe('quick fixes on the fixtures', () => {
     const expected = FIXED[code];
     it(expected ? `${code}: "${expected.title}" removes the finding` : `${code}: no quick fix`, () => {
       const text = readFileSync(join(FIXTURES, `${code}.txt`), 'utf8');
-      const options = code === 'truncated' ? { maxBytes: 40 } : code === 'not-text' ? { contentType: 'application/octet-stream' } : undefined;
+      const options =
+        code === 'truncated'
+          ? { maxBytes: 40 }
+          : code === 'not-text'
+            ? { contentType: 'application/octet-stream' }
+            : undefined;
       const r = lint(text, options);
       const finding = r.findings.find((f) => f.code === code);
       if (!finding) {
@@ -274,21 +357,35 @@ describe('quick fixes on the fixtures', () => {
     const f = r.findings.find((x) => x.code === 'missing-colon');
     assert.ok(f);
     const [fix] = quickFixes(r.file, f);
-    assert.equal(applyEdits('User-agent: *\nuseragent *\nDisallow: /x\n', fix?.edits ?? []), 'User-agent: *\nUser-agent: *\nDisallow: /x\n');
+    assert.equal(
+      applyEdits('User-agent: *\nuseragent *\nDisallow: /x\n', fix?.edits ?? []),
+      'User-agent: *\nUser-agent: *\nDisallow: /x\n',
+    );
     const unknown = lint('User-agent: *\nDisallow: /\nSitemap: /s.xml\n');
-    assert.deepEqual(quickFixes(unknown.file, unknown.findings.find((x) => x.code === 'sitemap-relative')!), []);
+    assert.deepEqual(
+      quickFixes(
+        unknown.file,
+        unknown.findings.find((x) => x.code === 'sitemap-relative')!,
+      ),
+      [],
+    );
   });
 
   it('deleting the last line of a file without a final newline', () => {
     const text = 'User-agent: *\nDisallow: /a\nDisallow: /a';
     const r = lint(text);
-    const [fix] = quickFixes(r.file, r.findings.find((f) => f.code === 'rule-duplicate')!);
+    const [fix] = quickFixes(
+      r.file,
+      r.findings.find((f) => f.code === 'rule-duplicate')!,
+    );
     assert.equal(applyEdits(text, fix?.edits ?? []), 'User-agent: *\nDisallow: /a');
   });
 });
 
 describe('testing URLs', () => {
-  const file = lint('User-agent: Googlebot\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: *\nDisallow: /\n').file;
+  const file = lint(
+    'User-agent: Googlebot\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: *\nDisallow: /\n',
+  ).file;
 
   it('verdicts with the deciding line; paths resolve against the file', () => {
     const results = testUrls(file, splitUrlInput('/private/x private/ok  /public'), 'Googlebot');
@@ -300,15 +397,21 @@ describe('testing URLs', () => {
         ['/public', 'allowed', undefined],
       ],
     );
-    assert.deepEqual(verdictMarks(results).map((m) => [m.line, m.verdict, m.text]), [
-      [2, 'disallowed', '✗ blocks /private/x'],
-      [3, 'allowed', '✓ allows /private/ok'],
-    ]);
+    assert.deepEqual(
+      verdictMarks(results).map((m) => [m.line, m.verdict, m.text]),
+      [
+        [2, 'disallowed', '✗ blocks /private/x'],
+        [3, 'allowed', '✓ allows /private/ok'],
+      ],
+    );
   });
 
   it('marks group many inputs on one line', () => {
     const results = testUrls(file, ['/a', '/b', '/c', '/d', '/e'], 'OtherBot');
-    assert.deepEqual(verdictMarks(results).map((m) => m.text), ['✗ blocks /a, /b, /c and 2 more']);
+    assert.deepEqual(
+      verdictMarks(results).map((m) => m.text),
+      ['✗ blocks /a, /b, /c and 2 more'],
+    );
   });
 
   it('splitUrlInput and robotsUrlForInputs', () => {

@@ -22,14 +22,19 @@ import { robotsParserSteps } from '../helpers/robotsParserOracle';
 
 const ROBOTS = 'http://a.test/robots.txt';
 const file = (text: string, robotsUrl = ROBOTS): RobotsFile => parseRobots(text, { robotsUrl });
-const verdict = (f: RobotsFile, path: string, token: string) => explain(f, path.startsWith('/') ? `http://a.test${path}` : path, token).verdict;
+const verdict = (f: RobotsFile, path: string, token: string) =>
+  explain(f, path.startsWith('/') ? `http://a.test${path}` : path, token).verdict;
 const codes = (f: RobotsFile) => f.findings.map((x) => `${x.line}:${x.code}`);
 
 describe('G1 product token: full User-Agent headers, validation', () => {
   const f = file('User-agent: ExampleBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n');
 
   it('a full User-Agent header selects the ExampleBot group (robots-parser picked "mozilla")', () => {
-    const e = explain(f, 'http://a.test/page', 'Mozilla/5.0 (compatible; ExampleBot/0.1; +https://example.com/bot.html)');
+    const e = explain(
+      f,
+      'http://a.test/page',
+      'Mozilla/5.0 (compatible; ExampleBot/0.1; +https://example.com/bot.html)',
+    );
     assert.equal(e.verdict, 'disallowed');
     assert.equal(e.productToken, 'ExampleBot');
     assert.deepEqual(e.group, { line: 1, lines: [1], userAgents: ['ExampleBot'], matchedBy: 'product-token' });
@@ -41,7 +46,11 @@ describe('G1 product token: full User-Agent headers, validation', () => {
     ['ExampleBot/1.0', 'ExampleBot', 'token-with-version'],
     ['ExampleBot/1.0 (+https://example.com/bot)', 'ExampleBot', 'user-agent-header'],
     ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Googlebot', 'user-agent-header'],
-    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Bingbot/2.0) Chrome/120 Safari/537.36', 'Bingbot', 'user-agent-header'],
+    [
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Bingbot/2.0) Chrome/120 Safari/537.36',
+      'Bingbot',
+      'user-agent-header',
+    ],
     ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', undefined],
     ['Foo Bar', undefined],
     ['bot2', undefined],
@@ -84,7 +93,9 @@ describe('G1 product token: full User-Agent headers, validation', () => {
   });
 
   it('matches case-insensitively and merges every group naming the token (RFC 9309 §2.2.1, test A3)', () => {
-    const g = file('user-agent: EXAMPLEBOT\ndisallow: /a\nuser-agent: examplebot\ndisallow: /b\nuser-agent: *\ndisallow: /\n');
+    const g = file(
+      'user-agent: EXAMPLEBOT\ndisallow: /a\nuser-agent: examplebot\ndisallow: /b\nuser-agent: *\ndisallow: /\n',
+    );
     assert.equal(verdict(g, '/a', 'ExampleBot'), 'disallowed');
     assert.equal(verdict(g, '/b', 'ExampleBot'), 'disallowed');
     assert.equal(verdict(g, '/c', 'ExampleBot'), 'allowed');
@@ -93,7 +104,13 @@ describe('G1 product token: full User-Agent headers, validation', () => {
 });
 
 describe('G2 non-rule lines never split a group', () => {
-  for (const between of ['Sitemap: http://a.test/sitemap.xml', 'Crawl-delay: 5', 'Host: a.test', 'Foo: bar', 'this is not a directive']) {
+  for (const between of [
+    'Sitemap: http://a.test/sitemap.xml',
+    'Crawl-delay: 5',
+    'Host: a.test',
+    'Foo: bar',
+    'this is not a directive',
+  ]) {
     it(`User-agent: a / ${between} / User-agent: b / Disallow: / → a is disallowed`, () => {
       const f = file(`User-agent: a\n${between}\nUser-agent: b\nDisallow: /\n`);
       const e = explain(f, 'http://a.test/x', 'a');
@@ -173,11 +190,14 @@ describe('G6 UTF-8 byte order mark (full and partial) is skipped', () => {
     });
   }
   it('a string starting with U+FEFF → disallowed', () => {
-    assert.equal(verdict(loadRobotsFile('\uFEFFUser-agent: *\nDisallow: /\n', { robotsUrl: ROBOTS }), '/x', 'bot'), 'disallowed');
+    assert.equal(
+      verdict(loadRobotsFile('\uFEFFUser-agent: *\nDisallow: /\n', { robotsUrl: ROBOTS }), '/x', 'bot'),
+      'disallowed',
+    );
   });
 });
 
-describe('G7 user-agent values in the file: Google\'s first-token reading', () => {
+describe("G7 user-agent values in the file: Google's first-token reading", () => {
   const table: [value: string, token: string, global: boolean][] = [
     ['ExampleBot', 'examplebot', false],
     ['ExampleBot*', 'examplebot', false],
@@ -258,14 +278,21 @@ describe('G9 /robots.txt itself is always allowed', () => {
     assert.equal(verdict(f, '/other', 'bot'), 'disallowed');
   });
   it('also when robots.txt was unreachable', () => {
-    assert.equal(explainWithOutcome('unreachable', undefined, 'http://a.test/robots.txt', 'bot', { robotsUrl: ROBOTS }).verdict, 'allowed');
+    assert.equal(
+      explainWithOutcome('unreachable', undefined, 'http://a.test/robots.txt', 'bot', { robotsUrl: ROBOTS }).verdict,
+      'allowed',
+    );
   });
 });
 
 describe('G14 the 500 KiB parsing limit (RFC 9309 §2.5)', () => {
   const pad = (bytes: number) => {
     const line = '#' + 'x'.repeat(98) + '\n'; // 100 bytes
-    return line.repeat(Math.floor(bytes / 100)) + '#'.repeat(bytes % 100 === 0 ? 0 : (bytes % 100) - 1) + (bytes % 100 === 0 ? '' : '\n');
+    return (
+      line.repeat(Math.floor(bytes / 100)) +
+      '#'.repeat(bytes % 100 === 0 ? 0 : (bytes % 100) - 1) +
+      (bytes % 100 === 0 ? '' : '\n')
+    );
   };
 
   it('D1: a rule that ends before byte 512,000 of a 511,000-byte file is enforced', () => {
@@ -399,7 +426,7 @@ describe('G17 Crawl-delay is validated', () => {
     assert.deepEqual(codes(f), ['2:crawl-delay-duplicate']);
   });
 
-  it('a specific group without Crawl-delay does not inherit the * group\'s', () => {
+  it("a specific group without Crawl-delay does not inherit the * group's", () => {
     const f = file('User-agent: *\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: ExampleBot\nDisallow: /y\n');
     assert.deepEqual(crawlDelayFor(f, 'ExampleBot'), {});
     assert.deepEqual(crawlDelayFor(f, 'other'), { seconds: 5, line: 2 });
@@ -419,32 +446,52 @@ describe('explainWithOutcome: the fetch outcome policy (RFC 9309 §2.3.1)', () =
     assert.throws(() => explainWithOutcome('ok', undefined, 'http://a.test/x', 'bot'), TypeError);
   });
   it('unavailable (4xx, too many redirects) → allowed, and the reason says why', () => {
-    const e = explainWithOutcome('unavailable', undefined, 'http://a.test/private/x', 'bot', { robotsUrl: ROBOTS, status: 404 });
+    const e = explainWithOutcome('unavailable', undefined, 'http://a.test/private/x', 'bot', {
+      robotsUrl: ROBOTS,
+      status: 404,
+    });
     assert.equal(e.verdict, 'allowed');
     assert.match(e.reason, /^robots\.txt is unavailable \(HTTP 404\)/);
     assert.match(e.reason, /§2\.3\.1\.3/);
   });
   it('unreachable (5xx, 429, network) → disallowed, said first in the reason', () => {
-    const e = explainWithOutcome('unreachable', undefined, 'http://a.test/public', 'bot', { robotsUrl: ROBOTS, status: 503 });
+    const e = explainWithOutcome('unreachable', undefined, 'http://a.test/public', 'bot', {
+      robotsUrl: ROBOTS,
+      status: 503,
+    });
     assert.equal(e.verdict, 'disallowed');
     assert.match(e.reason, /^robots\.txt unreachable \(HTTP 503\)/);
     assert.match(e.reason, /§2\.3\.1\.4/);
-    const n = explainWithOutcome('unreachable', undefined, 'http://a.test/public', 'bot', { detail: 'connection refused' });
+    const n = explainWithOutcome('unreachable', undefined, 'http://a.test/public', 'bot', {
+      detail: 'connection refused',
+    });
     assert.match(n.reason, /^robots\.txt unreachable \(connection refused\)/);
   });
   it('other origins stay not-applicable whatever the outcome', () => {
     for (const outcome of ['unavailable', 'unreachable'] as const) {
-      assert.equal(explainWithOutcome(outcome, undefined, 'http://b.test/x', 'bot', { robotsUrl: ROBOTS }).verdict, 'not-applicable');
+      assert.equal(
+        explainWithOutcome(outcome, undefined, 'http://b.test/x', 'bot', { robotsUrl: ROBOTS }).verdict,
+        'not-applicable',
+      );
     }
   });
 });
 
 describe('explain: the explanation', () => {
   it('names the deciding line, directive, group and Crawl-delay', () => {
-    const f = file('# comment\nUser-agent: ExampleBot\nCrawl-delay: 3\nDisallow: /private   # keep out\nAllow: /private/ok\n');
+    const f = file(
+      '# comment\nUser-agent: ExampleBot\nCrawl-delay: 3\nDisallow: /private   # keep out\nAllow: /private/ok\n',
+    );
     const e = explain(f, 'http://a.test/private/x?y=1', 'ExampleBot');
     assert.deepEqual(
-      { verdict: e.verdict, line: e.line, rule: e.rule, directive: e.directive, group: e.group, crawlDelaySeconds: e.crawlDelaySeconds },
+      {
+        verdict: e.verdict,
+        line: e.line,
+        rule: e.rule,
+        directive: e.directive,
+        group: e.group,
+        crawlDelaySeconds: e.crawlDelaySeconds,
+      },
       {
         verdict: 'disallowed',
         line: 4,

@@ -76,13 +76,19 @@ describe('fixtures: one per finding code', () => {
       const { findings, options } = EXPECTED[code];
       const r = lintRobots(fixture(code), options);
       assert.deepEqual(brief(r), findings);
-      assert.ok(r.findings.some((f) => f.code === code), `${code} is among the findings`);
+      assert.ok(
+        r.findings.some((f) => f.code === code),
+        `${code} is among the findings`,
+      );
       for (const f of r.findings) {
         assert.ok(f.message.length > 10, 'a sentence');
         const line = r.file.lines[f.line - 1];
         if (f.column !== undefined) {
           assert.ok(line, `line ${f.line} exists`);
-          assert.ok(f.endColumn !== undefined && f.column <= f.endColumn && f.endColumn <= line.raw.length, `${f.code} range inside its line`);
+          assert.ok(
+            f.endColumn !== undefined && f.column <= f.endColumn && f.endColumn <= line.raw.length,
+            `${f.code} range inside its line`,
+          );
         }
       }
     });
@@ -115,25 +121,42 @@ describe('messages the editor adds', () => {
   });
 
   it('unsupported directives say what major crawlers do, per their documentation', () => {
-    assert.match(messageOf('User-agent: *\nNoindex: /x\n', 'unsupported-directive'), /Google stopped supporting noindex in robots\.txt on 1 September 2019/);
+    assert.match(
+      messageOf('User-agent: *\nNoindex: /x\n', 'unsupported-directive'),
+      /Google stopped supporting noindex in robots\.txt on 1 September 2019/,
+    );
     assert.match(messageOf('User-agent: *\nHost: example.com\n', 'unsupported-directive'), /Yandex/);
-    assert.match(messageOf('User-agent: *\nRequest-rate: 1/5\n', 'unsupported-directive'), /Google does not support it/);
+    assert.match(
+      messageOf('User-agent: *\nRequest-rate: 1/5\n', 'unsupported-directive'),
+      /Google does not support it/,
+    );
   });
 
   it('crawl-delay-ignored-by-google: says so, more pointedly in a Googlebot group', () => {
-    assert.match(messageOf('User-agent: *\nCrawl-delay: 5\n', 'crawl-delay-ignored-by-google'), /Google does not support Crawl-delay; Bing's documentation says Bingbot honours it/);
-    assert.match(messageOf('User-agent: Googlebot\nCrawl-delay: 5\n', 'crawl-delay-ignored-by-google'), /This group names Googlebot/);
+    assert.match(
+      messageOf('User-agent: *\nCrawl-delay: 5\n', 'crawl-delay-ignored-by-google'),
+      /Google does not support Crawl-delay; Bing's documentation says Bingbot honours it/,
+    );
+    assert.match(
+      messageOf('User-agent: Googlebot\nCrawl-delay: 5\n', 'crawl-delay-ignored-by-google'),
+      /This group names Googlebot/,
+    );
   });
 
   it('truncated: names the last line that is parsed', () => {
-    assert.match(lintRobots(fixture('truncated'), { maxBytes: 40 }).findings[0]?.message ?? '', /Line 2 is the last line parsed\./);
+    assert.match(
+      lintRobots(fixture('truncated'), { maxBytes: 40 }).findings[0]?.message ?? '',
+      /Line 2 is the last line parsed\./,
+    );
   });
 
   it('sitemap-relative: no made-up origin when the origin is unknown', () => {
     const unknown = messageOf('User-agent: *\nDisallow: /x\nSitemap: /s.xml\n', 'sitemap-relative');
     assert.match(unknown, /origin is not known/);
     assert.doesNotMatch(unknown, /invalid/);
-    const known = messageOf('User-agent: *\nSitemap: /s.xml\n', 'sitemap-relative', { robotsUrl: 'https://a.example/robots.txt' });
+    const known = messageOf('User-agent: *\nSitemap: /s.xml\n', 'sitemap-relative', {
+      robotsUrl: 'https://a.example/robots.txt',
+    });
     assert.match(known, /https:\/\/a\.example\/s\.xml/);
   });
 
@@ -141,9 +164,14 @@ describe('messages the editor adds', () => {
     const m = messageOf('User-agent: *\nAllow: /a\nDisallow: /a\n', 'rule-contradictory');
     assert.match(m, /Allow \(line 2\) and Disallow \(line 3\)/);
     assert.match(m, /Allow wins/);
-    assert.deepEqual(brief(lintRobotsText('User-agent: *\nDisallow: /a~\nDisallow: /a%7E\n')), ['3:rule-duplicate:info']);
+    assert.deepEqual(brief(lintRobotsText('User-agent: *\nDisallow: /a~\nDisallow: /a%7E\n')), [
+      '3:rule-duplicate:info',
+    ]);
     // Different groups, different patterns, empty values: nothing to report.
-    assert.deepEqual(brief(lintRobotsText('User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /x\nAllow: /x$\n')), []);
+    assert.deepEqual(
+      brief(lintRobotsText('User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /x\nAllow: /x$\n')),
+      [],
+    );
     assert.deepEqual(brief(lintRobotsText('User-agent: *\nDisallow:\nDisallow:\nDisallow: /x\n')), []);
   });
 
@@ -198,21 +226,41 @@ describe('origin', () => {
   });
 
   it('from the robotsUrl option, a comment, the folder name hint, or the Sitemap lines', () => {
-    assert.deepEqual(lintRobotsText('User-agent: *\n', { robotsUrl: 'https://a.example/robots.txt' }).origin, { origin: 'https://a.example', from: 'option' });
-    assert.deepEqual(lintRobotsText('# Live at https://b.example/robots.txt\nUser-agent: *\n').origin, { origin: 'https://b.example', from: 'comment', line: 1 });
+    assert.deepEqual(lintRobotsText('User-agent: *\n', { robotsUrl: 'https://a.example/robots.txt' }).origin, {
+      origin: 'https://a.example',
+      from: 'option',
+    });
+    assert.deepEqual(lintRobotsText('# Live at https://b.example/robots.txt\nUser-agent: *\n').origin, {
+      origin: 'https://b.example',
+      from: 'comment',
+      line: 1,
+    });
     assert.deepEqual(
       lintRobotsText('User-agent: *\nSitemap: https://c.example/a.xml\nSitemap: https://c.example/b.xml\n').origin,
       { origin: 'https://c.example', from: 'sitemap', line: 2 },
     );
     // Sitemaps on two origins say nothing.
-    assert.equal(lintRobotsText('Sitemap: https://c.example/a.xml\nSitemap: https://cdn.example/b.xml\n').origin, undefined);
+    assert.equal(
+      lintRobotsText('Sitemap: https://c.example/a.xml\nSitemap: https://cdn.example/b.xml\n').origin,
+      undefined,
+    );
     const hint = originFromPath('/work/sites/www.example.com/robots.txt');
     assert.deepEqual(hint, { origin: 'https://www.example.com', from: 'folder' });
-    assert.equal(lintRobotsText('User-agent: *\n', { originHint: hint as never }).file.robotsUrl, 'https://www.example.com/robots.txt');
+    assert.equal(
+      lintRobotsText('User-agent: *\n', { originHint: hint as never }).file.robotsUrl,
+      'https://www.example.com/robots.txt',
+    );
   });
 
   it('originFromPath takes only folders named like hosts', () => {
-    for (const p of ['/a/public/robots.txt', '/a/v1.2/robots.txt', 'robots.txt', '/node_modules/robots.txt', '/a/-x.com/robots.txt', 'C:\\x\\1.2.3.4\\robots.txt']) {
+    for (const p of [
+      '/a/public/robots.txt',
+      '/a/v1.2/robots.txt',
+      'robots.txt',
+      '/node_modules/robots.txt',
+      '/a/-x.com/robots.txt',
+      'C:\\x\\1.2.3.4\\robots.txt',
+    ]) {
       assert.equal(originFromPath(p), undefined, p);
     }
     assert.equal(originFromPath('C:\\sites\\Example.ORG\\robots.txt')?.origin, 'https://example.org');
@@ -226,19 +274,42 @@ describe('origin', () => {
 describe('never throws', () => {
   it('on any text: findings sorted, inside their lines', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', ':', ' ', '\n', '\r', '#', '*', '/', '$', '\uFEFF', '\uFFFD', 'User-agent', 'Disallow', 'Crawl-delay', '1e3', 'Sitemap', 'x') }), (text) => {
-        const r = lintRobotsText(text);
-        for (let i = 1; i < r.findings.length; i++) {
-          const a = r.findings[i - 1]!;
-          const b = r.findings[i]!;
-          assert.ok(a.line < b.line || (a.line === b.line && (a.column ?? -1) <= (b.column ?? -1)));
-        }
-        for (const f of r.findings) {
-          if (f.column === undefined || f.code === 'truncated') continue;
-          const line = r.file.lines[f.line - 1];
-          assert.ok(line && (f.endColumn as number) <= line.raw.length, `${f.code} on line ${f.line}`);
-        }
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(
+            'a',
+            ':',
+            ' ',
+            '\n',
+            '\r',
+            '#',
+            '*',
+            '/',
+            '$',
+            '\uFEFF',
+            '\uFFFD',
+            'User-agent',
+            'Disallow',
+            'Crawl-delay',
+            '1e3',
+            'Sitemap',
+            'x',
+          ),
+        }),
+        (text) => {
+          const r = lintRobotsText(text);
+          for (let i = 1; i < r.findings.length; i++) {
+            const a = r.findings[i - 1]!;
+            const b = r.findings[i]!;
+            assert.ok(a.line < b.line || (a.line === b.line && (a.column ?? -1) <= (b.column ?? -1)));
+          }
+          for (const f of r.findings) {
+            if (f.column === undefined || f.code === 'truncated') continue;
+            const line = r.file.lines[f.line - 1];
+            assert.ok(line && (f.endColumn as number) <= line.raw.length, `${f.code} on line ${f.line}`);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

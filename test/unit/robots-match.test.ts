@@ -46,7 +46,7 @@ describe('normalizeForMatch: one canonical form for rules and URLs', () => {
     ['/a$b$', 'pattern', '/a%24b$'],
     ['/a*b$', 'url', '/a%2Ab%24'],
     ['/f-%2A.html', 'pattern', '/f-%2A.html'],
-    ["/!&()+,:;=@?a=b", 'url', "/!&()+,:;=@?a=b"],
+    ['/!&()+,:;=@?a=b', 'url', '/!&()+,:;=@?a=b'],
     ['/\t\u007f', 'url', '/%09%7F'],
   ];
   for (const [input, side, expected] of table) {
@@ -55,16 +55,52 @@ describe('normalizeForMatch: one canonical form for rules and URLs', () => {
 
   it('is idempotent on both sides (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('pattern' as const, 'url' as const), (s, side) => {
-        const once = normalizeForMatch(s, side);
-        assert.equal(normalizeForMatch(once, side), once);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.constantFrom('pattern' as const, 'url' as const),
+        (s, side) => {
+          const once = normalizeForMatch(s, side);
+          assert.equal(normalizeForMatch(once, side), once);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("is a fixed point of robots-parser's rule normaliser (encodeURI) and of the URL serialiser (property)", () => {
-    const PARTS = ['a', 'Z', '0', '/', '?', '#', '%', '%7e', '%2F', '|', '[', ']', '^', "'", '\\', ' ', '"', '`', '{', '}', '*', '$', 'ツ', '.', '..', '~', '&', '=', ':', '@', '!'];
+    const PARTS = [
+      'a',
+      'Z',
+      '0',
+      '/',
+      '?',
+      '#',
+      '%',
+      '%7e',
+      '%2F',
+      '|',
+      '[',
+      ']',
+      '^',
+      "'",
+      '\\',
+      ' ',
+      '"',
+      '`',
+      '{',
+      '}',
+      '*',
+      '$',
+      'ツ',
+      '.',
+      '..',
+      '~',
+      '&',
+      '=',
+      ':',
+      '@',
+      '!',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PARTS), { maxLength: 12 }), (parts) => {
         const u = new URL('http://a.test/' + parts.join(''));
@@ -109,7 +145,11 @@ describe('linearMatch', () => {
     fc.assert(
       fc.property(patternArb, pathArb, (pattern, path) => {
         const rp = robotsParser('http://a.test/robots.txt', `User-agent: *\nDisallow: ${pattern}\n`);
-        assert.equal(linearMatch(pattern, path), rp.isAllowed('http://a.test' + path, 'x') === false, `${pattern} vs ${path}`);
+        assert.equal(
+          linearMatch(pattern, path),
+          rp.isAllowed('http://a.test' + path, 'x') === false,
+          `${pattern} vs ${path}`,
+        );
       }),
       { numRuns: 3000 },
     );
@@ -145,7 +185,16 @@ describe('the compiled matcher', () => {
   });
 
   it('exact ($) rules, wildcard rules and prefix rules compete by length, then allow, then file order', () => {
-    const rules = [R('/x', false, 1), R('/x$', true, 2), R('/x*', true, 3), R('/*y', false, 4), R('/xy', true, 5), R('/*/z$', false, 6), R('/*q', false, 7), R('/qq', true, 8)];
+    const rules = [
+      R('/x', false, 1),
+      R('/x$', true, 2),
+      R('/x*', true, 3),
+      R('/*y', false, 4),
+      R('/xy', true, 5),
+      R('/*/z$', false, 6),
+      R('/*q', false, 7),
+      R('/qq', true, 8),
+    ];
     const c = compileRules(rules);
     const best = (p: string) => bestMatch(c, p)?.line;
     assert.equal(best('/x'), 2, '/x$ (3) beats /x (2)');
@@ -158,7 +207,13 @@ describe('the compiled matcher', () => {
   });
 
   it('duplicate patterns: allow wins, else the earlier line', () => {
-    const c = compileRules([R('/p', false, 1), R('/p', false, 2), R('/q', false, 3), R('/q', true, 4), R('/q', true, 5)]);
+    const c = compileRules([
+      R('/p', false, 1),
+      R('/p', false, 2),
+      R('/q', false, 3),
+      R('/q', true, 4),
+      R('/q', true, 5),
+    ]);
     assert.equal(bestMatch(c, '/p1')?.line, 1);
     assert.equal(bestMatch(c, '/q1')?.line, 4);
   });
@@ -166,15 +221,26 @@ describe('the compiled matcher', () => {
   it('agrees with the linear reference on random rule sets (property)', () => {
     const ruleArb = fc.record({
       allow: fc.boolean(),
-      pattern: fc.string({ unit: fc.constantFrom('a', 'b', '/', '*', '$'), minLength: 1, maxLength: 7 }).map((p) => '/' + p.replace(/\$(?!$)/g, '')),
+      pattern: fc
+        .string({ unit: fc.constantFrom('a', 'b', '/', '*', '$'), minLength: 1, maxLength: 7 })
+        .map((p) => '/' + p.replace(/\$(?!$)/g, '')),
     });
     const pathArb = fc.string({ unit: fc.constantFrom('a', 'b', '/'), maxLength: 9 }).map((s) => '/' + s);
     fc.assert(
-      fc.property(fc.array(ruleArb, { minLength: 1, maxLength: 40 }), fc.array(pathArb, { minLength: 1, maxLength: 10 }), (specs, paths) => {
-        const rules = specs.map((r, i) => R(r.pattern, r.allow, i + 1));
-        const c = compileRules(rules);
-        for (const path of paths) assert.equal(bestMatch(c, path)?.line, linearLongestMatch(rules, path)?.line, `${path} | ${JSON.stringify(rules)}`);
-      }),
+      fc.property(
+        fc.array(ruleArb, { minLength: 1, maxLength: 40 }),
+        fc.array(pathArb, { minLength: 1, maxLength: 10 }),
+        (specs, paths) => {
+          const rules = specs.map((r, i) => R(r.pattern, r.allow, i + 1));
+          const c = compileRules(rules);
+          for (const path of paths)
+            assert.equal(
+              bestMatch(c, path)?.line,
+              linearLongestMatch(rules, path)?.line,
+              `${path} | ${JSON.stringify(rules)}`,
+            );
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -183,22 +249,34 @@ describe('the compiled matcher', () => {
 describe('verdicts: the compiled matcher, the linear reference and robots-parser agree (property)', () => {
   const ruleArb = fc.record({
     allow: fc.boolean(),
-    pattern: fc.string({ unit: fc.constantFrom('a', 'b', '/', '*', '$', '%', '7', 'E', '~', '|', 'ツ', '?', '='), minLength: 1, maxLength: 7 }),
+    pattern: fc.string({
+      unit: fc.constantFrom('a', 'b', '/', '*', '$', '%', '7', 'E', '~', '|', 'ツ', '?', '='),
+      minLength: 1,
+      maxLength: 7,
+    }),
   });
-  const pathArb = fc.string({ unit: fc.constantFrom('a', 'b', '/', '~', '%7E', '|', '$', '*', 'ツ', '?', '=', '#'), maxLength: 9 });
+  const pathArb = fc.string({
+    unit: fc.constantFrom('a', 'b', '/', '~', '%7E', '|', '$', '*', 'ツ', '?', '=', '#'),
+    maxLength: 9,
+  });
 
   it('random rule sets and URLs: same verdict and deciding line', () => {
     let compared = 0;
     fc.assert(
       fc.property(fc.array(ruleArb, { minLength: 1, maxLength: 12 }), pathArb, (rules, path) => {
-        const text = ['User-agent: FooBot', ...rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: /${r.pattern}`)].join('\n');
+        const text = [
+          'User-agent: FooBot',
+          ...rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: /${r.pattern}`),
+        ].join('\n');
         const file = parseRobots(text, { robotsUrl: 'http://a.test/robots.txt' });
         const url = 'http://a.test/' + path;
         const e = explain(file, url, 'FooBot');
         const v = verdict(file, url, 'FooBot');
         assert.deepEqual([v.verdict, v.line], [e.verdict, e.line], `${text} | ${url}`);
         // The linear reference on the same canonical rules and path.
-        const matchRules = groupFor(file, 'FooBot').rules.filter((r) => r.pattern !== '').map((r) => ({ pattern: r.pattern, allow: r.directive === 'allow', line: r.line }));
+        const matchRules = groupFor(file, 'FooBot')
+          .rules.filter((r) => r.pattern !== '')
+          .map((r) => ({ pattern: r.pattern, allow: r.directive === 'allow', line: r.line }));
         const ref = e.basis === 'robots-txt' ? undefined : linearLongestMatch(matchRules, e.path as string);
         assert.equal(e.line, ref?.line, `linear: ${text} | ${url}`);
         // robots-parser, where it has no known gap.

@@ -6,7 +6,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { explain, loadRobotsFile, parseRobots, sitemaps, ROBOTS_FINDING_CODES, type RobotsLine } from '../../src/core/robots';
+import {
+  explain,
+  loadRobotsFile,
+  parseRobots,
+  sitemaps,
+  ROBOTS_FINDING_CODES,
+  type RobotsLine,
+} from '../../src/core/robots';
 
 const ROBOTS = 'https://a.test/robots.txt';
 const parse = (text: string) => parseRobots(text, { robotsUrl: ROBOTS });
@@ -61,17 +68,40 @@ describe('line model', () => {
 });
 
 describe('groups', () => {
-  const f = parse(['Sitemap: /s.xml', 'User-agent: a', 'User-agent: b', 'Disallow: /x', '', 'Crawl-delay: 2', 'User-agent: c', 'Allow: /y', 'Disallow:'].join('\n'));
+  const f = parse(
+    [
+      'Sitemap: /s.xml',
+      'User-agent: a',
+      'User-agent: b',
+      'Disallow: /x',
+      '',
+      'Crawl-delay: 2',
+      'User-agent: c',
+      'Allow: /y',
+      'Disallow:',
+    ].join('\n'),
+  );
   it('start at a user-agent line after rules, and run to the next group', () => {
     assert.deepEqual(
-      f.groups.map((g) => ({ line: g.line, endLine: g.endLine, agents: g.userAgents.map((u) => u.token), rules: g.rules.map((r) => r.line) })),
+      f.groups.map((g) => ({
+        line: g.line,
+        endLine: g.endLine,
+        agents: g.userAgents.map((u) => u.token),
+        rules: g.rules.map((r) => r.line),
+      })),
       [
         { line: 2, endLine: 6, agents: ['a', 'b'], rules: [4] },
         { line: 7, endLine: 9, agents: ['c'], rules: [8, 9] },
       ],
     );
     assert.deepEqual(
-      f.records.map((r) => ({ line: r.line, endLine: r.endLine, agents: r.userAgents.map((u) => u.token), crawlDelays: r.crawlDelays, group: r.group })),
+      f.records.map((r) => ({
+        line: r.line,
+        endLine: r.endLine,
+        agents: r.userAgents.map((u) => u.token),
+        crawlDelays: r.crawlDelays,
+        group: r.group,
+      })),
       [
         { line: 2, endLine: 6, agents: ['a', 'b'], crawlDelays: [{ seconds: 2, line: 6 }], group: 0 },
         { line: 7, endLine: 9, agents: ['c'], crawlDelays: [], group: 1 },
@@ -79,10 +109,29 @@ describe('groups', () => {
     );
   });
   it('records: a user-agent line after any other key: value line starts a new record, inside the same group', () => {
-    const g = parse(['User-agent: a', '# note', '', 'User-agent: b', 'Crawl-delay: 1', 'User-agent: c', 'not a directive', 'User-agent: d', 'Foo: bar', 'User-agent: e', 'Disallow: /'].join('\n'));
+    const g = parse(
+      [
+        'User-agent: a',
+        '# note',
+        '',
+        'User-agent: b',
+        'Crawl-delay: 1',
+        'User-agent: c',
+        'not a directive',
+        'User-agent: d',
+        'Foo: bar',
+        'User-agent: e',
+        'Disallow: /',
+      ].join('\n'),
+    );
     assert.equal(g.groups.length, 1);
     assert.deepEqual(
-      g.records.map((r) => [r.line, r.endLine, r.userAgents.map((u) => u.token).join(','), r.crawlDelays.map((d) => d.line).join(',')]),
+      g.records.map((r) => [
+        r.line,
+        r.endLine,
+        r.userAgents.map((u) => u.token).join(','),
+        r.crawlDelays.map((d) => d.line).join(','),
+      ]),
       [
         [1, 5, 'a,b', '5'],
         [6, 9, 'c,d', ''],
@@ -145,7 +194,8 @@ describe('findings: every ignored or leniently read line', () => {
     ['User-agent: *\nDisallow: /\n# fine\n\nSitemap: https://a.test/s.xml', []],
   ];
   for (const [text, expected] of table) {
-    it(`${JSON.stringify(text.slice(0, 50))} → ${expected.join(', ') || 'none'}`, () => assert.deepEqual(codes(text), expected));
+    it(`${JSON.stringify(text.slice(0, 50))} → ${expected.join(', ') || 'none'}`, () =>
+      assert.deepEqual(codes(text), expected));
   }
 
   it('carry a column range on the part of the line they concern', () => {
@@ -154,7 +204,9 @@ describe('findings: every ignored or leniently read line', () => {
   });
 
   it('use only the published codes', () => {
-    const f = loadRobotsFile('\uFEFFFoo: x\nUser-agent: *\nCrawl-delay: -1\nSitemap: ftp://x\n\0', { robotsUrl: ROBOTS });
+    const f = loadRobotsFile('\uFEFFFoo: x\nUser-agent: *\nCrawl-delay: -1\nSitemap: ftp://x\n\0', {
+      robotsUrl: ROBOTS,
+    });
     for (const x of f.findings) assert.ok((ROBOTS_FINDING_CODES as readonly string[]).includes(x.code), x.code);
   });
 
@@ -167,7 +219,14 @@ describe('findings: every ignored or leniently read line', () => {
 
 describe('never throws on junk (RFC 9309 §2.3.1.5: parse every line, use the parseable rules)', () => {
   it('binary junk, HTML, ::::: and a valid group: the rule still applies (test B6)', () => {
-    const junk = new Uint8Array([0xff, 0xfe, 0x00, 0x01, 0x0a, ...new TextEncoder().encode('<html>\n:::::\nUser-agent: *\n\u0000\u0007\nDisallow: /x\n')]);
+    const junk = new Uint8Array([
+      0xff,
+      0xfe,
+      0x00,
+      0x01,
+      0x0a,
+      ...new TextEncoder().encode('<html>\n:::::\nUser-agent: *\n\u0000\u0007\nDisallow: /x\n'),
+    ]);
     const f = loadRobotsFile(junk, { robotsUrl: ROBOTS });
     assert.equal(explain(f, 'https://a.test/x', 'bot').verdict, 'disallowed');
     assert.equal(explain(f, 'https://a.test/y', 'bot').verdict, 'allowed');
@@ -185,7 +244,10 @@ interface ParseCase {
 }
 
 describe('google/robotstxt parse-level cases (upstream expectations)', () => {
-  const cases: ParseCase[] = readFileSync(join(__dirname, '../fixtures/robotstxt/google-robotstxt-parse-cases.jsonl'), 'utf8')
+  const cases: ParseCase[] = readFileSync(
+    join(__dirname, '../fixtures/robotstxt/google-robotstxt-parse-cases.jsonl'),
+    'utf8',
+  )
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as ParseCase);
@@ -194,21 +256,30 @@ describe('google/robotstxt parse-level cases (upstream expectations)', () => {
 
   for (const c of cases) {
     it(c.id, () => {
-      const f = loadRobotsFile(new Uint8Array(Buffer.from(c.robotstxtBase64, 'base64')), { robotsUrl: 'http://foo.bar/robots.txt' });
+      const f = loadRobotsFile(new Uint8Array(Buffer.from(c.robotstxtBase64, 'base64')), {
+        robotsUrl: 'http://foo.bar/robots.txt',
+      });
       // Google's "valid directives" are the keys it knows: user-agent, allow, disallow, sitemap.
       const valid = f.lines.filter((l) => ['user-agent', 'allow', 'disallow', 'sitemap'].includes(l.kind)).length;
       const unknown = f.lines.filter((l) => l.kind === 'unknown').length;
       if (c.expect.valid_directives !== undefined) assert.equal(valid, c.expect.valid_directives, 'valid directives');
-      if (c.expect.unknown_directives !== undefined) assert.equal(unknown, c.expect.unknown_directives, 'unknown directives');
+      if (c.expect.unknown_directives !== undefined)
+        assert.equal(unknown, c.expect.unknown_directives, 'unknown directives');
       if (c.expect.last_line_seen !== undefined) assert.equal(f.lines.length, c.expect.last_line_seen, 'last line');
-      if (c.expect.sitemap !== undefined) assert.deepEqual(sitemaps(f).map((s) => s.url), [c.expect.sitemap]);
+      if (c.expect.sitemap !== undefined)
+        assert.deepEqual(
+          sitemaps(f).map((s) => s.url),
+          [c.expect.sitemap],
+        );
     });
   }
 
   // Derived (ours, not upstream): the line-ending bodies give the same verdicts and deciding line numbers.
   for (const c of cases.filter((k) => k.id.includes('LinesNumbersAreCountedCorrectly'))) {
     it(`${c.id} (derived): bar is disallowed by line 6, foo is allowed`, () => {
-      const f = loadRobotsFile(new Uint8Array(Buffer.from(c.robotstxtBase64, 'base64')), { robotsUrl: 'http://foo.bar/robots.txt' });
+      const f = loadRobotsFile(new Uint8Array(Buffer.from(c.robotstxtBase64, 'base64')), {
+        robotsUrl: 'http://foo.bar/robots.txt',
+      });
       const bar = explain(f, 'http://foo.bar/x', 'bar');
       assert.deepEqual([bar.verdict, bar.line, bar.matcher], ['disallowed', 6, 'prefix']);
       const foo = explain(f, 'http://foo.bar/some/path', 'foo');

@@ -17,12 +17,33 @@ import { countSeedLines, parseSeedUrl, seedLinesFromText, seedNotesByCode, valid
 const at = (...texts: string[]) => texts.map((text, i) => ({ text, line: i + 1 }));
 
 test('credentials: removed from the seed URL, noted, and never in the note or an invalid line', () => {
-  assert.deepEqual(parseSeedUrl('http://user:pass@cred.example/x'), { url: 'http://cred.example/x', host: 'cred.example', origin: 'http://cred.example', credentials: 'both' });
-  assert.deepEqual(parseSeedUrl('https://user@cred.example/'), { url: 'https://cred.example/', host: 'cred.example', origin: 'https://cred.example', credentials: 'user' });
-  assert.deepEqual(parseSeedUrl('https://:secret@cred.example:8443/'), { url: 'https://cred.example:8443/', host: 'cred.example:8443', origin: 'https://cred.example:8443', credentials: 'password' });
+  assert.deepEqual(parseSeedUrl('http://user:pass@cred.example/x'), {
+    url: 'http://cred.example/x',
+    host: 'cred.example',
+    origin: 'http://cred.example',
+    credentials: 'both',
+  });
+  assert.deepEqual(parseSeedUrl('https://user@cred.example/'), {
+    url: 'https://cred.example/',
+    host: 'cred.example',
+    origin: 'https://cred.example',
+    credentials: 'user',
+  });
+  assert.deepEqual(parseSeedUrl('https://:secret@cred.example:8443/'), {
+    url: 'https://cred.example:8443/',
+    host: 'cred.example:8443',
+    origin: 'https://cred.example:8443',
+    credentials: 'password',
+  });
   const v = validateSeeds(at('http://user:pass@cred.example/', 'ftp://u:p@files.example/'));
-  assert.deepEqual(v.seeds.map((s) => s.url), ['http://cred.example/']);
-  assert.deepEqual(v.invalid.map((s) => s.text), ['ftp://files.example/']);
+  assert.deepEqual(
+    v.seeds.map((s) => s.url),
+    ['http://cred.example/'],
+  );
+  assert.deepEqual(
+    v.invalid.map((s) => s.text),
+    ['ftp://files.example/'],
+  );
   assert.deepEqual(
     v.notes.map((n) => [n.code, n.line, n.text, n.message]),
     [
@@ -58,11 +79,24 @@ test('IP literals: hex, octal, dotted or not, percent-encoded, full-width and IP
   ];
   for (const [text, message] of forms) {
     const notes = validateSeeds(at(text)).notes.filter((n) => n.code === 'ip-literal');
-    assert.deepEqual(notes.map((n) => n.message), [message], text);
+    assert.deepEqual(
+      notes.map((n) => n.message),
+      [message],
+      text,
+    );
   }
   // Written as the address it is: nothing to say.
-  for (const text of ['http://93.184.216.34/', 'http://[2001:db8::1]/', 'http://127.0.0.1:8080/', 'https://0x7f.example/']) {
-    assert.deepEqual(validateSeeds(at(text)).notes.filter((n) => n.code === 'ip-literal'), [], text);
+  for (const text of [
+    'http://93.184.216.34/',
+    'http://[2001:db8::1]/',
+    'http://127.0.0.1:8080/',
+    'https://0x7f.example/',
+  ]) {
+    assert.deepEqual(
+      validateSeeds(at(text)).notes.filter((n) => n.code === 'ip-literal'),
+      [],
+      text,
+    );
   }
 });
 
@@ -97,10 +131,23 @@ test('local addresses: loopback, unspecified, private and link-local are noted; 
     ['printer.local', 'link-local'],
   ];
   for (const [host, kind] of kinds) assert.equal(localAddressKind(host), kind, host);
-  for (const host of ['93.184.216.34', '172.32.0.1', '172.15.0.1', '192.169.0.1', '100.128.0.1', '[2001:db8::1]', '[::2]', 'example.com', 'localhost.example.com', 'local']) {
+  for (const host of [
+    '93.184.216.34',
+    '172.32.0.1',
+    '172.15.0.1',
+    '192.169.0.1',
+    '100.128.0.1',
+    '[2001:db8::1]',
+    '[::2]',
+    'example.com',
+    'localhost.example.com',
+    'local',
+  ]) {
     assert.equal(localAddressKind(host), undefined, host);
   }
-  const v = validateSeeds(at('http://0x7f.1/', 'http://192.168.0.10:8080/x', 'http://169.254.169.254/latest/', 'https://example.com/'));
+  const v = validateSeeds(
+    at('http://0x7f.1/', 'http://192.168.0.10:8080/x', 'http://169.254.169.254/latest/', 'https://example.com/'),
+  );
   assert.deepEqual(
     v.notes.filter((n) => n.code === 'local-address').map((n) => [n.line, n.kind, n.message]),
     [
@@ -113,20 +160,35 @@ test('local addresses: loopback, unspecified, private and link-local are noted; 
 
 test('local addresses: hosts expected to be local (the demo hosts) get no note; other ports of them do', () => {
   const expectedLocalHosts = new Set(['127.0.0.11:8470', '127.0.0.12:8470']);
-  const v = validateSeeds(at('http://127.0.0.11:8470/', 'http://127.0.0.12:8470/page/1', 'http://127.0.0.11:9999/'), { expectedLocalHosts });
-  assert.deepEqual(v.notes.map((n) => [n.code, n.line]), [['local-address', 3]]);
+  const v = validateSeeds(at('http://127.0.0.11:8470/', 'http://127.0.0.12:8470/page/1', 'http://127.0.0.11:9999/'), {
+    expectedLocalHosts,
+  });
+  assert.deepEqual(
+    v.notes.map((n) => [n.code, n.line]),
+    [['local-address', 3]],
+  );
 });
 
 test('invisible characters: flagged by name and shown escaped, valid seed or not', () => {
   const rlo = '\u202Ehttp://a.example/';
-  const v = validateSeeds(at(rlo, 'http://a\u200B.example/', 'http://b.example/\u2066x\u2069', 'http://c.example/a\tb'));
-  assert.deepEqual(v.invalid.map((s) => [s.line, s.reason]), [[1, 'not-a-url']]);
+  const v = validateSeeds(
+    at(rlo, 'http://a\u200B.example/', 'http://b.example/\u2066x\u2069', 'http://c.example/a\tb'),
+  );
+  assert.deepEqual(
+    v.invalid.map((s) => [s.line, s.reason]),
+    [[1, 'not-a-url']],
+  );
   assert.deepEqual(
     v.notes.map((n) => [n.line, n.code, n.text, n.message]),
     [
       [1, 'invisible-characters', '\\u202Ehttp://a.example/', 'hidden characters: U+202E (right-to-left override)'],
       [2, 'invisible-characters', 'http://a\\u200B.example/', 'hidden characters: U+200B (zero-width space)'],
-      [3, 'invisible-characters', 'http://b.example/\\u2066x\\u2069', 'hidden characters: U+2066 (left-to-right isolate), U+2069 (pop directional isolate)'],
+      [
+        3,
+        'invisible-characters',
+        'http://b.example/\\u2066x\\u2069',
+        'hidden characters: U+2066 (left-to-right isolate), U+2069 (pop directional isolate)',
+      ],
       [4, 'invisible-characters', 'http://c.example/a\\u0009b', 'hidden characters: U+0009 (tab)'],
     ],
   );
@@ -138,7 +200,16 @@ test('invisible characters: flagged by name and shown escaped, valid seed or not
 });
 
 test('duplicates: a seed URL an earlier line gave is counted (after normalisation) and kept', () => {
-  const v = validateSeeds(at('https://a.example/', 'HTTPS://A.example:443/', 'https://a.example/#frag', 'https://a.example/x', 'https://b.example/', 'https://user@b.example/'));
+  const v = validateSeeds(
+    at(
+      'https://a.example/',
+      'HTTPS://A.example:443/',
+      'https://a.example/#frag',
+      'https://a.example/x',
+      'https://b.example/',
+      'https://user@b.example/',
+    ),
+  );
   assert.equal(v.duplicates, 3);
   assert.equal(v.seeds.length, 6);
   assert.equal(validateSeeds(at('https://a.example/', 'https://a.example/x')).duplicates, 0);
@@ -167,5 +238,7 @@ test('seed lines: blank lines, comments and a trailing newline are not lines; nu
   assert.equal(countSeedLines('\n\n'), 0);
   const thousand = Array.from({ length: 1000 }, (_, i) => `https://h${i}.example/`).join('\n') + '\n';
   assert.equal(countSeedLines(thousand), 1000);
-  assert.deepEqual(seedLinesFromText('https://a.example/', 'seeds.txt'), [{ text: 'https://a.example/', line: 1, source: 'seeds.txt' }]);
+  assert.deepEqual(seedLinesFromText('https://a.example/', 'seeds.txt'), [
+    { text: 'https://a.example/', line: 1, source: 'seeds.txt' },
+  ]);
 });

@@ -27,7 +27,12 @@ const read = (path: string): string => readFileSync(join(SPIDERS, path), 'utf8')
 const SETTINGS = { label: 'bookshop/settings.py', reads: scrapySettingsModule(read('bookshop/bookshop/settings.py')) };
 
 function settingsOf(seeds: CodeSeeds): Record<string, string> {
-  return Object.fromEntries(seeds.settings.map((s) => [s.read.name, 'value' in s.read ? `${s.read.value} @ ${s.where}` : `${s.read.notRead} @ ${s.where}`]));
+  return Object.fromEntries(
+    seeds.settings.map((s) => [
+      s.read.name,
+      'value' in s.read ? `${s.read.value} @ ${s.where}` : `${s.read.notRead} @ ${s.where}`,
+    ]),
+  );
 }
 
 test('Scrapy: a multi-line start_urls list with comments, adjacent literals, an f-string and a concatenation', () => {
@@ -66,15 +71,25 @@ test('Scrapy: custom_settings win over settings.py, name by name; CONCURRENT_REQ
   });
   const form = formFromSettings(books!.settings);
   assert.deepEqual(form.form, { delaySeconds: 3, workers: 8 });
-  assert.deepEqual(form.taken, ['DOWNLOAD_DELAY = 3 (books.py:12) → delay 3 s', 'CONCURRENT_REQUESTS = 8 (bookshop/settings.py:10) → workers 8']);
+  assert.deepEqual(form.taken, [
+    'DOWNLOAD_DELAY = 3 (books.py:12) → delay 3 s',
+    'CONCURRENT_REQUESTS = 8 (bookshop/settings.py:10) → workers 8',
+  ]);
   assert.equal(form.notTaken.length, 1);
-  assert.match(form.notTaken[0]!, /^CONCURRENT_REQUESTS_PER_DOMAIN = 1 \(books\.py:13\): not used, the planner keeps one request in flight per host/);
+  assert.match(
+    form.notTaken[0]!,
+    /^CONCURRENT_REQUESTS_PER_DOMAIN = 1 \(books\.py:13\): not used, the planner keeps one request in flight per host/,
+  );
 });
 
 test('Scrapy: a tuple of start URLs with no custom_settings takes settings.py (the last assignment, comments ignored)', () => {
   const [quotes] = codeSeeds(read('bookshop/bookshop/spiders/quotes.py'), 'python', 'quotes.py', SETTINGS);
   assert.equal(quotes!.title, 'Plan 3 URLs · 2 hosts');
-  assert.deepEqual(quotes!.urls, ['https://quotes.toscrape.com/page/1/', 'https://quotes.toscrape.com/page/2/', 'http://quotes.example.net/tag/humor/']);
+  assert.deepEqual(quotes!.urls, [
+    'https://quotes.toscrape.com/page/1/',
+    'https://quotes.toscrape.com/page/2/',
+    'http://quotes.example.net/tag/humor/',
+  ]);
   assert.deepEqual(formFromSettings(quotes!.settings).form, { delaySeconds: 1.5, workers: 8 });
   // Without a settings.py nothing is set.
   const [alone] = codeSeeds(read('bookshop/bookshop/spiders/quotes.py'), 'python', 'quotes.py');
@@ -86,7 +101,16 @@ test('Scrapy hostile: other schemes, bytes, names, %-formatting and a string lef
   assert.deepEqual(hostile!.urls, ["https://ok.example.org/it's-fine", 'https://ok.example.org/after-the-broken-line']);
   assert.deepEqual(
     hostile!.block.skipped.map((s) => `${s.line} ${s.reason}`),
-    ['13 not-http', '14 not-http', '15 not-http', '16 not-http', '17 not-literal', '18 not-literal', '19 not-literal', '21 unterminated'],
+    [
+      '13 not-http',
+      '14 not-http',
+      '15 not-http',
+      '16 not-http',
+      '17 not-literal',
+      '18 not-literal',
+      '19 not-literal',
+      '21 unterminated',
+    ],
   );
   // DOWNLOAD_DELAY = float(os.environ…) is an expression: said, not taken, and never evaluated.
   const form = formFromSettings(hostile!.settings);
@@ -124,12 +148,28 @@ test('Scrapy: comprehensions, names, a parenthesised string, start_requests lite
   assert.deepEqual(byClass.B![0]!.skipped, [{ line: 5, reason: 'not-a-list' }]);
   assert.deepEqual(byClass.C![0]!.skipped, [{ line: 7, reason: 'not-literal' }]);
   assert.equal(byClass.D![0]!.name, 'start_requests');
-  assert.deepEqual(byClass.D![0]!.urls.map((u) => u.url), ['https://d.example/one', 'https://d.example/two', 'https://e.example/three']);
+  assert.deepEqual(
+    byClass.D![0]!.urls.map((u) => u.url),
+    ['https://d.example/one', 'https://d.example/two', 'https://e.example/three'],
+  );
   assert.deepEqual(byClass.D![0]!.skipped, [{ line: 13, reason: 'not-literal' }]);
   assert.equal(byClass.E!.length, 1, 'assigned twice: the last assignment is the attribute');
-  assert.deepEqual(byClass.E![0]!.urls.map((u) => u.url), ['https://e.example/last']);
+  assert.deepEqual(
+    byClass.E![0]!.urls.map((u) => u.url),
+    ['https://e.example/last'],
+  );
 
-  const module = scrapySettingsModule(['import os', 'DOWNLOAD_DELAY = 2', 'if os.environ.get("FAST"):', '    DOWNLOAD_DELAY = 0', 'CONCURRENT_REQUESTS = 1_000', 'def f():', '    CONCURRENT_REQUESTS = 1'].join('\n'));
+  const module = scrapySettingsModule(
+    [
+      'import os',
+      'DOWNLOAD_DELAY = 2',
+      'if os.environ.get("FAST"):',
+      '    DOWNLOAD_DELAY = 0',
+      'CONCURRENT_REQUESTS = 1_000',
+      'def f():',
+      '    CONCURRENT_REQUESTS = 1',
+    ].join('\n'),
+  );
   assert.deepEqual(module, {
     DOWNLOAD_DELAY: { name: 'DOWNLOAD_DELAY', line: 4, notRead: 'conditional' },
     CONCURRENT_REQUESTS: { name: 'CONCURRENT_REQUESTS', line: 5, value: 1000 },
@@ -140,14 +180,23 @@ test('Crawlee TypeScript: addRequests with strings and {url} objects, run([...])
   const [add, run] = codeSeeds(read('crawlee/main.ts'), 'javascript', 'main.ts');
   assert.equal(add!.block.name, 'crawler.addRequests');
   assert.equal(add!.block.line, 18);
-  assert.deepEqual(add!.urls, ['https://crawlee.dev/docs/quick-start', 'https://crawlee.dev/api/core', 'https://shop.example.org/list?page=1', 'https://shop.example.org/sale']);
+  assert.deepEqual(add!.urls, [
+    'https://crawlee.dev/docs/quick-start',
+    'https://crawlee.dev/api/core',
+    'https://shop.example.org/list?page=1',
+    'https://shop.example.org/sale',
+  ]);
   assert.deepEqual(add!.block.skipped, [
     { line: 23, reason: 'not-literal' },
     { line: 24, reason: 'not-literal' },
   ]);
   assert.equal(add!.title, 'Plan 4 URLs · 2 hosts');
   assert.equal(run!.block.name, 'crawler.run');
-  assert.deepEqual(run!.urls, ['https://crawlee.dev/', 'https://news.example.com/feed'], 'URLs in comments are not entries');
+  assert.deepEqual(
+    run!.urls,
+    ['https://crawlee.dev/', 'https://news.example.com/feed'],
+    'URLs in comments are not entries',
+  );
   const form = formFromSettings(run!.settings);
   assert.deepEqual(form.form, { delaySeconds: 2.5, workers: 8, pages: 500 });
   assert.deepEqual(form.taken, [
@@ -163,7 +212,9 @@ test('Crawlee CommonJS: run(CONST) resolves a const array bound once and never c
   assert.equal(run!.block.line, 18);
   assert.deepEqual(formFromSettings(run!.settings).form, { delaySeconds: 0.5, workers: 3 });
   // The same array pushed to later is not resolved.
-  const pushed = crawleeScript("const crawler = new CheerioCrawler({});\nconst START = ['https://a.example/'];\nSTART.push(other);\nawait crawler.run(START);");
+  const pushed = crawleeScript(
+    "const crawler = new CheerioCrawler({});\nconst START = ['https://a.example/'];\nSTART.push(other);\nawait crawler.run(START);",
+  );
   assert.deepEqual(pushed.blocks[0]!.urls, []);
   assert.deepEqual(pushed.blocks[0]!.skipped, [{ line: 4, reason: 'not-literal' }]);
 });
@@ -179,7 +230,9 @@ test('Crawlee hostile: a string left open costs its own entry; a template that n
   assert.deepEqual(form.form, { delaySeconds: 1 });
   assert.deepEqual(form.notTaken, ['maxConcurrency (unterminated.ts:4): not a literal number, not read']);
   // A spread after the options may replace them; a file that does not import crawlee only counts receivers named like a crawler.
-  const spread = crawleeScript("import { CheerioCrawler } from 'crawlee';\nconst crawler = new CheerioCrawler({ maxConcurrency: 2, ...defaults });\nawait crawler.run(['https://a.example/']);");
+  const spread = crawleeScript(
+    "import { CheerioCrawler } from 'crawlee';\nconst crawler = new CheerioCrawler({ maxConcurrency: 2, ...defaults });\nawait crawler.run(['https://a.example/']);",
+  );
   assert.equal(spread.crawlers[0]!.options.maxConcurrency!.line, 2);
   assert.ok('notRead' in spread.crawlers[0]!.options.maxConcurrency!);
   assert.equal(crawleeScript("app.run(['https://a.example/'])").blocks.length, 0);
@@ -216,11 +269,15 @@ test('Hostile text: a file over the limit gets no blocks; deep brackets and long
 });
 
 test('URLs in any text: sitemap XML with entities, CSV fields, JSON escapes; comments are taken, templates and other schemes are not', () => {
-  const sitemap = '<?xml version="1.0"?><urlset><url><loc>https://a.example/p?x=1&amp;y=2</loc></url><url><loc><![CDATA[https://b.example/q]]></loc></url></urlset>';
+  const sitemap =
+    '<?xml version="1.0"?><urlset><url><loc>https://a.example/p?x=1&amp;y=2</loc></url><url><loc><![CDATA[https://b.example/q]]></loc></url></urlset>';
   assert.deepEqual(urlsInText(sitemap).urls, ['https://a.example/p?x=1&y=2', 'https://b.example/q']);
-  const csv = 'url,title\nhttps://a.example/1,"One, with a comma"\n"https://b.example/2?q=a,b",Two\nftp://c.example/,Three\n';
+  const csv =
+    'url,title\nhttps://a.example/1,"One, with a comma"\n"https://b.example/2?q=a,b",Two\nftp://c.example/,Three\n';
   assert.deepEqual(urlsInText(csv, { format: 'csv' }).urls, ['https://a.example/1', 'https://b.example/2?q=a,b']);
-  assert.deepEqual(urlsInText('{"start": ["https:\\/\\/a.example\\/x?a=1\\u0026b=2"]}').urls, ['https://a.example/x?a=1&b=2']);
+  assert.deepEqual(urlsInText('{"start": ["https:\\/\\/a.example\\/x?a=1\\u0026b=2"]}').urls, [
+    'https://a.example/x?a=1&b=2',
+  ]);
   const text = [
     '# https://commented.example/ is in a comment: the selection is what you chose, so it is taken',
     'See https://a.example/page. And (https://b.example/x).',
@@ -235,9 +292,18 @@ test('URLs in any text: sitemap XML with entities, CSV fields, JSON escapes; com
 });
 
 test('The seeds text: a comment, then one URL a line; a URL with a line break stays one seed and goes through seed hygiene', () => {
-  const text = seedsTextOf(['https://a.example/', 'https://user:pw@b.example/x y', 'https://c.example/\nq'], 'from books.py\n(BooksSpider)');
-  assert.equal(text, '# from books.py (BooksSpider)\nhttps://a.example/\nhttps://user:pw@b.example/x%20y\nhttps://c.example/%0Aq\n');
+  const text = seedsTextOf(
+    ['https://a.example/', 'https://user:pw@b.example/x y', 'https://c.example/\nq'],
+    'from books.py\n(BooksSpider)',
+  );
+  assert.equal(
+    text,
+    '# from books.py (BooksSpider)\nhttps://a.example/\nhttps://user:pw@b.example/x%20y\nhttps://c.example/%0Aq\n',
+  );
   const checked = validateSeeds(seedLinesFromText(text));
   assert.equal(checked.seeds.length, 3);
-  assert.ok(checked.notes.some((n) => n.code === 'credentials'), 'credentials are found by the planner\'s hygiene');
+  assert.ok(
+    checked.notes.some((n) => n.code === 'credentials'),
+    "credentials are found by the planner's hygiene",
+  );
 });

@@ -7,11 +7,20 @@ const valid: Array<[string, { url: string; host: string; origin: string }]> = [
   ['http://a.example', { url: 'http://a.example/', host: 'a.example', origin: 'http://a.example' }],
   ['HTTPS://A.Example/Path?q=1', { url: 'https://a.example/Path?q=1', host: 'a.example', origin: 'https://a.example' }],
   ['https://a.example:443/x', { url: 'https://a.example/x', host: 'a.example', origin: 'https://a.example' }],
-  ['https://a.example:8443/x', { url: 'https://a.example:8443/x', host: 'a.example:8443', origin: 'https://a.example:8443' }],
-  ['http://127.0.0.1:8080/', { url: 'http://127.0.0.1:8080/', host: '127.0.0.1:8080', origin: 'http://127.0.0.1:8080' }],
+  [
+    'https://a.example:8443/x',
+    { url: 'https://a.example:8443/x', host: 'a.example:8443', origin: 'https://a.example:8443' },
+  ],
+  [
+    'http://127.0.0.1:8080/',
+    { url: 'http://127.0.0.1:8080/', host: '127.0.0.1:8080', origin: 'http://127.0.0.1:8080' },
+  ],
   ['https://a.example/page#section', { url: 'https://a.example/page', host: 'a.example', origin: 'https://a.example' }],
   ['  https://a.example/  ', { url: 'https://a.example/', host: 'a.example', origin: 'https://a.example' }],
-  ['http://bücher.example/', { url: 'http://xn--bcher-kva.example/', host: 'xn--bcher-kva.example', origin: 'http://xn--bcher-kva.example' }],
+  [
+    'http://bücher.example/',
+    { url: 'http://xn--bcher-kva.example/', host: 'xn--bcher-kva.example', origin: 'http://xn--bcher-kva.example' },
+  ],
   ['http://[::1]:9000/', { url: 'http://[::1]:9000/', host: '[::1]:9000', origin: 'http://[::1]:9000' }],
 ];
 
@@ -67,16 +76,23 @@ test('validateSeeds of nothing is nothing', () => {
 });
 
 test('seedHosts lists distinct hosts in first-seen order', () => {
-  assert.deepEqual(seedHosts([{ host: 'b.example' }, { host: 'a.example' }, { host: 'b.example' }, { host: 'a.example:8080' }]), [
-    'b.example',
-    'a.example',
-    'a.example:8080',
-  ]);
+  assert.deepEqual(
+    seedHosts([{ host: 'b.example' }, { host: 'a.example' }, { host: 'b.example' }, { host: 'a.example:8080' }]),
+    ['b.example', 'a.example', 'a.example:8080'],
+  );
 });
 
 test('splitUrlList: white space, and commas that end a URL, separate; a comma inside a URL stays', () => {
-  assert.deepEqual(splitUrlList('https://a.example/ https://b.example/\n\thttps://c.example/'), ['https://a.example/', 'https://b.example/', 'https://c.example/']);
-  assert.deepEqual(splitUrlList('https://a.example/, https://b.example/,https://c.example/,'), ['https://a.example/', 'https://b.example/', 'https://c.example/']);
+  assert.deepEqual(splitUrlList('https://a.example/ https://b.example/\n\thttps://c.example/'), [
+    'https://a.example/',
+    'https://b.example/',
+    'https://c.example/',
+  ]);
+  assert.deepEqual(splitUrlList('https://a.example/, https://b.example/,https://c.example/,'), [
+    'https://a.example/',
+    'https://b.example/',
+    'https://c.example/',
+  ]);
   assert.deepEqual(splitUrlList('/a,/b /search?q=a,b'), ['/a', '/b', '/search?q=a,b']);
   assert.deepEqual(splitUrlList('https://a.example/x?tags=red,blue'), ['https://a.example/x?tags=red,blue']);
   assert.deepEqual(splitUrlList(' , '), []);

@@ -46,7 +46,7 @@ test('a fixed seed gives a fixed sequence; derived seeds give other sequences', 
 
 // ---- The simulation's clock. ----
 
-test('the virtual clock runs each instant\'s posted tasks before the next timer, timers by (time, order), and adds its lateness to setTimer only', () => {
+test("the virtual clock runs each instant's posted tasks before the next timer, timers by (time, order), and adds its lateness to setTimer only", () => {
   const clock = new VirtualClock(1000, 2);
   const log: string[] = [];
   clock.at(1010, () => log.push(`at 1010 @${clock.now()}`));
@@ -108,7 +108,10 @@ test('sampling: answer times are drawn from the measured samples, faults at thei
   const seen = new Set<number>();
   for (let i = 0; i < 1000; i++) seen.add(model.latency(random));
   assert.deepEqual([...seen].sort(), [0.1, 0.3]);
-  assert.deepEqual(model.faults.map((f) => f.rate), [0.1, 0.05]);
+  assert.deepEqual(
+    model.faults.map((f) => f.rate),
+    [0.1, 0.05],
+  );
   const draws = model.faults[0]!.draw(random, 0);
   assert.equal(draws.status, 429);
   assert.equal(draws.retryAfterSeconds, 1);
@@ -132,9 +135,13 @@ test('a fixed seed gives the same simulation; another seed another one', () => {
     assert.deepEqual(h.pages[0], [0, 0]);
     assert.equal(h.pages.at(-1)![1], 60);
     assert.ok(h.endSeconds <= once.p50Seconds + 1e-9);
-    for (const pause of h.pauses) assert.ok(Math.abs(pause.untilSeconds - pause.fromSeconds - pause.retryAfterSeconds) < 1e-9);
+    for (const pause of h.pauses)
+      assert.ok(Math.abs(pause.untilSeconds - pause.fromSeconds - pause.retryAfterSeconds) < 1e-9);
   }
-  assert.ok(once.timeline.hosts.some((h) => h.pauses.length > 0), 'a 429 rate of 5% over 180 requests pauses some host');
+  assert.ok(
+    once.timeline.hosts.some((h) => h.pauses.length > 0),
+    'a 429 rate of 5% over 180 requests pauses some host',
+  );
 });
 
 // ---- Faults in the plan: the walk is what the engine does with faults that come at their rate. ----
@@ -159,15 +166,33 @@ test('the plan with periodic faults is what the engine does when every 5th reque
     const endedAt = startedAt + seconds * 1000 + REQUEST_OVERHEAD.afterResponseSeconds * 1000;
     clock.at(endedAt, () => {
       last = endedAt;
-      done({ status: throttled ? 429 : 200, headers: throttled ? { 'retry-after': '2' } : {}, bytes: 0, truncated: false, startedAt, endedAt });
+      done({
+        status: throttled ? 429 : 200,
+        headers: throttled ? { 'retry-after': '2' } : {},
+        bytes: 0,
+        truncated: false,
+        startedAt,
+        endedAt,
+      });
     });
   };
   const seeds = ['http://h0.example/robots.txt', ...Array.from({ length: 40 }, (_, i) => `http://h0.example/${i + 1}`)];
-  const finished = runCrawl({ seeds, clock, random: () => 0.5, startFetch, delaySeconds: 0.2, maxPages: Infinity, maxDepth: 0 });
+  const finished = runCrawl({
+    seeds,
+    clock,
+    random: () => 0.5,
+    startFetch,
+    delaySeconds: 0.2,
+    maxPages: Infinity,
+    maxDepth: 0,
+  });
   clock.run();
   const result = await finished;
   assert.equal(result.summary.pages, 41);
-  assert.ok(Math.abs(last / 1000 - h.seconds) < 1e-6, `engine ${last / 1000}, plan ${h.seconds} (${pageRequests} page requests, planned ${h.requests - 1})`);
+  assert.ok(
+    Math.abs(last / 1000 - h.seconds) < 1e-6,
+    `engine ${last / 1000}, plan ${h.seconds} (${pageRequests} page requests, planned ${h.requests - 1})`,
+  );
 });
 
 // ---- Per-host sums: the band of a plan too large to run request by request. ----
@@ -175,21 +200,27 @@ test('the plan with periodic faults is what the engine does when every 5th reque
 test('per-host sums agree with the request-by-request band where both can run', () => {
   // Mild faults (1% each): a 429 or 503 raises the interval to 1 s for a few requests. Heavier ones make the
   // spread's tail too long for 40 sample runs (and for 200 runs of the engine) to agree on a p90.
-  const cal = calibration([0, 1, 2, 3].map((i) => hostCalibration(`h${i}.example`, { samples: jitter, rate429: i % 2 === 0 ? 0.01 : 0, rate503: 0.01 })));
+  const cal = calibration(
+    [0, 1, 2, 3].map((i) =>
+      hostCalibration(`h${i}.example`, { samples: jitter, rate429: i % 2 === 0 ? 0.01 : 0, rate503: 0.01 }),
+    ),
+  );
   const p = plan({ seeds: hosts(4), pages: { perHost: 400 }, delaySeconds: 0.5, calibration: cal });
   const engine = simulate(p, { runs: 200, seed: 3 });
   // A budget that makes each host's sample runs a quarter of its pages: its time is then a sum drawn from their spread.
   const sums = simulate(p, { runs: 200, seed: 3, budgetRequests: 4 * SAMPLE_RUNS * 100 });
   assert.equal(engine.method, 'engine');
   assert.equal(sums.method, 'per-host-sums');
-  const near = (a: number, b: number, share: number, what: string) => assert.ok(Math.abs(a - b) <= share * b, `${what}: per-host sums ${a.toFixed(1)} s, engine ${b.toFixed(1)} s`);
+  const near = (a: number, b: number, share: number, what: string) =>
+    assert.ok(Math.abs(a - b) <= share * b, `${what}: per-host sums ${a.toFixed(1)} s, engine ${b.toFixed(1)} s`);
   near(sums.p50Seconds, engine.p50Seconds, 0.03, 'p50');
   near(sums.p10Seconds, engine.p10Seconds, 0.05, 'p10');
   near(sums.p90Seconds, engine.p90Seconds, 0.05, 'p90');
-  for (let i = 0; i < 4; i++) near(sums.hosts[i]!.p50Seconds, engine.hosts[i]!.p50Seconds, 0.03, `${engine.hosts[i]!.host} p50`);
+  for (let i = 0; i < 4; i++)
+    near(sums.hosts[i]!.p50Seconds, engine.hosts[i]!.p50Seconds, 0.03, `${engine.hosts[i]!.host} p50`);
 });
 
-test('per-host sums: a host with nothing drawn at random takes the plan\'s time', () => {
+test("per-host sums: a host with nothing drawn at random takes the plan's time", () => {
   const p = plan({ seeds: hosts(2), pages: { perHost: 1_000_000 }, delaySeconds: 1, latencySeconds: 0.5 });
   const s = simulate(p, { runs: 200 });
   assert.equal(s.method, 'per-host-sums');

@@ -31,7 +31,10 @@ function read(body: string | Uint8Array, size = 7, options: ConstructorParameter
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const urls: Read['urls'] = [];
   const sitemaps: Read['sitemaps'] = [];
-  const reader = new SitemapReader({ url: (l, m) => urls.push([l, m]), sitemap: (l, m) => sitemaps.push([l, m]) }, options);
+  const reader = new SitemapReader(
+    { url: (l, m) => urls.push([l, m]), sitemap: (l, m) => sitemaps.push([l, m]) },
+    options,
+  );
   let accepted = 0;
   for (let i = 0; i < bytes.length; i += size) {
     if (!reader.write(bytes.subarray(i, i + size))) break;
@@ -40,8 +43,10 @@ function read(body: string | Uint8Array, size = 7, options: ConstructorParameter
   return { urls, sitemaps, result: reader.end(), accepted };
 }
 
-const urlset = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${inner}</urlset>\n`;
-const url = (loc: string, lastmod?: string) => `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
+const urlset = (inner: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${inner}</urlset>\n`;
+const url = (loc: string, lastmod?: string) =>
+  `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
 
 describe('SitemapReader: formats', () => {
   it('a urlset: loc and lastmod per url, trimmed, entities and CDATA decoded, at any chunk size', () => {
@@ -53,12 +58,16 @@ describe('SitemapReader: formats', () => {
     );
     for (const size of [1, 3, 64, 1 << 20]) {
       const r = read(body, size);
-      assert.deepEqual(r.urls, [
-        ['https://a.example/1', '2024-05-01'],
-        ['https://a.example/s?a=1&b=2', undefined],
-        ['https://a.example/c?x=1&y=2', undefined],
-        ['https://a.example/café', undefined],
-      ], `chunks of ${size}`);
+      assert.deepEqual(
+        r.urls,
+        [
+          ['https://a.example/1', '2024-05-01'],
+          ['https://a.example/s?a=1&b=2', undefined],
+          ['https://a.example/c?x=1&y=2', undefined],
+          ['https://a.example/café', undefined],
+        ],
+        `chunks of ${size}`,
+      );
       assert.equal(r.result.format, 'urlset');
       assert.equal(r.result.entries, 4);
       assert.equal(r.result.bytes, Buffer.byteLength(body));
@@ -67,11 +76,18 @@ describe('SitemapReader: formats', () => {
   });
 
   it('a sitemap index: children with their lastmod; a prefixed namespace works too', () => {
-    const r = read('<sitemapindex><sitemap><loc>https://a.example/s1.xml.gz</loc><lastmod>2024-01-02</lastmod></sitemap><sitemap><loc>https://a.example/s2.xml</loc></sitemap></sitemapindex>');
+    const r = read(
+      '<sitemapindex><sitemap><loc>https://a.example/s1.xml.gz</loc><lastmod>2024-01-02</lastmod></sitemap><sitemap><loc>https://a.example/s2.xml</loc></sitemap></sitemapindex>',
+    );
     assert.equal(r.result.format, 'sitemapindex');
-    assert.deepEqual(r.sitemaps, [['https://a.example/s1.xml.gz', '2024-01-02'], ['https://a.example/s2.xml', undefined]]);
+    assert.deepEqual(r.sitemaps, [
+      ['https://a.example/s1.xml.gz', '2024-01-02'],
+      ['https://a.example/s2.xml', undefined],
+    ]);
     assert.deepEqual(r.urls, []);
-    const p = read('<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>https://a.example/p</s:loc></s:url></s:urlset>');
+    const p = read(
+      '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>https://a.example/p</s:loc></s:url></s:urlset>',
+    );
     assert.deepEqual(p.urls, [['https://a.example/p', undefined]]);
   });
 
@@ -86,22 +102,36 @@ describe('SitemapReader: formats', () => {
   });
 
   it('a BOM, comments and a DOCTYPE are skipped; entities it defines are not expanded', () => {
-    const r = read('\uFEFF<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "AAAA"><!ENTITY b "&a;&a;&a;">]><!-- ' + url('https://a.example/hidden') + ' -->' + urlset(url('https://a.example/&b;')));
+    const r = read(
+      '\uFEFF<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "AAAA"><!ENTITY b "&a;&a;&a;">]><!-- ' +
+        url('https://a.example/hidden') +
+        ' -->' +
+        urlset(url('https://a.example/&b;')),
+    );
     assert.deepEqual(r.urls, [['https://a.example/&b;', undefined]]);
   });
 
   it('a plain text sitemap: one URL per line, blank lines skipped, CRLF too', () => {
     const r = read('https://a.example/1\r\n\r\n  https://a.example/2  \nhttps://a.example/3', 2);
     assert.equal(r.result.format, 'text');
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/1', 'https://a.example/2', 'https://a.example/3'],
+    );
   });
 
   it('feeds and other roots are recognised and not read; reading stops', () => {
-    const feed = read('<?xml version="1.0"?><rss version="2.0"><channel><item><link>https://a.example/x</link></item></channel></rss>' + ' '.repeat(5000), 100);
+    const feed = read(
+      '<?xml version="1.0"?><rss version="2.0"><channel><item><link>https://a.example/x</link></item></channel></rss>' +
+        ' '.repeat(5000),
+      100,
+    );
     assert.equal(feed.result.format, 'feed');
     assert.equal(feed.result.root, 'rss');
     assert.ok(feed.accepted < 10, 'stops at the root element');
-    const atom = read('<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://a.example/y"/></entry></feed>');
+    const atom = read(
+      '<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://a.example/y"/></entry></feed>',
+    );
     assert.equal(atom.result.format, 'feed');
     const html = read('<!DOCTYPE html><html><head><title>Not found</title></head><body><p>Oops<br></body></html>');
     assert.equal(html.result.format, 'other');
@@ -113,25 +143,35 @@ describe('SitemapReader: formats', () => {
   });
 
   it('an empty body, and one with only white space or an XML declaration, is empty', () => {
-    for (const body of ['', '   \n', '<?xml version="1.0"?>']) assert.equal(read(body).result.format, 'empty', JSON.stringify(body));
+    for (const body of ['', '   \n', '<?xml version="1.0"?>'])
+      assert.equal(read(body).result.format, 'empty', JSON.stringify(body));
   });
 });
 
 describe('SitemapReader: malformed XML', () => {
   it('an unescaped & reads on (counted), as real sitemaps need', () => {
     const r = read(urlset(url('https://a.example/?a=1&b=2') + url('https://a.example/2')));
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/?a=1&b=2', 'https://a.example/2']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/?a=1&b=2', 'https://a.example/2'],
+    );
   });
 
   it('a mismatched close tag is repaired and reported', () => {
     const r = read(urlset('<url><loc>https://a.example/1</lox></url>' + url('https://a.example/2')));
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/1', 'https://a.example/2']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/1', 'https://a.example/2'],
+    );
     assert.equal(r.result.malformed?.first, '<loc> was not closed');
   });
 
   it('a document cut off: the entry it cuts is not counted, and it is reported', () => {
     const r = read('<urlset>' + url('https://a.example/1') + '<url><loc>https://a.exa');
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/1']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/1'],
+    );
     assert.match(r.result.malformed?.first ?? '', /^the document ends inside <loc>$/);
     assert.equal(r.result.malformed?.count, 3);
     const afterLoc = read('<urlset>' + '<url><loc>https://a.example/1</loc>');
@@ -140,14 +180,20 @@ describe('SitemapReader: malformed XML', () => {
 
   it('a <url> without <loc> is reported, not counted', () => {
     const r = read(urlset('<url><lastmod>2024-01-01</lastmod></url>' + url('https://a.example/ok')));
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/ok']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/ok'],
+    );
     assert.equal(r.result.malformed?.first, 'a <url> without <loc>');
   });
 
   it('a <loc> longer than a URL may be is not handed out, and its text is not held', () => {
     const long = 'https://a.example/' + 'x'.repeat(3000);
     const r = read(urlset(url(long) + url('https://a.example/short')), 512);
-    assert.deepEqual(r.urls.map(([l]) => l), ['https://a.example/short']);
+    assert.deepEqual(
+      r.urls.map(([l]) => l),
+      ['https://a.example/short'],
+    );
     assert.equal(r.result.tooLong, 1);
   });
 });
@@ -165,7 +211,11 @@ describe('SitemapReader: the sitemaps.org limits', () => {
   });
 
   it('a smaller entry limit applies to indexes and text as well', () => {
-    const idx = read('<sitemapindex>' + '<sitemap><loc>https://a.example/s.xml</loc></sitemap>'.repeat(5) + '</sitemapindex>', 7, { maxEntries: 3 });
+    const idx = read(
+      '<sitemapindex>' + '<sitemap><loc>https://a.example/s.xml</loc></sitemap>'.repeat(5) + '</sitemapindex>',
+      7,
+      { maxEntries: 3 },
+    );
     assert.equal(idx.sitemaps.length, 3);
     assert.equal(idx.result.stopped, 'max-entries');
     const txt = read('https://a.example/1\nhttps://a.example/2\nhttps://a.example/3\n', 7, { maxEntries: 2 });
@@ -279,7 +329,14 @@ describe('SitemapTally: counting', () => {
     // A host that accepts the file but is not being sized is still another host.
     assert.equal(t.add('a.example', new Set(['a.example', 'cdn.example']), 'https://cdn.example/w'), 'other-host');
     const [a, b] = t.counts();
-    assert.deepEqual(a!.otherHosts, { urls: 4, hosts: [{ host: 'c.example', urls: 2 }, { host: 'b.example', urls: 1 }, { host: 'cdn.example', urls: 1 }] });
+    assert.deepEqual(a!.otherHosts, {
+      urls: 4,
+      hosts: [
+        { host: 'c.example', urls: 2 },
+        { host: 'b.example', urls: 1 },
+        { host: 'cdn.example', urls: 1 },
+      ],
+    });
     assert.equal(a!.urls, 0);
     assert.equal(b!.urls, 1);
     assert.equal(a!.duplicates, 1);
@@ -287,15 +344,29 @@ describe('SitemapTally: counting', () => {
 
   it('robots.txt: disallowed URLs apart, per origin; unreachable disallows all; unavailable allows all', () => {
     const robots = new Map<string, OriginRobots>([
-      ['https://a.example', robotsOf('https://a.example', 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Bot\nDisallow: /only-bot\n')],
+      [
+        'https://a.example',
+        robotsOf(
+          'https://a.example',
+          'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Bot\nDisallow: /only-bot\n',
+        ),
+      ],
       ['http://a.example', { outcome: 'unreachable', robotsUrl: 'http://a.example/robots.txt' }],
       ['https://b.example', { outcome: 'unavailable', robotsUrl: 'https://b.example/robots.txt' }],
     ]);
-    const t = new SitemapTally(['a.example', 'b.example'], { productToken: 'Bot', now: NOW, robots: (o) => robots.get(o) });
+    const t = new SitemapTally(['a.example', 'b.example'], {
+      productToken: 'Bot',
+      now: NOW,
+      robots: (o) => robots.get(o),
+    });
     const a = new Set(['a.example']);
     assert.equal(t.add('a.example', a, 'https://a.example/only-bot/1'), 'disallowed');
     assert.equal(t.add('a.example', a, 'https://a.example/private/x'), 'counted', 'the Bot group applies, not *');
-    assert.equal(t.add('a.example', a, 'http://a.example/public'), 'disallowed', 'http has its own robots.txt, unreachable');
+    assert.equal(
+      t.add('a.example', a, 'http://a.example/public'),
+      'disallowed',
+      'http has its own robots.txt, unreachable',
+    );
     assert.equal(t.add('a.example', a, 'https://a.example/only-bot/1'), 'duplicate');
     assert.equal(t.add('b.example', new Set(['b.example']), 'https://b.example/anything'), 'counted');
     const [ca, cb] = t.counts();
@@ -350,7 +421,11 @@ describe('SitemapTally: counting', () => {
   });
 
   it('without changedSince it is null; with no dated URL newest and oldest are null', () => {
-    const t = new SitemapTally(['a.example'], { productToken: 'Bot', now: NOW, robots: () => ({ outcome: 'unavailable', robotsUrl: 'https://a.example/robots.txt' }) });
+    const t = new SitemapTally(['a.example'], {
+      productToken: 'Bot',
+      now: NOW,
+      robots: () => ({ outcome: 'unavailable', robotsUrl: 'https://a.example/robots.txt' }),
+    });
     t.add('a.example', new Set(['a.example']), 'https://a.example/1');
     const [c] = t.counts();
     assert.equal(c!.changedSince, null);
@@ -359,7 +434,12 @@ describe('SitemapTally: counting', () => {
   });
 
   it('the cap on distinct URLs: past it nothing is held and `full` says so', () => {
-    const t = new SitemapTally(['a.example'], { productToken: 'Bot', now: NOW, maxUrls: 3, robots: () => ({ outcome: 'unavailable', robotsUrl: 'https://a.example/robots.txt' }) });
+    const t = new SitemapTally(['a.example'], {
+      productToken: 'Bot',
+      now: NOW,
+      maxUrls: 3,
+      robots: () => ({ outcome: 'unavailable', robotsUrl: 'https://a.example/robots.txt' }),
+    });
     const a = new Set(['a.example']);
     for (let i = 0; i < 3; i++) assert.equal(t.add('a.example', a, `https://a.example/${i}`), 'counted');
     assert.equal(t.full, false);
@@ -383,8 +463,14 @@ describe('acceptingHosts', () => {
       ['b.example', new Set(['https://cdn.example/part-1.xml'])],
       ['c.example', new Set(['https://c.example/sitemap.xml'])],
     ]);
-    assert.deepEqual([...acceptingHosts(['https://cdn.example/part-1.xml', 'https://cdn.example/index.xml'], listed)].sort(), ['a.example', 'b.example', 'cdn.example']);
-    assert.deepEqual([...acceptingHosts(['https://cdn.example/part-2.xml', 'https://cdn.example/index.xml'], listed)].sort(), ['a.example', 'cdn.example']);
+    assert.deepEqual(
+      [...acceptingHosts(['https://cdn.example/part-1.xml', 'https://cdn.example/index.xml'], listed)].sort(),
+      ['a.example', 'b.example', 'cdn.example'],
+    );
+    assert.deepEqual(
+      [...acceptingHosts(['https://cdn.example/part-2.xml', 'https://cdn.example/index.xml'], listed)].sort(),
+      ['a.example', 'cdn.example'],
+    );
     assert.deepEqual([...acceptingHosts(['https://d.example:8080/s.xml'], listed)], ['d.example:8080']);
   });
 });

@@ -20,12 +20,34 @@ import {
   type TestCrawlRequest,
 } from '../../src/extension/view/controller';
 import type { SitemapHostReport, SitemapSizing } from '../../src/core/sitemaps/report';
-import { MAX_SITEMAP_ERRORS_SHOWN, MAX_SITEMAP_ORIGINS, sitemapTargets, toSitemapsView } from '../../src/extension/view/sitemapsResults';
-import { checkSeedText, computePlan, findOrigins, planResultView, unplannableSeeds } from '../../src/extension/view/planning';
+import {
+  MAX_SITEMAP_ERRORS_SHOWN,
+  MAX_SITEMAP_ORIGINS,
+  sitemapTargets,
+  toSitemapsView,
+} from '../../src/extension/view/sitemapsResults';
+import {
+  checkSeedText,
+  computePlan,
+  findOrigins,
+  planResultView,
+  unplannableSeeds,
+} from '../../src/extension/view/planning';
 import { seedLinesFromText } from '../../src/core/seeds';
-import { crawlDelaysFrom, robotsTargets, toRobotsView, MAX_ROBOTS_ORIGINS } from '../../src/extension/view/robotsResults';
+import {
+  crawlDelaysFrom,
+  robotsTargets,
+  toRobotsView,
+  MAX_ROBOTS_ORIGINS,
+} from '../../src/extension/view/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
-import { toCrawlResultView, type CrawlResultView, type HostToWebview, type PlannerForm, type PlannerViewSettings } from '../../src/shared/protocol';
+import {
+  toCrawlResultView,
+  type CrawlResultView,
+  type HostToWebview,
+  type PlannerForm,
+  type PlannerViewSettings,
+} from '../../src/shared/protocol';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
 const settings: PlannerViewSettings = {
@@ -86,7 +108,14 @@ function robotsInspection(
       reason: '',
       ...o,
     })),
-    results: results.map((r) => ({ origin: new URL(r.url).origin, verdict: 'allowed', line: null, rule: null, reason: '', ...r })),
+    results: results.map((r) => ({
+      origin: new URL(r.url).origin,
+      verdict: 'allowed',
+      line: null,
+      rule: null,
+      reason: '',
+      ...r,
+    })),
     invalid: [],
   };
 }
@@ -143,7 +172,10 @@ function fakeFiles(disk: Map<string, FakeFile>, picked?: SeedFileRef) {
   const watchers = new Map<string, () => void>();
   const files: SeedFiles = {
     pick: async () => picked,
-    findWorkspaceSeeds: async () => [...disk.keys()].filter((k) => k.endsWith('seeds.txt')).map((uri) => ({ uri, label: uri.replace(/^file:\/\/\/ws\//, '') })),
+    findWorkspaceSeeds: async () =>
+      [...disk.keys()]
+        .filter((k) => k.endsWith('seeds.txt'))
+        .map((uri) => ({ uri, label: uri.replace(/^file:\/\/\/ws\//, '') })),
     choose: async (list) => list[list.length - 1],
     read: async (ref, maxBytes): Promise<SeedFileRead> => {
       reads.push(ref.uri);
@@ -233,7 +265,10 @@ function harness(
     },
   };
   const stored =
-    options.stored ?? (options.seeds !== undefined || options.form !== undefined ? { v: 2, form: options.form ?? defaultForm(settings), seedsText: options.seeds ?? '' } : undefined);
+    options.stored ??
+    (options.seeds !== undefined || options.form !== undefined
+      ? { v: 2, form: options.form ?? defaultForm(settings), seedsText: options.seeds ?? '' }
+      : undefined);
   const controller = new PlannerController(deps, {
     store: { load: () => stored, save: async (state) => void saved.push(structuredClone(state)) },
     writeClipboard: async (text) => void clipboard.push(text),
@@ -258,7 +293,8 @@ function harness(
     fireSettings: () => settingsListener?.(),
     endCrawl: (crawl: CrawlResultView) => crawlListener?.(crawl),
     types: () => posted.map((m) => m.type),
-    last: <T extends HostToWebview['type']>(type: T) => posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
+    last: <T extends HostToWebview['type']>(type: T) =>
+      posted.filter((m) => m.type === type).at(-1) as Extract<HostToWebview, { type: T }> | undefined,
   };
 }
 
@@ -288,9 +324,12 @@ test('a test crawl that ends is shown: posted at once, and again with every stat
   h.controller.receive({ type: 'ready' });
   assert.deepEqual(h.types(), ['state', 'crawlResult']);
   assert.deepEqual(h.last('crawlResult')!.crawl, view);
-  assert.deepEqual([view.name, view.endReason, view.exitCode, view.pages, view.requests, view.elapsedSeconds], ['test crawl', 'complete', 0, 1, 10, 2.1]);
+  assert.deepEqual(
+    [view.name, view.endReason, view.exitCode, view.pages, view.requests, view.elapsedSeconds],
+    ['test crawl', 'complete', 0, 1, 10, 2.1],
+  );
   assert.deepEqual(view.notFollowed, endedCrawl.notFollowed);
-  assert.notEqual(view.notFollowed[0], endedCrawl.notFollowed[0], 'a copy, not the summary\'s own objects');
+  assert.notEqual(view.notFollowed[0], endedCrawl.notFollowed[0], "a copy, not the summary's own objects");
   h.endCrawl({ ...view, pages: 5 });
   assert.equal(h.last('crawlResult')!.crawl.pages, 5);
   h.controller.visible();
@@ -312,7 +351,10 @@ test('nothing is posted before ready; ready gets the whole state', () => {
   assert.equal(state.form.pages, 1000, 'the default form');
   assert.deepEqual(state.robots, { state: 'off' });
   assert.deepEqual(state.seeds, { source: 'text', text: '' });
-  assert.deepEqual(state.result.problems.map((p) => p.field), ['seeds']);
+  assert.deepEqual(
+    state.result.problems.map((p) => p.field),
+    ['seeds'],
+  );
 });
 
 test('ready gets the kept form and seeds, planned; visible re-posts state', () => {
@@ -324,7 +366,12 @@ test('ready gets the kept form and seeds, planned; visible re-posts state', () =
   assert.equal(state.result.summary?.hostCount, 2);
   assert.equal(state.result.validSeeds, 2);
   assert.equal(state.result.invalidSeedCount, 1);
-  assert.deepEqual(state.result.invalidSeeds[0], { line: 5, text: 'not a url', reason: 'not-a-url', message: 'not a URL' });
+  assert.deepEqual(state.result.invalidSeeds[0], {
+    line: 5,
+    text: 'not a url',
+    reason: 'not-a-url',
+    message: 'not a URL',
+  });
   assert.deepEqual(state.result.origins, ['https://a.example', 'https://b.example']);
   assert.equal(state.fields, null, 'nothing typed yet');
   assert.deepEqual(h.saved, [], 'nothing to save on ready');
@@ -352,12 +399,15 @@ test('a ready counts as answered once its state was delivered; a webview that to
   void h.controller.readyAnswered(1).then(() => (answered = true));
   h.controller.receive({ type: 'ready' });
   await settle();
-  assert.deepEqual(refused.map((m) => m.type), ['state']);
+  assert.deepEqual(
+    refused.map((m) => m.type),
+    ['state'],
+  );
   assert.equal(answered, false);
   assert.equal(h.controller.answeredReadies, 1);
 });
 
-test('the plan\'s pages (the robots.txt editor\'s N) follow the form, and their changes are announced', async () => {
+test("the plan's pages (the robots.txt editor's N) follow the form, and their changes are announced", async () => {
   const h = harness({ seeds: SEEDS, form });
   let announced = 0;
   h.controller.onDidChangePlannedPages(() => announced++);
@@ -390,7 +440,12 @@ test('the stored planner is the fallback (and a form an earlier version stored, 
   legacy.controller.receive({ type: 'ready' });
   assert.deepEqual(legacy.last('state')!.form, form);
   assert.deepEqual(legacy.last('state')!.seeds, { source: 'text', text: SEEDS });
-  for (const damaged of [{ ...form, seeds: SEEDS, pages: 'lots' }, { v: 2, form: { ...form, pages: 'lots' }, seedsText: SEEDS }, { v: 2, form, seedsText: 5 }, 'x']) {
+  for (const damaged of [
+    { ...form, seeds: SEEDS, pages: 'lots' },
+    { v: 2, form: { ...form, pages: 'lots' }, seedsText: SEEDS },
+    { v: 2, form, seedsText: 5 },
+    'x',
+  ]) {
     const bad = harness({ stored: damaged });
     bad.controller.receive({ type: 'ready' });
     assert.equal(bad.last('state')!.form.pages, 1000, JSON.stringify(damaged).slice(0, 80));
@@ -402,7 +457,13 @@ test('invalid messages are logged and ignored before any work', () => {
   const h = harness();
   h.controller.receive({ type: 'ready' });
   const before = h.posted.length;
-  for (const raw of [null, { type: 'nope' }, { type: 'formChanged', form: { ...form, workers: NaN } }, { type: 'openRobots', origin: 'javascript:alert(1)' }, { type: 'copyPlan', x: 1 }]) {
+  for (const raw of [
+    null,
+    { type: 'nope' },
+    { type: 'formChanged', form: { ...form, workers: NaN } },
+    { type: 'openRobots', origin: 'javascript:alert(1)' },
+    { type: 'copyPlan', x: 1 },
+  ]) {
     h.controller.receive(raw);
   }
   assert.equal(h.posted.length, before);
@@ -424,7 +485,10 @@ test('formChanged re-plans with settings for empty fields', () => {
   assert.equal(input.maxCrawlDelaySeconds, settings.maxCrawlDelaySeconds);
   h.controller.receive({ type: 'formChanged', form: { ...form, pages: null } });
   assert.equal(h.last('planResult')!.result.summary, null);
-  assert.deepEqual(h.last('planResult')!.result.problems.map((p) => p.field), ['pages']);
+  assert.deepEqual(
+    h.last('planResult')!.result.problems.map((p) => p.field),
+    ['pages'],
+  );
 });
 
 test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan as crawl-delay', async () => {
@@ -444,14 +508,24 @@ test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan a
   assert.equal(robots.userAgent, 'ExampleBot/2');
   assert.equal(robots.origins.length, 2);
   assert.ok(!('text' in robots.origins[0]!), 'the robots.txt text is not posted');
-  assert.deepEqual(robots.results[1], { url: 'https://b.example/private/x', origin: 'https://b.example', verdict: 'disallowed', line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' });
+  assert.deepEqual(robots.results[1], {
+    url: 'https://b.example/private/x',
+    origin: 'https://b.example',
+    verdict: 'disallowed',
+    line: 3,
+    rule: 'Disallow: /private',
+    reason: 'Disallowed by line 3.',
+  });
   const planned = h.last('planResult')!.result;
   const b = h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!;
   assert.equal(b.intervalSource, 'crawl-delay');
   assert.equal(b.intervalSeconds, 10);
   assert.deepEqual(planned.crawlDelayHosts, ['b.example']);
   const first = planned.summary!.groups[0]!;
-  assert.deepEqual([first.host, first.binding, first.interval, first.source], ['b.example', true, '10 s', 'Crawl-delay']);
+  assert.deepEqual(
+    [first.host, first.binding, first.interval, first.source],
+    ['b.example', true, '10 s', 'Crawl-delay'],
+  );
   // The cards learn the plan's interval and what is covered.
   assert.deepEqual(planned.robots, {
     unchecked: 0,
@@ -465,7 +539,10 @@ test('turning robots.txt on inspects the seeds; its Crawl-delay feeds the plan a
   assert.equal(JSON.parse(h.controller.currentPlanJson()!).settings.crawlDelayByHost['b.example'], 10);
   // Turning it off drops the Crawl-delays and fetches nothing more.
   h.controller.receive({ type: 'formChanged', form: { ...form, useRobots: false } });
-  assert.equal(h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!.intervalSource, 'configured');
+  assert.equal(
+    h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!.intervalSource,
+    'configured',
+  );
   assert.equal(h.last('planResult')!.result.robots, null);
   assert.equal(h.inspections.length, 1);
 });
@@ -492,11 +569,18 @@ test('a newer robots.txt request aborts the older one, whose result is dropped',
   assert.equal(h.last('robotsResult'), undefined);
   pending[1]!.resolve(inspection(h.inspections[1]![0]));
   await settle();
-  assert.deepEqual(h.last('robotsResult')!.robots.origins.map((o) => o.origin), ['https://a.example', 'https://b.example']);
+  assert.deepEqual(
+    h.last('robotsResult')!.robots.origins.map((o) => o.origin),
+    ['https://a.example', 'https://b.example'],
+  );
 });
 
 test('robots.txt failures and untrusted workspaces are reported, not thrown', async () => {
-  const failing = harness({ seeds: SEEDS, form: { ...form, useRobots: true }, inspect: () => Promise.reject(new Error('network down')) });
+  const failing = harness({
+    seeds: SEEDS,
+    form: { ...form, useRobots: true },
+    inspect: () => Promise.reject(new Error('network down')),
+  });
   failing.controller.receive({ type: 'ready' });
   await settle();
   assert.equal(failing.last('robotsError')!.message, 'robots.txt check failed: network down');
@@ -523,7 +607,10 @@ test('runTestCrawl passes the valid seeds, the delay and a page cap; refused whe
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.deepEqual(h.crawls, [
-    [['https://a.example/', 'https://b.example/private/x'], { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 }],
+    [
+      ['https://a.example/', 'https://b.example/private/x'],
+      { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 },
+    ],
   ]);
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 3 } });
   h.controller.receive({ type: 'runTestCrawl' });
@@ -531,7 +618,10 @@ test('runTestCrawl passes the valid seeds, the delay and a page cap; refused whe
   // A crawl of one page gets one seed: the first.
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 1 } });
   h.controller.receive({ type: 'runTestCrawl' });
-  assert.deepEqual(h.crawls[2], [['https://a.example/'], { userAgent: settings.userAgent, delaySeconds: 1, delayFrom: 'start', maxPages: 1 }]);
+  assert.deepEqual(h.crawls[2], [
+    ['https://a.example/'],
+    { userAgent: settings.userAgent, delaySeconds: 1, delayFrom: 'start', maxPages: 1 },
+  ]);
 
   h.setTrusted(false);
   h.controller.receive({ type: 'runTestCrawl' });
@@ -607,7 +697,8 @@ test('currentSeeds: valid URLs in order without repeats', () => {
 // Seeds: kept by the extension whatever their length, or read from a file
 
 /** `n` seed lines on `n` hosts, one per line, with a final newline (as a file copy has it). */
-const seedList = (n: number, prefix = 'host') => Array.from({ length: n }, (_, i) => `https://${prefix}-${String(i).padStart(6, '0')}.example.com/`).join('\n') + '\n';
+const seedList = (n: number, prefix = 'host') =>
+  Array.from({ length: n }, (_, i) => `https://${prefix}-${String(i).padStart(6, '0')}.example.com/`).join('\n') + '\n';
 
 test('seedsChanged is planned at once whatever the other fields hold, and saved', () => {
   const h = harness();
@@ -623,8 +714,18 @@ test('seedsChanged is planned at once whatever the other fields hold, and saved'
 test('the saved planner is read when the planner is first needed, not when it is made (activation does no file I/O)', () => {
   let loads = 0;
   const controller = new PlannerController(
-    { getSettings: () => settings, isTrusted: () => true, inspectRobots: () => Promise.resolve(inspection([])), runTestCrawl: () => undefined, openRobots: () => undefined, log: () => undefined },
-    { store: { load: () => (loads++, { v: 2, form, seedsText: SEEDS }), save: async () => undefined }, writeClipboard: async () => undefined },
+    {
+      getSettings: () => settings,
+      isTrusted: () => true,
+      inspectRobots: () => Promise.resolve(inspection([])),
+      runTestCrawl: () => undefined,
+      openRobots: () => undefined,
+      log: () => undefined,
+    },
+    {
+      store: { load: () => (loads++, { v: 2, form, seedsText: SEEDS }), save: async () => undefined },
+      writeClipboard: async () => undefined,
+    },
   );
   assert.equal(loads, 0);
   assert.deepEqual(controller.currentSeeds(), ['https://a.example/', 'https://b.example/private/x']);
@@ -679,7 +780,7 @@ test('1,000 seeds with a final newline are 1,000 seeds, not refused as 1,001 lin
   assert.equal(result.summary!.hostCount, 1000);
 });
 
-test('past the box\'s limits the text is kept exactly (1.2 MB, 50,000 lines), saved, restored, and not planned', () => {
+test("past the box's limits the text is kept exactly (1.2 MB, 50,000 lines), saved, restored, and not planned", () => {
   const big = seedList(50_000);
   assert.ok(Buffer.byteLength(big) > 1024 * 1024, `${Buffer.byteLength(big)} bytes`);
   const h = harness();
@@ -687,7 +788,10 @@ test('past the box\'s limits the text is kept exactly (1.2 MB, 50,000 lines), sa
   h.controller.receive({ type: 'seedsChanged', text: big });
   const result = h.last('planResult')!.result;
   assert.equal(result.summary, null);
-  assert.match(result.problems[0]!.message, /^50,000 seed lines \(1\.\d MB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/);
+  assert.match(
+    result.problems[0]!.message,
+    /^50,000 seed lines \(1\.\d MB\): the box plans at most 5,000 seed lines \(512 KB\)\. Save the list as a file/,
+  );
   assert.equal(h.saved.at(-1)!.seedsText, big);
   // Hidden and shown again: a new webview is sent exactly what was there.
   h.controller.detach();
@@ -716,11 +820,21 @@ test('a saved planner read later (a file under storage) is restored before the f
   assert.equal(h.controller.currentForm().pages, 7, 'the message that waited was applied after');
 });
 
-test('parseSavedPlanner: this version, an earlier version\'s form, and nothing else', () => {
-  assert.deepEqual(parseSavedPlanner({ v: 2, form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } }), { form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } });
+test("parseSavedPlanner: this version, an earlier version's form, and nothing else", () => {
+  assert.deepEqual(
+    parseSavedPlanner({ v: 2, form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } }),
+    { form, seedsText: 'x', seedsFile: { uri: 'file:///s.txt', label: 's.txt' } },
+  );
   assert.deepEqual(parseSavedPlanner({ v: 2, form, seedsText: 'x', seedsFile: { uri: 5 } }), { form, seedsText: 'x' });
   assert.deepEqual(parseSavedPlanner({ ...form, seeds: 'x' }), { form, seedsText: 'x' });
-  for (const bad of [undefined, null, [], { v: 3, form, seedsText: '' }, { v: 2, form: { ...form, extra: 1 }, seedsText: '' }, { ...form }]) {
+  for (const bad of [
+    undefined,
+    null,
+    [],
+    { v: 3, form, seedsText: '' },
+    { v: 2, form: { ...form, extra: 1 }, seedsText: '' },
+    { ...form },
+  ]) {
     assert.equal(parseSavedPlanner(bad), undefined, JSON.stringify(bad));
   }
 });
@@ -735,21 +849,38 @@ test('a list below PLAN_LATER_SEEDS is planned at once, without a planning messa
 });
 
 test('a seeds file: "Use seeds.txt" reads it, shows its count and first lines, plans 50,000 hosts after a planning message', async () => {
-  const disk = new Map<string, FakeFile>([['file:///ws/seeds.txt', { text: `# crawl list\n${seedList(50_000)}`, mtime: 1 }]]);
+  const disk = new Map<string, FakeFile>([
+    ['file:///ws/seeds.txt', { text: `# crawl list\n${seedList(50_000)}`, mtime: 1 }],
+  ]);
   const fs = fakeFiles(disk);
   const later: Array<() => void> = [];
-  const h = harness({ files: fs.files, defer: (work) => later.push(work), form: { ...form, pagesMode: 'total', pages: 1_000_000 } });
+  const h = harness({
+    files: fs.files,
+    defer: (work) => later.push(work),
+    form: { ...form, pagesMode: 'total', pages: 1_000_000 },
+  });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'useWorkspaceSeeds' });
   await settle();
-  const views = h.posted.filter((m) => m.type === 'seeds').map((m) => (m as Extract<HostToWebview, { type: 'seeds' }>).seeds);
-  assert.deepEqual(views[0], { source: 'file', file: { label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true } });
+  const views = h.posted
+    .filter((m) => m.type === 'seeds')
+    .map((m) => (m as Extract<HostToWebview, { type: 'seeds' }>).seeds);
+  assert.deepEqual(views[0], {
+    source: 'file',
+    file: { label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true },
+  });
   const last = views.at(-1)!;
   assert.ok(last.source === 'file');
   assert.equal(last.file.label, 'seeds.txt');
   assert.equal(last.file.seedLines, 50_000, 'the comment line is not a seed line');
   assert.equal(last.file.bytes, Buffer.byteLength(disk.get('file:///ws/seeds.txt')!.text!));
-  assert.deepEqual(last.file.firstLines, ['https://host-000000.example.com/', 'https://host-000001.example.com/', 'https://host-000002.example.com/', 'https://host-000003.example.com/', 'https://host-000004.example.com/']);
+  assert.deepEqual(last.file.firstLines, [
+    'https://host-000000.example.com/',
+    'https://host-000001.example.com/',
+    'https://host-000002.example.com/',
+    'https://host-000003.example.com/',
+    'https://host-000004.example.com/',
+  ]);
   assert.equal(last.file.problem, undefined);
   assert.deepEqual(h.last('planning'), { type: 'planning', seeds: 50_000 });
   assert.equal(later.length, 1);
@@ -769,7 +900,9 @@ test('a seeds file: "Use seeds.txt" reads it, shows its count and first lines, p
   fs.watchers.get('file:///ws/seeds.txt')!();
   await settle();
   const edited = h.last('planResult')!.result;
-  assert.deepEqual(edited.invalidSeeds, [{ line: 2, text: 'not a url', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' }]);
+  assert.deepEqual(edited.invalidSeeds, [
+    { line: 2, text: 'not a url', reason: 'not-a-url', message: 'not a URL', source: 'seeds.txt' },
+  ]);
   h.controller.receive({ type: 'openSeedsFile', line: 2 });
   await settle();
   assert.deepEqual(fs.opened, [['file:///ws/seeds.txt', 2]]);
@@ -788,7 +921,10 @@ test('a seeds file that is gone, too long or empty says why and stays the source
     assert.ok(v.source === 'file');
     return v.file;
   };
-  assert.match(view().problem!, /^seeds\.txt has 100,001 seed lines \(\d\.\d MB\); the planner takes at most 100,000 seed lines\. Split the list, or plan it with crawl-planner estimate --seeds-file\.$/);
+  assert.match(
+    view().problem!,
+    /^seeds\.txt has 100,001 seed lines \(\d\.\d MB\); the planner takes at most 100,000 seed lines\. Split the list, or plan it with crawl-planner estimate --seeds-file\.$/,
+  );
   assert.equal(h.last('planResult')!.result.summary, null);
   assert.equal(h.last('planResult')!.result.problems[0]!.message, view().problem);
   disk.set(uri, { text: '# nothing yet\n\n', mtime: 2 });
@@ -817,7 +953,10 @@ test('a saved seeds file is the source after a reload; "Use the box instead" goe
   const uri = 'file:///ws/lists/seeds.txt';
   const disk = new Map<string, FakeFile>([[uri, { text: seedList(20), mtime: 1 }]]);
   const fs = fakeFiles(disk);
-  const h = harness({ files: fs.files, stored: { v: 2, form, seedsText: SEEDS, seedsFile: { uri, label: 'lists/seeds.txt' } } });
+  const h = harness({
+    files: fs.files,
+    stored: { v: 2, form, seedsText: SEEDS, seedsFile: { uri, label: 'lists/seeds.txt' } },
+  });
   h.controller.receive({ type: 'ready' });
   await settle();
   const state = h.last('state')!;
@@ -853,38 +992,61 @@ test('findOrigins searches every seed origin; openReport asks for the report', (
   const h = harness({ seeds: `${seedList(300)}https://special.example/\n` });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'findOrigins', query: 'SPECIAL' });
-  assert.deepEqual(h.last('origins'), { type: 'origins', query: 'SPECIAL', origins: ['https://special.example'], total: 1 });
+  assert.deepEqual(h.last('origins'), {
+    type: 'origins',
+    query: 'SPECIAL',
+    origins: ['https://special.example'],
+    total: 1,
+  });
   h.controller.receive({ type: 'findOrigins', query: 'host-0002' });
   assert.equal(h.last('origins')!.total, 100);
   assert.equal(h.last('origins')!.origins.length, 50);
   assert.equal(h.last('state')!.result.originCount, 301);
   h.controller.receive({ type: 'openRobots', origin: 'https://special.example' });
-  assert.deepEqual(h.opened, [['https://special.example', undefined]], 'an origin past the first 50 is still a seed origin');
+  assert.deepEqual(
+    h.opened,
+    [['https://special.example', undefined]],
+    'an origin past the first 50 is still a seed origin',
+  );
   h.controller.receive({ type: 'openReport' });
   assert.equal(h.reports(), 1);
 });
 
 test('seed notes reach the view by kind; the running demo hosts get no local-address note', () => {
-  const text = 'http://user:pw@cred.example/\nhttp://0x7f.1/\nhttp://127.0.0.11:8470/\nhttps://d.example/\nhttps://d.example/';
+  const text =
+    'http://user:pw@cred.example/\nhttp://0x7f.1/\nhttp://127.0.0.11:8470/\nhttps://d.example/\nhttps://d.example/';
   const h = harness({ seeds: text, expectedLocalHosts: new Set(['127.0.0.11:8470']) });
   h.controller.receive({ type: 'ready' });
   const result = h.last('state')!.result;
-  assert.deepEqual(result.seedNotes.map((g) => [g.code, g.count, g.notes.map((n) => n.line)]), [
-    ['credentials', 1, [1]],
-    ['ip-literal', 1, [2]],
-    ['local-address', 1, [2]],
-  ]);
+  assert.deepEqual(
+    result.seedNotes.map((g) => [g.code, g.count, g.notes.map((n) => n.line)]),
+    [
+      ['credentials', 1, [1]],
+      ['ip-literal', 1, [2]],
+      ['local-address', 1, [2]],
+    ],
+  );
   assert.equal(result.duplicateSeeds, 1);
   assert.ok(!JSON.stringify(result).includes('user:pw'));
-  assert.deepEqual(h.controller.currentSeeds().slice(0, 1), ['http://cred.example/'], 'the crawl gets the seed without credentials');
+  assert.deepEqual(
+    h.controller.currentSeeds().slice(0, 1),
+    ['http://cred.example/'],
+    'the crawl gets the seed without credentials',
+  );
   const doc = JSON.parse(h.controller.currentPlanJson()!);
   assert.equal(doc.seedNotes.length, 3);
   assert.equal(doc.duplicateSeeds, 1);
 });
 
 test('findOrigins and unplannableSeeds', () => {
-  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ''), { origins: ['https://a.example', 'https://b.example'], total: 2 });
-  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ' B.EX '), { origins: ['https://b.example'], total: 1 });
+  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ''), {
+    origins: ['https://a.example', 'https://b.example'],
+    total: 2,
+  });
+  assert.deepEqual(findOrigins(['https://a.example', 'https://b.example'], ' B.EX '), {
+    origins: ['https://b.example'],
+    total: 1,
+  });
   assert.deepEqual(unplannableSeeds('why').problem, 'why');
 });
 
@@ -922,12 +1084,20 @@ test('computePlan cuts long invalid lines and lists at most 100', () => {
 });
 
 test('robotsTargets keeps the first origins; crawlDelaysFrom takes ok files and the larger delay per host', () => {
-  const seeds = Array.from({ length: MAX_ROBOTS_ORIGINS + 5 }, (_, i) => ({ url: `https://h${i}.example/`, origin: `https://h${i}.example` }));
+  const seeds = Array.from({ length: MAX_ROBOTS_ORIGINS + 5 }, (_, i) => ({
+    url: `https://h${i}.example/`,
+    origin: `https://h${i}.example`,
+  }));
   const { urls, omittedOrigins } = robotsTargets(seeds);
   assert.equal(urls.length, MAX_ROBOTS_ORIGINS);
   assert.equal(omittedOrigins, 5);
 
-  const finding = (line: number) => ({ code: 'unknown-directive' as const, severity: 'warning' as const, line, message: 'Unknown directive.' });
+  const finding = (line: number) => ({
+    code: 'unknown-directive' as const,
+    severity: 'warning' as const,
+    line,
+    message: 'Unknown directive.',
+  });
   const view = toRobotsView(
     robotsInspection([
       { origin: 'http://a.example', crawlDelaySeconds: 5, effectiveIntervalSeconds: 5, intervalSource: 'crawl-delay' },
@@ -940,7 +1110,13 @@ test('robotsTargets keeps the first origins; crawlDelaysFrom takes ok files and 
         sitemaps: Array.from({ length: 30 }, (_, i) => `https://b.example:8443/s${i}.xml`),
         findings: [finding(1), finding(2)],
       },
-      { origin: 'https://c.example', outcome: 'unreachable', crawlDelaySeconds: 100, effectiveIntervalSeconds: 1, intervalSource: 'configured' },
+      {
+        origin: 'https://c.example',
+        outcome: 'unreachable',
+        crawlDelaySeconds: 100,
+        effectiveIntervalSeconds: 1,
+        intervalSource: 'configured',
+      },
     ]),
     'Bot',
   );
@@ -954,13 +1130,34 @@ test('toRobotsView leaves out what the inspection reports as null, and the text'
   const view = toRobotsView(
     robotsInspection(
       [
-        { origin: 'https://a.example', status: 200, group: { line: 4, lines: [4], userAgents: ['examplebot'], matchedBy: 'product-token' }, crawlDelaySeconds: 3, text: 'User-agent: examplebot' },
-        { origin: 'https://b.example', outcome: 'unavailable', group: { line: null, lines: [], userAgents: [], matchedBy: 'none' } },
+        {
+          origin: 'https://a.example',
+          status: 200,
+          group: { line: 4, lines: [4], userAgents: ['examplebot'], matchedBy: 'product-token' },
+          crawlDelaySeconds: 3,
+          text: 'User-agent: examplebot',
+        },
+        {
+          origin: 'https://b.example',
+          outcome: 'unavailable',
+          group: { line: null, lines: [], userAgents: [], matchedBy: 'none' },
+        },
       ],
       [
-        { url: 'https://a.example/x', verdict: 'disallowed', line: 5, rule: 'Disallow: /x', reason: 'Disallowed by line 5.' },
+        {
+          url: 'https://a.example/x',
+          verdict: 'disallowed',
+          line: 5,
+          rule: 'Disallow: /x',
+          reason: 'Disallowed by line 5.',
+        },
         { url: 'https://b.example/', reason: 'robots.txt unavailable.' },
-        { url: 'https://other.example/', origin: null, verdict: 'not-applicable', reason: 'No robots.txt was fetched for this origin.' },
+        {
+          url: 'https://other.example/',
+          origin: null,
+          verdict: 'not-applicable',
+          reason: 'No robots.txt was fetched for this origin.',
+        },
       ],
     ),
     'ExampleBot',
@@ -993,7 +1190,14 @@ test('toRobotsView leaves out what the inspection reports as null, and the text'
     },
   ]);
   assert.deepEqual(view.results, [
-    { url: 'https://a.example/x', origin: 'https://a.example', verdict: 'disallowed', line: 5, rule: 'Disallow: /x', reason: 'Disallowed by line 5.' },
+    {
+      url: 'https://a.example/x',
+      origin: 'https://a.example',
+      verdict: 'disallowed',
+      line: 5,
+      rule: 'Disallow: /x',
+      reason: 'Disallowed by line 5.',
+    },
     { url: 'https://b.example/', origin: 'https://b.example', verdict: 'allowed', reason: 'robots.txt unavailable.' },
   ]);
 });
@@ -1006,8 +1210,18 @@ test('toRobotsView names the Crawl-delay line and passes the not-text finding on
         crawlDelaySeconds: 42,
         crawlDelayLine: 2,
         findings: [
-          { code: 'not-text', severity: 'warning', line: 1, message: 'This file does not look like text: its first 1,024 bytes hold NUL bytes.' },
-          { code: 'crawl-delay-scope', severity: 'warning', line: 2, message: 'This Crawl-delay applies to A (line 1).' },
+          {
+            code: 'not-text',
+            severity: 'warning',
+            line: 1,
+            message: 'This file does not look like text: its first 1,024 bytes hold NUL bytes.',
+          },
+          {
+            code: 'crawl-delay-scope',
+            severity: 'warning',
+            line: 2,
+            message: 'This Crawl-delay applies to A (line 1).',
+          },
         ],
       },
       { origin: 'https://b.example', crawlDelaySeconds: null, crawlDelayLine: null },
@@ -1021,25 +1235,36 @@ test('toRobotsView names the Crawl-delay line and passes the not-text finding on
   assert.equal('notText' in view.origins[1]!, false);
 });
 
-test('Seeds from code: the text becomes the box\'s seeds, the form takes the numbers, the fields show them, a notice says so', async () => {
+test("Seeds from code: the text becomes the box's seeds, the form takes the numbers, the fields show them, a notice says so", async () => {
   // A slow saved planner: what seeds from code sets must not be overwritten when it is read.
   let release: (value: unknown) => void = () => {};
   const h = harness({ stored: new Promise((resolve) => (release = resolve)) });
   h.controller.receive({ type: 'ready' });
-  const applied = h.controller.useSeedsText('# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n', { delaySeconds: 3, delayFrom: 'start', workers: 8 }, '2 URLs · 2 hosts from books.py.');
+  const applied = h.controller.useSeedsText(
+    '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n',
+    { delaySeconds: 3, delayFrom: 'start', workers: 8 },
+    '2 URLs · 2 hosts from books.py.',
+  );
   release({ v: 2, form: { ...defaultForm(settings), pages: 100 }, seedsText: 'https://old.example/\n' });
   await applied;
   await settle();
-  assert.deepEqual(h.last('seeds')!.seeds, { source: 'text', text: '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n' });
+  assert.deepEqual(h.last('seeds')!.seeds, {
+    source: 'text',
+    text: '# from books.py\nhttps://a.example/\nhttps://user:pw@b.example/x\n',
+  });
   const form = h.last('formSet')!;
   assert.equal(form.form.delaySeconds, 3);
   assert.equal(form.form.workers, 8);
-  assert.equal(form.form.pages, 100, 'the saved form\'s other fields stay');
+  assert.equal(form.form.pages, 100, "the saved form's other fields stay");
   assert.equal(form.fields.delay, '3');
   assert.equal(form.fields.workers, '8');
   assert.deepEqual(h.last('notice'), { type: 'notice', level: 'info', message: '2 URLs · 2 hosts from books.py.' });
   const plan = h.last('planResult')!.result;
-  assert.deepEqual(h.controller.currentSeeds(), ['https://a.example/', 'https://b.example/x'], 'seed hygiene removed the credentials');
+  assert.deepEqual(
+    h.controller.currentSeeds(),
+    ['https://a.example/', 'https://b.example/x'],
+    'seed hygiene removed the credentials',
+  );
   assert.equal(plan.validSeeds, 2);
   assert.ok(plan.summary !== null, 'planned: the saved form has pages');
   assert.ok(plan.seedNotes.some((n) => n.code === 'credentials'));
@@ -1063,7 +1288,17 @@ function sizedHost(host: string, patch: Partial<SitemapHostReport> = {}): Sitema
     duplicates: 0,
     invalid: 0,
     otherHosts: { urls: 0, hosts: [] },
-    lastmod: { dated: 0, newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 0, invalid: 0, future: 0 },
+    lastmod: {
+      dated: 0,
+      newest: null,
+      oldest: null,
+      last7d: 0,
+      last30d: 0,
+      last365d: 0,
+      undated: 0,
+      invalid: 0,
+      future: 0,
+    },
     changedSince: null,
     files: 0,
     source: 'none',
@@ -1095,23 +1330,46 @@ const A_SIZED = sizedHost('a.example', {
   otherHosts: { urls: 2, hosts: [{ host: 'c.example', urls: 2 }] },
   files: 2,
   source: 'robots.txt',
-  lastmod: { dated: 30, newest: '2025-12-30T00:00:00.000Z', oldest: '2020-01-01T00:00:00.000Z', last7d: 4, last30d: 9, last365d: 30, undated: 5, invalid: 0, future: 0 },
+  lastmod: {
+    dated: 30,
+    newest: '2025-12-30T00:00:00.000Z',
+    oldest: '2020-01-01T00:00:00.000Z',
+    last7d: 4,
+    last30d: 9,
+    last365d: 30,
+    undated: 5,
+    invalid: 0,
+    future: 0,
+  },
 });
 const B_FAILED = sizedHost('b.example', {
-  errors: [{ code: 'no-sitemap', url: 'https://b.example/sitemap.xml', message: '/sitemap.xml answered 404 <script>alert(1)</script>' }],
+  errors: [
+    {
+      code: 'no-sitemap',
+      url: 'https://b.example/sitemap.xml',
+      message: '/sitemap.xml answered 404 <script>alert(1)</script>',
+    },
+  ],
 });
 
-test('Size from sitemaps: one URL per origin, the form\'s agent and delay; each sized host gets its count, a failed one keeps its pages', async () => {
+test("Size from sitemaps: one URL per origin, the form's agent and delay; each sized host gets its count, a failed one keeps its pages", async () => {
   const h = harness({ seeds: SEEDS, form, size: async () => sizing([A_SIZED, B_FAILED]) });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'formChanged', form: { ...form, userAgent: 'ExampleBot', delaySeconds: 2 } });
   h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
   assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'loading', origins: 2, files: 0, urls: 0 });
   assert.deepEqual(h.sizings[0]![0], ['https://a.example/', 'https://b.example/private/x']);
-  assert.deepEqual([h.sizings[0]![1].userAgent, h.sizings[0]![1].delaySeconds, h.sizings[0]![1].changedSince], ['ExampleBot', 2, undefined]);
+  assert.deepEqual(
+    [h.sizings[0]![1].userAgent, h.sizings[0]![1].delaySeconds, h.sizings[0]![1].changedSince],
+    ['ExampleBot', 2, undefined],
+  );
   await settle();
   const set = h.last('formSet')!;
-  assert.deepEqual([set.form.pagesMode, set.form.pagesByHost, set.form.pages], ['byHost', { 'a.example': 40 }, 100], '"per host" stays the number of the hosts without a sitemap');
+  assert.deepEqual(
+    [set.form.pagesMode, set.form.pagesByHost, set.form.pages],
+    ['byHost', { 'a.example': 40 }, 100],
+    '"per host" stays the number of the hosts without a sitemap',
+  );
   assert.deepEqual(set.fields.pagesByHost, { 'a.example': '40' });
   assert.equal(set.fields.pages, '100');
   const result = h.last('planResult')!.result;
@@ -1120,14 +1378,21 @@ test('Size from sitemaps: one URL per origin, the form\'s agent and delay; each 
   assert.equal(done.state, 'done');
   if (done.state !== 'done') return;
   const [a, b] = done.sitemaps.hosts;
-  assert.deepEqual([a!.host, a!.urls, a!.disallowed, a!.otherHostUrls, a!.files, a!.pages, a!.lastmod.last30d], ['a.example', 40, 3, 2, 2, 40, 9]);
+  assert.deepEqual(
+    [a!.host, a!.urls, a!.disallowed, a!.otherHostUrls, a!.files, a!.pages, a!.lastmod.last30d],
+    ['a.example', 40, 3, 2, 2, 40, 9],
+  );
   assert.deepEqual([b!.pages, b!.errorCount, b!.errors[0]!.code], [null, 1, 'no-sitemap']);
   assert.equal(b!.errors[0]!.message, B_FAILED.errors[0]!.message, 'sent as data; the webview shows it as text');
   assert.deepEqual(h.saved.at(-1)!.form.pagesByHost, { 'a.example': 40 });
 });
 
 test('Size from sitemaps from "in total": the hosts without a sitemap get none, as estimate --sitemaps', async () => {
-  const h = harness({ seeds: SEEDS, form: { ...form, pagesMode: 'total', pages: 1000 }, size: async () => sizing([A_SIZED, B_FAILED]) });
+  const h = harness({
+    seeds: SEEDS,
+    form: { ...form, pagesMode: 'total', pages: 1000 },
+    size: async () => sizing([A_SIZED, B_FAILED]),
+  });
   h.controller.receive({ type: 'ready' });
   const state = await h.controller.sizeFromSitemaps('');
   assert.equal(state.state, 'done');
@@ -1146,14 +1411,21 @@ test('Size from sitemaps with "changed since" plans a recrawl: the pages are the
   await settle();
   assert.deepEqual(h.last('formSet')!.form.pagesByHost, { 'a.example': 7 });
   const done = h.last('sitemapsState')!.sitemaps;
-  assert.ok(done.state === 'done' && done.sitemaps.changedSince === '2025-12-01T00:00:00.000Z' && done.sitemaps.hosts[0]!.changedSince === 7);
+  assert.ok(
+    done.state === 'done' &&
+      done.sitemaps.changedSince === '2025-12-01T00:00:00.000Z' &&
+      done.sitemaps.hosts[0]!.changedSince === 7,
+  );
 });
 
 test('Size from sitemaps refuses a bad "changed since", an untrusted workspace and no seeds, saying why; nothing is fetched', async () => {
   const h = harness({ seeds: SEEDS, size: async () => sizing([]) });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'sizeFromSitemaps', changedSince: 'yesterday' });
-  assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'error', message: 'Changed since: "yesterday" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)' });
+  assert.deepEqual(h.last('sitemapsState')!.sitemaps, {
+    state: 'error',
+    message: 'Changed since: "yesterday" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)',
+  });
   h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '2999-01-01' });
   assert.match((h.last('sitemapsState')!.sitemaps as { message: string }).message, /in the future/);
   h.setTrusted(false);
@@ -1167,7 +1439,10 @@ test('Size from sitemaps refuses a bad "changed since", an untrusted workspace a
   const none = harness({ seeds: SEEDS });
   none.controller.receive({ type: 'ready' });
   none.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
-  assert.deepEqual(none.last('sitemapsState')!.sitemaps, { state: 'error', message: 'Sitemap sizing is not available here.' });
+  assert.deepEqual(none.last('sitemapsState')!.sitemaps, {
+    state: 'error',
+    message: 'Sitemap sizing is not available here.',
+  });
 });
 
 test('Size from sitemaps: progress per file, Cancel aborts and keeps the form; a failure is shown and logged, never lost', async () => {
@@ -1176,7 +1451,21 @@ test('Size from sitemaps: progress per file, Cancel aborts and keeps the form; a
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'sizeFromSitemaps', changedSince: '' });
   const o = h.sizings[0]![1];
-  o.onFile({ url: 'https://a.example/s.xml', via: 'robots.txt', depth: 0, status: 200, redirects: [], format: 'urlset', gzip: false, entries: 25, bytes: 900, error: null }, 'a.example');
+  o.onFile(
+    {
+      url: 'https://a.example/s.xml',
+      via: 'robots.txt',
+      depth: 0,
+      status: 200,
+      redirects: [],
+      format: 'urlset',
+      gzip: false,
+      entries: 25,
+      bytes: 900,
+      error: null,
+    },
+    'a.example',
+  );
   assert.deepEqual(h.last('sitemapsState')!.sitemaps, { state: 'loading', origins: 2, files: 1, urls: 25 });
   h.controller.receive({ type: 'cancelSitemaps' });
   assert.equal(o.signal.aborted, true);
@@ -1186,7 +1475,10 @@ test('Size from sitemaps: progress per file, Cancel aborts and keeps the form; a
   await settle();
   assert.equal(h.last('formSet'), undefined, 'a sizing that was stopped changes nothing');
 
-  const failing = harness({ seeds: SEEDS, size: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) });
+  const failing = harness({
+    seeds: SEEDS,
+    size: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')),
+  });
   failing.controller.receive({ type: 'ready' });
   const state = await failing.controller.sizeFromSitemaps('');
   assert.deepEqual(state, { state: 'error', message: 'Sitemap sizing failed: connect ECONNREFUSED 127.0.0.1:9' });
@@ -1197,13 +1489,24 @@ test('Size from sitemaps: progress per file, Cancel aborts and keeps the form; a
 });
 
 test('sitemapTargets takes one seed per origin of the first origins, not dropped hosts; toSitemapsView lists the first errors and counts them all', () => {
-  const seeds = Array.from({ length: MAX_SITEMAP_ORIGINS + 3 }, (_, i) => ({ url: `https://h${i}.example/p`, origin: `https://h${i}.example`, host: `h${i}.example` }));
-  const t = sitemapTargets([seeds[0]!, { ...seeds[0]!, url: 'https://h0.example/q' }, ...seeds.slice(1)], ['h1.example']);
+  const seeds = Array.from({ length: MAX_SITEMAP_ORIGINS + 3 }, (_, i) => ({
+    url: `https://h${i}.example/p`,
+    origin: `https://h${i}.example`,
+    host: `h${i}.example`,
+  }));
+  const t = sitemapTargets(
+    [seeds[0]!, { ...seeds[0]!, url: 'https://h0.example/q' }, ...seeds.slice(1)],
+    ['h1.example'],
+  );
   assert.equal(t.urls.length, MAX_SITEMAP_ORIGINS);
   assert.equal(t.urls[0], 'https://h0.example/p');
   assert.ok(!t.urls.includes('https://h1.example/p'));
   assert.equal(t.omittedOrigins, 2);
-  const errors = Array.from({ length: 9 }, (_, i) => ({ code: 'http-status' as const, url: `https://x.example/${i}.xml`, message: `HTTP 500 ${'x'.repeat(600)}` }));
+  const errors = Array.from({ length: 9 }, (_, i) => ({
+    code: 'http-status' as const,
+    url: `https://x.example/${i}.xml`,
+    message: `HTTP 500 ${'x'.repeat(600)}`,
+  }));
   const view = toSitemapsView(sizing([sizedHost('x.example', { errors })]), {}, 2);
   assert.equal(view.hosts[0]!.errors.length, MAX_SITEMAP_ERRORS_SHOWN);
   assert.equal(view.hosts[0]!.errorCount, 9);
@@ -1220,7 +1523,10 @@ test('What meets the deadline: the facts and options are posted; applying "worke
   assert.equal(d.met, false);
   assert.match(d.verdict, /missed by/);
   assert.match(d.earliest, /^Earliest finish possible/);
-  assert.deepEqual(d.options.map((o) => o.kind), ['workers', 'machines']);
+  assert.deepEqual(
+    d.options.map((o) => o.kind),
+    ['workers', 'machines'],
+  );
   h.controller.receive({ type: 'applyDeadlineOption', plan: d.plan, index: 0 });
   const set = h.last('formSet')!;
   assert.equal(set.form.workers, 2);
@@ -1237,12 +1543,24 @@ test('What meets the deadline: the facts and options are posted; applying "worke
 });
 
 test('A "cap" option gives each host its pages (by host); a "drop" option leaves the host out until it is planned again', () => {
-  const capForm: PlannerForm = { ...form, pagesMode: 'byHost', pages: 0, pagesByHost: { 'a.example': 1000, 'b.example': 10 }, deadlineSeconds: 300 };
+  const capForm: PlannerForm = {
+    ...form,
+    pagesMode: 'byHost',
+    pages: 0,
+    pagesByHost: { 'a.example': 1000, 'b.example': 10 },
+    deadlineSeconds: 300,
+  };
   const h = harness({ seeds: 'https://a.example/\nhttps://b.example/x', form: capForm });
   h.controller.receive({ type: 'ready' });
   const d = h.last('state')!.result.deadline!;
   assert.deepEqual(d.blockingHosts, ['a.example']);
-  assert.deepEqual(d.options.map((o) => [o.kind, o.hosts]), [['cap', ['a.example']], ['drop', ['a.example']]]);
+  assert.deepEqual(
+    d.options.map((o) => [o.kind, o.hosts]),
+    [
+      ['cap', ['a.example']],
+      ['drop', ['a.example']],
+    ],
+  );
   h.controller.receive({ type: 'applyDeadlineOption', plan: d.plan, index: 0 });
   // robots.txt opens the host's timeline; page n starts at n × (1 s + REQUEST_OVERHEAD 1.3 ms) and its answer
   // takes 0.5 s: 299 pages end at 299.889 s, 300 would end at 300.89 s.
@@ -1255,11 +1573,18 @@ test('A "cap" option gives each host its pages (by host); a "drop" option leaves
   dropper.controller.receive({ type: 'applyDeadlineOption', plan: dd.plan, index: 1 });
   let result = dropper.last('planResult')!.result;
   assert.deepEqual([result.dropped, result.droppedCount, result.deadline!.met], [['a.example'], 1, true]);
-  assert.deepEqual(dropper.controller.currentSeeds(), ['https://b.example/x'], 'the test crawl and the export take the plan\'s seeds');
+  assert.deepEqual(
+    dropper.controller.currentSeeds(),
+    ['https://b.example/x'],
+    "the test crawl and the export take the plan's seeds",
+  );
   const exported = dropper.controller.exportInput();
   assert.ok(!('problem' in exported));
   assert.deepEqual(exported.seeds, [{ url: 'https://b.example/x', host: 'b.example' }]);
-  assert.deepEqual(exported.plan.hosts.map((x) => x.host), ['b.example']);
+  assert.deepEqual(
+    exported.plan.hosts.map((x) => x.host),
+    ['b.example'],
+  );
   assert.deepEqual(dropper.saved.at(-1)!.dropHosts, ['a.example']);
   // A reloaded planner keeps it dropped.
   const reloaded = harness({ stored: dropper.saved.at(-1) });

@@ -11,10 +11,34 @@ const html = getHtml(webview, nonce, { script: 'dist/webview.js', style: 'media/
 
 /** The stable ids the e2e tests and docs/extension.md rely on. */
 const IDS = [
-  'seeds', 'pages', 'pages-mode', 'rate', 'workers', 'delay', 'delay-from', 'latency', 'user-agent', 'use-robots',
-  'seed-errors', 'host-table', 'total', 'binding', 'warnings', 'problems', 'robots', 'robots-status', 'robots-origin',
-  'chart', 'run-crawl', 'copy-plan', 'open-robots', 'check-robots', 'status',
-  'crawl-section', 'crawl-result', 'crawl-not-followed',
+  'seeds',
+  'pages',
+  'pages-mode',
+  'rate',
+  'workers',
+  'delay',
+  'delay-from',
+  'latency',
+  'user-agent',
+  'use-robots',
+  'seed-errors',
+  'host-table',
+  'total',
+  'binding',
+  'warnings',
+  'problems',
+  'robots',
+  'robots-status',
+  'robots-origin',
+  'chart',
+  'run-crawl',
+  'copy-plan',
+  'open-robots',
+  'check-robots',
+  'status',
+  'crawl-section',
+  'crawl-result',
+  'crawl-not-followed',
 ];
 
 function cspOf(document: string): string {
@@ -45,7 +69,10 @@ test('exactly one script, external, with the nonce; no inline script, no handler
   assert.doesNotMatch(html, /\sstyle\s*=/i, 'no inline style attributes');
   assert.doesNotMatch(html, /<style\b/i, 'no style elements');
   assert.doesNotMatch(html, /javascript:/i);
-  assert.match(html, /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/media\/planner\.css">/);
+  assert.match(
+    html,
+    /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/media\/planner\.css">/,
+  );
 });
 
 test('every stable id is there exactly once', () => {
@@ -67,7 +94,10 @@ test('every input has a label; every button is a button with a type', () => {
 });
 
 test('the interpolated values are escaped; a nonce that is not base64 is refused', () => {
-  const hostile: WebviewLike<string> = { cspSource: 'x" onload="alert(1)', asWebviewUri: () => ({ toString: () => '"><script>alert(1)</script>' }) };
+  const hostile: WebviewLike<string> = {
+    cspSource: 'x" onload="alert(1)',
+    asWebviewUri: () => ({ toString: () => '"><script>alert(1)</script>' }),
+  };
   const out = getHtml(hostile, nonce, { script: 's', style: 'c' });
   assert.doesNotMatch(out, /"><script>alert/);
   assert.doesNotMatch(out, /" onload="/);

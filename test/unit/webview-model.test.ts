@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/protocol';
-import { formatDeadline, formToRaw, formToRawKeeping, parseDecimal, readForm, sameForm } from '../../src/shared/formFields';
+import {
+  formatDeadline,
+  formToRaw,
+  formToRawKeeping,
+  parseDecimal,
+  readForm,
+  sameForm,
+} from '../../src/shared/formFields';
 import type { RawForm } from '../../src/shared/protocol';
 import { parseSavedState } from '../../src/webview/form';
 import {
@@ -112,7 +119,15 @@ for (const [name, patch, expected] of fieldErrors) {
 }
 
 test('formToRaw and readForm round-trip', () => {
-  const { form } = readForm({ ...raw, rate: '2.5', workers: '16', pagesMode: 'perHost', delayFrom: 'end', useRobots: true, userAgent: 'Bot/1' });
+  const { form } = readForm({
+    ...raw,
+    rate: '2.5',
+    workers: '16',
+    pagesMode: 'perHost',
+    delayFrom: 'end',
+    useRobots: true,
+    userAgent: 'Bot/1',
+  });
   assert.ok(form);
   assert.deepEqual(readForm(formToRaw(form)).form, form);
   assert.ok(sameForm(readForm(formToRaw(form)).form!, form));
@@ -121,13 +136,26 @@ test('formToRaw and readForm round-trip', () => {
 
 test('parseSavedState keeps a valid state and drops anything else', () => {
   assert.deepEqual(parseSavedState({ v: 2, raw }), { v: 2, raw });
-  assert.deepEqual(parseSavedState({ v: 2, raw, origin: 'https://a.example' }), { v: 2, raw, origin: 'https://a.example' });
-  for (const bad of [undefined, null, 'x', { v: 3, raw }, { v: 2 }, { v: 2, raw: { ...raw, pages: 5 } }, { v: 2, raw: { ...raw, pagesMode: 'x' } }, { v: 2, raw: { ...raw, useRobots: 'yes' } }]) {
+  assert.deepEqual(parseSavedState({ v: 2, raw, origin: 'https://a.example' }), {
+    v: 2,
+    raw,
+    origin: 'https://a.example',
+  });
+  for (const bad of [
+    undefined,
+    null,
+    'x',
+    { v: 3, raw },
+    { v: 2 },
+    { v: 2, raw: { ...raw, pages: 5 } },
+    { v: 2, raw: { ...raw, pagesMode: 'x' } },
+    { v: 2, raw: { ...raw, useRobots: 'yes' } },
+  ]) {
     assert.equal(parseSavedState(bad), undefined, JSON.stringify(bad));
   }
 });
 
-test('parseSavedState reads an earlier version\'s state without its seeds (the extension keeps them), however long they were', () => {
+test("parseSavedState reads an earlier version's state without its seeds (the extension keeps them), however long they were", () => {
   const old = { v: 1, raw: { ...raw, seeds: 'https://a.example/\n'.repeat(60_000) }, origin: 'https://a.example' };
   assert.deepEqual(parseSavedState(old), { v: 2, raw, origin: 'https://a.example' });
 });
@@ -152,14 +180,26 @@ function row(host: string, pages: number, intervalSeconds: number, seconds: numb
   };
 }
 
-test('sortRows: the extension\'s order, or by a column; numbers largest first, hosts A to Z; ties keep order', () => {
+test("sortRows: the extension's order, or by a column; numbers largest first, hosts A to Z; ties keep order", () => {
   const rows = [row('b.example', 10, 1, 9), row('a.example', 30, 10, 290), row('c.example', 10, 2, 18)];
   const hosts = (sorted: SummaryRow[]) => sorted.map((r) => r.host);
   assert.deepEqual(hosts(sortRows(rows, { key: 'plan', descending: false })), ['b.example', 'a.example', 'c.example']);
   assert.deepEqual(hosts(sortRows(rows, { key: 'host', descending: false })), ['a.example', 'b.example', 'c.example']);
-  assert.deepEqual(hosts(sortRows(rows, { key: 'duration', descending: true })), ['a.example', 'c.example', 'b.example']);
-  assert.deepEqual(hosts(sortRows(rows, { key: 'interval', descending: false })), ['b.example', 'c.example', 'a.example']);
-  assert.deepEqual(hosts(sortRows(rows, { key: 'pages', descending: true })), ['a.example', 'b.example', 'c.example'], 'b and c tie: plan order');
+  assert.deepEqual(hosts(sortRows(rows, { key: 'duration', descending: true })), [
+    'a.example',
+    'c.example',
+    'b.example',
+  ]);
+  assert.deepEqual(hosts(sortRows(rows, { key: 'interval', descending: false })), [
+    'b.example',
+    'c.example',
+    'a.example',
+  ]);
+  assert.deepEqual(
+    hosts(sortRows(rows, { key: 'pages', descending: true })),
+    ['a.example', 'b.example', 'c.example'],
+    'b and c tie: plan order',
+  );
   assert.deepEqual(hosts(rows), ['b.example', 'a.example', 'c.example'], 'the rows themselves are not reordered');
 });
 
@@ -225,16 +265,36 @@ const robots: RobotsView = {
     },
   ],
   results: [
-    { url: 'https://a.example/private/x', origin: 'https://a.example', verdict: 'disallowed', line: 3, rule: 'Disallow: /private', reason: 'Disallowed by line 3.' },
+    {
+      url: 'https://a.example/private/x',
+      origin: 'https://a.example',
+      verdict: 'disallowed',
+      line: 3,
+      rule: 'Disallow: /private',
+      reason: 'Disallowed by line 3.',
+    },
     { url: 'https://a.example/', origin: 'https://a.example', verdict: 'allowed', reason: 'No rule matches.' },
-    { url: 'https://b.example/', origin: 'https://b.example', verdict: 'disallowed', reason: 'robots.txt unreachable (HTTP 503): everything disallowed.' },
+    {
+      url: 'https://b.example/',
+      origin: 'https://b.example',
+      verdict: 'disallowed',
+      reason: 'robots.txt unreachable (HTTP 503): everything disallowed.',
+    },
   ],
 };
 
-const coverage = (patch: Partial<RobotsCoverageView> = {}): RobotsCoverageView => ({ unchecked: 0, stale: [], intervals: [], ...patch });
+const coverage = (patch: Partial<RobotsCoverageView> = {}): RobotsCoverageView => ({
+  unchecked: 0,
+  stale: [],
+  intervals: [],
+  ...patch,
+});
 
 test('robotsCards: outcome, Crawl-delay, the plan interval, group, sitemaps and verdicts with the deciding line', () => {
-  const cards = robotsCards(robots, coverage({ intervals: [{ origin: 'https://a.example', intervalSeconds: 10, source: 'crawl-delay' }] }));
+  const cards = robotsCards(
+    robots,
+    coverage({ intervals: [{ origin: 'https://a.example', intervalSeconds: 10, source: 'crawl-delay' }] }),
+  );
   assert.equal(cards.length, 2);
   const [a, b] = cards;
   assert.equal(a!.outcomeText, 'read (HTTP 200)');
@@ -254,8 +314,14 @@ test('robotsCards: outcome, Crawl-delay, the plan interval, group, sitemaps and 
 
 test('robotsCards marks origins that are no longer seeds', () => {
   const cards = robotsCards(robots, coverage({ stale: ['https://b.example'], unchecked: 1 }));
-  assert.deepEqual(cards.map((c) => [c.origin, c.stale]), [['https://a.example', false], ['https://b.example', true]]);
-  assert.equal(cards[0]!.intervalText, undefined, 'no interval without the plan\'s');
+  assert.deepEqual(
+    cards.map((c) => [c.origin, c.stale]),
+    [
+      ['https://a.example', false],
+      ['https://b.example', true],
+    ],
+  );
+  assert.equal(cards[0]!.intervalText, undefined, "no interval without the plan's");
 });
 
 test('decidingLineLabel and outcomeLabel', () => {
@@ -289,17 +355,48 @@ test('chosenOrigin keeps a choice while it is a seed origin', () => {
 test('seedNoteItems: a group per kind with the first lines, and the duplicates', () => {
   const items = seedNoteItems({
     seedNotes: [
-      { code: 'credentials', count: 1, notes: [{ code: 'credentials', line: 3, text: 'http://cred.example/', message: 'user name and password removed from the URL' }] },
-      { code: 'local-address', count: 7, notes: [{ code: 'local-address', line: 1, text: 'http://10.0.0.1/', message: '10.0.0.1 is a private network address', kind: 'private' }] },
+      {
+        code: 'credentials',
+        count: 1,
+        notes: [
+          {
+            code: 'credentials',
+            line: 3,
+            text: 'http://cred.example/',
+            message: 'user name and password removed from the URL',
+          },
+        ],
+      },
+      {
+        code: 'local-address',
+        count: 7,
+        notes: [
+          {
+            code: 'local-address',
+            line: 1,
+            text: 'http://10.0.0.1/',
+            message: '10.0.0.1 is a private network address',
+            kind: 'private',
+          },
+        ],
+      },
     ],
     duplicateSeeds: 2,
   });
-  assert.deepEqual(items.groups.map((g) => [g.code, g.head, g.more]), [
-    ['credentials', '1 seed had a user name or password: removed, never sent', 0],
-    ['local-address', '7 seeds are on this machine or a private network', 6],
+  assert.deepEqual(
+    items.groups.map((g) => [g.code, g.head, g.more]),
+    [
+      ['credentials', '1 seed had a user name or password: removed, never sent', 0],
+      ['local-address', '7 seeds are on this machine or a private network', 6],
+    ],
+  );
+  assert.deepEqual(items.groups[0]!.lines, [
+    { line: 3, label: 'Line 3: user name and password removed from the URL', text: 'http://cred.example/' },
   ]);
-  assert.deepEqual(items.groups[0]!.lines, [{ line: 3, label: 'Line 3: user name and password removed from the URL', text: 'http://cred.example/' }]);
-  assert.equal(items.duplicates, '2 duplicate seeds (the same URL as an earlier line; they change nothing in the plan)');
+  assert.equal(
+    items.duplicates,
+    '2 duplicate seeds (the same URL as an earlier line; they change nothing in the plan)',
+  );
   assert.equal(seedNoteItems({ seedNotes: [], duplicateSeeds: 0 }).duplicates, undefined);
 });
 
@@ -308,15 +405,38 @@ test('seedsCountText and seedFileSummary', () => {
   assert.equal(seedsCountText(1), '1 seed line.');
   assert.equal(seedsCountText(2000), '2,000 seed lines.');
   assert.match(seedsCountText(2001), /^2,001 seed lines\. A list this long is better kept in a file/);
-  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 1.2 * 1024 * 1024, seedLines: 50_000, firstLines: [] }), '50,000 seed lines · 1.2 MB');
-  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true }), 'Reading…');
-  assert.equal(seedFileSummary({ label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], problem: 'Cannot read seeds.txt: the file is gone.' }), '');
+  assert.equal(
+    seedFileSummary({ label: 'seeds.txt', bytes: 1.2 * 1024 * 1024, seedLines: 50_000, firstLines: [] }),
+    '50,000 seed lines · 1.2 MB',
+  );
+  assert.equal(
+    seedFileSummary({ label: 'seeds.txt', bytes: 0, seedLines: 0, firstLines: [], loading: true }),
+    'Reading…',
+  );
+  assert.equal(
+    seedFileSummary({
+      label: 'seeds.txt',
+      bytes: 0,
+      seedLines: 0,
+      firstLines: [],
+      problem: 'Cannot read seeds.txt: the file is gone.',
+    }),
+    '',
+  );
 });
 
 test('robotsCards: the Crawl-delay names its line; a file that is not text gets a warning line', () => {
   const view: RobotsView = {
     ...robots,
-    origins: [{ ...robots.origins[0]!, crawlDelaySeconds: 42, crawlDelayLine: 2, notText: 'This file does not look like text.' }, robots.origins[1]!],
+    origins: [
+      {
+        ...robots.origins[0]!,
+        crawlDelaySeconds: 42,
+        crawlDelayLine: 2,
+        notText: 'This file does not look like text.',
+      },
+      robots.origins[1]!,
+    ],
   };
   const [a, b] = robotsCards(view, coverage());
   assert.equal(a!.crawlDelayText, 'Crawl-delay: 42 s (L2)');
@@ -353,10 +473,20 @@ test('crawlResultModel: how the last crawl ended, and what it did not follow by 
 // ---------------------------------------------------------------------------------------------
 // Pages by host, the deadline, sitemap sizing
 
-test('readForm: a deadline as typed (36h, 2d, seconds), machines, and each host\'s own pages (empty: none of its own)', () => {
-  const { form, errors } = readForm({ ...raw, pagesMode: 'byHost', pages: '', pagesByHost: { 'a.example': '1,000', 'b.example': '', 'c.example': '0' }, deadline: '1d12h', machines: '3' });
+test("readForm: a deadline as typed (36h, 2d, seconds), machines, and each host's own pages (empty: none of its own)", () => {
+  const { form, errors } = readForm({
+    ...raw,
+    pagesMode: 'byHost',
+    pages: '',
+    pagesByHost: { 'a.example': '1,000', 'b.example': '', 'c.example': '0' },
+    deadline: '1d12h',
+    machines: '3',
+  });
   assert.deepEqual(errors, {});
-  assert.deepEqual([form!.pagesMode, form!.pages, form!.pagesByHost, form!.deadlineSeconds, form!.machines], ['byHost', null, { 'a.example': 1000, 'c.example': 0 }, 129_600, 3]);
+  assert.deepEqual(
+    [form!.pagesMode, form!.pages, form!.pagesByHost, form!.deadlineSeconds, form!.machines],
+    ['byHost', null, { 'a.example': 1000, 'c.example': 0 }, 129_600, 3],
+  );
   const bad = readForm({ ...raw, pagesByHost: { 'a.example': '-2' }, deadline: 'soon', machines: '0' });
   assert.equal(bad.form, undefined);
   assert.match(bad.errors.pagesByHost!, /^a\.example: /);
@@ -365,12 +495,28 @@ test('readForm: a deadline as typed (36h, 2d, seconds), machines, and each host\
 });
 
 test('formToRawKeeping keeps the text as typed of every value that did not change, and shows the new ones', () => {
-  const typed: RawForm = { ...raw, pagesMode: 'byHost', pages: '1,000', pagesByHost: { 'a.example': '2,000' }, deadline: '1d12h', workers: '' };
+  const typed: RawForm = {
+    ...raw,
+    pagesMode: 'byHost',
+    pages: '1,000',
+    pagesByHost: { 'a.example': '2,000' },
+    deadline: '1d12h',
+    workers: '',
+  };
   const { form } = readForm(typed);
-  const changed = formToRawKeeping({ ...form!, workers: 4, pagesByHost: { 'a.example': 2000, 'b.example': 70 } }, typed);
-  assert.deepEqual([changed.pages, changed.deadline, changed.workers, changed.pagesByHost], ['1,000', '1d12h', '4', { 'a.example': '2,000', 'b.example': '70' }]);
+  const changed = formToRawKeeping(
+    { ...form!, workers: 4, pagesByHost: { 'a.example': 2000, 'b.example': 70 } },
+    typed,
+  );
+  assert.deepEqual(
+    [changed.pages, changed.deadline, changed.workers, changed.pagesByHost],
+    ['1,000', '1d12h', '4', { 'a.example': '2,000', 'b.example': '70' }],
+  );
   assert.equal(formToRawKeeping({ ...form!, deadlineSeconds: 7200 }, typed).deadline, '2h');
-  assert.deepEqual([formatDeadline(604_800), formatDeadline(172_800), formatDeadline(5400), formatDeadline(61)], ['1w', '2d', '90m', '61']);
+  assert.deepEqual(
+    [formatDeadline(604_800), formatDeadline(172_800), formatDeadline(5400), formatDeadline(61)],
+    ['1w', '2d', '90m', '61'],
+  );
   assert.equal(readForm({ ...raw, deadline: formatDeadline(129_601) }).form!.deadlineSeconds, 129_601);
 });
 
@@ -385,10 +531,36 @@ test('"Changed since" is read as --changed-since reads it; empty is every URL', 
 
 test('sitemapsStatusText says what is under way, what was done and what is a lower bound', () => {
   assert.equal(sitemapsStatusText({ state: 'off' }), '');
-  assert.equal(sitemapsStatusText({ state: 'loading', origins: 2, files: 1, urls: 1200 }), 'Reading the sitemaps of 2 origins… 1 file, 1,200 URLs so far.');
-  assert.equal(sitemapsStatusText({ state: 'error', message: 'Sitemap sizing failed: boom' }), 'Sitemap sizing failed: boom');
-  const host = { host: 'a.example', urls: 3, disallowed: 0, otherHostUrls: 0, files: 1, source: 'fallback' as const, intervalSeconds: 1, lastmod: { newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 3 }, changedSince: null, pages: 3, errors: [], errorCount: 0 };
-  const view = { userAgent: 'ExampleBot', changedSince: '2025-12-02T00:00:00.000Z', complete: false, requests: 4, omittedOrigins: 3, hosts: [host, { ...host, host: 'b.example', pages: null, files: 0 }] };
+  assert.equal(
+    sitemapsStatusText({ state: 'loading', origins: 2, files: 1, urls: 1200 }),
+    'Reading the sitemaps of 2 origins… 1 file, 1,200 URLs so far.',
+  );
+  assert.equal(
+    sitemapsStatusText({ state: 'error', message: 'Sitemap sizing failed: boom' }),
+    'Sitemap sizing failed: boom',
+  );
+  const host = {
+    host: 'a.example',
+    urls: 3,
+    disallowed: 0,
+    otherHostUrls: 0,
+    files: 1,
+    source: 'fallback' as const,
+    intervalSeconds: 1,
+    lastmod: { newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 3 },
+    changedSince: null,
+    pages: 3,
+    errors: [],
+    errorCount: 0,
+  };
+  const view = {
+    userAgent: 'ExampleBot',
+    changedSince: '2025-12-02T00:00:00.000Z',
+    complete: false,
+    requests: 4,
+    omittedOrigins: 3,
+    hosts: [host, { ...host, host: 'b.example', pages: null, files: 0 }],
+  };
   assert.equal(
     sitemapsStatusText({ state: 'done', sitemaps: view }),
     'Sized 1 host of 2 from their sitemaps (4 requests, as “ExampleBot”). Pages: the URLs changed since 2025-12-02 (a recrawl). A cap on the run was reached: the counts are lower bounds. 3 more origins were not sized (limit per run).',
@@ -411,7 +583,14 @@ test('sitemapHostItems: the counts, the lastmod summary, the errors (as data) an
         files: 2,
         source: 'robots.txt',
         intervalSeconds: 2,
-        lastmod: { newest: '2025-12-30T10:00:00.000Z', oldest: '2023-01-02T00:00:00.000Z', last7d: 10, last30d: 50, last365d: 200, undated: 4 },
+        lastmod: {
+          newest: '2025-12-30T10:00:00.000Z',
+          oldest: '2023-01-02T00:00:00.000Z',
+          last7d: 10,
+          last30d: 50,
+          last365d: 200,
+          undated: 4,
+        },
         changedSince: 120,
         pages: 120,
         errors: [{ code: 'malformed', url: 'https://a.example/<b>.xml', message: 'cut off <i>here</i>' }],
@@ -433,14 +612,30 @@ test('sitemapHostItems: the counts, the lastmod summary, the errors (as data) an
 });
 
 test('hostPagesRows, deadlineOptionLabel and droppedText', () => {
-  const rows = hostPagesRows({ seedHosts: ['a.example', 'b.example'], seedHostCount: 5 }, { 'a.example': '1,000', 'gone.example': '3' });
-  assert.deepEqual(rows.rows, [{ host: 'a.example', text: '1,000' }, { host: 'b.example', text: '' }]);
+  const rows = hostPagesRows(
+    { seedHosts: ['a.example', 'b.example'], seedHostCount: 5 },
+    { 'a.example': '1,000', 'gone.example': '3' },
+  );
+  assert.deepEqual(rows.rows, [
+    { host: 'a.example', text: '1,000' },
+    { host: 'b.example', text: '' },
+  ]);
   assert.match(rows.more, /^and 3 more hosts/);
   const option = { kind: 'cap' as const, text: '', pages: 1, totalSeconds: 1, hosts: ['a.example'], hostCount: 1 };
   assert.deepEqual(
-    [option, { ...option, hostCount: 3 }, { ...option, kind: 'drop' as const }, { ...option, kind: 'workers' as const }, { ...option, kind: 'machines' as const }, { ...option, kind: 'rate' as const }].map(deadlineOptionLabel),
+    [
+      option,
+      { ...option, hostCount: 3 },
+      { ...option, kind: 'drop' as const },
+      { ...option, kind: 'workers' as const },
+      { ...option, kind: 'machines' as const },
+      { ...option, kind: 'rate' as const },
+    ].map(deadlineOptionLabel),
     ['Cap this host', 'Cap 3 hosts', 'Drop this host', 'Set the workers', 'Set the machines', 'Set the rate'],
   );
   assert.equal(droppedText({ dropped: [], droppedCount: 0 }), undefined);
-  assert.deepEqual(droppedText({ dropped: ['a.example'], droppedCount: 2 }), { head: '2 hosts left out of the plan (a deadline option):', more: 'and 1 more' });
+  assert.deepEqual(droppedText({ dropped: ['a.example'], droppedCount: 2 }), {
+    head: '2 hosts left out of the plan (a deadline option):',
+    more: 'and 1 more',
+  });
 });

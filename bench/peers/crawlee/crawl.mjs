@@ -28,4 +28,10 @@ const crawler = new CheerioCrawler(
 );
 
 const stats = await crawler.run(job.seeds);
-console.log(JSON.stringify({ requestsFinished: stats.requestsFinished, requestsFailed: stats.requestsFailed, retryHistogram: stats.retryHistogram }));
+console.log(
+  JSON.stringify({
+    requestsFinished: stats.requestsFinished,
+    requestsFailed: stats.requestsFailed,
+    retryHistogram: stats.retryHistogram,
+  }),
+);

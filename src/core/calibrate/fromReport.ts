@@ -10,14 +10,26 @@ import { REPORT_SCHEMA_VERSION } from '../crawl/report';
 import { readsRetryAfter } from '../politeness/retryPolicy';
 import { mean, percentileSorted, thinSorted } from '../statistics';
 import { intervalMs } from '../crawl/frontier';
-import { CALIBRATION_MAX_SAMPLES, type Calibration, type FaultSummary, type HostCalibration, type LatencySummary, type MeasuredOverhead } from './types';
+import {
+  CALIBRATION_MAX_SAMPLES,
+  type Calibration,
+  type FaultSummary,
+  type HostCalibration,
+  type LatencySummary,
+  type MeasuredOverhead,
+} from './types';
 
 /** A file that cannot be read as a crawl report; the message says why, in one line. */
 export class CalibrationError extends Error {
   override readonly name = 'CalibrationError';
 }
 
-const TIMEOUT_KINDS: ReadonlySet<string> = new Set<ErrorKind>(['connect-timeout', 'headers-timeout', 'body-timeout', 'timeout']);
+const TIMEOUT_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
+  'connect-timeout',
+  'headers-timeout',
+  'body-timeout',
+  'timeout',
+]);
 const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
   'dns',
   'connect',
@@ -32,7 +44,14 @@ const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
   'aborted',
   'other',
 ]);
-const INTERVAL_SOURCES: ReadonlySet<string> = new Set<LiveIntervalSource>(['configured', 'crawl-delay', 'adaptive', 'latency', 'retry-after', 'backoff']);
+const INTERVAL_SOURCES: ReadonlySet<string> = new Set<LiveIntervalSource>([
+  'configured',
+  'crawl-delay',
+  'adaptive',
+  'latency',
+  'retry-after',
+  'backoff',
+]);
 
 type Json = Record<string, unknown>;
 
@@ -80,7 +99,9 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     throw new CalibrationError('not a crawl report (one that crawl --report writes): it has no requests and summary');
   }
   if (doc.schemaVersion !== REPORT_SCHEMA_VERSION) {
-    throw new CalibrationError(`crawl report schemaVersion ${JSON.stringify(doc.schemaVersion) ?? 'missing'} is not supported (this version reads ${REPORT_SCHEMA_VERSION})`);
+    throw new CalibrationError(
+      `crawl report schemaVersion ${JSON.stringify(doc.schemaVersion) ?? 'missing'} is not supported (this version reads ${REPORT_SCHEMA_VERSION})`,
+    );
   }
   const summary = doc.summary;
 
@@ -94,10 +115,13 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     }
     if (raw.outcome === 'unfinished') return;
     const latencyMs = raw.latencyMs;
-    if (!finite(latencyMs) || latencyMs < 0) throw new CalibrationError(`crawl report: requests[${i}].latencyMs is not a time`);
+    if (!finite(latencyMs) || latencyMs < 0)
+      throw new CalibrationError(`crawl report: requests[${i}].latencyMs is not a time`);
     if (finite(raw.startedAt) && finite(raw.endedAt)) {
       const list = timed.get(raw.host) ?? [];
-      const fault = raw.outcome !== 'response' || (finite(raw.status) && (raw.status === 429 || (raw.status >= 500 && raw.status <= 599)));
+      const fault =
+        raw.outcome !== 'response' ||
+        (finite(raw.status) && (raw.status === 429 || (raw.status >= 500 && raw.status <= 599)));
       list.push({
         startedAt: raw.startedAt,
         endedAt: raw.endedAt,
@@ -118,12 +142,15 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       status = raw.status;
     } else if (raw.outcome === 'error') {
       const kind = isObject(raw.error) ? raw.error.kind : undefined;
-      if (typeof kind !== 'string' || !ERROR_KINDS.has(kind)) throw new CalibrationError(`crawl report: requests[${i}].error has no known kind`);
+      if (typeof kind !== 'string' || !ERROR_KINDS.has(kind))
+        throw new CalibrationError(`crawl report: requests[${i}].error has no known kind`);
       // Our own stop says nothing about the host.
       if (kind === 'aborted') return;
       errorKind = kind;
     } else {
-      throw new CalibrationError(`crawl report: requests[${i}].outcome "${String(raw.outcome).slice(0, 40)}" is not response, error or unfinished`);
+      throw new CalibrationError(
+        `crawl report: requests[${i}].outcome "${String(raw.outcome).slice(0, 40)}" is not response, error or unfinished`,
+      );
     }
     let list = ended.get(raw.host);
     if (!list) {
@@ -133,19 +160,30 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     }
     list.push({ host: raw.host, latencySeconds: latencyMs / 1000, status, errorKind });
   });
-  if (order.length === 0) throw new CalibrationError('crawl report: no page request got an answer, so there is nothing to calibrate from');
+  if (order.length === 0)
+    throw new CalibrationError('crawl report: no page request got an answer, so there is nothing to calibrate from');
 
   const pauses = readPauses(doc.pauses);
   const summaryHosts = new Map<string, Json>();
-  if (Array.isArray(summary.hosts)) for (const h of summary.hosts) if (isObject(h) && typeof h.host === 'string') summaryHosts.set(h.host, h);
+  if (Array.isArray(summary.hosts))
+    for (const h of summary.hosts) if (isObject(h) && typeof h.host === 'string') summaryHosts.set(h.host, h);
   const measuredHosts = new Map<string, Json>();
   if (Array.isArray(doc.hosts)) {
-    for (const h of doc.hosts) if (isObject(h) && typeof h.host === 'string' && isObject(h.measured)) measuredHosts.set(h.host, h.measured);
+    for (const h of doc.hosts)
+      if (isObject(h) && typeof h.host === 'string' && isObject(h.measured)) measuredHosts.set(h.host, h.measured);
   }
   const declared = declaredCrawlDelays(doc.plan);
 
   const hosts: HostCalibration[] = order.map((host) =>
-    hostCalibration(host, ended.get(host)!, robots.get(host) ?? null, pauses.get(host) ?? [], summaryHosts.get(host), measuredHosts.get(host), declared[host]),
+    hostCalibration(
+      host,
+      ended.get(host)!,
+      robots.get(host) ?? null,
+      pauses.get(host) ?? [],
+      summaryHosts.get(host),
+      measuredHosts.get(host),
+      declared[host],
+    ),
   );
   return {
     source: {
@@ -210,7 +248,8 @@ function readPauses(raw: unknown): Map<string, Array<{ status: number | null; se
 function declaredCrawlDelays(plan: unknown): Record<string, number> {
   const out: Record<string, number> = {};
   const byHost = isObject(plan) && isObject(plan.settings) ? plan.settings.crawlDelayByHost : undefined;
-  if (isObject(byHost)) for (const [host, value] of Object.entries(byHost)) if (finite(value) && value >= 0) out[host] = value;
+  if (isObject(byHost))
+    for (const [host, value] of Object.entries(byHost)) if (finite(value) && value >= 0) out[host] = value;
   return out;
 }
 
@@ -294,11 +333,25 @@ function hostCalibration(
     }
   });
   const n = records.length;
-  const pausesFor = (match: (status: number | null) => boolean) => pauses.filter((p) => match(p.status)).map((p) => p.seconds);
+  const pausesFor = (match: (status: number | null) => boolean) =>
+    pauses.filter((p) => match(p.status)).map((p) => p.seconds);
   const kept = summary && finite(summary.plannedIntervalSeconds) ? summary.plannedIntervalSeconds : 0;
-  const source = summary && typeof summary.intervalSource === 'string' && INTERVAL_SOURCES.has(summary.intervalSource) ? (summary.intervalSource as LiveIntervalSource) : 'configured';
-  const achievedMean = measured && finite(measured.meanIntervalSeconds) ? measured.meanIntervalSeconds : summary && finite(summary.meanIntervalSeconds) ? summary.meanIntervalSeconds : null;
-  const achievedMin = measured && finite(measured.minIntervalSeconds) ? measured.minIntervalSeconds : summary && finite(summary.minIntervalSeconds) ? summary.minIntervalSeconds : null;
+  const source =
+    summary && typeof summary.intervalSource === 'string' && INTERVAL_SOURCES.has(summary.intervalSource)
+      ? (summary.intervalSource as LiveIntervalSource)
+      : 'configured';
+  const achievedMean =
+    measured && finite(measured.meanIntervalSeconds)
+      ? measured.meanIntervalSeconds
+      : summary && finite(summary.meanIntervalSeconds)
+        ? summary.meanIntervalSeconds
+        : null;
+  const achievedMin =
+    measured && finite(measured.minIntervalSeconds)
+      ? measured.minIntervalSeconds
+      : summary && finite(summary.minIntervalSeconds)
+        ? summary.minIntervalSeconds
+        : null;
   return {
     host,
     requests: n,
@@ -306,8 +359,21 @@ function hostCalibration(
     latency: latencySummary(ok.length > 0 ? ok : [...tooMany, ...server]),
     robotsLatencySeconds,
     faults: {
-      tooManyRequests: fault(at.tooMany, n, tooMany, pausesFor((s) => s === 429)),
-      serverErrors: { ...fault(at.server, n, server, pausesFor((s) => s !== null && s >= 500 && readsRetryAfter(s))), statuses },
+      tooManyRequests: fault(
+        at.tooMany,
+        n,
+        tooMany,
+        pausesFor((s) => s === 429),
+      ),
+      serverErrors: {
+        ...fault(
+          at.server,
+          n,
+          server,
+          pausesFor((s) => s !== null && s >= 500 && readsRetryAfter(s)),
+        ),
+        statuses,
+      },
       timeouts: fault(at.timeouts, n, timeouts, []),
       otherErrors: { ...fault(at.other, n, other, []), kinds },
     },

@@ -126,7 +126,8 @@ export class BackQueue<T extends FrontierItem> {
     const removed: [number, T][] = [];
     for (const pair of this.freshPairs()) (predicate(pair[1]) ? removed : kept).push(pair);
     if (removed.length > 0) this.resetFresh(kept);
-    for (const heap of [this.waiting, this.due]) if (heap) for (const pair of heap.removeWhere(predicate)) removed.push(pair);
+    for (const heap of [this.waiting, this.due])
+      if (heap) for (const pair of heap.removeWhere(predicate)) removed.push(pair);
     return removed;
   }
 

@@ -16,9 +16,23 @@ function pathChar(c: number): boolean {
     (c >= 0x61 && c <= 0x7a) || // a-z
     (c >= 0x41 && c <= 0x5a) || // A-Z
     (c >= 0x30 && c <= 0x39) || // 0-9
-    c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e || // - . _ ~
-    c === SLASH || c === 0x21 || c === 0x24 || c === 0x26 || c === 0x28 || c === 0x29 || // / ! $ & ( )
-    c === 0x2a || c === 0x2b || c === 0x2c || c === 0x3b || c === 0x3d || c === 0x3a || c === 0x40 || // * + , ; = : @
+    c === 0x2d ||
+    c === 0x2e ||
+    c === 0x5f ||
+    c === 0x7e || // - . _ ~
+    c === SLASH ||
+    c === 0x21 ||
+    c === 0x24 ||
+    c === 0x26 ||
+    c === 0x28 ||
+    c === 0x29 || // / ! $ & ( )
+    c === 0x2a ||
+    c === 0x2b ||
+    c === 0x2c ||
+    c === 0x3b ||
+    c === 0x3d ||
+    c === 0x3a ||
+    c === 0x40 || // * + , ; = : @
     c === 0x25 // % (kept as is; a "%2e" segment is refused below)
   );
 }
@@ -66,7 +80,10 @@ function plainPort(text: string, from: number, to: number, https: boolean): bool
 /** True when a path segment from `from` to `to` is `.` or `..`, which the parser would resolve. */
 function dotSegment(text: string, from: number, to: number): boolean {
   const length = to - from;
-  return (length === 1 && text.charCodeAt(from) === 0x2e) || (length === 2 && text.charCodeAt(from) === 0x2e && text.charCodeAt(from + 1) === 0x2e);
+  return (
+    (length === 1 && text.charCodeAt(from) === 0x2e) ||
+    (length === 2 && text.charCodeAt(from) === 0x2e && text.charCodeAt(from + 1) === 0x2e)
+  );
 }
 
 /**
@@ -97,7 +114,8 @@ export function canonicalHttpHost(text: string): string | undefined {
     }
     if (!pathChar(c)) return undefined;
     // "%2e" / "%2E" in the path: a percent-encoded dot, which the parser reads as one in a dot segment.
-    if (!query && c === 0x25 && text.charCodeAt(i + 1) === 0x32 && (text.charCodeAt(i + 2) | 0x20) === 0x65) return undefined;
+    if (!query && c === 0x25 && text.charCodeAt(i + 1) === 0x32 && (text.charCodeAt(i + 2) | 0x20) === 0x65)
+      return undefined;
     if (!query && c === SLASH && i > pathStart) {
       if (dotSegment(text, segmentStart, i)) return undefined;
       segmentStart = i + 1;

@@ -405,7 +405,12 @@ class CrawlScheduler {
    * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
    * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
    */
-  private admit(raw: string, base: string | undefined, ctx: AdmitContext, canonicalHost?: string): { queued: boolean; url?: string; why?: string } {
+  private admit(
+    raw: string,
+    base: string | undefined,
+    ctx: AdmitContext,
+    canonicalHost?: string,
+  ): { queued: boolean; url?: string; why?: string } {
     const text = raw.trim();
     let url: string;
     let host: string | undefined = canonicalHost ?? canonicalHttpHost(text);
@@ -434,7 +439,12 @@ class CrawlScheduler {
     // One string per host, however many URLs it has (the frontier's name for it).
     const known = this.frontier.get(host);
     if (known) host = known.name;
-    if (!ctx.seed && !this.o.allowOtherHosts && !(ctx.continuation && this.o.followOtherHostRedirects) && !this.seedHosts.has(host)) {
+    if (
+      !ctx.seed &&
+      !this.o.allowOtherHosts &&
+      !(ctx.continuation && this.o.followOtherHostRedirects) &&
+      !this.seedHosts.has(host)
+    ) {
       return this.refuse(url, host, ctx, 'out-of-scope', 'other-host');
     }
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, ctx, 'out-of-scope', 'depth');
@@ -446,14 +456,28 @@ class CrawlScheduler {
     }
     const rec = this.record(url, host, ctx);
     rec.inChain = ctx.continuation;
-    if (this.emitting) this.emit({ type: 'queued', at: this.clock.now(), url, host, depth: rec.depth, ...(rec.from === undefined ? {} : { from: rec.from }) });
+    if (this.emitting)
+      this.emit({
+        type: 'queued',
+        at: this.clock.now(),
+        url,
+        host,
+        depth: rec.depth,
+        ...(rec.from === undefined ? {} : { from: rec.from }),
+      });
     const slot = this.ensureHost(host);
     if (slot.dropped) this.finalizeForDroppedHost(slot, rec);
     else this.checkRobots(rec);
     return { queued: true, url };
   }
 
-  private refuse(url: string, host: string, ctx: AdmitContext, outcome: UrlOutcome, why: string): { queued: false; url: string; why: string } {
+  private refuse(
+    url: string,
+    host: string,
+    ctx: AdmitContext,
+    outcome: UrlOutcome,
+    why: string,
+  ): { queued: false; url: string; why: string } {
     if (!this.records.has(url)) {
       const rec = this.record(url, host, ctx);
       this.finalize(rec, outcome, why);
@@ -483,7 +507,10 @@ class CrawlScheduler {
       minRaisedSeconds: 1,
     });
     const bucket = this.o.tokenBucket
-      ? new TokenBucket({ ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst }, this.clock.now())
+      ? new TokenBucket(
+          { ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst },
+          this.clock.now(),
+        )
       : undefined;
     this.stats.addHost(host);
     return this.frontier.add(host, rate, bucket);
@@ -528,7 +555,11 @@ class CrawlScheduler {
         try {
           decision = await gate(rec.url, this.robotsSignal);
         } catch (err) {
-          decision = { verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` };
+          decision = {
+            verdict: 'disallowed',
+            outcome: 'unreachable',
+            detail: `robots.txt check failed: ${errorMessage(err)}`,
+          };
         }
         if (rec.state !== 'checking' || this.fatal) return;
         this.decideAtHand(rec, decision);
@@ -589,7 +620,11 @@ class CrawlScheduler {
     if (until > this.clock.now()) this.frontier.pause(slot, until);
   }
 
-  private robotsDecided(rec: UrlRecord, decision: RobotsDecision, where: 'front' | 'back' = rec.continuation ? 'front' : 'back'): void {
+  private robotsDecided(
+    rec: UrlRecord,
+    decision: RobotsDecision,
+    where: 'front' | 'back' = rec.continuation ? 'front' : 'back',
+  ): void {
     this.checking.delete(rec);
     const slot = this.frontier.get(rec.host)!;
     if (slot.dropped) {
@@ -604,7 +639,12 @@ class CrawlScheduler {
       const plan = slot.rate.mergeCrawlDelay(decision.crawlDelaySeconds);
       if (plan.skipped) {
         const above = plan.crawlDelayAboveCap;
-        this.dropHost(slot, 'crawl-delay-above-cap', `Crawl-delay ${above?.declaredSeconds ?? decision.crawlDelaySeconds} s is above the cap of ${above?.capSeconds ?? this.o.maxCrawlDelaySeconds} s`, rec);
+        this.dropHost(
+          slot,
+          'crawl-delay-above-cap',
+          `Crawl-delay ${above?.declaredSeconds ?? decision.crawlDelaySeconds} s is above the cap of ${above?.capSeconds ?? this.o.maxCrawlDelaySeconds} s`,
+          rec,
+        );
         return;
       }
       this.frontier.refresh(slot);
@@ -620,7 +660,10 @@ class CrawlScheduler {
         ...(decision.rule === undefined ? {} : { rule: decision.rule }),
         reason: 'disallowed',
       });
-      const where = decision.line === undefined ? undefined : `robots.txt line ${decision.line}${decision.rule ? `: ${decision.rule}` : ''}`;
+      const where =
+        decision.line === undefined
+          ? undefined
+          : `robots.txt line ${decision.line}${decision.rule ? `: ${decision.rule}` : ''}`;
       this.finalize(rec, 'robots-disallowed', where);
       return;
     }
@@ -632,7 +675,12 @@ class CrawlScheduler {
    * The carrier's turn on its host: ask the gate, which fetches robots.txt. The frontier has recorded this
    * as the host's start, and it holds a global slot, like a page request.
    */
-  private startRobots(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
+  private startRobots(
+    slot: HostSlot<UrlRecord>,
+    rec: UrlRecord,
+    previousStartAt: number | undefined,
+    now: number,
+  ): void {
     const gate = this.o.robots!;
     const release = rec.robotsRelease;
     rec.robotsRelease = undefined;
@@ -668,7 +716,10 @@ class CrawlScheduler {
           url: robotsUrl,
           startedAt: now,
           endedAt: end,
-          error: { kind: this.robotsSignal.aborted ? 'aborted' : 'other', message: decision.detail ?? 'robots.txt check ended without a response' },
+          error: {
+            kind: this.robotsSignal.aborted ? 'aborted' : 'other',
+            message: decision.detail ?? 'robots.txt check ended without a response',
+          },
           bytes: 0,
           truncated: false,
           fetchedNow: true,
@@ -705,7 +756,13 @@ class CrawlScheduler {
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
       robotsTxt: true,
     });
-    pending.then(settle, (err: unknown) => settle({ verdict: 'disallowed', outcome: 'unreachable', detail: `robots.txt check failed: ${errorMessage(err)}` }));
+    pending.then(settle, (err: unknown) =>
+      settle({
+        verdict: 'disallowed',
+        outcome: 'unreachable',
+        detail: `robots.txt check failed: ${errorMessage(err)}`,
+      }),
+    );
   }
 
   /** A robots.txt request's outcome in the event stream and the counts: a response (any status) or an error. */
@@ -714,7 +771,19 @@ class CrawlScheduler {
     if (fetch.status === undefined) {
       this.stats.error(slot.name);
       const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
-      this.emit({ type: 'error', at, url: fetch.url, host: slot.name, attempt: 1, kind: error.kind, message: error.message, startedAt: fetch.startedAt, ...sent, willRetry: false, robotsTxt: true });
+      this.emit({
+        type: 'error',
+        at,
+        url: fetch.url,
+        host: slot.name,
+        attempt: 1,
+        kind: error.kind,
+        message: error.message,
+        startedAt: fetch.startedAt,
+        ...sent,
+        willRetry: false,
+        robotsTxt: true,
+      });
       return;
     }
     this.stats.status(fetch.status);
@@ -766,7 +835,13 @@ class CrawlScheduler {
       } catch (err) {
         // As a fetcher that rejects: the result comes in a later turn, never inside start().
         const endedAt = this.clock.now();
-        this.post(() => done({ error: { kind: shared.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) }, startedAt: now, endedAt }));
+        this.post(() =>
+          done({
+            error: { kind: shared.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) },
+            startedAt: now,
+            endedAt,
+          }),
+        );
       }
       if (this.emitting) this.emitRequestStart(slot, rec, previousStartAt, now);
       this.updateGate();
@@ -777,7 +852,9 @@ class CrawlScheduler {
     this.controllers.set(rec, controller);
     let pending: Promise<PageResult>;
     try {
-      pending = Promise.resolve(this.o.fetch!({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }));
+      pending = Promise.resolve(
+        this.o.fetch!({ url: rec.url, host: rec.host, attempt: rec.attempts, signal: controller.signal }),
+      );
     } catch (err) {
       pending = Promise.reject(err);
     }
@@ -796,7 +873,12 @@ class CrawlScheduler {
       .then((result) => this.settleRequest(slot, rec, result));
   }
 
-  private emitRequestStart(slot: HostSlot<UrlRecord>, rec: UrlRecord, previousStartAt: number | undefined, now: number): void {
+  private emitRequestStart(
+    slot: HostSlot<UrlRecord>,
+    rec: UrlRecord,
+    previousStartAt: number | undefined,
+    now: number,
+  ): void {
     this.emit({
       type: 'request-start',
       at: now,
@@ -864,7 +946,11 @@ class CrawlScheduler {
       this.scheduleRetry(slot, rec, now + this.backoff(rec), kind);
       return;
     }
-    this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail: this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail });
+    this.endFailedAttempt(slot, rec, st, detail, {
+      wouldRetry,
+      dropHost: giveUp,
+      failedDetail: this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail,
+    });
   }
 
   /**
@@ -872,7 +958,13 @@ class CrawlScheduler {
    * in a row reached the limit (`dropHost`); the URL fails, or, when it would have been retried, goes with
    * its dropped host.
    */
-  private endFailedAttempt(slot: HostSlot<UrlRecord>, rec: UrlRecord, st: HostStats, detail: string, end: { wouldRetry: boolean; dropHost: boolean; failedDetail: string }): void {
+  private endFailedAttempt(
+    slot: HostSlot<UrlRecord>,
+    rec: UrlRecord,
+    st: HostStats,
+    detail: string,
+    end: { wouldRetry: boolean; dropHost: boolean; failedDetail: string },
+  ): void {
     const why = `${st.consecutiveFailures} consecutive failures (last: ${detail})`;
     if (end.wouldRetry && (end.dropHost || slot.dropped)) {
       rec.detail = detail;
@@ -890,23 +982,25 @@ class CrawlScheduler {
     this.stats.status(status);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
-    const responseEvent = !this.emitting ? noEvent : (linksQueued: number, location?: string): CrawlEvent => ({
-      type: 'response' as const,
-      url: rec.url,
-      host: rec.host,
-      status,
-      attempt: rec.attempts,
-      startedAt: result.startedAt,
-      ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
-      latencyMs,
-      bytes: result.bytes,
-      truncated: result.truncated,
-      at: now,
-      ...(location === undefined ? {} : { location }),
-      linksQueued,
-      intervalSeconds: slot.rate.intervalSeconds,
-      intervalSource: slot.rate.source,
-    });
+    const responseEvent = !this.emitting
+      ? noEvent
+      : (linksQueued: number, location?: string): CrawlEvent => ({
+          type: 'response' as const,
+          url: rec.url,
+          host: rec.host,
+          status,
+          attempt: rec.attempts,
+          startedAt: result.startedAt,
+          ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
+          latencyMs,
+          bytes: result.bytes,
+          truncated: result.truncated,
+          at: now,
+          ...(location === undefined ? {} : { location }),
+          linksQueued,
+          intervalSeconds: slot.rate.intervalSeconds,
+          intervalSource: slot.rate.source,
+        });
 
     if (isThrottleStatus(status)) {
       this.onThrottleResponse(slot, rec, result, now, () => responseEvent(0));
@@ -918,14 +1012,26 @@ class CrawlScheduler {
     const locationRaw = result.location ?? result.headers['location'];
     if (isRedirectStatus(status) && locationRaw !== undefined && locationRaw.trim() !== '') {
       this.eventBuffer = [];
-      const target = this.admit(locationRaw, rec.url, { depth: rec.depth, from: rec.url, hops: rec.hops + 1, continuation: true, seed: false });
+      const target = this.admit(locationRaw, rec.url, {
+        depth: rec.depth,
+        from: rec.url,
+        hops: rec.hops + 1,
+        continuation: true,
+        seed: false,
+      });
       this.finalize(rec, 'redirected', target.queued ? undefined : `not followed: ${target.why}`, target.queued);
       this.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
       return;
     }
 
     this.finalize(rec, 'fetched', undefined);
-    const html = this.o.extractLinks && status >= 200 && status < 300 && isHtml(result.contentType ?? result.headers['content-type']) ? result.body : undefined;
+    const html =
+      this.o.extractLinks &&
+      status >= 200 &&
+      status < 300 &&
+      isHtml(result.contentType ?? result.headers['content-type'])
+        ? result.body
+        : undefined;
     if (html === undefined) {
       if (this.emitting) this.emit(responseEvent(0));
       return;
@@ -952,7 +1058,12 @@ class CrawlScheduler {
   }
 
   /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
-  private readPage(rec: UrlRecord, html: string, responseEvent: (linksQueued: number) => CrawlEvent, held: readonly CrawlEvent[]): void {
+  private readPage(
+    rec: UrlRecord,
+    html: string,
+    responseEvent: (linksQueued: number) => CrawlEvent,
+    held: readonly CrawlEvent[],
+  ): void {
     if (this.fatal) return;
     this.eventBuffer = [];
     let linksQueued = 0;
@@ -963,7 +1074,12 @@ class CrawlScheduler {
       links = [];
     }
     for (const link of links) {
-      if (typeof link === 'string' && this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false }).queued) linksQueued++;
+      if (
+        typeof link === 'string' &&
+        this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false })
+          .queued
+      )
+        linksQueued++;
     }
     const found = this.eventBuffer ?? [];
     this.eventBuffer = undefined;
@@ -996,13 +1112,22 @@ class CrawlScheduler {
   }
 
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
-  private onThrottleResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number, responseEvent: () => CrawlEvent): void {
+  private onThrottleResponse(
+    slot: HostSlot<UrlRecord>,
+    rec: UrlRecord,
+    result: PageSuccess,
+    now: number,
+    responseEvent: () => CrawlEvent,
+  ): void {
     const status = result.status;
     const st = this.stats.host(slot.name);
     let retryAfter: RetryAfter | undefined;
     const raw = readsRetryAfter(status) ? result.headers['retry-after'] : undefined;
     if (raw !== undefined) {
-      retryAfter = parseRetryAfter(raw, now, { capSeconds: this.o.retryAfterCapSeconds, ...(result.headers['date'] === undefined ? {} : { dateHeader: result.headers['date'] }) });
+      retryAfter = parseRetryAfter(raw, now, {
+        capSeconds: this.o.retryAfterCapSeconds,
+        ...(result.headers['date'] === undefined ? {} : { dateHeader: result.headers['date'] }),
+      });
       this.stats.retryAfter(slot.name, raw);
     }
     const valid = retryAfter !== undefined && retryAfter.kind !== 'invalid';
@@ -1011,7 +1136,12 @@ class CrawlScheduler {
     if (valid && retryAfter!.capped && !slot.dropped) {
       this.emit(responseEvent());
       const asked = Math.round(retryAfter!.requestedMs / 1000);
-      this.dropHost(slot, 'retry-after-above-cap', `Retry-After: ${raw!.trim()} (${asked} s) is above the cap of ${this.o.retryAfterCapSeconds} s`, rec);
+      this.dropHost(
+        slot,
+        'retry-after-above-cap',
+        `Retry-After: ${raw!.trim()} (${asked} s) is above the cap of ${this.o.retryAfterCapSeconds} s`,
+        rec,
+      );
       return;
     }
 
@@ -1029,10 +1159,17 @@ class CrawlScheduler {
     const detail = `status ${status}`;
     if (willRetry) {
       const notBefore = pausedUntil ?? now + this.backoff(rec);
-      this.scheduleRetry(slot, rec, notBefore, pausedUntil !== undefined ? `status ${status}, Retry-After: ${raw!.trim()}` : detail);
+      this.scheduleRetry(
+        slot,
+        rec,
+        notBefore,
+        pausedUntil !== undefined ? `status ${status}, Retry-After: ${raw!.trim()}` : detail,
+      );
       return;
     }
-    const failedDetail = isRetryableStatus(status) ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}` : detail;
+    const failedDetail = isRetryableStatus(status)
+      ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}`
+      : detail;
     this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail });
   }
 
@@ -1042,7 +1179,11 @@ class CrawlScheduler {
   }
 
   private backoff(rec: UrlRecord): number {
-    return backoffDelayMs(rec.attempts - 1, { baseMs: this.o.backoffBaseMs, capMs: this.o.backoffCapMs }, this.o.random);
+    return backoffDelayMs(
+      rec.attempts - 1,
+      { baseMs: this.o.backoffBaseMs, capMs: this.o.backoffCapMs },
+      this.o.random,
+    );
   }
 
   /** A retry goes to the BACK of the same host's queue: it waits for the host like any other request. */
@@ -1050,7 +1191,15 @@ class CrawlScheduler {
     rec.notBefore = notBefore;
     rec.state = 'queued';
     this.stats.retry(slot.name);
-    this.emit({ type: 'retry-scheduled', at: this.clock.now(), url: rec.url, host: rec.host, attempt: rec.attempts + 1, notBefore, reason });
+    this.emit({
+      type: 'retry-scheduled',
+      at: this.clock.now(),
+      url: rec.url,
+      host: rec.host,
+      attempt: rec.attempts + 1,
+      notBefore,
+      reason,
+    });
     this.frontier.enqueue(slot, rec, 'back');
   }
 
@@ -1059,7 +1208,12 @@ class CrawlScheduler {
   // -------------------------------------------------------------------------------------------------
 
   /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */
-  private dropHost(slot: HostSlot<UrlRecord>, reason: HostDroppedEvent['reason'], detail: string, current?: UrlRecord): void {
+  private dropHost(
+    slot: HostSlot<UrlRecord>,
+    reason: HostDroppedEvent['reason'],
+    detail: string,
+    current?: UrlRecord,
+  ): void {
     const st = this.stats.host(slot.name);
     if (slot.dropped) {
       if (current) this.finalizeForDroppedHost(slot, current);
@@ -1180,10 +1334,13 @@ class CrawlScheduler {
 
   private summary(now: number): CrawlSummary {
     const hosts = [...this.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
-    return this.stats.summary(now, hosts, { stopped: this.stopping, plannedSeconds: this.o.plannedSeconds, notFollowed: summarizeNotFollowed(this.order) });
+    return this.stats.summary(now, hosts, {
+      stopped: this.stopping,
+      plannedSeconds: this.o.plannedSeconds,
+      notFollowed: summarizeNotFollowed(this.order),
+    });
   }
 }
-
 
 /** robots.txt's answer when there is no gate: everything is allowed. */
 const ALLOWED: RobotsDecision = Object.freeze({ verdict: 'allowed' });
@@ -1226,7 +1383,12 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
     if ('error' in result && result.error && typeof result.error === 'object') return result;
     if ('status' in result && typeof result.status === 'number') {
       if (result.headers && typeof result.bytes === 'number' && typeof result.truncated === 'boolean') return result;
-      return { ...result, headers: result.headers ?? {}, bytes: result.bytes ?? 0, truncated: result.truncated ?? false };
+      return {
+        ...result,
+        headers: result.headers ?? {},
+        bytes: result.bytes ?? 0,
+        truncated: result.truncated ?? false,
+      };
     }
   }
   return { error: { kind: 'other', message: 'the fetcher returned no result' }, startedAt, endedAt: now };

@@ -65,18 +65,22 @@ export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions
   const o = { ...CRAWL_DEFAULTS, ...stripUndefined(options) } as ResolvedCrawlOptions;
   const check = (name: keyof typeof CRAWL_LIMITS, value: unknown): void => {
     const limit: NumberLimit = CRAWL_LIMITS[name];
-    if (numberProblem(value, limit) !== undefined) throw new RangeError(`crawl option ${name} must be ${rangeText(limit)}, got ${String(value)}`);
+    if (numberProblem(value, limit) !== undefined)
+      throw new RangeError(`crawl option ${name} must be ${rangeText(limit)}, got ${String(value)}`);
   };
   for (const name of Object.keys(CRAWL_LIMITS) as Array<keyof typeof CRAWL_LIMITS>) {
     if (!name.startsWith('tokenBucket.')) check(name, o[name as keyof ResolvedCrawlOptions]);
   }
-  if (o.delayFrom !== 'start' && o.delayFrom !== 'end') throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
-  if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy)) throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
+  if (o.delayFrom !== 'start' && o.delayFrom !== 'end')
+    throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
+  if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy))
+    throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
   if (o.tokenBucket) {
     check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
     check('tokenBucket.burst', o.tokenBucket.burst);
   }
-  if (typeof o.fetch !== 'function' && typeof o.startFetch !== 'function') throw new RangeError('crawl option fetch must be a function');
+  if (typeof o.fetch !== 'function' && typeof o.startFetch !== 'function')
+    throw new RangeError('crawl option fetch must be a function');
   return o;
 }
 

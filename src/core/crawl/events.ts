@@ -179,7 +179,13 @@ export interface HostSummary {
 export type NotFollowedReason = 'other-host' | 'robots-disallowed' | 'depth' | 'max-pages' | 'redirect-limit';
 
 /** The reasons in the order they are reported. */
-export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = ['other-host', 'robots-disallowed', 'depth', 'max-pages', 'redirect-limit'];
+export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = [
+  'other-host',
+  'robots-disallowed',
+  'depth',
+  'max-pages',
+  'redirect-limit',
+];
 
 /** At most this many hosts are named per reason (the most URLs first); `moreHosts` counts the rest. */
 export const NOT_FOLLOWED_HOSTS_NAMED = 10;

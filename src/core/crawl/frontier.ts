@@ -138,7 +138,9 @@ export class Frontier<T extends FrontierItem> {
   /** The earliest time the host may start its next request, or undefined when it has nothing it may start. */
   readyAt(host: HostSlot<T>): number | undefined {
     const slot = this.own(host);
-    return this.options.mayStartNew() ? this.readyAtOpen(slot, this.base(slot)) : this.readyAtExempt(slot, this.base(slot));
+    return this.options.mayStartNew()
+      ? this.readyAtOpen(slot, this.base(slot))
+      : this.readyAtExempt(slot, this.base(slot));
   }
 
   /** Re-keys one host after anything about it changed (its rate, an end, a pause). */
@@ -183,7 +185,8 @@ export class Frontier<T extends FrontierItem> {
       const exemptSeq = slot.exempt?.firstSeqAt(now);
       const normalSeq = open ? slot.normal?.firstSeqAt(now) : undefined;
       let item: T;
-      if (normalSeq !== undefined && (exemptSeq === undefined || normalSeq < exemptSeq)) item = slot.normal!.shift(normalSeq);
+      if (normalSeq !== undefined && (exemptSeq === undefined || normalSeq < exemptSeq))
+        item = slot.normal!.shift(normalSeq);
       else if (exemptSeq !== undefined) item = slot.exempt!.shift(exemptSeq);
       else throw new Error(`frontier: host ${slot.name} was ready at ${at} with nothing to start at ${now}`);
       this.queuedCount--;
@@ -203,7 +206,8 @@ export class Frontier<T extends FrontierItem> {
    */
   end(host: HostSlot<T>, now: number, sentAt?: number): void {
     const slot = this.own(host);
-    if (sentAt !== undefined && slot.lastStartAt !== undefined && sentAt > slot.lastStartAt && sentAt <= now) slot.lastStartAt = sentAt;
+    if (sentAt !== undefined && slot.lastStartAt !== undefined && sentAt > slot.lastStartAt && sentAt <= now)
+      slot.lastStartAt = sentAt;
     slot.inFlight = Math.max(0, slot.inFlight - 1);
     slot.lastEndAt = slot.lastEndAt === undefined ? now : Math.max(slot.lastEndAt, now);
   }
@@ -233,7 +237,8 @@ export class Frontier<T extends FrontierItem> {
     const removed: T[] = [];
     for (const slot of this.slots.values()) {
       const pairs: [number, T][] = [];
-      for (const queue of [slot.normal, slot.exempt]) if (queue) for (const pair of queue.removeWhere(predicate)) pairs.push(pair);
+      for (const queue of [slot.normal, slot.exempt])
+        if (queue) for (const pair of queue.removeWhere(predicate)) pairs.push(pair);
       if (pairs.length === 0) continue;
       for (const item of inQueueOrder(pairs)) removed.push(item);
       this.refresh(slot);
@@ -252,7 +257,8 @@ export class Frontier<T extends FrontierItem> {
     const interval = intervalMs(slot.rate.intervalSeconds);
     let base = slot.pausedUntil;
     if (slot.lastStartAt !== undefined) base = Math.max(base, slot.lastStartAt + interval);
-    if (this.options.delayFrom === 'end' && slot.lastEndAt !== undefined) base = Math.max(base, slot.lastEndAt + interval);
+    if (this.options.delayFrom === 'end' && slot.lastEndAt !== undefined)
+      base = Math.max(base, slot.lastEndAt + interval);
     if (slot.bucket) base = Math.max(base, slot.bucket.nextTokenAt());
     return base;
   }

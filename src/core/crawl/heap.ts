@@ -75,7 +75,8 @@ abstract class ArrayHeap<T> {
       if (first >= n) break;
       let c = first;
       const end = Math.min(first + 4, n);
-      for (let j = first + 1; j < end; j++) if (keys[j]! < keys[c]! || (keys[j]! === keys[c]! && seqs[j]! < seqs[c]!)) c = j;
+      for (let j = first + 1; j < end; j++)
+        if (keys[j]! < keys[c]! || (keys[j]! === keys[c]! && seqs[j]! < seqs[c]!)) c = j;
       if (!(keys[c]! < key || (keys[c]! === key && seqs[c]! < seq))) break;
       this.put(i, keys[c]!, seqs[c]!, items[c]!);
       i = c;

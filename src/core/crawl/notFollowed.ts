@@ -19,7 +19,9 @@ export function notFollowedReason(rec: UrlLike): NotFollowedReason | undefined {
     case 'robots-disallowed':
       return 'robots-disallowed';
     case 'out-of-scope':
-      return rec.detail === 'other-host' || rec.detail === 'depth' || rec.detail === 'redirect-limit' ? rec.detail : undefined;
+      return rec.detail === 'other-host' || rec.detail === 'depth' || rec.detail === 'redirect-limit'
+        ? rec.detail
+        : undefined;
     case 'not-started':
       return rec.detail === 'max-pages' ? 'max-pages' : undefined;
     default:

@@ -26,7 +26,10 @@ import type { UrlReport } from './types';
 export const REPORT_SCHEMA_VERSION = 1;
 
 /** Where a crawl's elapsed time falls against its plan's simulated band. */
-export function bandPlace(band: Pick<PlannedBand, 'p10Seconds' | 'p90Seconds'>, elapsedSeconds: number): 'inside' | 'above' | 'below' {
+export function bandPlace(
+  band: Pick<PlannedBand, 'p10Seconds' | 'p90Seconds'>,
+  elapsedSeconds: number,
+): 'inside' | 'above' | 'below' {
   return elapsedSeconds > band.p90Seconds ? 'above' : elapsedSeconds < band.p10Seconds ? 'below' : 'inside';
 }
 

@@ -46,7 +46,16 @@ export class CrawlStats {
   constructor(private readonly startedAt: number) {}
 
   addHost(host: string): void {
-    this.byHost.set(host, { starts: [], requests: 0, pages: 0, retries: 0, robotsSkips: 0, errors: 0, retryAfterSeen: [], consecutiveFailures: 0 });
+    this.byHost.set(host, {
+      starts: [],
+      requests: 0,
+      pages: 0,
+      retries: 0,
+      robotsSkips: 0,
+      errors: 0,
+      retryAfterSeen: [],
+      consecutiveFailures: 0,
+    });
   }
 
   host(host: string): HostStats {

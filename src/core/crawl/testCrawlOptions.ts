@@ -104,7 +104,11 @@ function num(field: keyof typeof TEST_CRAWL_LIMITS, value: unknown, fallback: nu
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   const limit: NumberLimit = TEST_CRAWL_LIMITS[field];
   const problem = numberProblem(n, limit);
-  if (problem !== undefined) throw new CrawlOptionsError(field, numberProblemText(problem, problem === 'not-finite' ? JSON.stringify(value) : String(n), limit));
+  if (problem !== undefined)
+    throw new CrawlOptionsError(
+      field,
+      numberProblemText(problem, problem === 'not-finite' ? JSON.stringify(value) : String(n), limit),
+    );
   return n as number;
 }
 
@@ -122,7 +126,8 @@ function bool(field: string, value: unknown, fallback: boolean): boolean {
 
 function tokenBucket(o: Record<string, unknown>): Pick<TestCrawlOptions, 'tokenBucket'> {
   if (o.hostRatePerSecond === undefined || o.hostRatePerSecond === null) {
-    if (o.hostBurst !== undefined && o.hostBurst !== null) throw new CrawlOptionsError('hostBurst', 'only with hostRatePerSecond');
+    if (o.hostBurst !== undefined && o.hostBurst !== null)
+      throw new CrawlOptionsError('hostBurst', 'only with hostRatePerSecond');
     return {};
   }
   const ratePerSecond = num('hostRatePerSecond', o.hostRatePerSecond, 1);
@@ -137,7 +142,8 @@ function tokenBucket(o: Record<string, unknown>): Pick<TestCrawlOptions, 'tokenB
 export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
   if (typeof raw !== 'object' || raw === null) throw new CrawlOptionsError('options', 'must be an object');
   const o = raw as Record<string, unknown>;
-  if (!Array.isArray(o.seeds) || o.seeds.length === 0) throw new CrawlOptionsError('seeds', 'give at least one seed URL');
+  if (!Array.isArray(o.seeds) || o.seeds.length === 0)
+    throw new CrawlOptionsError('seeds', 'give at least one seed URL');
   if (o.seeds.length > MAX_SEEDS) throw new CrawlOptionsError('seeds', `at most ${MAX_SEEDS} seeds`);
   const seeds = o.seeds.map((s, i) => {
     if (typeof s !== 'string') throw new CrawlOptionsError('seeds', `item ${i + 1} is not a string`);
@@ -147,7 +153,8 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     } catch {
       throw new CrawlOptionsError('seeds', `item ${i + 1} is not a URL: ${JSON.stringify(s.slice(0, 200))}`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CrawlOptionsError('seeds', `item ${i + 1} is not http or https: ${u.protocol}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new CrawlOptionsError('seeds', `item ${i + 1} is not http or https: ${u.protocol}`);
     u.hash = '';
     return u.href;
   });
@@ -156,8 +163,10 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
   if (typeof userAgent !== 'string') throw new CrawlOptionsError('userAgent', 'must be a string');
   const tokenProblem = validateProductToken(userAgent);
   if (tokenProblem !== undefined) throw new CrawlOptionsError('userAgent', tokenProblem);
-  if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string') throw new CrawlOptionsError('contactUrl', 'must be a string');
-  const contactBad = typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? contactProblem(o.contactUrl) : undefined;
+  if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string')
+    throw new CrawlOptionsError('contactUrl', 'must be a string');
+  const contactBad =
+    typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? contactProblem(o.contactUrl) : undefined;
   if (contactBad !== undefined) throw new CrawlOptionsError('contactUrl', contactBad);
   return {
     seeds,
@@ -172,7 +181,12 @@ export function validateTestCrawlOptions(raw: unknown): TestCrawlOptions {
     maxRetries: num('maxRetries', o.maxRetries, d.maxRetries),
     userAgent,
     ...(typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? { contactUrl: o.contactUrl.trim() } : {}),
-    crawlDelayPolicy: choice('crawlDelayPolicy', o.crawlDelayPolicy, ['cap', 'skip', 'obey'] as const, d.crawlDelayPolicy),
+    crawlDelayPolicy: choice(
+      'crawlDelayPolicy',
+      o.crawlDelayPolicy,
+      ['cap', 'skip', 'obey'] as const,
+      d.crawlDelayPolicy,
+    ),
     maxCrawlDelaySeconds: num('maxCrawlDelaySeconds', o.maxCrawlDelaySeconds, d.maxCrawlDelaySeconds),
     respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
     adaptive: bool('adaptive', o.adaptive, d.adaptive),

@@ -215,8 +215,19 @@ export interface CrawlOptions {
   urlOutcomes?: boolean;
 }
 
-type OptionalCrawlOptions = 'fetch' | 'startFetch' | 'robots' | 'extractLinks' | 'emit' | 'stop' | 'defer' | 'tokenBucket' | 'plannedSeconds' | 'urlOutcomes';
-export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> & Pick<CrawlOptions, OptionalCrawlOptions>;
+type OptionalCrawlOptions =
+  | 'fetch'
+  | 'startFetch'
+  | 'robots'
+  | 'extractLinks'
+  | 'emit'
+  | 'stop'
+  | 'defer'
+  | 'tokenBucket'
+  | 'plannedSeconds'
+  | 'urlOutcomes';
+export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> &
+  Pick<CrawlOptions, OptionalCrawlOptions>;
 
 // ---------------------------------------------------------------------------------------------------
 // Result

@@ -34,7 +34,14 @@ function contactKeys(contact: string | undefined): ConfProperty[] {
   const text = contact?.trim() ?? '';
   if (text === '') return [];
   if (/^mailto:/i.test(text)) {
-    return [{ name: 'http.agent.email', value: decodeURIComponent(text.slice('mailto:'.length)), type: 'string', why: 'who runs the crawl (--contact)' }];
+    return [
+      {
+        name: 'http.agent.email',
+        value: decodeURIComponent(text.slice('mailto:'.length)),
+        type: 'string',
+        why: 'who runs the crawl (--contact)',
+      },
+    ];
   }
   return [{ name: 'http.agent.url', value: text, type: 'string', why: 'who runs the crawl (--contact)' }];
 }
@@ -50,14 +57,37 @@ function maxCrawlDelay(plan: Plan): number {
 /** The keys Nutch and StormCrawler share (same names, same meaning), by name. */
 function sharedKeys(plan: Plan, o: ClusterOptions) {
   const r = plan.input;
-  const key = (name: string, value: ConfProperty['value'], type: ConfType, why: string): ConfProperty => ({ name, value, type, why });
+  const key = (name: string, value: ConfProperty['value'], type: ConfType, why: string): ConfProperty => ({
+    name,
+    value,
+    type,
+    why,
+  });
   return {
-    identity: [key('http.agent.name', o.productToken, 'string', 'the product token robots.txt groups are matched against'), ...contactKeys(o.contact)],
-    serverDelay: key('fetcher.server.delay', r.delaySeconds, 'float', 'the plan\'s configured delay; a host\'s robots.txt Crawl-delay can raise it'),
-    minDelay: key('fetcher.server.min.delay', r.delaySeconds, 'float', 'the delay when fetcher.threads.per.queue is above 1'),
+    identity: [
+      key('http.agent.name', o.productToken, 'string', 'the product token robots.txt groups are matched against'),
+      ...contactKeys(o.contact),
+    ],
+    serverDelay: key(
+      'fetcher.server.delay',
+      r.delaySeconds,
+      'float',
+      "the plan's configured delay; a host's robots.txt Crawl-delay can raise it",
+    ),
+    minDelay: key(
+      'fetcher.server.min.delay',
+      r.delaySeconds,
+      'float',
+      'the delay when fetcher.threads.per.queue is above 1',
+    ),
     perQueue: key('fetcher.threads.per.queue', r.perHostConcurrency, 'int', 'requests in flight per host'),
     queueMode: key('fetcher.queue.mode', 'byHost', 'string', 'politeness per host, as the plan'),
-    maxCrawlDelay: key('fetcher.max.crawl.delay', maxCrawlDelay(plan), 'int', `the Crawl-delay cap (policy ${r.crawlDelayPolicy})`),
+    maxCrawlDelay: key(
+      'fetcher.max.crawl.delay',
+      maxCrawlDelay(plan),
+      'int',
+      `the Crawl-delay cap (policy ${r.crawlDelayPolicy})`,
+    ),
     timeout: key('http.timeout', Math.round(o.timeoutSeconds * 1000), 'int', 'the bound on one request, ms'),
     attempts: (name: string) => key(name, o.maxRetries + 1, 'int', 'attempts per URL: the first and the retries'),
   };
@@ -70,15 +100,25 @@ export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOpti
     k.serverDelay,
     k.minDelay,
     k.perQueue,
-    { name: 'fetcher.threads.fetch', value: plan.input.workers, type: 'int', why: 'the plan\'s workers, per fetcher task' },
+    {
+      name: 'fetcher.threads.fetch',
+      value: plan.input.workers,
+      type: 'int',
+      why: "the plan's workers, per fetcher task",
+    },
     k.queueMode,
     k.maxCrawlDelay,
     k.timeout,
     { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'a host is never split across fetch lists' },
     { name: 'generate.max.count', value: maxPages(shards), type: 'int', why: 'the most pages the plan gives a host' },
     { name: 'generate.count.mode', value: 'host', type: 'string', why: 'generate.max.count counts per host' },
-    { name: 'db.ignore.external.links', value: true, type: 'boolean', why: 'the crawl stays on the seeds\' hosts' },
-    { name: 'http.robots.503.defer.visits', value: true, type: 'boolean', why: 'a robots.txt answering 5xx or 429 stops the host' },
+    { name: 'db.ignore.external.links', value: true, type: 'boolean', why: "the crawl stays on the seeds' hosts" },
+    {
+      name: 'http.robots.503.defer.visits',
+      value: true,
+      type: 'boolean',
+      why: 'a robots.txt answering 5xx or 429 stops the host',
+    },
     k.attempts('db.fetch.retry.max'),
   ];
 }
@@ -88,17 +128,42 @@ export function stormCrawlerProperties(plan: Plan, _shards: ExportShards, o: Clu
   return [
     ...k.identity,
     k.serverDelay,
-    { name: 'fetcher.server.delay.force', value: true, type: 'boolean', why: 'a shorter Crawl-delay never lowers the delay (merged by max)' },
+    {
+      name: 'fetcher.server.delay.force',
+      value: true,
+      type: 'boolean',
+      why: 'a shorter Crawl-delay never lowers the delay (merged by max)',
+    },
     k.minDelay,
     k.perQueue,
-    { name: 'fetcher.threads.number', value: plan.input.workers, type: 'int', why: 'the plan\'s workers, per FetcherBolt instance' },
+    {
+      name: 'fetcher.threads.number',
+      value: plan.input.workers,
+      type: 'int',
+      why: "the plan's workers, per FetcherBolt instance",
+    },
     k.queueMode,
     k.maxCrawlDelay,
-    { name: 'fetcher.max.crawl.delay.force', value: plan.input.crawlDelayPolicy === 'cap', type: 'boolean', why: 'above the cap: crawl at the cap (true) or skip the host (false)' },
+    {
+      name: 'fetcher.max.crawl.delay.force',
+      value: plan.input.crawlDelayPolicy === 'cap',
+      type: 'boolean',
+      why: 'above the cap: crawl at the cap (true) or skip the host (false)',
+    },
     { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'one fetcher instance per host' },
     k.timeout,
-    { name: 'http.robots.403.allow', value: true, type: 'boolean', why: 'a 4xx robots.txt allows everything (RFC 9309 §2.3.1.3)' },
-    { name: 'http.robots.5xx.allow', value: false, type: 'boolean', why: 'a 5xx robots.txt disallows everything (RFC 9309 §2.3.1.4)' },
+    {
+      name: 'http.robots.403.allow',
+      value: true,
+      type: 'boolean',
+      why: 'a 4xx robots.txt allows everything (RFC 9309 §2.3.1.3)',
+    },
+    {
+      name: 'http.robots.5xx.allow',
+      value: false,
+      type: 'boolean',
+      why: 'a 5xx robots.txt disallows everything (RFC 9309 §2.3.1.4)',
+    },
     { name: 'http.robots.file.skip', value: false, type: 'boolean', why: 'robots.txt is obeyed' },
     k.attempts('max.fetch.errors'),
   ];
@@ -120,7 +185,8 @@ function confText(p: ConfProperty): string {
 }
 
 /** Nutch injects every file of a folder: one folder per machine. */
-export const NUTCH_SEED_PATH: SeedPath = (machine) => (machine === null ? 'urls/seed.txt' : `urls/machine-${machine}/seed.txt`);
+export const NUTCH_SEED_PATH: SeedPath = (machine) =>
+  machine === null ? 'urls/seed.txt' : `urls/machine-${machine}/seed.txt`;
 
 /** Where the seeds are, for the header and the notes. */
 export function seedListsText(format: 'nutch' | 'stormcrawler', machines: number): string {
@@ -134,7 +200,12 @@ function headerLines(format: 'nutch' | 'stormcrawler', shards: ExportShards, dif
     format === 'nutch'
       ? `Use it as conf/nutch-site.xml (or merge its properties into yours) and inject ${lists}; set plugin.includes and the rest as your crawl needs.`
       : `Pass it to your topology with -conf crawler-conf.yaml (or merge its keys into yours) and inject ${lists} with your seed spout.`;
-  return [`A crawl plan's settings, exported by crawl-planner ${VERSION} (docs/exports.md).`, use, '', ...differencesBlock(format, differences)];
+  return [
+    `A crawl plan's settings, exported by crawl-planner ${VERSION} (docs/exports.md).`,
+    use,
+    '',
+    ...differencesBlock(format, differences),
+  ];
 }
 
 function nutchSiteXml(properties: readonly ConfProperty[], header: readonly string[]): string {
@@ -142,7 +213,15 @@ function nutchSiteXml(properties: readonly ConfProperty[], header: readonly stri
     (p) =>
       `  <property>\n    <name>${xmlText(p.name)}</name>\n    <value>${xmlText(confText(p))}</value>\n    <description>${xmlText(p.why)}</description>\n  </property>`,
   );
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>', commentBlock(header, 'xml').trimEnd(), '<configuration>', ...props, '</configuration>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>',
+    commentBlock(header, 'xml').trimEnd(),
+    '<configuration>',
+    ...props,
+    '</configuration>',
+    '',
+  ].join('\n');
 }
 
 function crawlerConfYaml(properties: readonly ConfProperty[], header: readonly string[]): string {
@@ -153,16 +232,35 @@ function crawlerConfYaml(properties: readonly ConfProperty[], header: readonly s
   return [commentBlock(header, 'yaml').trimEnd(), 'config:', ...lines, ''].join('\n');
 }
 
-export function nutchFiles(plan: Plan, shards: ExportShards, o: ClusterOptions, differences: readonly string[]): ExportFile[] {
+export function nutchFiles(
+  plan: Plan,
+  shards: ExportShards,
+  o: ClusterOptions,
+  differences: readonly string[],
+): ExportFile[] {
   return [
-    { path: 'conf/nutch-site.xml', content: nutchSiteXml(nutchProperties(plan, shards, o), headerLines('nutch', shards, differences)) },
+    {
+      path: 'conf/nutch-site.xml',
+      content: nutchSiteXml(nutchProperties(plan, shards, o), headerLines('nutch', shards, differences)),
+    },
     ...seedFiles(shards, NUTCH_SEED_PATH),
   ];
 }
 
-export function stormCrawlerFiles(plan: Plan, shards: ExportShards, o: ClusterOptions, differences: readonly string[]): ExportFile[] {
+export function stormCrawlerFiles(
+  plan: Plan,
+  shards: ExportShards,
+  o: ClusterOptions,
+  differences: readonly string[],
+): ExportFile[] {
   return [
-    { path: 'crawler-conf.yaml', content: crawlerConfYaml(stormCrawlerProperties(plan, shards, o), headerLines('stormcrawler', shards, differences)) },
+    {
+      path: 'crawler-conf.yaml',
+      content: crawlerConfYaml(
+        stormCrawlerProperties(plan, shards, o),
+        headerLines('stormcrawler', shards, differences),
+      ),
+    },
     ...seedFiles(shards),
   ];
 }

@@ -23,7 +23,7 @@ function crawlMjs(data: PlanData, differences: readonly string[]): string {
   const header = [
     `A crawl plan as a Crawlee crawl, exported by crawl-planner ${VERSION} (docs/exports.md).`,
     `Run it with \`npm install\` once, then \`${run}\` in this folder; \`--max-pages N\` stops after N pages.`,
-    'The plan is data (plan.json): each host\'s interval, pages and machine. The code below is the same for every plan.',
+    "The plan is data (plan.json): each host's interval, pages and machine. The code below is the same for every plan.",
     '',
     ...differencesBlock('crawlee', differences),
   ];

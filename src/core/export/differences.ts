@@ -61,11 +61,11 @@ function scrapyDifferences(plan: Plan, shards: ExportShards): string[] {
   const lines: string[] = [];
   if (r.delayFrom === 'start') {
     lines.push(
-      'Delay measurement: Scrapy counts a slot\'s delay from when a request LEAVES the slot, but its reactor writes the request out only when the rest of its current round is done (tens of ms later under load), and a new connection (DNS, TCP, TLS) delays it further. planned/politeness.py moves the slot\'s clock to the start of the reactor\'s next round, just before the write, and counts the first interval on each host from the end of its first answer, the request that opened the connection. A connection that the server closes and Scrapy opens again can still make one gap short by the time it takes to connect.',
+      "Delay measurement: Scrapy counts a slot's delay from when a request LEAVES the slot, but its reactor writes the request out only when the rest of its current round is done (tens of ms later under load), and a new connection (DNS, TCP, TLS) delays it further. planned/politeness.py moves the slot's clock to the start of the reactor's next round, just before the write, and counts the first interval on each host from the end of its first answer, the request that opened the connection. A connection that the server closes and Scrapy opens again can still make one gap short by the time it takes to connect.",
     );
   } else {
     lines.push(
-      'Delay measurement: Scrapy has no end-to-start delay; planned/politeness.py moves the slot\'s clock to the end of every answer (signal response_downloaded). After a transport error there is no answer: the next request can follow the failed one\'s departure by the interval.',
+      "Delay measurement: Scrapy has no end-to-start delay; planned/politeness.py moves the slot's clock to the end of every answer (signal response_downloaded). After a transport error there is no answer: the next request can follow the failed one's departure by the interval.",
     );
   }
   lines.push(
@@ -78,7 +78,7 @@ function scrapyDifferences(plan: Plan, shards: ExportShards): string[] {
   }
   lines.push(...codeFormats(plan, shards, 'planned/politeness.py'));
   lines.push(
-    'Slots: one download slot per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy\'s own slots would be per host name without the port.',
+    "Slots: one download slot per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy's own slots would be per host name without the port.",
   );
   if (shards.machines > 1) {
     lines.push(
@@ -93,10 +93,12 @@ function crawleeDifferences(plan: Plan, shards: ExportShards): string[] {
   const lines: string[] = [];
   if (r.delayFrom === 'start') {
     lines.push(
-      'Delay measurement: the pre-navigation hook lets a request go, and once its answer comes back moves the request\'s start to when got finished writing it (response.timings.upload), so the next interval counts from the request on the wire, as the plan does; a request that failed without an answer counts as started when it failed. The first interval on each host is counted from the end of its first answer (robots.txt).',
+      "Delay measurement: the pre-navigation hook lets a request go, and once its answer comes back moves the request's start to when got finished writing it (response.timings.upload), so the next interval counts from the request on the wire, as the plan does; a request that failed without an answer counts as started when it failed. The first interval on each host is counted from the end of its first answer (robots.txt).",
     );
   } else {
-    lines.push('Delay measurement: the end of a request is when its body has arrived (requestHandler) or its failure is reported (errorHandler), a little after the last byte reached the socket.');
+    lines.push(
+      'Delay measurement: the end of a request is when its body has arrived (requestHandler) or its failure is reported (errorHandler), a little after the last byte reached the socket.',
+    );
   }
   lines.push(
     `Workers: minConcurrency = maxConcurrency = ${r.workers}. A request whose host is not ready goes back in the queue on a timer (the crawler's delayRequest, which Crawlee uses for sameDomainDelaySecs), so it holds no worker while it waits; an idle pool looks again every 20 ms.`,
@@ -111,8 +113,8 @@ function crawleeDifferences(plan: Plan, shards: ExportShards): string[] {
   }
   lines.push(...codeFormats(plan, shards, 'the hook'));
   lines.push(
-    'robots.txt is fetched by the hook, on the host\'s timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner\'s RFC 9309 core. Crawlee\'s own fetch is replaced (getRobotsTxtFileForUrl hands it the hook\'s verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.',
-    'Redirects are followed one hop at a time, each as a new request on its target host\'s timeline (at most 5 hops, plan hosts only). Requests send the plan\'s User-Agent header, without the browser-like headers Crawlee generates by default.',
+    "robots.txt is fetched by the hook, on the host's timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
+    "Redirects are followed one hop at a time, each as a new request on its target host's timeline (at most 5 hops, plan hosts only). Requests send the plan's User-Agent header, without the browser-like headers Crawlee generates by default.",
   );
   if (shards.machines > 1) {
     lines.push(
@@ -142,7 +144,10 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
       ? `Delay measurement: ${name} waits fetcher.server.delay from the END of one fetch to the start of the next (end-to-start); the plan measures start to start. Each host's period is therefore its interval plus its response time: slower than planned, never faster.`
       : `Delay measurement: ${name} waits fetcher.server.delay from the end of one fetch to the start of the next, as the plan does (end-to-start).`,
   );
-  const mergedBy = name === 'Nutch' ? 'fetcher.min.crawl.delay, which defaults to fetcher.server.delay' : 'fetcher.server.delay.force: true';
+  const mergedBy =
+    name === 'Nutch'
+      ? 'fetcher.min.crawl.delay, which defaults to fetcher.server.delay'
+      : 'fetcher.server.delay.force: true';
   lines.push(
     `One delay for every host: fetcher.server.delay = ${formatSeconds(r.delaySeconds)}, the plan's configured delay. ${name} raises it per host only from the Crawl-delay in the host's robots.txt, read at fetch time and merged by max (${mergedBy}).`,
   );
@@ -151,16 +156,27 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
       source === 'adaptive'
         ? `from the adaptive rule, which ${name} does not have`
         : `from a Crawl-delay (robots.txt, or given by hand with --crawl-delay)`;
-    lines.push(`${formatNumber(hosts.length)} ${hosts.length === 1 ? 'host has' : 'hosts have'} a longer interval in the plan, ${why}; ${name} keeps it only if the host's robots.txt says so at fetch time: ${named(hosts)}.`);
+    lines.push(
+      `${formatNumber(hosts.length)} ${hosts.length === 1 ? 'host has' : 'hosts have'} a longer interval in the plan, ${why}; ${name} keeps it only if the host's robots.txt says so at fetch time: ${named(hosts)}.`,
+    );
   }
   const cap = wholeSecondsUp(r.maxCrawlDelaySeconds);
-  const capText = cap === r.maxCrawlDelaySeconds ? `${cap} s` : `${cap} s (the plan's ${formatSeconds(r.maxCrawlDelaySeconds)} rounded up: the key takes whole seconds)`;
+  const capText =
+    cap === r.maxCrawlDelaySeconds
+      ? `${cap} s`
+      : `${cap} s (the plan's ${formatSeconds(r.maxCrawlDelaySeconds)} rounded up: the key takes whole seconds)`;
   if (r.crawlDelayPolicy === 'obey') {
-    lines.push(`Crawl-delay above the cap: obeyed however long, as the plan's obey policy (fetcher.max.crawl.delay = -1).`);
+    lines.push(
+      `Crawl-delay above the cap: obeyed however long, as the plan's obey policy (fetcher.max.crawl.delay = -1).`,
+    );
   } else if (name === 'Nutch' && r.crawlDelayPolicy === 'cap') {
-    lines.push(`Crawl-delay above the cap: Nutch cannot cap one; above fetcher.max.crawl.delay = ${capText} it skips the host's pages (the plan's skip policy), where the plan would crawl the host at the cap.`);
+    lines.push(
+      `Crawl-delay above the cap: Nutch cannot cap one; above fetcher.max.crawl.delay = ${capText} it skips the host's pages (the plan's skip policy), where the plan would crawl the host at the cap.`,
+    );
   } else {
-    lines.push(`Crawl-delay above the cap (fetcher.max.crawl.delay = ${capText}): ${r.crawlDelayPolicy === 'cap' ? 'crawled at the cap (fetcher.max.crawl.delay.force: true)' : 'the host is skipped'}, as the plan's ${r.crawlDelayPolicy} policy.`);
+    lines.push(
+      `Crawl-delay above the cap (fetcher.max.crawl.delay = ${capText}): ${r.crawlDelayPolicy === 'cap' ? 'crawled at the cap (fetcher.max.crawl.delay.force: true)' : 'the host is skipped'}, as the plan's ${r.crawlDelayPolicy} policy.`,
+    );
   }
   if (r.perHostConcurrency > 1) {
     lines.push(
@@ -172,14 +188,17 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
   );
   lines.push(
     name === 'Nutch'
-      ? 'robots.txt answering 5xx or 429: Nutch defers the host\'s visits and drops its queue after http.robots.503.defer.visits.retries (disallow for the cycle, as RFC 9309 §2.3.1.4); a robots.txt that cannot be fetched at all (network error) is read as allow-all, unlike the plan.'
+      ? "robots.txt answering 5xx or 429: Nutch defers the host's visits and drops its queue after http.robots.503.defer.visits.retries (disallow for the cycle, as RFC 9309 §2.3.1.4); a robots.txt that cannot be fetched at all (network error) is read as allow-all, unlike the plan."
       : 'robots.txt answering 5xx or 429: disallow-all (http.robots.5xx.allow: false), as RFC 9309 §2.3.1.4; a robots.txt that cannot be fetched at all (network error) is read as allow-all, unlike the plan.',
   );
-  if (r.rate !== null) lines.push(`Global rate: ${name} has no maximum rate; ${formatNumber(r.rate, 3)}/s is not kept (only the threads and the per-host delay bound it).`);
+  if (r.rate !== null)
+    lines.push(
+      `Global rate: ${name} has no maximum rate; ${formatNumber(r.rate, 3)}/s is not kept (only the threads and the per-host delay bound it).`,
+    );
   if (r.adaptive) lines.push(`Adaptive rule: ${name} has none; the intervals it gave in the plan are listed above.`);
   lines.push(
     name === 'Nutch'
-      ? 'Pages: generate.max.count limits each host\'s URLs per fetch list (one generate/fetch cycle), not over the whole crawl.'
+      ? "Pages: generate.max.count limits each host's URLs per fetch list (one generate/fetch cycle), not over the whole crawl."
       : 'Pages: StormCrawler has no per-host page budget; the status back-end decides what is fetched.',
   );
   lines.push(

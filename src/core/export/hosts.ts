@@ -75,7 +75,8 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
   for (const [i, seed] of seeds.entries()) {
     const parsed = parseSeedUrl(seed.url);
     if ('problem' in parsed) throw new ExportInputError(`seed ${i + 1} is not an absolute http(s) URL`);
-    if (parsed.host !== seed.host.toLowerCase()) throw new ExportInputError(`seed ${i + 1}: its host is not the one given with it`);
+    if (parsed.host !== seed.host.toLowerCase())
+      throw new ExportInputError(`seed ${i + 1}: its host is not the one given with it`);
     const host = byHost.get(parsed.host);
     if (host === undefined) {
       seedsLeftOut++;
@@ -92,10 +93,14 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
 export type SeedPath = (machine: number | 'K' | null) => string;
 
 /** `seeds.txt`, or `seeds/machine-K.txt` per machine when sharded. */
-export const DEFAULT_SEED_PATH: SeedPath = (machine) => (machine === null ? 'seeds.txt' : `seeds/machine-${machine}.txt`);
+export const DEFAULT_SEED_PATH: SeedPath = (machine) =>
+  machine === null ? 'seeds.txt' : `seeds/machine-${machine}.txt`;
 
 /** The seed list files, one URL per line (machines without hosts get an empty list). */
-export function seedFiles(shards: ExportShards, pathFor: SeedPath = DEFAULT_SEED_PATH): { path: string; content: string }[] {
+export function seedFiles(
+  shards: ExportShards,
+  pathFor: SeedPath = DEFAULT_SEED_PATH,
+): { path: string; content: string }[] {
   const text = (urls: string[]) => (urls.length === 0 ? '' : urls.join('\n') + '\n');
   if (shards.machines === 1) return [{ path: pathFor(null), content: text(shards.seeds[0]!) }];
   return shards.seeds.map((urls, m) => ({ path: pathFor(m), content: text(urls) }));

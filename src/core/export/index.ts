@@ -14,7 +14,15 @@ import { differences } from './differences';
 import { exportShards, type ExportShards } from './hosts';
 import { planData } from './planData';
 import { scrapyFiles, scrapyHowToRun } from './scrapy';
-import { EXPORT_DEFAULTS, EXPORT_FORMATS, EXPORT_LIMITS, ExportInputError, type ExportFormat, type ExportOptions, type ExportResult } from './types';
+import {
+  EXPORT_DEFAULTS,
+  EXPORT_FORMATS,
+  EXPORT_LIMITS,
+  ExportInputError,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportResult,
+} from './types';
 
 export { CRAWLEE_VERSION } from './crawlee';
 export { nutchProperties, stormCrawlerProperties, type ConfProperty, type ConfType } from './cluster';
@@ -30,18 +38,26 @@ function checkNumber(name: string, value: number, limit: NumberLimit): void {
 
 /** A header value may not hold line breaks or other control characters (RFC 9110 §5.5). */
 function checkHeader(header: string): void {
-  if (header.trim() === '' || /[\u0000-\u001f\u007f]/.test(header)) throw new ExportInputError('the User-Agent header is empty or has a control character');
+  if (header.trim() === '' || /[\u0000-\u001f\u007f]/.test(header))
+    throw new ExportInputError('the User-Agent header is empty or has a control character');
 }
 
 function leftOutNotes(shards: ExportShards): string[] {
   const notes: string[] = [];
   if (shards.skippedHosts.length > 0) {
-    notes.push(`${formatNumber(shards.skippedHosts.length)} ${shards.skippedHosts.length === 1 ? 'host is' : 'hosts are'} left out: skipped by the plan for a Crawl-delay above the cap.`);
+    notes.push(
+      `${formatNumber(shards.skippedHosts.length)} ${shards.skippedHosts.length === 1 ? 'host is' : 'hosts are'} left out: skipped by the plan for a Crawl-delay above the cap.`,
+    );
   }
   if (shards.hostsWithoutPages.length > 0) {
-    notes.push(`${formatNumber(shards.hostsWithoutPages.length)} ${shards.hostsWithoutPages.length === 1 ? 'host is' : 'hosts are'} left out: the plan gives ${shards.hostsWithoutPages.length === 1 ? 'it' : 'them'} no pages.`);
+    notes.push(
+      `${formatNumber(shards.hostsWithoutPages.length)} ${shards.hostsWithoutPages.length === 1 ? 'host is' : 'hosts are'} left out: the plan gives ${shards.hostsWithoutPages.length === 1 ? 'it' : 'them'} no pages.`,
+    );
   }
-  if (shards.seedsLeftOut > 0) notes.push(`${formatNumber(shards.seedsLeftOut)} ${shards.seedsLeftOut === 1 ? 'seed is' : 'seeds are'} left out with ${shards.seedsLeftOut === 1 ? 'its host' : 'their hosts'}.`);
+  if (shards.seedsLeftOut > 0)
+    notes.push(
+      `${formatNumber(shards.seedsLeftOut)} ${shards.seedsLeftOut === 1 ? 'seed is' : 'seeds are'} left out with ${shards.seedsLeftOut === 1 ? 'its host' : 'their hosts'}.`,
+    );
   return notes;
 }
 
@@ -64,7 +80,8 @@ function howToRun(format: ExportFormat, machines: number): string {
  * an http(s) URL, or a plan with nothing to crawl.
  */
 export function exportPlan(format: ExportFormat, plan: Plan, options: ExportOptions): ExportResult {
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ExportInputError(`unknown format "${String(format)}": one of ${EXPORT_FORMATS.join(', ')}`);
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new ExportInputError(`unknown format "${String(format)}": one of ${EXPORT_FORMATS.join(', ')}`);
   const tokenProblem = validateProductToken(options.productToken);
   if (tokenProblem !== undefined) throw new ExportInputError(tokenProblem);
   checkHeader(options.userAgentHeader);
@@ -79,15 +96,27 @@ export function exportPlan(format: ExportFormat, plan: Plan, options: ExportOpti
   checkNumber('maxRetries', maxRetries, EXPORT_LIMITS.maxRetries);
 
   const shards = exportShards(plan, options.seeds);
-  if (shards.hosts.length === 0) throw new ExportInputError('nothing to export: every host of the plan is skipped or has no pages');
-  if (shards.seeds.every((list) => list.length === 0)) throw new ExportInputError('nothing to export: no seed is on a host of the plan');
+  if (shards.hosts.length === 0)
+    throw new ExportInputError('nothing to export: every host of the plan is skipped or has no pages');
+  if (shards.seeds.every((list) => list.length === 0))
+    throw new ExportInputError('nothing to export: no seed is on a host of the plan');
   const diffs = differences(format, plan, shards);
-  const cluster = { productToken: options.productToken, ...(contact !== '' ? { contact } : {}), timeoutSeconds, maxRetries };
+  const cluster = {
+    productToken: options.productToken,
+    ...(contact !== '' ? { contact } : {}),
+    timeoutSeconds,
+    maxRetries,
+  };
   let files;
   switch (format) {
     case 'scrapy':
     case 'crawlee': {
-      const data = planData(plan, shards, { productToken: options.productToken, userAgentHeader: options.userAgentHeader, timeoutSeconds, maxRetries });
+      const data = planData(plan, shards, {
+        productToken: options.productToken,
+        userAgentHeader: options.userAgentHeader,
+        timeoutSeconds,
+        maxRetries,
+      });
       files = format === 'scrapy' ? scrapyFiles(plan, shards, data, diffs) : crawleeFiles(shards, data, diffs);
       break;
     }

@@ -50,7 +50,8 @@ export function yamlString(text: string): string {
 }
 
 /** Characters XML 1.0 cannot hold at all, not even as a character reference. */
-const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** XML character data or attribute text: `& < > " '` as entities, everything outside ASCII as `&#x…;`. */
 export function xmlText(text: string): string {

@@ -84,7 +84,12 @@ export function planData(plan: Plan, shards: ExportShards, o: PlanDataOptions): 
       backoffCapSeconds: EXPORT_DEFAULTS.backoffCapMs / 1000,
       maxRedirects: CRAWL_DEFAULTS.maxRedirects,
     },
-    hosts: shards.hosts.map((h) => ({ host: h.host, intervalSeconds: h.intervalSeconds, pages: h.pages, machine: h.machine })),
+    hosts: shards.hosts.map((h) => ({
+      host: h.host,
+      intervalSeconds: h.intervalSeconds,
+      pages: h.pages,
+      machine: h.machine,
+    })),
   };
 }
 

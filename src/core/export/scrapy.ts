@@ -31,13 +31,17 @@ function settingsPy(plan: Plan, data: PlanData, differences: readonly string[]):
   const s = data.settings;
   const lines = [
     `Scrapy settings of a crawl plan, exported by crawl-planner ${VERSION} (docs/exports.md).`,
-    'Run it with `scrapy crawl planned` in this folder' + (data.machines > 1 ? ' and `-a machine=K` (one process per machine)' : '') + '; `-s CLOSESPIDER_PAGECOUNT=N` stops after N pages.',
-    'Each host\'s interval, Crawl-delay, Retry-After, robots.txt outcome and page budget are kept by',
-    'planned/politeness.py from planned/plan.json; the numbers below are the plan\'s global ones.',
+    'Run it with `scrapy crawl planned` in this folder' +
+      (data.machines > 1 ? ' and `-a machine=K` (one process per machine)' : '') +
+      '; `-s CLOSESPIDER_PAGECOUNT=N` stops after N pages.',
+    "Each host's interval, Crawl-delay, Retry-After, robots.txt outcome and page budget are kept by",
+    "planned/politeness.py from planned/plan.json; the numbers below are the plan's global ones.",
     '',
     ...differencesBlock('scrapy', differences),
   ];
-  const mw = SCRAPY_DOWNLOADER_MIDDLEWARES.map(([name, order]) => `    ${pyString(name)}: ${order === null ? 'None' : order},`);
+  const mw = SCRAPY_DOWNLOADER_MIDDLEWARES.map(
+    ([name, order]) => `    ${pyString(name)}: ${order === null ? 'None' : order},`,
+  );
   return [
     commentBlock(lines, 'python'),
     'BOT_NAME = "planned"',
@@ -55,10 +59,10 @@ function settingsPy(plan: Plan, data: PlanData, differences: readonly string[]):
     `CONCURRENT_REQUESTS = ${s.workers}`,
     `CONCURRENT_REQUESTS_PER_DOMAIN = ${s.perHostConcurrency}`,
     'CONCURRENT_REQUESTS_PER_IP = 0',
-    '# The next request is for the host that is ready soonest, so that requests waiting out their host\'s',
+    "# The next request is for the host that is ready soonest, so that requests waiting out their host's",
     '# interval hold as few of CONCURRENT_REQUESTS as they can.',
     'SCHEDULER_PRIORITY_QUEUE = "planned.politeness.PlanPriorityQueue"',
-    '# Off: AutoThrottle would set slot delays of its own, below the plan\'s intervals.',
+    "# Off: AutoThrottle would set slot delays of its own, below the plan's intervals.",
     'AUTOTHROTTLE_ENABLED = False',
     '',
     'RETRY_ENABLED = True',
@@ -85,7 +89,12 @@ function settingsPy(plan: Plan, data: PlanData, differences: readonly string[]):
   ].join('\n');
 }
 
-export function scrapyFiles(plan: Plan, shards: ExportShards, data: PlanData, differences: readonly string[]): ExportFile[] {
+export function scrapyFiles(
+  plan: Plan,
+  shards: ExportShards,
+  data: PlanData,
+  differences: readonly string[],
+): ExportFile[] {
   return [
     { path: 'scrapy.cfg', content: SCRAPY_CFG },
     { path: 'planned/__init__.py', content: PACKAGE_INIT },

@@ -13,5 +13,11 @@ export interface Colors {
 
 export function colors(enabled: boolean): Colors {
   const sgr = (on: string, off: string) => (text: string) => (enabled ? `\x1b[${on}m${text}\x1b[${off}m` : text);
-  return { bold: sgr('1', '22'), dim: sgr('2', '22'), red: sgr('31', '39'), green: sgr('32', '39'), yellow: sgr('33', '39') };
+  return {
+    bold: sgr('1', '22'),
+    dim: sgr('2', '22'),
+    red: sgr('31', '39'),
+    green: sgr('32', '39'),
+    yellow: sgr('33', '39'),
+  };
 }

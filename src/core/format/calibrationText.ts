@@ -63,12 +63,16 @@ export function calibrationRows(plan: Pick<Plan, 'hosts'>, calibration: Calibrat
     return {
       host: sanitizeText(c.host),
       requests: formatNumber(c.requests),
-      latency: c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
+      latency:
+        c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
       tooManyRequests: faultCell(f.tooManyRequests.count, f.tooManyRequests.rate, f.tooManyRequests.retryAfterSeconds),
       serverErrors: faultCell(f.serverErrors.count, f.serverErrors.rate, f.serverErrors.retryAfterSeconds),
       errors: faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
       crawlDelay: c.interval.crawlDelaySeconds === null ? '—' : formatSeconds(c.interval.crawlDelaySeconds),
-      achieved: c.interval.achievedMeanSeconds === null ? '—' : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
+      achieved:
+        c.interval.achievedMeanSeconds === null
+          ? '—'
+          : formatSeconds(Number(c.interval.achievedMeanSeconds.toFixed(3))),
       used: planned.get(c)?.calibrated.slice() ?? null,
     };
   });
@@ -81,7 +85,17 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
   const lines: string[] = [];
   const from = s.file === null ? 'a test crawl' : sanitizeText(s.file);
   lines.push(`${bold('Calibrated from')} ${from}: ${calibrationSourceText(calibration)}`);
-  const row = (r: CalibrationRowText) => [r.host, r.requests, r.latency, r.tooManyRequests, r.serverErrors, r.errors, r.crawlDelay, r.achieved, r.used?.join(', ') || 'not planned'];
+  const row = (r: CalibrationRowText) => [
+    r.host,
+    r.requests,
+    r.latency,
+    r.tooManyRequests,
+    r.serverErrors,
+    r.errors,
+    r.crawlDelay,
+    r.achieved,
+    r.used?.join(', ') || 'not planned',
+  ];
   lines.push(
     ...renderTable(
       [
@@ -101,7 +115,8 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
   );
   const unseen = plan.hosts.filter((h) => h.calibrated.length === 0).map((h) => sanitizeText(h.host));
   if (unseen.length > 0) {
-    const shown = unseen.slice(0, 5).join(', ') + (unseen.length > 5 ? `, +${formatNumber(unseen.length - 5)} more` : '');
+    const shown =
+      unseen.slice(0, 5).join(', ') + (unseen.length > 5 ? `, +${formatNumber(unseen.length - 5)} more` : '');
     lines.push(`  Typed values for ${plural(unseen.length, 'host')} the report did not measure: ${shown}`);
   }
   return lines.join('\n') + '\n';
@@ -110,7 +125,13 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
 /** The simulation in one line: the band, how many runs and how, and where the plan falls in it. */
 export function formatSimulationText(sim: Simulation, plan: Plan, color: boolean): string {
   const { bold } = colors(color);
-  const how = sim.method === 'engine' ? 'of the crawl engine on virtual time' : 'of per-host sums (too large to run request by request)';
-  const band = sim.p10Seconds === sim.p90Seconds ? `${formatDuration(sim.p50Seconds)} in every run (nothing measured to draw from)` : `p10 ${formatDuration(sim.p10Seconds)}, p50 ${formatDuration(sim.p50Seconds)}, p90 ${formatDuration(sim.p90Seconds)}`;
+  const how =
+    sim.method === 'engine'
+      ? 'of the crawl engine on virtual time'
+      : 'of per-host sums (too large to run request by request)';
+  const band =
+    sim.p10Seconds === sim.p90Seconds
+      ? `${formatDuration(sim.p50Seconds)} in every run (nothing measured to draw from)`
+      : `p10 ${formatDuration(sim.p10Seconds)}, p50 ${formatDuration(sim.p50Seconds)}, p90 ${formatDuration(sim.p90Seconds)}`;
   return `${bold('Simulated:')} ${band} over ${plural(sim.runs, 'run')} ${how}, seed ${sim.seed}; the plan says ${formatDuration(plan.totalSeconds)}\n`;
 }

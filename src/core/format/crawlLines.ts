@@ -179,7 +179,6 @@ function countedList(values: readonly string[]): string {
   return [...counts].map(([v, n]) => (n > 1 ? `${v} ×${n}` : v)).join(', ');
 }
 
-
 // ---------------------------------------------------------------------------------------------------
 // The formatter
 
@@ -267,13 +266,17 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
   /** Padded to its column only when another column follows it. */
   const intervalCell = (seconds: number, source: LiveIntervalSource, padded: boolean) => {
     const text = formatInterval(seconds, source);
-    return paint(source === 'retry-after' || source === 'backoff' ? 'yellow' : 'dim', padded ? pad(text, INTERVAL_WIDTH) : text);
+    return paint(
+      source === 'retry-after' || source === 'backoff' ? 'yellow' : 'dim',
+      padded ? pad(text, INTERVAL_WIDTH) : text,
+    );
   };
   const latencyCell = (ms: number) => pad(`${formatNumber(Math.max(0, Math.round(ms)))} ms`, LATENCY_WIDTH, 'right');
 
   const onResponse = (e: ResponseEvent): string[] => {
     const notes: string[] = [];
-    if (e.location !== undefined) notes.push(`→ ${sameOrigin(e.location, e.url) ? displayPath(e.location) : sanitizeText(e.location)}`);
+    if (e.location !== undefined)
+      notes.push(`→ ${sameOrigin(e.location, e.url) ? displayPath(e.location) : sanitizeText(e.location)}`);
     if (e.truncated) notes.push('(body truncated)');
     const right = [
       paint(statusStyle(e.status), pad(String(e.status), STATUS_WIDTH)),
@@ -292,7 +295,10 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
   };
 
   const onStart = (e: RequestStartEvent): string[] => {
-    const since = e.sinceLastStartSeconds !== undefined ? `${formatSeconds(e.sinceLastStartSeconds)} since last start` : 'first start';
+    const since =
+      e.sinceLastStartSeconds !== undefined
+        ? `${formatSeconds(e.sinceLastStartSeconds)} since last start`
+        : 'first start';
     const right = [
       paint('dim', '···'),
       ' '.repeat(LATENCY_WIDTH),
@@ -323,14 +329,20 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
     const parts: string[] = [];
     if (e.retryAfter !== undefined) parts.push(paint('yellow', `Retry-After: ${sanitizeText(e.retryAfter).trim()}`));
     if (e.status !== undefined) parts.push(`(${paint(statusStyle(e.status), String(e.status))})`);
-    parts.push(`until ${formatElapsed(e.until - options.startedAt)} (${formatDuration(Math.max(0, (e.until - e.at) / 1000))})`);
+    parts.push(
+      `until ${formatElapsed(e.until - options.startedAt)} (${formatDuration(Math.max(0, (e.until - e.at) / 1000))})`,
+    );
     return [fitWidth(head(e.at, e.host) + tag('yellow', 'pause') + parts.join(' '))];
   };
 
   const onDropped = (e: HostDroppedEvent): string[] => {
     const left = `${formatNumber(e.urlsLeft)} URL${e.urlsLeft === 1 ? '' : 's'} left`;
     const detail = e.detail ? `: ${sanitizeText(e.detail)}` : '';
-    return [fitWidth(head(e.at, e.host) + tag('boldRed', 'drop') + `${paint('red', sanitizeText(e.reason))}${detail} · ${left}`)];
+    return [
+      fitWidth(
+        head(e.at, e.host) + tag('boldRed', 'drop') + `${paint('red', sanitizeText(e.reason))}${detail} · ${left}`,
+      ),
+    ];
   };
 
   const onProgress = (e: ProgressEvent): string[] => {
@@ -450,7 +462,11 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
   lines.push('');
   const notFollowed = summary.notFollowed ?? [];
   const left = notFollowedHeadline(notFollowed);
-  lines.push(fitWidth(`${paint('bold', 'Crawl finished:')} ${paint(headStyle, reason)}${left ? ` · ${paint('yellow', left)}` : ''}`));
+  lines.push(
+    fitWidth(
+      `${paint('bold', 'Crawl finished:')} ${paint(headStyle, reason)}${left ? ` · ${paint('yellow', left)}` : ''}`,
+    ),
+  );
 
   const planned = summary.plannedSeconds ?? options.planned;
   let timing = `elapsed ${formatDuration(summary.elapsedSeconds)}`;
@@ -479,7 +495,9 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
     });
     lines.push(fitWidth(`status ${counts.join(' · ')}`));
   }
-  lines.push(fitWidth(`Retry-After seen: ${summary.retryAfterSeen.length ? countedList(summary.retryAfterSeen) : 'none'}`));
+  lines.push(
+    fitWidth(`Retry-After seen: ${summary.retryAfterSeen.length ? countedList(summary.retryAfterSeen) : 'none'}`),
+  );
 
   if (summary.hosts.length) {
     lines.push('');

@@ -65,7 +65,8 @@ export function formatNumber(n: number, digits = 0): string {
   // -0 and small negatives that round to zero read as 0.
   const sign = n < 0 && /[1-9]/.test(int + frac) ? '-' : '';
   let grouped = '';
-  for (let i = int.length; i > 0; i -= 3) grouped = int.slice(Math.max(0, i - 3), i) + (grouped === '' ? '' : `,${grouped}`);
+  for (let i = int.length; i > 0; i -= 3)
+    grouped = int.slice(Math.max(0, i - 3), i) + (grouped === '' ? '' : `,${grouped}`);
   return `${sign}${grouped}${frac === '' ? '' : `.${frac}`}`;
 }
 

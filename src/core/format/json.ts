@@ -56,7 +56,8 @@ export function* jsonPieces(value: unknown, indent = 2, depth = 2): Generator<st
     const text = JSON.stringify(wrapped, null, step);
     return text.slice(cut, text.length - cut);
   };
-  const expand = (v: unknown, level: number): v is Record<string, unknown> | unknown[] => level < depth && step !== '' && isPlainContainer(v);
+  const expand = (v: unknown, level: number): v is Record<string, unknown> | unknown[] =>
+    level < depth && step !== '' && isPlainContainer(v);
   function* write(v: Record<string, unknown> | unknown[], level: number): Generator<string> {
     const inner = `\n${step.repeat(level + 1)}`;
     const close = `\n${step.repeat(level)}`;
@@ -65,7 +66,7 @@ export function* jsonPieces(value: unknown, indent = 2, depth = 2): Generator<st
         buffer += '[]';
         return;
       }
-      for (let i = 0; i < v.length; ) {
+      for (let i = 0; i < v.length;) {
         buffer += i === 0 ? '[' : ',';
         if (expand(v[i], level + 1)) {
           buffer += inner;

@@ -71,7 +71,12 @@ export function hostGroups(plan: Plan): HostGroup[] {
     const members = list.length >= GROUP_MIN_HOSTS ? [list] : list.map((h) => [h]);
     for (const m of members) {
       const binding = m.find((h) => h.host === plan.bindingHost);
-      groups.push({ host: binding ?? m[0]!, count: m.length, binding: binding !== undefined, first: index.get(m[0]!)! });
+      groups.push({
+        host: binding ?? m[0]!,
+        count: m.length,
+        binding: binding !== undefined,
+        first: index.get(m[0]!)!,
+      });
     }
   }
   groups.sort(
@@ -116,7 +121,11 @@ export function hostRowText(h: HostPlan, binding: boolean, count = 1): HostRowTe
     label: count > 1 ? `${formatNumber(count)} hosts like ${h.host}` : h.host,
     host: h.host,
     count,
-    detail: h.skipped ? `${pages}, skipped (Crawl-delay above the cap)` : binding ? `${pages}, limits the crawl` : pages,
+    detail: h.skipped
+      ? `${pages}, skipped (Crawl-delay above the cap)`
+      : binding
+        ? `${pages}, limits the crawl`
+        : pages,
     pages: formatNumber(h.pages),
     interval: formatSeconds(h.intervalSeconds),
     intervalSource: h.intervalSource,
@@ -172,11 +181,18 @@ export function barPercent(seconds: number, max: number): number {
  * pages are not drawn), longest first, plus a bar for the global-rate and the workers bounds when they are
  * not negligible, so whatever limits the crawl has a highlighted bar.
  */
-export function chartModel(plan: Plan, maxBars = MAX_CHART_BARS, groups: readonly HostGroup[] = hostGroups(plan)): ChartModel {
-  const active = groups.filter((g) => !g.host.skipped && g.host.pages > 0).sort((a, b) => b.host.seconds - a.host.seconds);
+export function chartModel(
+  plan: Plan,
+  maxBars = MAX_CHART_BARS,
+  groups: readonly HostGroup[] = hostGroups(plan),
+): ChartModel {
+  const active = groups
+    .filter((g) => !g.host.skipped && g.host.pages > 0)
+    .sort((a, b) => b.host.seconds - a.host.seconds);
   const shown = active.slice(0, maxBars);
   const bounds: Array<{ kind: BarKind; label: string; seconds: number }> = [];
-  if (plan.bounds.globalRateSeconds !== null) bounds.push({ kind: 'global-rate', label: 'global rate', seconds: plan.bounds.globalRateSeconds });
+  if (plan.bounds.globalRateSeconds !== null)
+    bounds.push({ kind: 'global-rate', label: 'global rate', seconds: plan.bounds.globalRateSeconds });
   bounds.push({ kind: 'workers', label: 'workers', seconds: plan.bounds.workersSeconds });
   const max = Math.max(0, ...shown.map((g) => g.host.seconds), ...bounds.map((b) => b.seconds));
   const bars: ChartBar[] = shown.map((g) => ({
@@ -193,7 +209,14 @@ export function chartModel(plan: Plan, maxBars = MAX_CHART_BARS, groups: readonl
     const binding = plan.bindingConstraint === b.kind;
     // A bound far below the longest bar says nothing; draw it only when it binds or is within reach.
     if (!binding && !(b.seconds >= 0.1 * max && b.seconds > 0)) continue;
-    bars.push({ kind: b.kind, label: b.label, seconds: b.seconds, percent: barPercent(b.seconds, max), value: formatDuration(b.seconds), binding });
+    bars.push({
+      kind: b.kind,
+      label: b.label,
+      seconds: b.seconds,
+      percent: barPercent(b.seconds, max),
+      value: formatDuration(b.seconds),
+      binding,
+    });
   }
   const hidden = active.slice(maxBars).reduce((n, g) => n + g.count, 0);
   return { bars, hidden, summary: chartSummary(plan, bars, hidden) };

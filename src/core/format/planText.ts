@@ -46,7 +46,10 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   const t = p.totalSeconds;
   const hostCount = p.hosts.filter((h) => !h.skipped).length;
   // The same total in seconds, hours and days says something only from an hour up ("9.5 s (9.5 s = 0 h)" did not).
-  const units = t >= 3600 ? ` (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days)` : '';
+  const units =
+    t >= 3600
+      ? ` (${formatNumber(t, 1)} s = ${formatNumber(t / 3600, 1)} h = ${formatNumber(t / 86_400, 1)} days)`
+      : '';
   lines.push(
     `${bold('Total:')} ${formatDuration(t)}${units} ` +
       `for ${formatNumber(p.totalPages)} ${p.totalPages === 1 ? 'page' : 'pages'} on ${formatNumber(hostCount)} ${hostCount === 1 ? 'host' : 'hosts'}` +
@@ -68,7 +71,9 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
         ? 'none (no --rate: workers are not paced globally)'
         : `${formatSeconds(p.perWorkerDelaySeconds)} (${formatNumber(r.workers)} workers / ${formatNumber(r.rate ?? 0, 3)} req/s)`),
   );
-  lines.push(`${bold('Delay:')} ${formatSeconds(r.delaySeconds)} measured ${r.delayFrom === 'start' ? 'start to start' : 'from the end of each response'}`);
+  lines.push(
+    `${bold('Delay:')} ${formatSeconds(r.delaySeconds)} measured ${r.delayFrom === 'start' ? 'start to start' : 'from the end of each response'}`,
+  );
   const o = p.overhead;
   lines.push(
     `${bold('Per request:')} each host's robots.txt comes first; the crawl's own time is ${formatNumber(o.afterIntervalSeconds * 1000, 2)} ms after an interval, ` +
@@ -101,20 +106,26 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
         { indent: '  ', styleHeader: bold },
       ),
     );
-    lines.push(`  Imbalance: ${formatNumber(s.imbalance, 2)}× (slowest machine / mean), pages ${formatNumber(s.pagesImbalance, 2)}×`);
+    lines.push(
+      `  Imbalance: ${formatNumber(s.imbalance, 2)}× (slowest machine / mean), pages ${formatNumber(s.pagesImbalance, 2)}×`,
+    );
   }
   if (p.warnings.length > 0) {
     lines.push('', bold(`Warnings (${p.warnings.length}):`));
     for (const w of p.warnings) {
-      lines.push(`  ${yellow(w.code)}${w.host !== undefined ? ` ${sanitizeText(w.host)}` : ''}: ${sanitizeText(w.message)}`);
+      lines.push(
+        `  ${yellow(w.code)}${w.host !== undefined ? ` ${sanitizeText(w.host)}` : ''}: ${sanitizeText(w.message)}`,
+      );
     }
   }
   if (invalidCount > 0) {
-    lines.push('', `${formatNumber(invalidCount)} invalid seed ${invalidCount === 1 ? 'line was' : 'lines were'} left out (listed on stderr).`);
+    lines.push(
+      '',
+      `${formatNumber(invalidCount)} invalid seed ${invalidCount === 1 ? 'line was' : 'lines were'} left out (listed on stderr).`,
+    );
   }
   return lines.join('\n') + '\n';
 }
-
 
 /** Flag pairs shown per option; the JSON's `cli.add` has them all. */
 const FLAGS_SHOWN = 8;
@@ -134,7 +145,11 @@ export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; ear
   const n = d.blockingHosts.length;
   const who = n === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(n)} hosts that alone take longer`;
   return {
-    verdict: `${formatDuration(d.seconds)}, ` + (d.met ? `met with ${formatDuration(d.marginSeconds)} to spare` : `missed by ${formatDuration(-d.marginSeconds)}`),
+    verdict:
+      `${formatDuration(d.seconds)}, ` +
+      (d.met
+        ? `met with ${formatDuration(d.marginSeconds)} to spare`
+        : `missed by ${formatDuration(-d.marginSeconds)}`),
     earliest:
       `Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
       (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
@@ -150,13 +165,20 @@ export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; ear
 function deadlineSection(p: Plan, d: DeadlineCheck, bold: (s: string) => string): string[] {
   const lines = ['', bold('What meets the deadline:')];
   const facts = deadlineFacts(p, d);
-  lines.push(`  ${facts.earliest}`, `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`, `  ${facts.blocking}`);
-  if (d.options.length === 0) lines.push('  Nothing within the plan\'s limits meets it.');
+  lines.push(
+    `  ${facts.earliest}`,
+    `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`,
+    `  ${facts.blocking}`,
+  );
+  if (d.options.length === 0) lines.push("  Nothing within the plan's limits meets it.");
   d.options.forEach((o, i) => {
     lines.push(`  ${i + 1}. ${sanitizeText(o.text)}`);
     const words = o.cli.add.map((w) => shellWord(sanitizeText(w)));
     const shown = words.slice(0, FLAGS_SHOWN * 2).join(' ');
-    const more = words.length > FLAGS_SHOWN * 2 ? ` … (${formatNumber((words.length - FLAGS_SHOWN * 2) / 2)} more, all in --json's cli.add)` : '';
+    const more =
+      words.length > FLAGS_SHOWN * 2
+        ? ` … (${formatNumber((words.length - FLAGS_SHOWN * 2) / 2)} more, all in --json's cli.add)`
+        : '';
     const instead = o.cli.remove.length > 0 ? ` (in place of ${o.cli.remove.join(', ')})` : '';
     lines.push(`     add: ${shown}${more}${instead}`);
   });

@@ -11,7 +11,10 @@ import type { CrawlReport } from '../crawl/report';
  * a terminal. These characters can only occur inside JSON strings, so a global replace is safe.
  */
 function escapeUnsafe(json: string): string {
-  return json.replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(
+    /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Objects with their keys sorted (arrays keep their order), `type` and `at` first. */

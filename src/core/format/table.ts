@@ -211,7 +211,8 @@ export function renderTable(
     return col.maxWidth !== undefined ? Math.min(w, col.maxWidth) : w;
   });
   if (options.width !== undefined) {
-    const total = () => displayWidth(indent) + widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, columns.length - 1);
+    const total = () =>
+      displayWidth(indent) + widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, columns.length - 1);
     const floors = columns.map((col, i) => Math.min(widths[i]!, col.minWidth ?? 6));
     let excess = total() - options.width;
     while (excess > 0) {
@@ -237,7 +238,13 @@ export function renderTable(
         .join(' '.repeat(gap))
     ).trimEnd();
   const out: string[] = [];
-  if (showHeader) out.push(line(columns.map((c) => c.header), options.styleHeader));
+  if (showHeader)
+    out.push(
+      line(
+        columns.map((c) => c.header),
+        options.styleHeader,
+      ),
+    );
   for (const row of texts) out.push(line(row));
   return out;
 }

@@ -105,9 +105,16 @@ function pagesAfter(
  * ceiling gives the first guess; planHost decides, with the host's calibration and the overhead the plan
  * used (both as plan() gives them; none: the typed values and REQUEST_OVERHEAD).
  */
-export function pagesByDeadline(h: HostPlan, r: ResolvedPlanInput, deadlineSeconds: number, calibration?: HostCalibration, overhead?: Overhead): number {
+export function pagesByDeadline(
+  h: HostPlan,
+  r: ResolvedPlanInput,
+  deadlineSeconds: number,
+  calibration?: HostCalibration,
+  overhead?: Overhead,
+): number {
   const max = PLAN_LIMITS.pages.max;
-  const fits = (n: number) => n <= 0 || (n <= max && planHost(h.host, h.seeds, n, r, calibration, overhead).seconds <= deadlineSeconds);
+  const fits = (n: number) =>
+    n <= 0 || (n <= max && planHost(h.host, h.seeds, n, r, calibration, overhead).seconds <= deadlineSeconds);
   // fits(lo) and !fits(hi), found by galloping from the guess, then halved.
   let lo: number;
   let hi: number;
@@ -150,7 +157,9 @@ export function solveDeadline(input: PlanInput, base: Plan, verdict: DeadlineVer
   const blocking = active.filter((h) => h.seconds > deadline);
   const pagesByHost: Record<string, number> = {};
   const calibrationOf = calibrationMatcher(base.input.calibration);
-  for (const h of base.hosts) if (!h.skipped) pagesByHost[h.host] = pagesByDeadline(h, base.input, deadline, calibrationOf(h.host), base.overhead);
+  for (const h of base.hosts)
+    if (!h.skipped)
+      pagesByHost[h.host] = pagesByDeadline(h, base.input, deadline, calibrationOf(h.host), base.overhead);
   const check: DeadlineCheck = {
     ...verdict,
     earliestSeconds: earliest,
@@ -255,7 +264,8 @@ class Solver {
   capacity(): DeadlineOption[] {
     const options: DeadlineOption[] = [];
     const more = this.throughput({}, this.base);
-    if (more) options.push(this.option(more.change.workers !== undefined ? 'workers' : 'rate', [], more.change, more.plan));
+    if (more)
+      options.push(this.option(more.change.workers !== undefined ? 'workers' : 'rate', [], more.change, more.plan));
     const machines = this.machines();
     if (machines) options.push(this.option('machines', [], machines.change, machines.plan));
     return options;
@@ -271,7 +281,10 @@ class Solver {
   /** `change` plus the least rate and the fewest workers that bring their bounds within the deadline. */
   private throughput(change: PlanChange, p: Plan): { change: PlanChange; plan: Plan } | null {
     let current = { change, plan: p };
-    for (const [lever, key] of [['rate', 'globalRateSeconds'], ['workers', 'workersSeconds']] as const) {
+    for (const [lever, key] of [
+      ['rate', 'globalRateSeconds'],
+      ['workers', 'workersSeconds'],
+    ] as const) {
       if (worstBound(current.plan, key) <= this.deadline) continue;
       const found = this.least(lever, current.change, current.plan, (q) => worstBound(q, key) <= this.deadline);
       if (found === null) return null;
@@ -293,11 +306,22 @@ class Solver {
    * than {@link MACHINES_PER_HOST} per host (tried once the guess has been doubled twice: when that many
    * do not meet it, the search stops), and the count found meets the deadline though a smaller one may too.
    */
-  private least(lever: Lever, change: PlanChange, current: Plan, meets: (p: Plan) => boolean): { change: PlanChange; plan: Plan } | null {
+  private least(
+    lever: Lever,
+    change: PlanChange,
+    current: Plan,
+    meets: (p: Plan) => boolean,
+  ): { change: PlanChange; plan: Plan } | null {
     const grid = LEVER_GRID[lever];
     const active = current.hosts.filter((h) => !h.skipped && h.pages > 0).length;
-    const limit = lever === 'machines' ? Math.min(PLAN_LIMITS.machines.max, MACHINES_PER_HOST * active) : PLAN_LIMITS[lever].max;
-    const now = lever === 'rate' ? current.input.rate : lever === 'workers' ? current.input.workers : (current.input.machines ?? 1);
+    const limit =
+      lever === 'machines' ? Math.min(PLAN_LIMITS.machines.max, MACHINES_PER_HOST * active) : PLAN_LIMITS[lever].max;
+    const now =
+      lever === 'rate'
+        ? current.input.rate
+        : lever === 'workers'
+          ? current.input.workers
+          : (current.input.machines ?? 1);
     if (now === null || now >= limit) return null;
     const tried = new Map<number, Plan | null>();
     const planWith = (v: number): Plan | null => {
@@ -308,7 +332,10 @@ class Solver {
       const q = planWith(v);
       return q !== null && meets(q);
     };
-    const b1 = lever === 'machines' ? current.totalSeconds : worstBound(current, lever === 'rate' ? 'globalRateSeconds' : 'workersSeconds');
+    const b1 =
+      lever === 'machines'
+        ? current.totalSeconds
+        : worstBound(current, lever === 'rate' ? 'globalRateSeconds' : 'workersSeconds');
     let guess: number;
     if (lever === 'machines') {
       guess = (now * b1) / this.deadline;
@@ -388,24 +415,32 @@ function describeChange(kind: DeadlineOptionKind, change: PlanChange, base: Plan
     case 'drop': {
       const hosts = change.dropHosts ?? [];
       const lost = hosts.reduce((sum, h) => sum + (pagesOf.get(h) ?? 0), 0);
-      text = hosts.length === 1 ? `Drop ${hosts[0]} (${plural(lost, 'page')})` : `Drop ${formatNumber(hosts.length)} hosts (${hostList(hosts)}: ${plural(lost, 'page')})`;
+      text =
+        hosts.length === 1
+          ? `Drop ${hosts[0]} (${plural(lost, 'page')})`
+          : `Drop ${formatNumber(hosts.length)} hosts (${hostList(hosts)}: ${plural(lost, 'page')})`;
       break;
     }
     case 'workers':
       text = `Raise the workers from ${formatNumber(r.workers)} to ${formatNumber(change.workers!)}${perMachine}`;
-      if (change.rate !== undefined) text += ` and the global rate from ${rateText(r.rate ?? 0)} to ${rateText(change.rate)}${perMachine}`;
+      if (change.rate !== undefined)
+        text += ` and the global rate from ${rateText(r.rate ?? 0)} to ${rateText(change.rate)}${perMachine}`;
       return text;
     case 'rate':
       return `Raise the global rate from ${rateText(r.rate ?? 0)} to ${rateText(change.rate!)}${perMachine}`;
     case 'machines':
       return (
-        (r.machines !== null ? `Shard over ${formatNumber(change.machines!)} machines instead of ${formatNumber(r.machines)}` : `Shard the hosts over ${formatNumber(change.machines!)} machines`) +
+        (r.machines !== null
+          ? `Shard over ${formatNumber(change.machines!)} machines instead of ${formatNumber(r.machines)}`
+          : `Shard the hosts over ${formatNumber(change.machines!)} machines`) +
         `, each with ${plural(r.workers, 'worker')}${r.rate !== null ? ` at ${rateText(r.rate)}` : ''}`
       );
   }
   const more: string[] = [];
-  if (change.workers !== undefined) more.push(`${plural(change.workers, 'worker')}${perMachine} (now ${formatNumber(r.workers)})`);
-  if (change.rate !== undefined) more.push(`a global rate of ${rateText(change.rate)}${perMachine} (now ${rateText(r.rate ?? 0)})`);
+  if (change.workers !== undefined)
+    more.push(`${plural(change.workers, 'worker')}${perMachine} (now ${formatNumber(r.workers)})`);
+  if (change.rate !== undefined)
+    more.push(`a global rate of ${rateText(change.rate)}${perMachine} (now ${rateText(r.rate ?? 0)})`);
   return more.length > 0 ? `${text}, with ${more.join(' and ')}` : text;
 }
 

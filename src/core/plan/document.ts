@@ -50,7 +50,11 @@ export function calibrationSection(plan: Plan): CalibrationSection | null {
   return { ...c, unseenHosts: plan.hosts.filter((h) => calibrationOf(h.host) === undefined).map((h) => h.host) };
 }
 
-export function estimateDocument(plan: Plan, invalidSeeds: readonly InvalidSeed[] = [], seeds: SeedHygieneSection = { notes: [], duplicates: 0 }): EstimateDocument {
+export function estimateDocument(
+  plan: Plan,
+  invalidSeeds: readonly InvalidSeed[] = [],
+  seeds: SeedHygieneSection = { notes: [], duplicates: 0 },
+): EstimateDocument {
   return {
     schemaVersion: ESTIMATE_SCHEMA_VERSION,
     totalSeconds: plan.totalSeconds,

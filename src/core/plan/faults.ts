@@ -35,7 +35,13 @@ interface Outcome {
 export function faultOutcomes(c: HostCalibration): Outcome[] {
   const f = c.faults;
   const out: Outcome[] = [];
-  const add = (rate: number, latency: number, retryAfter: number | undefined, throttle: ThrottleCause | undefined, retried: boolean) => {
+  const add = (
+    rate: number,
+    latency: number,
+    retryAfter: number | undefined,
+    throttle: ThrottleCause | undefined,
+    retried: boolean,
+  ) => {
     if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried });
   };
   const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.min(1, part / whole));
@@ -61,7 +67,8 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
   add(f.timeouts.rate, mean(f.timeouts.latencySeconds), undefined, 'backoff', true);
   const o = f.otherErrors;
   let retriedKinds = 0;
-  for (const [kind, count] of Object.entries(o.kinds)) if ((RETRYABLE_ERRORS as readonly string[]).includes(kind)) retriedKinds += count ?? 0;
+  for (const [kind, count] of Object.entries(o.kinds))
+    if ((RETRYABLE_ERRORS as readonly string[]).includes(kind)) retriedKinds += count ?? 0;
   const latOther = mean(o.latencySeconds);
   add(o.rate * share(retriedKinds, o.count), latOther, undefined, 'backoff', true);
   add(o.rate * (1 - share(retriedKinds, o.count)), latOther, undefined, undefined, false);
@@ -126,7 +133,11 @@ export function walkHost(w: WalkInput): WalkResult {
     if (attempts >= FAULT_WALK_MAX_REQUESTS && halfAt !== undefined) {
       // The rest at the pace of the second half of the walk.
       const perUrl = (t - halfAt.t) / Math.max(1, halfAt.left - left);
-      return { seconds: t + perUrl * left + w.latency.mean + o.afterResponseSeconds, firstPageSeconds: firstPage, attempts: Math.round((attempts * w.urls) / (w.urls - left)) };
+      return {
+        seconds: t + perUrl * left + w.latency.mean + o.afterResponseSeconds,
+        firstPageSeconds: firstPage,
+        attempts: Math.round((attempts * w.urls) / (w.urls - left)),
+      };
     }
     attempts++;
     let outcome: Outcome | undefined;
@@ -149,12 +160,14 @@ export function walkHost(w: WalkInput): WalkResult {
     if (outcome === undefined) {
       rate.onSuccess();
       left--;
-      if (left === 0) return { seconds: t + w.latency.mean + o.afterResponseSeconds, firstPageSeconds: firstPage, attempts };
+      if (left === 0)
+        return { seconds: t + w.latency.mean + o.afterResponseSeconds, firstPageSeconds: firstPage, attempts };
       t += w.latency.meanGap(interval(), w.delayFrom, o);
       continue;
     }
     const end = t + outcome.latency + o.afterResponseSeconds;
-    if (outcome.throttle !== undefined) rate.onThrottle(outcome.retryAfter !== undefined ? 'retry-after' : outcome.throttle);
+    if (outcome.throttle !== undefined)
+      rate.onThrottle(outcome.retryAfter !== undefined ? 'retry-after' : outcome.throttle);
     if (!outcome.retried) {
       left--;
       if (left === 0) return { seconds: end, firstPageSeconds: firstPage, attempts };

@@ -10,7 +10,13 @@ import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '.
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { faultOutcomes, walkHost } from './faults';
 import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
-import { CRAWL_DELAY_CEILING_SECONDS, type CalibratedInput, type HostPlan, type IntervalSource, type ResolvedPlanInput } from './types';
+import {
+  CRAWL_DELAY_CEILING_SECONDS,
+  type CalibratedInput,
+  type HostPlan,
+  type IntervalSource,
+  type ResolvedPlanInput,
+} from './types';
 
 /** Rounds float noise away (10 × 0.3 = 3.0000000000000004 → 3): 12 significant digits. Monotone. */
 export function tidy(x: number): number {
@@ -47,7 +53,14 @@ function calibratedInputs(latency: boolean, crawlDelay: boolean, faults: boolean
 }
 
 /** One host's interval, period, ceiling and duration under resolved settings. */
-export function planHost(host: string, seeds: number, pages: number, r: ResolvedPlanInput, calibration?: HostCalibration, overhead: Overhead = REQUEST_OVERHEAD): HostPlan {
+export function planHost(
+  host: string,
+  seeds: number,
+  pages: number,
+  r: ResolvedPlanInput,
+  calibration?: HostCalibration,
+  overhead: Overhead = REQUEST_OVERHEAD,
+): HostPlan {
   return planHostWithNotes(host, seeds, pages, r, calibration, overhead).plan;
 }
 
@@ -64,7 +77,12 @@ export function planHostWithNotes(
   // typed answer time, kept exactly as given (a measured one is their mean, tidied).
   let measured: LatencyModel | undefined;
   let latency: number;
-  if (calibration !== undefined && typedLatency === undefined && calibration.latency.count > 0 && calibration.latency.samplesSeconds.length > 0) {
+  if (
+    calibration !== undefined &&
+    typedLatency === undefined &&
+    calibration.latency.count > 0 &&
+    calibration.latency.samplesSeconds.length > 0
+  ) {
     measured = LatencyModel.samples(calibration.latency.samplesSeconds);
     latency = measured.fixed ? measured.mean : tidy(measured.mean);
   } else {
@@ -72,7 +90,12 @@ export function planHostWithNotes(
   }
   const typedDelay = ownValue(r.crawlDelayByHost, host);
   const measuredDelay = calibration?.interval.crawlDelaySeconds ?? undefined;
-  const declared = typedDelay === undefined ? measuredDelay : measuredDelay === undefined ? typedDelay : Math.max(typedDelay, measuredDelay);
+  const declared =
+    typedDelay === undefined
+      ? measuredDelay
+      : measuredDelay === undefined
+        ? typedDelay
+        : Math.max(typedDelay, measuredDelay);
   const delayCalibrated = measuredDelay !== undefined && (typedDelay === undefined || measuredDelay > typedDelay);
   const crawlDelay = declared === undefined ? undefined : Math.min(declared, CRAWL_DELAY_CEILING_SECONDS);
   const intervalInput: IntervalInput = {
@@ -87,8 +110,10 @@ export function planHostWithNotes(
   const shown = decision.skipped ? effectiveInterval({ ...intervalInput, crawlDelayPolicy: 'obey' }) : decision;
   // Only the adaptive rule computes a number (10 × 0.3 = 3.0000000000000004); tidy it, but never below
   // the numbers it has to respect. Configured delays and Crawl-delays are kept exactly as given.
-  const interval = shown.source === 'adaptive' ? Math.max(tidy(shown.seconds), r.delaySeconds, ADAPTIVE_FLOOR_SECONDS) : shown.seconds;
-  const period = r.delayFrom === 'start' ? Math.max(interval, latency) : Math.max(tidy(latency + interval), interval, latency);
+  const interval =
+    shown.source === 'adaptive' ? Math.max(tidy(shown.seconds), r.delaySeconds, ADAPTIVE_FLOOR_SECONDS) : shown.seconds;
+  const period =
+    r.delayFrom === 'start' ? Math.max(interval, latency) : Math.max(tidy(latency + interval), interval, latency);
   const intervalSource: IntervalSource = r.delayFrom === 'start' && latency > interval ? 'latency' : shown.source;
   const lanes = r.perHostConcurrency;
   const lanePages = Math.ceil(pages / lanes);

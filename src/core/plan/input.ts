@@ -5,7 +5,14 @@
  */
 import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
-import { PLAN_DEFAULTS, PLAN_LIMITS, type NumberLimit, type PlanInput, type PlanProblem, type ResolvedPlanInput } from './types';
+import {
+  PLAN_DEFAULTS,
+  PLAN_LIMITS,
+  type NumberLimit,
+  type PlanInput,
+  type PlanProblem,
+  type ResolvedPlanInput,
+} from './types';
 
 /** The record with its keys trimmed and lower-cased (hosts as the plan keys them). */
 export function lowerKeys(record: Readonly<Record<string, number>> | undefined): Record<string, number> {
@@ -18,7 +25,8 @@ export function lowerKeys(record: Readonly<Record<string, number>> | undefined):
 function checkNumber(problems: PlanProblem[], field: string, value: unknown, limit: NumberLimit): void {
   if (value === undefined) return;
   const problem = numberProblem(value, limit);
-  if (problem !== undefined) problems.push({ field, message: `${field}: ${numberProblemText(problem, String(value), limit)}` });
+  if (problem !== undefined)
+    problems.push({ field, message: `${field}: ${numberProblemText(problem, String(value), limit)}` });
 }
 
 /** Every out-of-range field of `input`, or [] when `plan(input)` will accept it. */
@@ -38,13 +46,18 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
   if ('byHost' in input.pages) {
     const byHost = input.pages.byHost;
     const some = { ...PLAN_LIMITS.pages, min: 0 };
-    if (typeof byHost !== 'object' || byHost === null) problems.push({ field: 'pages.byHost', message: 'pages.byHost: must map hosts to page counts' });
-    else for (const [host, value] of Object.entries(byHost)) checkNumber(problems, `pages.byHost[${host}]`, value, some);
+    if (typeof byHost !== 'object' || byHost === null)
+      problems.push({ field: 'pages.byHost', message: 'pages.byHost: must map hosts to page counts' });
+    else
+      for (const [host, value] of Object.entries(byHost)) checkNumber(problems, `pages.byHost[${host}]`, value, some);
     checkNumber(problems, 'pages.otherwise', input.pages.otherwise, some);
     if (problems.length === 0) {
       const named = Object.values(byHost).reduce((a, b) => a + b, 0);
       if (named + (input.pages.otherwise ?? 0) * hostCount > PLAN_LIMITS.pages.max) {
-        problems.push({ field: 'pages.byHost', message: `pages.byHost: more than ${formatNumber(PLAN_LIMITS.pages.max)} pages in all` });
+        problems.push({
+          field: 'pages.byHost',
+          message: `pages.byHost: more than ${formatNumber(PLAN_LIMITS.pages.max)} pages in all`,
+        });
       }
     }
   } else if ('perHost' in input.pages) {
@@ -57,7 +70,8 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
     }
   } else {
     checkNumber(problems, 'pages.total', input.pages.total, PLAN_LIMITS.pages);
-    if (input.pages.total === undefined) problems.push({ field: 'pages.total', message: 'pages: give a total or a number per host' });
+    if (input.pages.total === undefined)
+      problems.push({ field: 'pages.total', message: 'pages: give a total or a number per host' });
   }
   checkNumber(problems, 'rate', input.rate, PLAN_LIMITS.rate);
   checkNumber(problems, 'workers', input.workers, PLAN_LIMITS.workers);
@@ -79,7 +93,10 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
   }
   const policy = input.crawlDelayPolicy;
   if (policy !== undefined && policy !== 'cap' && policy !== 'skip' && policy !== 'obey') {
-    problems.push({ field: 'crawlDelayPolicy', message: `crawlDelayPolicy: "${String(policy)}" must be cap, skip or obey` });
+    problems.push({
+      field: 'crawlDelayPolicy',
+      message: `crawlDelayPolicy: "${String(policy)}" must be cap, skip or obey`,
+    });
   }
   return problems;
 }

@@ -9,7 +9,8 @@ import type { PagesTarget } from './types';
 export function spreadPages(target: PagesTarget, hostCount: number, hosts?: readonly string[]): number[] {
   if ('perHost' in target) return Array.from({ length: hostCount }, () => target.perHost);
   if ('byHost' in target) {
-    if (hosts === undefined || hosts.length !== hostCount) throw new TypeError('spreadPages: a number per host needs the hosts');
+    if (hosts === undefined || hosts.length !== hostCount)
+      throw new TypeError('spreadPages: a number per host needs the hosts');
     return hosts.map((h) => (Object.hasOwn(target.byHost, h) ? target.byHost[h]! : (target.otherwise ?? 0)));
   }
   if (hostCount === 0) return [];

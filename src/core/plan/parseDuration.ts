@@ -4,11 +4,27 @@ import { numberProblem, numberProblemText } from '../limits';
 import { PLAN_LIMITS } from './types';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
-  d: 86_400, day: 86_400, days: 86_400,
-  w: 604_800, week: 604_800, weeks: 604_800,
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86_400,
+  day: 86_400,
+  days: 86_400,
+  w: 604_800,
+  week: 604_800,
+  weeks: 604_800,
 };
 
 /**
@@ -54,7 +70,9 @@ export function parseDeadlineText(text: string): { seconds: number } | { problem
   if (PLAIN_SECONDS.test(t)) {
     const value = Number(t);
     const problem = numberProblem(value, limit);
-    return problem === undefined ? { seconds: value } : { problem: numberProblemText(problem, problem === 'not-finite' ? `"${text}"` : text, limit) };
+    return problem === undefined
+      ? { seconds: value }
+      : { problem: numberProblemText(problem, problem === 'not-finite' ? `"${text}"` : text, limit) };
   }
   const seconds = parseDurationText(t);
   if (seconds === undefined) return { problem: `"${text}" is not a duration (seconds, or e.g. 90m, 36h, 2d, 1d12h)` };

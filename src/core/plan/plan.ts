@@ -18,7 +18,15 @@ import { groupHosts, problemsOf, resolvePlanInput } from './input';
 import { makespan, type Makespan } from './makespan';
 import { spreadPages } from './pages';
 import { overheadOf } from './timing';
-import { PlanInputError, type DeadlineVerdict, type HostPlan, type MachinePlan, type Plan, type PlanInput, type Sharding } from './types';
+import {
+  PlanInputError,
+  type DeadlineVerdict,
+  type HostPlan,
+  type MachinePlan,
+  type Plan,
+  type PlanInput,
+  type Sharding,
+} from './types';
 import { planWarnings } from './warnings';
 import { describeBinding } from './words';
 
@@ -82,7 +90,17 @@ export function plan(input: PlanInput): Plan {
     deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
   }
 
-  const warnings = planWarnings({ input, r, hosts, notes, byMachine, bindingHost: total.bindingHost, sharding, deadline, totalSeconds: total.seconds });
+  const warnings = planWarnings({
+    input,
+    r,
+    hosts,
+    notes,
+    byMachine,
+    bindingHost: total.bindingHost,
+    sharding,
+    deadline,
+    totalSeconds: total.seconds,
+  });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
     input: r,

@@ -40,7 +40,12 @@ export function engineSeconds(seconds: number): number {
 }
 
 /** The gap after one answer that took `latency` seconds, with the interval `interval` (engine seconds). */
-export function gapAfter(interval: number, latency: number, delayFrom: DelayFrom, o: Overhead = REQUEST_OVERHEAD): number {
+export function gapAfter(
+  interval: number,
+  latency: number,
+  delayFrom: DelayFrom,
+  o: Overhead = REQUEST_OVERHEAD,
+): number {
   const answered = latency + o.afterResponseSeconds;
   if (delayFrom === 'end') return interval > 0 ? answered + interval + o.afterIntervalSeconds : answered;
   return answered >= interval ? answered : interval + o.afterIntervalSeconds;
@@ -94,6 +99,9 @@ export class LatencyModel {
       else hi = mid;
     }
     const waiting = lo;
-    return (waiting * (interval + o.afterIntervalSeconds) + this.suffix[waiting]! + (n - waiting) * o.afterResponseSeconds) / n;
+    return (
+      (waiting * (interval + o.afterIntervalSeconds) + this.suffix[waiting]! + (n - waiting) * o.afterResponseSeconds) /
+      n
+    );
   }
 }

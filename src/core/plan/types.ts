@@ -14,7 +14,8 @@ export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
  * How many pages: a total spread evenly over the hosts, the same number for every host, or a number per
  * host (keyed by host, e.g. counted from its sitemaps) with `otherwise` (default 0) for the hosts not named.
  */
-export type PagesTarget = { total: number } | { perHost: number } | { byHost: Readonly<Record<string, number>>; otherwise?: number };
+export type PagesTarget =
+  { total: number } | { perHost: number } | { byHost: Readonly<Record<string, number>>; otherwise?: number };
 
 export interface PlanInput {
   /** The seeds (e.g. `validateSeeds(...).seeds`); only `host` is read. Hosts keep first-seen order. */
@@ -163,13 +164,7 @@ export type CalibratedInput = 'latency' | 'faults' | 'crawl-delay';
 
 /** What limits the crawl. Host-level constraints name the host that sets the makespan. */
 export type BindingConstraint =
-  | 'host-interval'
-  | 'crawl-delay'
-  | 'adaptive'
-  | 'latency'
-  | 'global-rate'
-  | 'workers'
-  | 'none';
+  'host-interval' | 'crawl-delay' | 'adaptive' | 'latency' | 'global-rate' | 'workers' | 'none';
 
 /** Stable warning codes. */
 export type PlanWarningCode =

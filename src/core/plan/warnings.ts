@@ -44,12 +44,17 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
     warnings.push(host === undefined ? { code, message } : { code, message, host });
 
   // Overrides that match no seed host are most likely typos.
-  const overrides = [['A latency', r.latencyByHost], ['A Crawl-delay', r.crawlDelayByHost], ['A page count', 'byHost' in r.pages ? r.pages.byHost : {}]] as const;
+  const overrides = [
+    ['A latency', r.latencyByHost],
+    ['A Crawl-delay', r.crawlDelayByHost],
+    ['A page count', 'byHost' in r.pages ? r.pages.byHost : {}],
+  ] as const;
   if (overrides.some(([, record]) => Object.keys(record).length > 0)) {
     const known = new Set(hosts.map((h) => h.host));
     for (const [what, record] of overrides) {
       for (const host of Object.keys(record)) {
-        if (!known.has(host)) warn('override-for-unknown-host', `${what} was given for ${host}, which is not the host of any seed.`, host);
+        if (!known.has(host))
+          warn('override-for-unknown-host', `${what} was given for ${host}, which is not the host of any seed.`, host);
       }
     }
   }
@@ -112,11 +117,16 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
     warn(
       'hosts-without-pages',
       `${formatNumber(withoutPages)} of ${plural(hosts.length, 'host')} ${withoutPages === 1 ? 'gets' : 'get'} no pages: ` +
-        ('byHost' in r.pages ? `no page count above 0 was given for ${withoutPages === 1 ? 'it' : 'them'}.` : 'the page total is smaller than the number of hosts.'),
+        ('byHost' in r.pages
+          ? `no page count above 0 was given for ${withoutPages === 1 ? 'it' : 'them'}.`
+          : 'the page total is smaller than the number of hosts.'),
     );
   }
   if (hosts.length > 0 && hosts.every((h) => h.skipped)) {
-    warn('all-hosts-skipped', 'Every host is skipped for its Crawl-delay: nothing is planned. Raise the cap or use the cap policy.');
+    warn(
+      'all-hosts-skipped',
+      'Every host is skipped for its Crawl-delay: nothing is planned. Raise the cap or use the cap policy.',
+    );
   }
 
   // Machines (one without sharding).
@@ -138,16 +148,22 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
     const prefix = sharded ? `machine ${m}: ` : '';
     const ceiling = tidy(pagesPerSecond);
     if (r.rate !== null && r.rate > ceiling) {
-      if (ceilingCount++ < MACHINES_SHOWN) ceilingShort.push(`${prefix}${formatNumber(ceiling, 3)} req/s over ${plural(count, 'host')}`);
+      if (ceilingCount++ < MACHINES_SHOWN)
+        ceilingShort.push(`${prefix}${formatNumber(ceiling, 3)} req/s over ${plural(count, 'host')}`);
     }
     // Only when the worker count was asked for: the default is no claim about the user's set-up.
     const inFlight = count * r.perHostConcurrency;
     if (f.input.workers !== undefined && r.workers > inFlight) {
-      if (idleCount++ < MACHINES_SHOWN) idleShort.push(`${prefix}at most ${formatNumber(inFlight)} in flight with ${plural(count, 'host')} × ${r.perHostConcurrency} per host, ${formatNumber(r.workers - inFlight)} idle`);
+      if (idleCount++ < MACHINES_SHOWN)
+        idleShort.push(
+          `${prefix}at most ${formatNumber(inFlight)} in flight with ${plural(count, 'host')} × ${r.perHostConcurrency} per host, ${formatNumber(r.workers - inFlight)} idle`,
+        );
     }
   });
   const listed = (items: string[], count: number) =>
-    sharded ? ` on ${count} of ${machineCount} machines (${items.join('; ')}${count > items.length ? '; …' : ''})` : ` (${items[0]})`;
+    sharded
+      ? ` on ${count} of ${machineCount} machines (${items.join('; ')}${count > items.length ? '; …' : ''})`
+      : ` (${items[0]})`;
   if (ceilingShort.length > 0) {
     warn(
       'rate-exceeds-host-ceilings',
@@ -163,7 +179,11 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
 
   // One host dominating the makespan.
   if (f.bindingHost !== null && top !== undefined && next !== undefined) {
-    if (top === f.bindingHost && top.seconds >= HOST_DOMINATES_SHARE * sum && top.seconds >= HOST_DOMINATES_RATIO * next.seconds) {
+    if (
+      top === f.bindingHost &&
+      top.seconds >= HOST_DOMINATES_SHARE * sum &&
+      top.seconds >= HOST_DOMINATES_RATIO * next.seconds
+    ) {
       warn(
         'host-dominates',
         `${top.host} takes ${percent(top.seconds / sum)} of all hosts' crawl time and ${formatNumber(top.seconds / next.seconds, 1)}× as long as the next host (${next.host}); the crawl ends when it does. More hosts or fewer pages from this one shorten the crawl.`,

@@ -68,7 +68,8 @@ export function describeBinding(
     default: {
       const h = m.bindingHost!;
       const lanes = r.perHostConcurrency > 1 ? ` on each of ${r.perHostConcurrency} lanes` : '';
-      const faults = h.faultSeconds > 0 ? `, ${formatDuration(h.faultSeconds)} of it for the faults the test crawl measured` : '';
+      const faults =
+        h.faultSeconds > 0 ? `, ${formatDuration(h.faultSeconds)} of it for the faults the test crawl measured` : '';
       return (
         `${where}${h.host} limits the crawl: ${hostReason(h, notes.get(h.host) ?? {}, r)} gives one request every ${formatSeconds(h.periodSeconds)}${lanes} ` +
         `(${formatNumber(h.pagesPerHour, 1)} pages/h), so its robots.txt and ${plural(h.pages, 'page')} take ${took}${faults}.`

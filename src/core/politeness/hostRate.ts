@@ -113,7 +113,10 @@ export class HostRate {
   onThrottle(cause: ThrottleCause): void {
     const floor = this.floor();
     const bound = Math.max(this.options.maxIntervalSeconds, floor);
-    const next = Math.min(bound, Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds));
+    const next = Math.min(
+      bound,
+      Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds),
+    );
     this.raisedSeconds = Math.max(this.raisedSeconds, next);
     this.raisedSource = cause;
   }

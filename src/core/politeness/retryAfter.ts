@@ -52,8 +52,10 @@ const DAYS_SHORT = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const DAYS_LONG = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-const IMF_FIXDATE = /^([A-Za-z]{3}), (\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) ([A-Za-z]{1,3}|[+-]\d{4})$/;
-const RFC850_DATE = /^([A-Za-z]{6,9}), (\d{1,2})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) ([A-Za-z]{1,3}|[+-]\d{4})$/;
+const IMF_FIXDATE =
+  /^([A-Za-z]{3}), (\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) ([A-Za-z]{1,3}|[+-]\d{4})$/;
+const RFC850_DATE =
+  /^([A-Za-z]{6,9}), (\d{1,2})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) ([A-Za-z]{1,3}|[+-]\d{4})$/;
 const ASCTIME_DATE = /^([A-Za-z]{3}) ([A-Za-z]{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
 
 export interface HttpDate {
@@ -108,7 +110,11 @@ export function parseHttpDate(text: string, nowMs: number): HttpDate | undefined
  * lenient readings listed above) is `invalid` with `delayMs` 0, and the caller falls back to its own
  * backoff.
  */
-export function parseRetryAfter(value: string | undefined | null, nowMs: number, options: RetryAfterOptions): RetryAfter {
+export function parseRetryAfter(
+  value: string | undefined | null,
+  nowMs: number,
+  options: RetryAfterOptions,
+): RetryAfter {
   const raw = value ?? '';
   const capMs = Math.min(Math.max(0, options.capSeconds) * 1000, MAX_TIMER_MS);
   const serverNow = options.dateHeader === undefined ? undefined : parseHttpDate(options.dateHeader, nowMs)?.ms;
@@ -122,10 +128,21 @@ export function parseRetryAfter(value: string | undefined | null, nowMs: number,
   if (!best) return { kind: 'invalid', delayMs: 0, capped: false, raw, requestedMs: 0, notes: [] };
   const notes = members.length > 1 ? [...best.notes, 'list' as const] : best.notes;
   const capped = best.requestedMs > capMs;
-  return { kind: best.kind, delayMs: Math.floor(Math.min(best.requestedMs, capMs)), capped, raw, requestedMs: best.requestedMs, notes };
+  return {
+    kind: best.kind,
+    delayMs: Math.floor(Math.min(best.requestedMs, capMs)),
+    capped,
+    raw,
+    requestedMs: best.requestedMs,
+    notes,
+  };
 }
 
-function readMember(member: string, nowMs: number, serverNow: number | undefined): { kind: 'seconds' | 'date'; requestedMs: number; notes: RetryAfterNote[] } | undefined {
+function readMember(
+  member: string,
+  nowMs: number,
+  serverNow: number | undefined,
+): { kind: 'seconds' | 'date'; requestedMs: number; notes: RetryAfterNote[] } | undefined {
   if (/^\d+$/.test(member)) {
     // Digits only: delay-seconds. Number() of a 20-digit string is a float; clamp per RFC 9111.
     const seconds = Math.min(Number(member), RETRY_AFTER_MAX_SECONDS);
@@ -220,7 +237,14 @@ function twoDigitYear(yy: number, nowMs: number): number {
 }
 
 /** A UTC instant from calendar fields, or undefined when a field is out of range (31 Feb, 25:00). */
-function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number | undefined {
+function utcMs(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | undefined {
   if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   const d = new Date(0);
   d.setUTCFullYear(year, month, day); // setUTCFullYear, not Date.UTC: years 0-99 stay themselves

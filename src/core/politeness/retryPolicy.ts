@@ -11,7 +11,14 @@ export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
 /** Transport failures that a later attempt can get past. `dns`, `tls`, `too-large`, `bad-response`,
  * `aborted` and `other` are final: the next attempt would fail the same way (or we stopped it). */
-export const RETRYABLE_ERRORS: readonly ErrorKind[] = ['connect', 'connect-timeout', 'headers-timeout', 'body-timeout', 'timeout', 'reset'];
+export const RETRYABLE_ERRORS: readonly ErrorKind[] = [
+  'connect',
+  'connect-timeout',
+  'headers-timeout',
+  'body-timeout',
+  'timeout',
+  'reset',
+];
 
 /** Statuses whose Retry-After header the engine reads. */
 export const RETRY_AFTER_STATUSES: readonly number[] = [429, 503];

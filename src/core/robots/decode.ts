@@ -49,7 +49,11 @@ const CR = 0x0d;
  * for both inputs (lone surrogates in a string become U+FFFD). `contentType`, the header of a fetched
  * file, only feeds the `not-text` finding.
  */
-export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = ROBOTS_MAX_BYTES, contentType?: string): DecodedRobots {
+export function decodeRobotsBody(
+  input: Uint8Array | string,
+  maxBytes: number = ROBOTS_MAX_BYTES,
+  contentType?: string,
+): DecodedRobots {
   const body = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   const sink = new FindingSink();
 
@@ -71,9 +75,16 @@ export function decodeRobotsBody(input: Uint8Array | string, maxBytes: number = 
   while (start < 3 && start < end && body[start] === BOM[start]) start++;
   const bom = start === 3 ? 'full' : start > 0 ? 'partial' : 'none';
   if (bom === 'full') {
-    sink.add({ code: 'utf8-bom', severity: 'info', line: 1, message: 'A UTF-8 byte order mark at the start of the file was skipped.' });
+    sink.add({
+      code: 'utf8-bom',
+      severity: 'info',
+      line: 1,
+      message: 'A UTF-8 byte order mark at the start of the file was skipped.',
+    });
   } else if (bom === 'partial') {
-    const hex = BOM.slice(0, start).map((b) => b.toString(16).toUpperCase()).join(' ');
+    const hex = BOM.slice(0, start)
+      .map((b) => b.toString(16).toUpperCase())
+      .join(' ');
     sink.add({
       code: 'partial-bom',
       severity: 'warning',
@@ -134,7 +145,9 @@ export function notTextReasons(body: Uint8Array, contentType?: string): string[]
   if (contentType !== undefined) {
     const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
     if (!type.startsWith('text/')) {
-      reasons.push(`the server sent it as ${type === '' ? 'an empty Content-Type' : `Content-Type ${JSON.stringify(type.slice(0, 80))}`}, not text`);
+      reasons.push(
+        `the server sent it as ${type === '' ? 'an empty Content-Type' : `Content-Type ${JSON.stringify(type.slice(0, 80))}`}, not text`,
+      );
     }
   }
   return reasons;
@@ -166,11 +179,17 @@ function scanLines(text: string, invalid: boolean, sink: FindingSink): void {
         code: 'invalid-utf8',
         severity: 'warning',
         line,
-        message: 'This line has bytes that are not valid UTF-8 (robots.txt MUST be UTF-8); they are matched as the raw bytes (%XX).',
+        message:
+          'This line has bytes that are not valid UTF-8 (robots.txt MUST be UTF-8); they are matched as the raw bytes (%XX).',
       });
     }
     if (nulOnLine) {
-      sink.add({ code: 'nul-byte', severity: 'warning', line, message: 'This line contains a NUL byte; it is not valid robots.txt text.' });
+      sink.add({
+        code: 'nul-byte',
+        severity: 'warning',
+        line,
+        message: 'This line contains a NUL byte; it is not valid robots.txt text.',
+      });
     }
     nulOnLine = badOnLine = false;
   };

@@ -25,7 +25,16 @@
 import { clip } from '../format/text';
 import { matchablePath } from './percentEncoding';
 import { bestMatch, compileRules, type CompiledRules, type MatchRule } from './match';
-import { largestCrawlDelay, type RobotsCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsRecord, type RobotsRule, type RobotsSitemap, type RuleDirective } from './parse';
+import {
+  largestCrawlDelay,
+  type RobotsCrawlDelay,
+  type RobotsFile,
+  type RobotsGroup,
+  type RobotsRecord,
+  type RobotsRule,
+  type RobotsSitemap,
+  type RuleDirective,
+} from './parse';
 import { resolveProductToken, type ProductTokenSource } from './token';
 
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'not-applicable';
@@ -186,7 +195,8 @@ function selectGroups(file: RobotsFile, productToken: string): GroupSelection {
       records = file.records.filter((r) => r.userAgents.some((ua) => ua.global));
     }
   }
-  if (matchedBy === 'none') return { ...base, matchedBy, groups: [], lines: [], userAgents: [], rules: [], records: [], crawlDelays: [] };
+  if (matchedBy === 'none')
+    return { ...base, matchedBy, groups: [], lines: [], userAgents: [], rules: [], records: [], crawlDelays: [] };
 
   const crawlDelays = records.flatMap((r) => r.crawlDelays);
   const sel: GroupSelection = {
@@ -275,11 +285,21 @@ const ROBOTS_TXT_PATH = '/robots.txt';
 
 type Decision =
   | { applies: false; basis: 'not-a-url' | 'not-http' | 'other-origin'; href?: string }
-  | { applies: true; basis: 'robots-txt' | 'no-group' | 'no-rules' | 'no-match' | 'rule'; url: URL; path: string; s: SelectionCache; entry?: RuleEntry };
+  | {
+      applies: true;
+      basis: 'robots-txt' | 'no-group' | 'no-rules' | 'no-match' | 'rule';
+      url: URL;
+      path: string;
+      s: SelectionCache;
+      entry?: RuleEntry;
+    };
 
 function decide(file: RobotsFile, input: string | URL, productToken: string): Decision {
   const check = checkUrl(file.origin, file.robotsUrl, input);
-  if (!check.ok) return check.href !== undefined ? { applies: false, basis: check.basis, href: check.href } : { applies: false, basis: check.basis };
+  if (!check.ok)
+    return check.href !== undefined
+      ? { applies: false, basis: check.basis, href: check.href }
+      : { applies: false, basis: check.basis };
   const url = check.url;
   const path = matchablePath(url);
   const s = selectionFor(file, productToken);
@@ -287,7 +307,9 @@ function decide(file: RobotsFile, input: string | URL, productToken: string): De
   if (s.sel.matchedBy === 'none') return { applies: true, basis: 'no-group', url, path, s };
   if (s.compiled.size === 0) return { applies: true, basis: 'no-rules', url, path, s };
   const entry = bestMatch(s.compiled, path);
-  return entry ? { applies: true, basis: 'rule', url, path, s, entry } : { applies: true, basis: 'no-match', url, path, s };
+  return entry
+    ? { applies: true, basis: 'rule', url, path, s, entry }
+    : { applies: true, basis: 'no-match', url, path, s };
 }
 
 const fixed = (verdict: RobotsVerdict, basis: VerdictBasis): RobotsVerdictResult => Object.freeze({ verdict, basis });
@@ -349,7 +371,12 @@ function groupLinesText(sel: GroupSelection): string {
 
 const ROBOTS_TXT_REASON = 'The /robots.txt URI itself is always allowed (RFC 9309 §2.2.2).';
 
-function notApplicableReason(basis: 'not-a-url' | 'not-http' | 'other-origin', input: string | URL, href: string | undefined, origin: string | undefined): string {
+function notApplicableReason(
+  basis: 'not-a-url' | 'not-http' | 'other-origin',
+  input: string | URL,
+  href: string | undefined,
+  origin: string | undefined,
+): string {
   switch (basis) {
     case 'not-a-url': {
       const what = input === '' ? 'The URL is empty' : `"${String(input)}" is not an absolute URL`;
@@ -370,13 +397,23 @@ function notApplicableReason(basis: 'not-a-url' | 'not-http' | 'other-origin', i
 export function explain(file: RobotsFile, url: string | URL, productToken: string): RobotsExplanation {
   const d = decide(file, url, productToken);
   if (!d.applies) {
-    return { verdict: 'not-applicable', basis: d.basis, reason: notApplicableReason(d.basis, url, d.href, file.origin), ...(d.href !== undefined ? { url: d.href } : {}) };
+    return {
+      verdict: 'not-applicable',
+      basis: d.basis,
+      reason: notApplicableReason(d.basis, url, d.href, file.origin),
+      ...(d.href !== undefined ? { url: d.href } : {}),
+    };
   }
   const { sel } = d.s;
   const common: Omit<RobotsExplanation, 'verdict' | 'basis' | 'reason'> = {
     url: d.url.href,
     path: d.path,
-    group: { ...(sel.line !== undefined ? { line: sel.line } : {}), lines: [...sel.lines], userAgents: [...sel.userAgents], matchedBy: sel.matchedBy },
+    group: {
+      ...(sel.line !== undefined ? { line: sel.line } : {}),
+      lines: [...sel.lines],
+      userAgents: [...sel.userAgents],
+      matchedBy: sel.matchedBy,
+    },
   };
   if (sel.productToken !== undefined) common.productToken = sel.productToken;
   if (sel.tokenProblem !== undefined) common.tokenProblem = sel.tokenProblem;
@@ -392,7 +429,12 @@ export function explain(file: RobotsFile, url: string | URL, productToken: strin
       return { ...common, verdict: 'allowed', basis: d.basis, reason: ROBOTS_TXT_REASON };
     case 'no-group': {
       const who = sel.productToken !== undefined ? `"${sel.productToken}"` : 'this crawler';
-      return { ...common, verdict: 'allowed', basis: d.basis, reason: `No group names ${who} and there is no * group, so everything is allowed.${tokenNote}` };
+      return {
+        ...common,
+        verdict: 'allowed',
+        basis: d.basis,
+        reason: `No group names ${who} and there is no * group, so everything is allowed.${tokenNote}`,
+      };
     }
     case 'no-rules':
       return {
@@ -402,7 +444,12 @@ export function explain(file: RobotsFile, url: string | URL, productToken: strin
         reason: `${capitalise(where)} has no rules that match anything, so everything is allowed (RFC 9309 §2.1).${tokenNote}`,
       };
     case 'no-match':
-      return { ...common, verdict: 'allowed', basis: d.basis, reason: `No rule in ${where} matches ${clip(d.path, 120)}, so it is allowed.${tokenNote}` };
+      return {
+        ...common,
+        verdict: 'allowed',
+        basis: d.basis,
+        reason: `No rule in ${where} matches ${clip(d.path, 120)}, so it is allowed.${tokenNote}`,
+      };
     case 'rule': {
       const r = (d.entry as RuleEntry).rule;
       const v = r.directive === 'allow' ? 'allowed' : 'disallowed';
@@ -445,11 +492,21 @@ function originOf(robotsUrl: string | undefined): string | undefined {
 }
 
 /** The decision when there is no file to read: the outcome decides, except for /robots.txt and other origins. */
-function decideWithoutFile(outcome: 'unavailable' | 'unreachable', robotsUrl: string | undefined, origin: string | undefined, url: string | URL) {
+function decideWithoutFile(
+  outcome: 'unavailable' | 'unreachable',
+  robotsUrl: string | undefined,
+  origin: string | undefined,
+  url: string | URL,
+) {
   const check = checkUrl(origin, robotsUrl, url);
   if (!check.ok) return check;
   const path = matchablePath(check.url);
-  return { ok: true as const, url: check.url, path, basis: path === ROBOTS_TXT_PATH ? ('robots-txt' as const) : outcome };
+  return {
+    ok: true as const,
+    url: check.url,
+    path,
+    basis: path === ROBOTS_TXT_PATH ? ('robots-txt' as const) : outcome,
+  };
 }
 
 /**
@@ -457,7 +514,13 @@ function decideWithoutFile(outcome: 'unavailable' | 'unreachable', robotsUrl: st
  * and `unreachable` (5xx, network) disallows everything but `/robots.txt`; other origins are not-applicable
  * when the robots.txt URL is known (from the file or `robotsUrl`).
  */
-export function verdictWithOutcome(outcome: RobotsOutcome, file: RobotsFile | undefined, url: string | URL, productToken: string, robotsUrl?: string): RobotsVerdictResult {
+export function verdictWithOutcome(
+  outcome: RobotsOutcome,
+  file: RobotsFile | undefined,
+  url: string | URL,
+  productToken: string,
+  robotsUrl?: string,
+): RobotsVerdictResult {
   if (outcome === 'ok') {
     if (!file) throw new TypeError("verdictWithOutcome: outcome 'ok' needs the parsed file");
     return verdict(file, url, productToken);
@@ -491,11 +554,19 @@ export function explainWithOutcome(
   const origin = file?.origin ?? originOf(robotsUrl);
   const d = decideWithoutFile(outcome, robotsUrl, origin, url);
   if (!d.ok) {
-    return { verdict: 'not-applicable', basis: d.basis, reason: notApplicableReason(d.basis, url, d.href, origin), outcome, ...(d.href ? { url: d.href } : {}) };
+    return {
+      verdict: 'not-applicable',
+      basis: d.basis,
+      reason: notApplicableReason(d.basis, url, d.href, origin),
+      outcome,
+      ...(d.href ? { url: d.href } : {}),
+    };
   }
   const base = { outcome, url: d.url.href, path: d.path };
   if (d.basis === 'robots-txt') return { ...base, verdict: 'allowed', basis: d.basis, reason: ROBOTS_TXT_REASON };
-  const what = [context.status !== undefined ? `HTTP ${context.status}` : '', context.detail ?? ''].filter(Boolean).join(', ');
+  const what = [context.status !== undefined ? `HTTP ${context.status}` : '', context.detail ?? '']
+    .filter(Boolean)
+    .join(', ');
   const paren = what ? ` (${what})` : '';
   if (outcome === 'unavailable') {
     return {
@@ -516,4 +587,3 @@ export function explainWithOutcome(
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
-

@@ -83,7 +83,10 @@ export class FindingSink {
     this.counts.set(finding.code, n);
     if (n < MAX_FINDINGS_PER_CODE) this.list.push(finding);
     else if (n === MAX_FINDINGS_PER_CODE) {
-      this.list.push({ ...finding, message: `${finding.message} (further "${finding.code}" findings are not reported)` });
+      this.list.push({
+        ...finding,
+        message: `${finding.message} (further "${finding.code}" findings are not reported)`,
+      });
     }
   }
 }

@@ -3,7 +3,13 @@
  * findings), and verdicts (verdict() bare, explain() with the reason) from rules compiled once per file,
  * closing robots-parser's fail-open gaps. See docs/how-it-works.md §robots.txt core.
  */
-export { decodeRobotsBody, notTextReasons, ROBOTS_FETCH_TIMEOUT_SECONDS, ROBOTS_MAX_BYTES, type DecodedRobots } from './decode';
+export {
+  decodeRobotsBody,
+  notTextReasons,
+  ROBOTS_FETCH_TIMEOUT_SECONDS,
+  ROBOTS_MAX_BYTES,
+  type DecodedRobots,
+} from './decode';
 export { matchablePath, normalizeForMatch, pathAndQuery, type MatchSide } from './percentEncoding';
 export {
   explain,
@@ -24,9 +30,24 @@ export {
   type RobotsVerdictResult,
   type VerdictBasis,
 } from './explain';
-export { ROBOTS_FINDING_CODES, MAX_FINDINGS_PER_CODE, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
+export {
+  ROBOTS_FINDING_CODES,
+  MAX_FINDINGS_PER_CODE,
+  type FindingSeverity,
+  type RobotsFinding,
+  type RobotsFindingCode,
+} from './findings';
 export { loadRobotsFile, type LoadOptions } from './load';
-export { bestMatch, compilePattern, compileRules, linearLongestMatch, linearMatch, matchPattern, type CompiledRules, type MatchRule } from './match';
+export {
+  bestMatch,
+  compilePattern,
+  compileRules,
+  linearLongestMatch,
+  linearMatch,
+  matchPattern,
+  type CompiledRules,
+  type MatchRule,
+} from './match';
 export {
   parseRobots,
   largestCrawlDelay,
@@ -56,4 +77,11 @@ export {
   type ProductTokenSource,
   type UserAgentValue,
 } from './token';
-export { originReport, urlResult, type RobotsSettings, type RobotsSource, type RobotsOriginReport, type RobotsUrlResult } from './originReport';
+export {
+  originReport,
+  urlResult,
+  type RobotsSettings,
+  type RobotsSource,
+  type RobotsOriginReport,
+  type RobotsUrlResult,
+} from './originReport';

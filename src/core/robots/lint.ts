@@ -12,9 +12,22 @@
  * Pure: text in, findings out. Positions follow findings.ts: 1-based lines, 0-based UTF-16 columns.
  */
 import { clip } from '../format/text';
-import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
+import {
+  FindingSink,
+  sortFindings,
+  type FindingSeverity,
+  type RobotsFinding,
+  type RobotsFindingCode,
+} from './findings';
 import { loadRobotsFile } from './load';
-import { largestCrawlDelay, type ColumnRange, type RobotsFile, type RobotsGroup, type RobotsLine, type RobotsRecord } from './parse';
+import {
+  largestCrawlDelay,
+  type ColumnRange,
+  type RobotsFile,
+  type RobotsGroup,
+  type RobotsLine,
+  type RobotsRecord,
+} from './parse';
 
 /**
  * The robots.txt URL used when the file's origin is unknown (a file in a workspace). `.invalid` is reserved
@@ -87,7 +100,8 @@ export function originFromText(file: Pick<RobotsFile, 'lines'>): OriginHint | un
       // relative or invalid: no hint
     }
   }
-  if (origins.size === 1 && first !== undefined) return { origin: [...origins][0] as string, from: 'sitemap', line: first };
+  if (origins.size === 1 && first !== undefined)
+    return { origin: [...origins][0] as string, from: 'sitemap', line: first };
   return undefined;
 }
 
@@ -108,7 +122,11 @@ const INVISIBLE = /[\uFEFF\u200B-\u200D\u2060\u00AD]/g;
 const HAS_INVISIBLE = /[\uFEFF\u200B-\u200D\u2060\u00AD]/;
 
 function normalizeKey(key: string): string {
-  return key.replace(INVISIBLE, '').trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return key
+    .replace(INVISIBLE, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /** Optimal string alignment distance (Damerau–Levenshtein with adjacent swaps), capped for speed. */
@@ -125,7 +143,8 @@ function editDistance(a: string, b: string, cap: number): number {
       const prev = rows[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
       row.push(d);
     }
     rows.push(row);
@@ -147,7 +166,10 @@ export function suggestDirective(key: string): string | undefined {
   let tie = false;
   for (const [normalized, canonical] of SUGGESTIONS) {
     const cap = normalized.length <= 7 ? 1 : 2;
-    const d = Math.min(editDistance(k, normalized, cap), editDistance(k.replace(/-/g, ''), normalized.replace(/-/g, ''), cap));
+    const d = Math.min(
+      editDistance(k, normalized, cap),
+      editDistance(k.replace(/-/g, ''), normalized.replace(/-/g, ''), cap),
+    );
     if (d > cap) continue;
     if (d < bestDistance) {
       best = canonical;
@@ -166,14 +188,17 @@ export const IGNORED_DIRECTIVE_NOTES: Readonly<Record<string, string>> = {
   'crawl-delay':
     "Google's documentation says Google does not support Crawl-delay; Bing's documentation says Bingbot honours it.",
   host: "Only Yandex used Host (for the preferred mirror), and Yandex's documentation now asks for a 301 redirect instead; Google does not support it.",
-  'clean-param': "Yandex documents Clean-param (URL parameters to ignore); Google does not support it.",
-  noindex: 'Google stopped supporting noindex in robots.txt on 1 September 2019; use a robots meta tag or an X-Robots-Tag header.',
+  'clean-param': 'Yandex documents Clean-param (URL parameters to ignore); Google does not support it.',
+  noindex:
+    'Google stopped supporting noindex in robots.txt on 1 September 2019; use a robots meta tag or an X-Robots-Tag header.',
   nofollow: 'Google does not support nofollow in robots.txt; use a robots meta tag or rel="nofollow" links.',
   noarchive: 'Google does not support noarchive in robots.txt; use a robots meta tag.',
   'request-rate': 'Request-rate comes from a 1996 proposal that never became a standard; Google does not support it.',
   'visit-time': 'Visit-time comes from a 1996 proposal that never became a standard; Google does not support it.',
-  'content-signal': "Content-Signal is Cloudflare's Content Signals Policy (2025): a stated preference about search and AI use, not an access rule.",
-  'content-usage': 'Content-Usage comes from the IETF AI Preferences (aipref) drafts: a stated usage preference, not an access rule.',
+  'content-signal':
+    "Content-Signal is Cloudflare's Content Signals Policy (2025): a stated preference about search and AI use, not an access rule.",
+  'content-usage':
+    'Content-Usage comes from the IETF AI Preferences (aipref) drafts: a stated usage preference, not an access rule.',
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -242,7 +267,8 @@ export function lintRobotsText(text: string, options: LintOptions = {}): RobotsL
 
 /** Line 1 lost its leading BOM in decoding: move its columns back to where they are in the buffer. */
 function shiftFirstLine(file: RobotsFile): RobotsFile {
-  const shift = (r: ColumnRange | undefined): ColumnRange | undefined => (r ? { start: r.start + 1, end: r.end + 1 } : undefined);
+  const shift = (r: ColumnRange | undefined): ColumnRange | undefined =>
+    r ? { start: r.start + 1, end: r.end + 1 } : undefined;
   const lines = file.lines.map((l, i): RobotsLine => {
     if (i !== 0) return l;
     const moved: RobotsLine = { ...l, raw: `\uFEFF${l.raw}` };
@@ -253,11 +279,12 @@ function shiftFirstLine(file: RobotsFile): RobotsFile {
     return moved;
   });
   const findings = file.findings.map((f) =>
-    f.line === 1 && f.column !== undefined && f.endColumn !== undefined ? { ...f, column: f.column + 1, endColumn: f.endColumn + 1 } : f,
+    f.line === 1 && f.column !== undefined && f.endColumn !== undefined
+      ? { ...f, column: f.column + 1, endColumn: f.endColumn + 1 }
+      : f,
   );
   return { ...file, lines, findings };
 }
-
 
 /** Shows invisible characters in messages. */
 function visible(s: string): string {
@@ -271,8 +298,18 @@ function visible(s: string): string {
 export function lintFindings(file: RobotsFile): RobotsFinding[] {
   const out: RobotsFinding[] = file.findings.map((f) => enrich(file, f));
   const sink = new FindingSink();
-  const add = (code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange): void => {
-    sink.add(range ? { code, severity, line, column: range.start, endColumn: range.end, message } : { code, severity, line, message });
+  const add = (
+    code: RobotsFindingCode,
+    severity: FindingSeverity,
+    line: number,
+    message: string,
+    range?: ColumnRange,
+  ): void => {
+    sink.add(
+      range
+        ? { code, severity, line, column: range.start, endColumn: range.end, message }
+        : { code, severity, line, message },
+    );
   };
 
   // Characters: a BOM anywhere but the very start, and U+FFFD left by a wrong decoding.
@@ -306,7 +343,13 @@ export function lintFindings(file: RobotsFile): RobotsFinding[] {
   return sortFindings([...out, ...sink.list]);
 }
 
-type Add = (code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange) => void;
+type Add = (
+  code: RobotsFindingCode,
+  severity: FindingSeverity,
+  line: number,
+  message: string,
+  range?: ColumnRange,
+) => void;
 
 function lintGroupRules(group: RobotsGroup, add: Add): void {
   const seen = new Map<string, { line: number; text: string }>();
@@ -315,7 +358,12 @@ function lintGroupRules(group: RobotsGroup, add: Add): void {
     const key = `${rule.directive} ${rule.pattern}`;
     const first = seen.get(key);
     if (first) {
-      add('rule-duplicate', 'info', rule.line, `The same rule is already on line ${first.line} (${clip(first.text, 80)}); this line changes nothing.`);
+      add(
+        'rule-duplicate',
+        'info',
+        rule.line,
+        `The same rule is already on line ${first.line} (${clip(first.text, 80)}); this line changes nothing.`,
+      );
       continue;
     }
     seen.set(key, { line: rule.line, text: rule.text });
@@ -357,9 +405,15 @@ function enrich(file: RobotsFile, f: RobotsFinding): RobotsFinding {
     case 'unknown-directive': {
       const key = line?.key ?? '';
       const suggestion = suggestDirective(key);
-      if (!suggestion) return HAS_INVISIBLE.test(key) ? { ...f, message: `Unknown directive "${clip(visible(key), 80)}"; the line is ignored.` } : f;
+      if (!suggestion)
+        return HAS_INVISIBLE.test(key)
+          ? { ...f, message: `Unknown directive "${clip(visible(key), 80)}"; the line is ignored.` }
+          : f;
       const hidden = HAS_INVISIBLE.test(key) ? ' (it holds an invisible character)' : '';
-      return { ...f, message: `Unknown directive "${clip(visible(key), 80)}"${hidden}; did you mean "${suggestion}"? The line is ignored.` };
+      return {
+        ...f,
+        message: `Unknown directive "${clip(visible(key), 80)}"${hidden}; did you mean "${suggestion}"? The line is ignored.`,
+      };
     }
     case 'unsupported-directive': {
       const note = IGNORED_DIRECTIVE_NOTES[(line?.key ?? '').toLowerCase()];

@@ -4,7 +4,14 @@
  * and the deciding line. Pure: the fetch result comes in as data (src/net does the fetching).
  */
 import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from '../politeness/interval';
-import { briefReason, explainWithOutcome, groupFor, verdictWithOutcome, type RobotsOutcome, type RobotsVerdict } from './explain';
+import {
+  briefReason,
+  explainWithOutcome,
+  groupFor,
+  verdictWithOutcome,
+  type RobotsOutcome,
+  type RobotsVerdict,
+} from './explain';
 import type { RobotsFinding } from './findings';
 import type { RobotsFile } from './parse';
 
@@ -46,7 +53,12 @@ export interface RobotsOriginReport {
   /** Epoch ms of the fetch; null for a local file. */
   fetchedAt: number | null;
   /** The group that applies to the product token: its first line, all merged lines and the agents named. */
-  group: { line: number | null; lines: number[]; userAgents: string[]; matchedBy: 'product-token' | 'star' | 'none' } | null;
+  group: {
+    line: number | null;
+    lines: number[];
+    userAgents: string[];
+    matchedBy: 'product-token' | 'star' | 'none';
+  } | null;
   /** The group's validated Crawl-delay (seconds) and its line, or null. */
   crawlDelaySeconds: number | null;
   crawlDelayLine: number | null;
@@ -72,7 +84,11 @@ export interface RobotsUrlResult {
 }
 
 /** The per-origin report from a fetch (or file) result and, when the outcome is ok, the parsed file. */
-export function originReport(source: RobotsSource, file: RobotsFile | undefined, settings: RobotsSettings): RobotsOriginReport {
+export function originReport(
+  source: RobotsSource,
+  file: RobotsFile | undefined,
+  settings: RobotsSettings,
+): RobotsOriginReport {
   const ok = source.outcome === 'ok' && file !== undefined;
   const sel = ok ? groupFor(file, settings.productToken) : undefined;
   const crawlDelay = sel?.crawlDelay;
@@ -89,10 +105,12 @@ export function originReport(source: RobotsSource, file: RobotsFile | undefined,
     from: source.from,
     status: source.status ?? null,
     redirects: [...(source.redirects ?? [])],
-    bytes: source.bytes ?? (file?.body?.bytes ?? null),
+    bytes: source.bytes ?? file?.body?.bytes ?? null,
     truncated: Boolean(source.truncated || file?.body?.truncated),
     fetchedAt: source.fetchedAt ?? null,
-    group: sel ? { line: sel.line ?? null, lines: [...sel.lines], userAgents: [...sel.userAgents], matchedBy: sel.matchedBy } : null,
+    group: sel
+      ? { line: sel.line ?? null, lines: [...sel.lines], userAgents: [...sel.userAgents], matchedBy: sel.matchedBy }
+      : null,
     crawlDelaySeconds: crawlDelay?.seconds ?? null,
     crawlDelayLine: crawlDelay?.line ?? null,
     effectiveIntervalSeconds: decision.seconds,
@@ -108,7 +126,9 @@ export function originReport(source: RobotsSource, file: RobotsFile | undefined,
 function outcomeReason(source: RobotsSource): string {
   switch (source.outcome) {
     case 'ok':
-      return source.from === 'file' ? 'Local file: its rules apply.' : (source.reason ?? 'robots.txt was fetched: its rules apply.');
+      return source.from === 'file'
+        ? 'Local file: its rules apply.'
+        : (source.reason ?? 'robots.txt was fetched: its rules apply.');
     case 'unavailable':
       return source.reason ?? 'robots.txt is unavailable: every URL may be crawled (RFC 9309 §2.3.1.3).';
     case 'unreachable':
@@ -135,12 +155,26 @@ export function urlResult(
   if (!source) return { url, origin: null, verdict: 'not-applicable', line: null, rule: null, reason: missingReason };
   if (brief) {
     const v = verdictWithOutcome(source.outcome, file, url, productToken, source.robotsUrl);
-    return { url, origin: source.origin, verdict: v.verdict, line: v.line ?? null, rule: v.rule ?? null, reason: briefReason(v) };
+    return {
+      url,
+      origin: source.origin,
+      verdict: v.verdict,
+      line: v.line ?? null,
+      rule: v.rule ?? null,
+      reason: briefReason(v),
+    };
   }
   const e = explainWithOutcome(source.outcome, file, url, productToken, {
     robotsUrl: source.robotsUrl,
     ...(source.status !== undefined ? { status: source.status } : {}),
     ...(source.errorKind !== undefined ? { detail: source.errorKind } : {}),
   });
-  return { url, origin: source.origin, verdict: e.verdict, line: e.line ?? null, rule: e.rule ?? null, reason: e.reason };
+  return {
+    url,
+    origin: source.origin,
+    verdict: e.verdict,
+    line: e.line ?? null,
+    rule: e.rule ?? null,
+    reason: e.reason,
+  };
 }

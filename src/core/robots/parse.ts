@@ -24,7 +24,13 @@
  * record boundary, so a record lies inside one group; a group may hold several records.
  */
 import { clip } from '../format/text';
-import { FindingSink, sortFindings, type FindingSeverity, type RobotsFinding, type RobotsFindingCode } from './findings';
+import {
+  FindingSink,
+  sortFindings,
+  type FindingSeverity,
+  type RobotsFinding,
+  type RobotsFindingCode,
+} from './findings';
 import { normalizeForMatch } from './percentEncoding';
 import { readUserAgentValue } from './token';
 import type { SelectionCache } from './explain';
@@ -192,9 +198,17 @@ const KEYS = new Map<string, KeyInfo>([
   ['sitemap', { kind: 'sitemap', canonical: 'Sitemap' }],
   ['site-map', { kind: 'sitemap', canonical: 'Sitemap', typo: true }],
   ['crawl-delay', { kind: 'crawl-delay', canonical: 'Crawl-delay' }],
-  ...['host', 'clean-param', 'noindex', 'nofollow', 'noarchive', 'request-rate', 'visit-time', 'content-signal', 'content-usage'].map(
-    (k): [string, KeyInfo] => [k, { kind: 'unsupported', canonical: k }],
-  ),
+  ...[
+    'host',
+    'clean-param',
+    'noindex',
+    'nofollow',
+    'noarchive',
+    'request-rate',
+    'visit-time',
+    'content-signal',
+    'content-usage',
+  ].map((k): [string, KeyInfo] => [k, { kind: 'unsupported', canonical: k }]),
 ]);
 
 function isWs(c: number): boolean {
@@ -279,7 +293,8 @@ function utf8Length(s: string): number {
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       n += 4;
       i++;
-    } else if (c >= 0xdc80 && c <= 0xdcff) n += 1; // an invalid byte kept by decodeRobotsBody
+    } else if (c >= 0xdc80 && c <= 0xdcff)
+      n += 1; // an invalid byte kept by decodeRobotsBody
     else n += 3;
   }
   return n;
@@ -311,10 +326,13 @@ export function readCrawlDelay(value: string): CrawlDelayReading {
     if (!Number.isFinite(seconds)) return { problem: `The Crawl-delay value "${value}" is not a finite number.` };
     return exponent ? { seconds, exponent } : { seconds };
   }
-  if (/^-/.test(value)) return { problem: `The Crawl-delay value "${value}" is negative; a delay must be at least 0 seconds.` };
+  if (/^-/.test(value))
+    return { problem: `The Crawl-delay value "${value}" is negative; a delay must be at least 0 seconds.` };
   if (/^[+-]?0[xXoObB]/.test(value)) return { problem: `The Crawl-delay value "${value}" is not a decimal number.` };
-  if (/^[+-]?(?:infinity|nan)$/i.test(value)) return { problem: `The Crawl-delay value "${value}" is not a finite number.` };
-  if (/^\+/.test(value)) return { problem: `The Crawl-delay value "${value}" has a sign; write the number of seconds only.` };
+  if (/^[+-]?(?:infinity|nan)$/i.test(value))
+    return { problem: `The Crawl-delay value "${value}" is not a finite number.` };
+  if (/^\+/.test(value))
+    return { problem: `The Crawl-delay value "${value}" has a sign; write the number of seconds only.` };
   if (/^\d+(?:\.\d+)?\s*[a-zA-Z]+$/.test(value)) {
     return { problem: `The Crawl-delay value "${value}" has a unit; Crawl-delay is a plain number of seconds.` };
   }
@@ -328,7 +346,8 @@ function checkRobotsUrl(robotsUrl: string): URL {
   } catch {
     throw new TypeError(`robotsUrl "${robotsUrl}" is not an absolute URL`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`robotsUrl "${robotsUrl}" is not an http(s) URL`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new TypeError(`robotsUrl "${robotsUrl}" is not an http(s) URL`);
   return u;
 }
 
@@ -362,8 +381,18 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const base = checkRobotsUrl(options.robotsUrl);
   const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PACING_DEFAULTS.maxCrawlDelaySeconds;
   const sink = new FindingSink();
-  const add = (code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange): void => {
-    sink.add(range ? { code, severity, line, column: range.start, endColumn: range.end, message } : { code, severity, line, message });
+  const add = (
+    code: RobotsFindingCode,
+    severity: FindingSeverity,
+    line: number,
+    message: string,
+    range?: ColumnRange,
+  ): void => {
+    sink.add(
+      range
+        ? { code, severity, line, column: range.start, endColumn: range.end, message }
+        : { code, severity, line, message },
+    );
   };
 
   const lines: RobotsLine[] = [];
@@ -396,16 +425,34 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
     const keyRange = line.keyRange;
     const valueRange = line.valueRange;
     if (line.kind === 'invalid') {
-      add('invalid-line', 'warning', n, `Ignored: "${clip(raw.slice(content.start, content.end), 80)}" is not a "key: value" line.`, content);
+      add(
+        'invalid-line',
+        'warning',
+        n,
+        `Ignored: "${clip(raw.slice(content.start, content.end), 80)}" is not a "key: value" line.`,
+        content,
+      );
       continue;
     }
     // Any `key: value` line but a user-agent line ends the record's run of user-agent lines (as in
     // robots-parser); blank lines, comments and lines that are not `key: value` do not.
     if (record && line.kind !== 'user-agent' && line.kind !== 'blank' && line.kind !== 'comment') record.closed = true;
     if (missingColon && info) {
-      add('missing-colon', 'warning', n, `The colon after "${key}" is missing; read as "${info.canonical}: ${clip(value, 80)}", as Google does.`, keyRange);
+      add(
+        'missing-colon',
+        'warning',
+        n,
+        `The colon after "${key}" is missing; read as "${info.canonical}: ${clip(value, 80)}", as Google does.`,
+        keyRange,
+      );
     } else if (info?.typo) {
-      add('directive-typo', 'warning', n, `"${key}" is read as "${info.canonical}" (a frequent typo Google also accepts).`, keyRange);
+      add(
+        'directive-typo',
+        'warning',
+        n,
+        `"${key}" is read as "${info.canonical}" (a frequent typo Google also accepts).`,
+        keyRange,
+      );
     }
 
     switch (line.kind) {
@@ -416,7 +463,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         add('unknown-directive', 'warning', n, `Unknown directive "${clip(key, 80)}"; the line is ignored.`, keyRange);
         break;
       case 'unsupported':
-        add('unsupported-directive', 'info', n, `"${key}" is not part of RFC 9309; Crawl Planner ignores it.`, keyRange);
+        add(
+          'unsupported-directive',
+          'info',
+          n,
+          `"${key}" is not part of RFC 9309; Crawl Planner ignores it.`,
+          keyRange,
+        );
         break;
       case 'user-agent': {
         if (!current || current.closed) {
@@ -424,7 +477,15 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
           groups.push(current);
         }
         if (!record || record.closed) {
-          record = { index: records.length, line: n, endLine: n, userAgents: [], crawlDelays: [], group: current.index, closed: false };
+          record = {
+            index: records.length,
+            line: n,
+            endLine: n,
+            userAgents: [],
+            crawlDelays: [],
+            group: current.index,
+            closed: false,
+          };
           records.push(record);
         }
         const ua = readUserAgentValue(value);
@@ -434,7 +495,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         if (value === '') {
           add('empty-user-agent', 'warning', n, 'This user-agent line has no value; it matches no crawler.', keyRange);
         } else if (ua.token === '') {
-          add('user-agent-not-a-token', 'warning', n, `"${clip(value, 80)}" does not start with a product token ([a-zA-Z_-]+); it matches no crawler.`, valueRange);
+          add(
+            'user-agent-not-a-token',
+            'warning',
+            n,
+            `"${clip(value, 80)}" does not start with a product token ([a-zA-Z_-]+); it matches no crawler.`,
+            valueRange,
+          );
         } else if (ua.rest !== '') {
           const versionOnly = !ua.global && /^\/\S*$/.test(ua.rest);
           add(
@@ -453,7 +520,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
       case 'disallow': {
         const directive = line.kind;
         if (!current) {
-          add('rule-outside-group', 'warning', n, `This ${info?.canonical ?? key} line comes before any user-agent line; it is ignored.`, keyRange);
+          add(
+            'rule-outside-group',
+            'warning',
+            n,
+            `This ${info?.canonical ?? key} line comes before any user-agent line; it is ignored.`,
+            keyRange,
+          );
           break;
         }
         current.closed = true;
@@ -462,14 +535,26 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         if (value === '') {
           if (directive === 'allow') add('empty-allow', 'info', n, 'An empty Allow has no effect.', keyRange);
         } else if (value[0] !== '/' && value[0] !== '*') {
-          add('rule-path-not-absolute', 'warning', n, `The path "${clip(value, 80)}" does not start with "/" or "*", so it never matches a URL.`, valueRange);
+          add(
+            'rule-path-not-absolute',
+            'warning',
+            n,
+            `The path "${clip(value, 80)}" does not start with "/" or "*", so it never matches a URL.`,
+            valueRange,
+          );
         }
         break;
       }
       case 'crawl-delay': {
         const reading = readCrawlDelay(value);
         if (!current) {
-          add('crawl-delay-outside-group', 'warning', n, 'This Crawl-delay line comes before any user-agent line; it is ignored.', keyRange);
+          add(
+            'crawl-delay-outside-group',
+            'warning',
+            n,
+            'This Crawl-delay line comes before any user-agent line; it is ignored.',
+            keyRange,
+          );
           break;
         }
         if (reading.seconds === undefined) {
@@ -477,7 +562,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
           break;
         }
         if (reading.exponent) {
-          add('crawl-delay-exponent', 'warning', n, `"${value}" is read as ${fmtSeconds(reading.seconds)}; write the number of seconds in plain digits.`, valueRange);
+          add(
+            'crawl-delay-exponent',
+            'warning',
+            n,
+            `"${value}" is read as ${fmtSeconds(reading.seconds)}; write the number of seconds in plain digits.`,
+            valueRange,
+          );
         }
         if (reading.seconds > maxCrawlDelaySeconds) {
           add(
@@ -507,11 +598,23 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
           }
         }
         if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-          const why = value === '' ? 'The Sitemap value is empty' : url ? `"${clip(value, 80)}" is not an http(s) URL` : `"${clip(value, 80)}" is not a URL`;
+          const why =
+            value === ''
+              ? 'The Sitemap value is empty'
+              : url
+                ? `"${clip(value, 80)}" is not an http(s) URL`
+                : `"${clip(value, 80)}" is not a URL`;
           add('sitemap-invalid', 'error', n, `${why}; it is ignored.`, valueRange ?? keyRange);
           break;
         }
-        if (relative) add('sitemap-relative', 'warning', n, `Sitemap URLs should be absolute; "${clip(value, 80)}" is read as ${url.href}.`, valueRange);
+        if (relative)
+          add(
+            'sitemap-relative',
+            'warning',
+            n,
+            `Sitemap URLs should be absolute; "${clip(value, 80)}" is read as ${url.href}.`,
+            valueRange,
+          );
         const seen = seenSitemaps.get(url.href);
         if (seen !== undefined) {
           add('sitemap-duplicate', 'info', n, `The sitemap ${url.href} is already listed on line ${seen}.`, valueRange);
@@ -534,7 +637,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         `The group for ${g.userAgents.map((u) => u.value || '""').join(', ')} has no rules, so these crawlers may fetch everything (RFC 9309 §2.1).`,
       );
     }
-    return { index: g.index, line: g.line, endLine: next ? next.line - 1 : lines.length, userAgents: g.userAgents, rules: g.rules };
+    return {
+      index: g.index,
+      line: g.line,
+      endLine: next ? next.line - 1 : lines.length,
+      userAgents: g.userAgents,
+      rules: g.rules,
+    };
   });
 
   const finishedRecords: RobotsRecord[] = records.map((r, i) => {
@@ -571,7 +680,14 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
         );
       }
     }
-    return { index: r.index, line: r.line, endLine: next ? next.line - 1 : lines.length, userAgents: r.userAgents, crawlDelays: r.crawlDelays, group: r.group };
+    return {
+      index: r.index,
+      line: r.line,
+      endLine: next ? next.line - 1 : lines.length,
+      userAgents: r.userAgents,
+      crawlDelays: r.crawlDelays,
+      group: r.group,
+    };
   });
 
   return {
@@ -587,11 +703,13 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   };
 }
 
-
 /** `A, B (lines 3, 5)`: agents as written, for messages. */
 function agentList(agents: readonly RobotsUserAgent[]): string {
   const names = [...new Set(agents.map((a) => a.value || '""'))];
-  const shown = names.length > 4 ? [...names.slice(0, 4).map((v) => clip(v, 40)), `${names.length - 4} more`] : names.map((v) => clip(v, 40));
+  const shown =
+    names.length > 4
+      ? [...names.slice(0, 4).map((v) => clip(v, 40)), `${names.length - 4} more`]
+      : names.map((v) => clip(v, 40));
   const at = agents.map((a) => a.line);
   return `${shown.join(', ')} (line${at.length > 1 ? 's' : ''} ${at.length > 4 ? `${at.slice(0, 4).join(', ')}, …` : at.join(', ')})`;
 }

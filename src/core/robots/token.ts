@@ -32,9 +32,39 @@ export interface ProductTokenResolution {
  * `compatible`). Compared lower-case.
  */
 const GENERIC_PRODUCTS = new Set([
-  'mozilla', 'compatible', 'applewebkit', 'khtml', 'like', 'gecko', 'chrome', 'chromium', 'crios', 'safari', 'firefox',
-  'edg', 'edge', 'opera', 'opr', 'version', 'mobile', 'linux', 'android', 'windows', 'macintosh', 'iphone', 'ipad',
-  'cpu', 'x', 'u', 'trident', 'msie', 'wow', 'ubuntu', 'fedora', 'cros', 'headlesschrome',
+  'mozilla',
+  'compatible',
+  'applewebkit',
+  'khtml',
+  'like',
+  'gecko',
+  'chrome',
+  'chromium',
+  'crios',
+  'safari',
+  'firefox',
+  'edg',
+  'edge',
+  'opera',
+  'opr',
+  'version',
+  'mobile',
+  'linux',
+  'android',
+  'windows',
+  'macintosh',
+  'iphone',
+  'ipad',
+  'cpu',
+  'x',
+  'u',
+  'trident',
+  'msie',
+  'wow',
+  'ubuntu',
+  'fedora',
+  'cros',
+  'headlesschrome',
 ]);
 
 /**
@@ -58,9 +88,12 @@ export function resolveProductToken(input: string): ProductTokenResolution {
   if (/[/(]/.test(value)) {
     for (const item of headerItems(value)) {
       const name = item.split('/')[0] as string;
-      if (TOKEN.test(name) && !GENERIC_PRODUCTS.has(name.toLowerCase())) return { token: name, source: 'user-agent-header' };
+      if (TOKEN.test(name) && !GENERIC_PRODUCTS.has(name.toLowerCase()))
+        return { token: name, source: 'user-agent-header' };
     }
-    return { problem: `No product token found in the User-Agent header "${value}": configure the crawler's product token (RFC 9309 §2.2.1).` };
+    return {
+      problem: `No product token found in the User-Agent header "${value}": configure the crawler's product token (RFC 9309 §2.2.1).`,
+    };
   }
   return { problem: validateProductToken(input) };
 }

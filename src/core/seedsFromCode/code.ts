@@ -62,7 +62,9 @@ function unknownReads(names: readonly string[], line: number): SettingReads {
 function scrapySettings(spider: ScrapySpider, fileLabel: string, module: SettingsModule | undefined): PlacedSetting[] {
   const custom = spider.customSettings;
   const layers = [
-    ...(custom === undefined ? [] : placed(fileLabel, custom.notLiteral ? unknownReads(SCRAPY_SETTING_NAMES, custom.line) : custom.reads)),
+    ...(custom === undefined
+      ? []
+      : placed(fileLabel, custom.notLiteral ? unknownReads(SCRAPY_SETTING_NAMES, custom.line) : custom.reads)),
     ...(module === undefined ? [] : placed(module.label, module.reads)),
   ];
   return resolveSettings(layers).map(({ source, read }) => ({ where: `${source}:${read.line}`, read }));
@@ -76,7 +78,12 @@ function withSeeds(block: StartUrlsBlock, settings: PlacedSetting[]): CodeSeeds 
  * The start-URL blocks of a Python (Scrapy) or JavaScript/TypeScript (Crawlee) file, in line order. `fileLabel`
  * names the file in the settings' `where`; `settingsModule` is the project's settings.py, when there is one.
  */
-export function codeSeeds(text: string, language: CodeLanguage, fileLabel: string, settingsModule?: SettingsModule): CodeSeeds[] {
+export function codeSeeds(
+  text: string,
+  language: CodeLanguage,
+  fileLabel: string,
+  settingsModule?: SettingsModule,
+): CodeSeeds[] {
   if (text.length > SEEDS_FROM_CODE_LIMITS.codeChars || !BLOCK_NAMES[language].test(text)) return [];
   if (language === 'python') {
     return scrapySpiders(text).flatMap((spider) => {
@@ -87,7 +94,15 @@ export function codeSeeds(text: string, language: CodeLanguage, fileLabel: strin
   const script = crawleeScript(text);
   return script.blocks.map((block) => {
     const crawler = crawlerOf(script, block);
-    const reads = crawler === undefined ? {} : crawler.optionsNotLiteral ? unknownReads(CRAWLEE_OPTION_NAMES, crawler.line) : crawler.options;
-    return withSeeds(block, resolveSettings(placed(fileLabel, reads)).map(({ source, read }) => ({ where: `${source}:${read.line}`, read })));
+    const reads =
+      crawler === undefined
+        ? {}
+        : crawler.optionsNotLiteral
+          ? unknownReads(CRAWLEE_OPTION_NAMES, crawler.line)
+          : crawler.options;
+    return withSeeds(
+      block,
+      resolveSettings(placed(fileLabel, reads)).map(({ source, read }) => ({ where: `${source}:${read.line}`, read })),
+    );
   });
 }

@@ -17,7 +17,12 @@ import { jsTokens, type JsToken } from './jsTokens';
 import type { CodeUrl, NotReadReason, SettingReads, SkippedEntry, StartUrlsBlock } from './types';
 
 /** The crawler options read: the ones the planner's form has a place for. */
-export const CRAWLEE_OPTION_NAMES = ['sameDomainDelaySecs', 'maxConcurrency', 'maxRequestsPerMinute', 'maxRequestsPerCrawl'] as const;
+export const CRAWLEE_OPTION_NAMES = [
+  'sameDomainDelaySecs',
+  'maxConcurrency',
+  'maxRequestsPerMinute',
+  'maxRequestsPerCrawl',
+] as const;
 
 /** A `new …Crawler(...)` in the script, with what its options object sets. */
 export interface CrawleeCrawler {
@@ -40,7 +45,18 @@ export interface CrawleeScript {
 }
 
 const CRAWLEE_MODULE = /^(?:crawlee|@crawlee\/[\w.-]+)$/;
-const ARRAY_MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'length']);
+const ARRAY_MUTATORS = new Set([
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'length',
+]);
 const ASSIGNMENT = /^(?:=|[-+*/%&|^]=|\*\*=|<<=|>>=|>>>=|&&=|\|\|=|\?\?=)$/;
 
 function isPunct(token: JsToken | undefined, text: string): boolean {
@@ -56,8 +72,10 @@ function matchBrackets(tokens: readonly JsToken[]): Int32Array {
   const match = new Int32Array(tokens.length).fill(-1);
   const stack: number[] = [];
   tokens.forEach((t, i) => {
-    const opens = (t.kind === 'punct' && (t.text === '(' || t.text === '[' || t.text === '{')) || t.kind === 'templateHead';
-    const closes = (t.kind === 'punct' && (t.text === ')' || t.text === ']' || t.text === '}')) || t.kind === 'templateTail';
+    const opens =
+      (t.kind === 'punct' && (t.text === '(' || t.text === '[' || t.text === '{')) || t.kind === 'templateHead';
+    const closes =
+      (t.kind === 'punct' && (t.text === ')' || t.text === ']' || t.text === '}')) || t.kind === 'templateTail';
     if (t.kind === 'templateMiddle') {
       const open = stack.pop();
       if (open !== undefined) match[open] = i;
@@ -107,12 +125,19 @@ class Reader {
   }
 
   /** The properties of an object literal `{ … }` at `open`: key (undefined for a spread or a computed key), value range. */
-  properties(open: number): Array<{ key: string | undefined; spread: boolean; line: number; value?: [number, number] }> {
+  properties(
+    open: number,
+  ): Array<{ key: string | undefined; spread: boolean; line: number; value?: [number, number] }> {
     const close = this.match[open]!;
     return this.split(open + 1, close).map(([from, to]) => {
       const first = this.tokens[from]!;
       if (isPunct(first, '...')) return { key: undefined, spread: true, line: first.line };
-      const key = first.kind === 'name' ? first.text : first.kind === 'string' && typeof first.value === 'string' ? first.value : undefined;
+      const key =
+        first.kind === 'name'
+          ? first.text
+          : first.kind === 'string' && typeof first.value === 'string'
+            ? first.value
+            : undefined;
       if (key === undefined) return { key: undefined, spread: false, line: first.line };
       if (to - from === 1) return { key, spread: false, line: first.line };
       if (!isPunct(this.tokens[from + 1], ':')) return { key: undefined, spread: false, line: first.line };
@@ -131,7 +156,8 @@ class Reader {
       const at = props.map((p) => p.key).lastIndexOf('url');
       const url = props[at];
       // A spread after `url` may replace it.
-      if (url?.value !== undefined && !props.slice(at + 1).some((p) => p.spread)) value = this.literal(url.value[0], url.value[1]);
+      if (url?.value !== undefined && !props.slice(at + 1).some((p) => p.spread))
+        value = this.literal(url.value[0], url.value[1]);
     }
     if (value === undefined) return { skipped: { line, reason: 'not-literal' } };
     const url = value.trim();
@@ -179,7 +205,9 @@ class Reader {
   settingValue(range: [number, number] | undefined): { value: number } | { notRead: NotReadReason } {
     if (range === undefined || range[1] - range[0] !== 1) return { notRead: 'expression' };
     const t = this.tokens[range[0]]!;
-    return t.kind === 'number' && typeof t.value === 'number' && Number.isFinite(t.value) ? { value: t.value } : { notRead: 'expression' };
+    return t.kind === 'number' && typeof t.value === 'number' && Number.isFinite(t.value)
+      ? { value: t.value }
+      : { notRead: 'expression' };
   }
 }
 
@@ -190,7 +218,17 @@ function constArrays(r: Reader): Map<string, number> {
   /** name → the index of its `[` and of the declared name. */
   const bindings = new Map<string, { open: number; at: number }>();
   for (let i = 0; i < t.length; i++) {
-    if (!(isName(t[i], 'const') || isName(t[i], 'let') || isName(t[i], 'var') || isName(t[i], 'function') || isName(t[i], 'class')) || !isName(t[i + 1])) continue;
+    if (
+      !(
+        isName(t[i], 'const') ||
+        isName(t[i], 'let') ||
+        isName(t[i], 'var') ||
+        isName(t[i], 'function') ||
+        isName(t[i], 'class')
+      ) ||
+      !isName(t[i + 1])
+    )
+      continue;
     const name = t[i + 1]!.text;
     declared.set(name, (declared.get(name) ?? 0) + 1);
     if (!isName(t[i], 'const')) continue;
@@ -253,12 +291,16 @@ function crawlers(r: Reader): CrawleeCrawler[] {
       props.forEach((p, index) => {
         if (p.key === undefined || !names.has(p.key)) return;
         const spreadAfter = props.slice(index + 1).find((q) => q.spread);
-        crawler.options[p.key] = spreadAfter ? { name: p.key, line: spreadAfter.line, notRead: 'spread' } : { name: p.key, line: p.line, ...r.settingValue(p.value) };
+        crawler.options[p.key] = spreadAfter
+          ? { name: p.key, line: spreadAfter.line, notRead: 'spread' }
+          : { name: p.key, line: p.line, ...r.settingValue(p.value) };
       });
       // A spread with no entry of a name after it may set that name.
       const lastSpread = [...props].reverse().find((p) => p.spread);
       if (lastSpread !== undefined) {
-        for (const name of names) if (crawler.options[name] === undefined) crawler.options[name] = { name, line: lastSpread.line, notRead: 'spread' };
+        for (const name of names)
+          if (crawler.options[name] === undefined)
+            crawler.options[name] = { name, line: lastSpread.line, notRead: 'spread' };
       }
     } else if (arg !== undefined && !isPunct(arg, ')')) {
       crawler.optionsNotLiteral = true;
@@ -277,23 +319,42 @@ export function crawleeScript(text: string): CrawleeScript {
       x.kind === 'string' &&
       typeof x.value === 'string' &&
       CRAWLEE_MODULE.test(x.value) &&
-      (isName(t[i - 1], 'from') || isName(t[i - 1], 'import') || (isPunct(t[i - 1], '(') && (isName(t[i - 2], 'require') || isName(t[i - 2], 'import')))),
+      (isName(t[i - 1], 'from') ||
+        isName(t[i - 1], 'import') ||
+        (isPunct(t[i - 1], '(') && (isName(t[i - 2], 'require') || isName(t[i - 2], 'import')))),
   );
   const arrays = constArrays(r);
   const blocks: StartUrlsBlock[] = [];
   for (let i = 0; i < t.length; i++) {
     const method = t[i]!;
-    if (!(isName(method, 'run') || isName(method, 'addRequests')) || !(isPunct(t[i - 1], '.') || isPunct(t[i - 1], '?.')) || !isPunct(t[i + 1], '(')) continue;
+    if (
+      !(isName(method, 'run') || isName(method, 'addRequests')) ||
+      !(isPunct(t[i - 1], '.') || isPunct(t[i - 1], '?.')) ||
+      !isPunct(t[i + 1], '(')
+    )
+      continue;
     const receiver = isName(t[i - 2]) ? t[i - 2]!.text : undefined;
     if (!importsCrawlee && !/crawler$/i.test(receiver ?? '')) continue;
     const arg = t[i + 2];
     let entries: { urls: CodeUrl[]; skipped: SkippedEntry[] };
     if (isPunct(arg, '[')) entries = r.arrayEntries(i + 2);
-    else if (isName(arg) && (isPunct(t[i + 3], ')') || isPunct(t[i + 3], ',')) && arrays.has(arg!.text)) entries = r.arrayEntries(arrays.get(arg!.text)!);
+    else if (isName(arg) && (isPunct(t[i + 3], ')') || isPunct(t[i + 3], ',')) && arrays.has(arg!.text))
+      entries = r.arrayEntries(arrays.get(arg!.text)!);
     else if (arg === undefined || isPunct(arg, ')')) continue;
-    else entries = { urls: [], skipped: [{ line: arg.line, reason: arg.kind === 'bad' ? 'unterminated' : 'not-literal' }] };
+    else
+      entries = {
+        urls: [],
+        skipped: [{ line: arg.line, reason: arg.kind === 'bad' ? 'unterminated' : 'not-literal' }],
+      };
     const kind = method.text === 'run' ? 'run' : 'addRequests';
-    const block: StartUrlsBlock = { framework: 'crawlee', kind, name: `${receiver ?? 'crawler'}.${method.text}`, line: method.line, column: method.column, ...entries };
+    const block: StartUrlsBlock = {
+      framework: 'crawlee',
+      kind,
+      name: `${receiver ?? 'crawler'}.${method.text}`,
+      line: method.line,
+      column: method.column,
+      ...entries,
+    };
     if (receiver !== undefined) block.owner = receiver;
     blocks.push(block);
   }

@@ -84,7 +84,10 @@ const NOT_READ_TEXT: Readonly<Record<Extract<SettingRead, { notRead: unknown }>[
 
 /** Why the plan refuses `value` for `quantity` (its own limits), or undefined. */
 function planProblem(quantity: keyof FormNumbersFromCode, value: number): string | undefined {
-  const input: PlanInput = { seeds: [{ host: 'placeholder.invalid' }], pages: { total: quantity === 'pages' ? value : 1 } };
+  const input: PlanInput = {
+    seeds: [{ host: 'placeholder.invalid' }],
+    pages: { total: quantity === 'pages' ? value : 1 },
+  };
   if (quantity === 'delaySeconds') input.delaySeconds = value;
   else if (quantity === 'workers') input.workers = value;
   else if (quantity === 'rate') input.rate = value;
@@ -109,7 +112,9 @@ export function formFromSettings(settings: readonly PlacedSetting[]): FormFromCo
     const written = `${read.name} = ${read.value} (${where})`;
     const quantity = meaning.quantity;
     if (quantity === 'perHostConcurrency') {
-      out.notTaken.push(`${written}: not used, the planner keeps one request in flight per host (the delay paces each host's starts either way)`);
+      out.notTaken.push(
+        `${written}: not used, the planner keeps one request in flight per host (the delay paces each host's starts either way)`,
+      );
       continue;
     }
     if (meaning.zeroIsNone && read.value === 0) {

@@ -13,26 +13,116 @@
  */
 import { afterLineBreak, isLineBreak, LineCursor, type SourceToken } from './lines';
 
-export type JsTokenKind = 'name' | 'number' | 'string' | 'template' | 'templateHead' | 'templateMiddle' | 'templateTail' | 'regex' | 'punct' | 'bad';
+export type JsTokenKind =
+  | 'name'
+  | 'number'
+  | 'string'
+  | 'template'
+  | 'templateHead'
+  | 'templateMiddle'
+  | 'templateTail'
+  | 'regex'
+  | 'punct'
+  | 'bad';
 
 export type JsToken = SourceToken<JsTokenKind>;
 
 const PUNCTUATORS = [
-  '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',
-  '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>',
-  '{', '}', '(', ')', '[', ']', ';', ',', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '!', '~', '?', ':', '=', '.', '@', '#',
+  '>>>=',
+  '...',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '**',
+  '<<',
+  '>>',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ';',
+  ',',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+  '^',
+  '!',
+  '~',
+  '?',
+  ':',
+  '=',
+  '.',
+  '@',
+  '#',
 ];
 const PUNCTUATORS_BY_FIRST = new Map<string, string[]>();
 for (const p of PUNCTUATORS) PUNCTUATORS_BY_FIRST.set(p[0]!, [...(PUNCTUATORS_BY_FIRST.get(p[0]!) ?? []), p]);
 
 const NAME = /[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/uy;
-const NUMBER = /(?:0[xX][0-9a-fA-F](?:_?[0-9a-fA-F])*|0[oO][0-7](?:_?[0-7])*|0[bB][01](?:_?[01])*|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)n?/y;
+const NUMBER =
+  /(?:0[xX][0-9a-fA-F](?:_?[0-9a-fA-F])*|0[oO][0-7](?:_?[0-7])*|0[bB][01](?:_?[01])*|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)n?/y;
 const REGEX_FLAGS = /[\p{ID_Continue}$]*/uy;
 
 /** After these names an expression (and so a regular expression) may start. */
-const EXPRESSION_KEYWORDS = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const EXPRESSION_KEYWORDS = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 
 /** One escape at `i` (the backslash) in a string or a template: its characters (null: not readable) and its end. */
 function jsEscape(text: string, i: number): { value: string | null; end: number } {
@@ -45,17 +135,22 @@ function jsEscape(text: string, i: number): { value: string | null; end: number 
   if (simple !== undefined) return { value: simple, end: i + 2 };
   if (c === 'x') {
     const hex = text.slice(i + 2, i + 4);
-    return /^[0-9a-fA-F]{2}$/.test(hex) ? { value: String.fromCharCode(parseInt(hex, 16)), end: i + 4 } : { value: null, end: i + 2 };
+    return /^[0-9a-fA-F]{2}$/.test(hex)
+      ? { value: String.fromCharCode(parseInt(hex, 16)), end: i + 4 }
+      : { value: null, end: i + 2 };
   }
   if (c === 'u') {
     if (text[i + 2] === '{') {
       const close = text.indexOf('}', i + 3);
       const hex = close < 0 ? '' : text.slice(i + 3, close);
-      if (/^[0-9a-fA-F]{1,6}$/.test(hex) && parseInt(hex, 16) <= 0x10ffff) return { value: String.fromCodePoint(parseInt(hex, 16)), end: close + 1 };
+      if (/^[0-9a-fA-F]{1,6}$/.test(hex) && parseInt(hex, 16) <= 0x10ffff)
+        return { value: String.fromCodePoint(parseInt(hex, 16)), end: close + 1 };
       return { value: null, end: i + 2 };
     }
     const hex = text.slice(i + 2, i + 6);
-    return /^[0-9a-fA-F]{4}$/.test(hex) ? { value: String.fromCharCode(parseInt(hex, 16)), end: i + 6 } : { value: null, end: i + 2 };
+    return /^[0-9a-fA-F]{4}$/.test(hex)
+      ? { value: String.fromCharCode(parseInt(hex, 16)), end: i + 6 }
+      : { value: null, end: i + 2 };
   }
   if (/[1-7]/.test(c)) return { value: null, end: i + 2 };
   // Any other character stands for itself.
@@ -104,7 +199,13 @@ export function jsTokens(text: string): JsToken[] {
   /** What each open `{` is: a brace, or a template substitution `${` (its `}` resumes the template). */
   const braces: Array<'brace' | 'template'> = [];
   let previous: JsToken | undefined;
-  const push = (kind: JsTokenKind, start: number, end: number, textOf: string, value?: string | number | null): void => {
+  const push = (
+    kind: JsTokenKind,
+    start: number,
+    end: number,
+    textOf: string,
+    value?: string | number | null,
+  ): void => {
     const token: JsToken = { kind, text: textOf, start, end, line: cursor.line(start), column: cursor.column(start) };
     if (value !== undefined) token.value = value;
     tokens.push(token);
@@ -141,7 +242,15 @@ export function jsTokens(text: string): JsToken[] {
   while (i < n) {
     const c = text[i]!;
     const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029 || (code >= 0x2000 && code <= 0x200a) || code === 0x3000) {
+    if (
+      code <= 0x20 ||
+      code === 0xa0 ||
+      code === 0xfeff ||
+      code === 0x2028 ||
+      code === 0x2029 ||
+      (code >= 0x2000 && code <= 0x200a) ||
+      code === 0x3000
+    ) {
       i++;
       continue;
     }

@@ -28,14 +28,61 @@ export interface PyLogicalLine {
 }
 
 const OPERATORS = [
-  '**=', '//=', '>>=', '<<=', '...', '!=', '%=', '&=', '**', '*=', '+=', '-=', '->', '//', '/=', ':=', '<<', '<=', '==', '>=', '>>', '@=', '^=', '|=',
-  '!', '%', '&', '(', ')', '*', '+', ',', '-', '.', '/', ':', ';', '<', '=', '>', '@', '[', ']', '^', '{', '|', '}', '~',
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '!=',
+  '%=',
+  '&=',
+  '**',
+  '*=',
+  '+=',
+  '-=',
+  '->',
+  '//',
+  '/=',
+  ':=',
+  '<<',
+  '<=',
+  '==',
+  '>=',
+  '>>',
+  '@=',
+  '^=',
+  '|=',
+  '!',
+  '%',
+  '&',
+  '(',
+  ')',
+  '*',
+  '+',
+  ',',
+  '-',
+  '.',
+  '/',
+  ':',
+  ';',
+  '<',
+  '=',
+  '>',
+  '@',
+  '[',
+  ']',
+  '^',
+  '{',
+  '|',
+  '}',
+  '~',
 ];
 /** The operators by their first character, longest first. */
 const OPERATORS_BY_FIRST = new Map<string, string[]>();
 for (const op of OPERATORS) OPERATORS_BY_FIRST.set(op[0]!, [...(OPERATORS_BY_FIRST.get(op[0]!) ?? []), op]);
 const NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
-const NUMBER = /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)[jJ]?/y;
+const NUMBER =
+  /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)[jJ]?/y;
 const STRING_PREFIX = /^(?:[rRbBuUfFtT]|[rR][bBfFtT]|[bBfFtT][rR])$/;
 
 /** A string being read: the outer one, or one nested in an f-string's replacement field. */
@@ -59,7 +106,16 @@ interface SpecFrame {
 type Frame = StrFrame | FieldFrame | SpecFrame;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
 };
 
 /**
@@ -100,11 +156,21 @@ function isNameChar(text: string, i: number): boolean {
  * Reads a string whose opening quote is at `quoteAt`, with `prefix` (its letters, possibly ''). Returns where it
  * ends, its value when it is a literal str, and whether it was terminated.
  */
-function readString(text: string, quoteAt: number, prefix: string): { end: number; value: string | null; terminated: boolean } {
+function readString(
+  text: string,
+  quoteAt: number,
+  prefix: string,
+): { end: number; value: string | null; terminated: boolean } {
   const p = prefix.toLowerCase();
   const quote = text[quoteAt]!;
   const triple = text.startsWith(quote.repeat(3), quoteAt);
-  const outer: StrFrame = { kind: 'str', quote, triple, raw: p.includes('r'), fields: p.includes('f') || p.includes('t') };
+  const outer: StrFrame = {
+    kind: 'str',
+    quote,
+    triple,
+    raw: p.includes('r'),
+    fields: p.includes('f') || p.includes('t'),
+  };
   // A bytes or a template string never has a str value; an f-string has one only without replacement fields.
   let readable = !p.includes('b') && !p.includes('t');
   let value = '';
@@ -121,9 +187,18 @@ function readString(text: string, quoteAt: number, prefix: string): { end: numbe
         // A string inside the expression (PEP 701 allows the same quote): its prefix is the letters before it.
         let s = i;
         while (s > 0 && /[rRbBuUfFtT]/.test(text[s - 1]!) && i - s < 2) s--;
-        const nested = s < i && !isNameChar(text, s - 1) && STRING_PREFIX.test(text.slice(s, i)) ? text.slice(s, i).toLowerCase() : '';
+        const nested =
+          s < i && !isNameChar(text, s - 1) && STRING_PREFIX.test(text.slice(s, i))
+            ? text.slice(s, i).toLowerCase()
+            : '';
         const tripleNested = text.startsWith(c.repeat(3), i);
-        stack.push({ kind: 'str', quote: c, triple: tripleNested, raw: nested.includes('r'), fields: nested.includes('f') || nested.includes('t') });
+        stack.push({
+          kind: 'str',
+          quote: c,
+          triple: tripleNested,
+          raw: nested.includes('r'),
+          fields: nested.includes('f') || nested.includes('t'),
+        });
         i += tripleNested ? 3 : 1;
       } else if (c === '(' || c === '[' || c === '{') {
         top.depth++;
@@ -148,7 +223,8 @@ function readString(text: string, quoteAt: number, prefix: string): { end: numbe
     }
     // In a string's text, or a format spec's (which belongs to the nearest string below it).
     let str: StrFrame | undefined;
-    for (let k = stack.length - 1; k >= 0 && str === undefined; k--) if (stack[k]!.kind === 'str') str = stack[k] as StrFrame;
+    for (let k = stack.length - 1; k >= 0 && str === undefined; k--)
+      if (stack[k]!.kind === 'str') str = stack[k] as StrFrame;
     if (isLineBreak(text, i) && !str!.triple) return { end: i, value: null, terminated: false };
     if (c === '\\') {
       if (str!.raw) {
@@ -214,7 +290,13 @@ export function pythonLogicalLines(text: string): PyLogicalLine[] {
     if (tokens.length > 0) lines.push({ indent, line: tokens[0]!.line, tokens, openBrackets: depth });
     tokens = [];
   };
-  const push = (kind: PyTokenKind, start: number, end: number, textOf: string, value?: string | number | null): void => {
+  const push = (
+    kind: PyTokenKind,
+    start: number,
+    end: number,
+    textOf: string,
+    value?: string | number | null,
+  ): void => {
     const token: PyToken = { kind, text: textOf, start, end, line: cursor.line(start), column: cursor.column(start) };
     if (value !== undefined) token.value = value;
     tokens.push(token);
@@ -279,7 +361,10 @@ export function pythonLogicalLines(text: string): PyLogicalLine[] {
       i = after;
       continue;
     }
-    if ((c >= '0' && c <= '9') || (c === '.' && text[i + 1] !== undefined && text[i + 1]! >= '0' && text[i + 1]! <= '9')) {
+    if (
+      (c >= '0' && c <= '9') ||
+      (c === '.' && text[i + 1] !== undefined && text[i + 1]! >= '0' && text[i + 1]! <= '9')
+    ) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text)!;
       const written = m[0];

@@ -20,7 +20,12 @@ import { pythonLogicalLines, type PyLogicalLine, type PyToken } from './pythonTo
 import type { CodeUrl, NotReadReason, SettingReads, SkippedEntry, StartUrlsBlock } from './types';
 
 /** The settings read from a spider or its project: the ones the planner's form has a place for. */
-export const SCRAPY_SETTING_NAMES = ['DOWNLOAD_DELAY', 'CONCURRENT_REQUESTS', 'CONCURRENT_REQUESTS_PER_DOMAIN', 'CLOSESPIDER_PAGECOUNT'] as const;
+export const SCRAPY_SETTING_NAMES = [
+  'DOWNLOAD_DELAY',
+  'CONCURRENT_REQUESTS',
+  'CONCURRENT_REQUESTS_PER_DOMAIN',
+  'CLOSESPIDER_PAGECOUNT',
+] as const;
 
 /** A spider's `custom_settings`: what it sets, or (`notLiteral`) that it is not a literal dict. */
 export interface CustomSettings {
@@ -171,7 +176,8 @@ function sequenceEntries(value: readonly PyToken[], open: boolean): Entries {
     // A comprehension is one expression, whatever it yields.
     if (parts.length === 1 && parts[0]!.some((t) => isName(t, 'for'))) return whole('not-literal');
     // `("https://a")` is a parenthesised string: a tuple needs a comma.
-    if (isOp(first, '(') && parts.length === 1 && !isOp(value[value.length - 2], ',')) return whole(literalString(parts[0]!) !== undefined ? 'not-a-list' : 'not-literal');
+    if (isOp(first, '(') && parts.length === 1 && !isOp(value[value.length - 2], ','))
+      return whole(literalString(parts[0]!) !== undefined ? 'not-a-list' : 'not-literal');
   } else {
     parts = splitTopLevel(value, 0, value.length);
     if (parts.length === 1 && !isOp(value[value.length - 1], ',')) {
@@ -193,7 +199,13 @@ function sequenceEntries(value: readonly PyToken[], open: boolean): Entries {
 
 /** A setting's value: one literal number (finite), or why not. */
 function settingValue(tokens: readonly PyToken[]): { value: number } | { notRead: NotReadReason } {
-  if (tokens.length === 1 && tokens[0]!.kind === 'number' && typeof tokens[0]!.value === 'number' && Number.isFinite(tokens[0]!.value)) return { value: tokens[0]!.value };
+  if (
+    tokens.length === 1 &&
+    tokens[0]!.kind === 'number' &&
+    typeof tokens[0]!.value === 'number' &&
+    Number.isFinite(tokens[0]!.value)
+  )
+    return { value: tokens[0]!.value };
   return { notRead: 'expression' };
 }
 
@@ -217,7 +229,8 @@ function dictSettings(value: readonly PyToken[], names: ReadonlySet<string>): Se
   });
   // A spread after a name's entry (or with none) may set it: that name is not known.
   if (spread !== undefined) {
-    for (const name of names) if ((setAt.get(name) ?? -1) < spread.index) reads[name] = { name, line: spread.line, notRead: 'spread' };
+    for (const name of names)
+      if ((setAt.get(name) ?? -1) < spread.index) reads[name] = { name, line: spread.line, notRead: 'spread' };
   }
   return reads;
 }
@@ -246,7 +259,8 @@ function scopeOf(line: PyLogicalLine, index: number): Scope {
   const [a, b, c] = line.tokens;
   if (isName(a, 'class') && isName(b)) return { kind: 'class', indent: line.indent, name: b!.text, header: index };
   if (isName(a, 'def') && isName(b)) return { kind: 'def', indent: line.indent, name: b!.text, header: index };
-  if (isName(a, 'async') && isName(b, 'def') && isName(c)) return { kind: 'def', indent: line.indent, name: c!.text, header: index };
+  if (isName(a, 'async') && isName(b, 'def') && isName(c))
+    return { kind: 'def', indent: line.indent, name: c!.text, header: index };
   return { kind: 'block', indent: line.indent, header: index };
 }
 
@@ -254,7 +268,10 @@ function scopeOf(line: PyLogicalLine, index: number): Scope {
  * Visits every logical line with the scopes that enclose it (outermost first), and whether it is a statement
  * directly in the innermost scope's body.
  */
-function walk(lines: readonly PyLogicalLine[], visit: (line: PyLogicalLine, index: number, scopes: readonly Scope[]) => void): void {
+function walk(
+  lines: readonly PyLogicalLine[],
+  visit: (line: PyLogicalLine, index: number, scopes: readonly Scope[]) => void,
+): void {
   const scopes: Scope[] = [];
   lines.forEach((line, index) => {
     while (scopes.length > 0 && line.indent <= scopes[scopes.length - 1]!.indent) scopes.pop();
@@ -285,7 +302,13 @@ function isRequestName(token: PyToken | undefined): boolean {
 function urlArgument(tokens: readonly PyToken[], open: number, close: number): PyToken[] | undefined {
   const args = splitTopLevel(tokens, open + 1, close);
   const first = args[0];
-  if (first !== undefined && !(isName(first[0]) && isOp(first[1], '=')) && !isOp(first[0], '*') && !isOp(first[0], '**')) return first;
+  if (
+    first !== undefined &&
+    !(isName(first[0]) && isOp(first[1], '=')) &&
+    !isOp(first[0], '*') &&
+    !isOp(first[0], '**')
+  )
+    return first;
   const keyword = args.find((a) => isName(a[0], 'url') && isOp(a[1], '='));
   return keyword?.slice(2);
 }
@@ -294,7 +317,8 @@ function urlArgument(tokens: readonly PyToken[], open: number, close: number): P
 function forHeader(line: PyLogicalLine): { target: string; iterable: PyToken[] } | undefined {
   const t = line.tokens;
   const start = isName(t[0], 'async') ? 1 : 0;
-  if (!isName(t[start], 'for') || !isName(t[start + 1]) || !isName(t[start + 2], 'in') || !opensBlock(line)) return undefined;
+  if (!isName(t[start], 'for') || !isName(t[start + 1]) || !isName(t[start + 2], 'in') || !opensBlock(line))
+    return undefined;
   return { target: t[start + 1]!.text, iterable: t.slice(start + 3, t.length - 1) };
 }
 
@@ -320,7 +344,8 @@ function rebinds(lines: readonly PyLogicalLine[], name: string): boolean {
 /** How often `name` appears as a name (not an attribute) in the lines. */
 function occurrences(lines: readonly PyLogicalLine[], name: string): number {
   let n = 0;
-  for (const line of lines) line.tokens.forEach((t, i) => (n += isName(t, name) && !isOp(line.tokens[i - 1], '.') ? 1 : 0));
+  for (const line of lines)
+    line.tokens.forEach((t, i) => (n += isName(t, name) && !isOp(line.tokens[i - 1], '.') ? 1 : 0));
   return n;
 }
 
@@ -368,7 +393,17 @@ function startRequestsEntries(lines: readonly PyLogicalLine[], header: number): 
       }
       const name = arg.length === 1 && isName(arg[0]) ? arg[0]!.text : undefined;
       // `[Request(u) for u in self.start_urls]`: that attribute has its own block.
-      if (name !== undefined && t.some((x, k) => isName(x, 'for') && isName(t[k + 1], name) && isName(t[k + 2], 'in') && isSelfStartUrls(t.slice(k + 3, k + 6)))) continue;
+      if (
+        name !== undefined &&
+        t.some(
+          (x, k) =>
+            isName(x, 'for') &&
+            isName(t[k + 1], name) &&
+            isName(t[k + 2], 'in') &&
+            isSelfStartUrls(t.slice(k + 3, k + 6)),
+        )
+      )
+        continue;
       const loop = name === undefined ? undefined : [...loops].reverse().find((l) => l.target === name);
       if (loop === undefined) {
         out.skipped.push({ line: arg[0]!.line, reason: 'not-literal' });
@@ -381,7 +416,8 @@ function startRequestsEntries(lines: readonly PyLogicalLine[], header: number): 
         else if (loop.iterable.length === 1 && isName(loop.iterable[0])) {
           const list = lists.get(loop.iterable[0]!.text);
           // Assigned once, used only by this loop: its literal entries are what the loop yields.
-          if (list !== undefined && list.index < loop.index && occurrences(body, loop.iterable[0]!.text) === 2) entries = list.entries;
+          if (list !== undefined && list.index < loop.index && occurrences(body, loop.iterable[0]!.text) === 2)
+            entries = list.entries;
         }
       }
       if (entries === undefined) {
@@ -427,7 +463,15 @@ export function scrapySpiders(text: string): ScrapySpider[] {
     if (assignment?.name === 'start_urls') {
       const entries = sequenceEntries(assignment.value, line.openBrackets > 0);
       const first = line.tokens[0]!;
-      const block: StartUrlsBlock = { framework: 'scrapy', kind: 'start_urls', name: 'start_urls', line: first.line, column: first.column, owner: top.name!, ...entries };
+      const block: StartUrlsBlock = {
+        framework: 'scrapy',
+        kind: 'start_urls',
+        name: 'start_urls',
+        line: first.line,
+        column: first.column,
+        owner: top.name!,
+        ...entries,
+      };
       const s = get();
       // Assigned again: the last assignment is the attribute.
       s.blocks = s.blocks.filter((b) => b.kind !== 'start_urls');
@@ -437,16 +481,28 @@ export function scrapySpiders(text: string): ScrapySpider[] {
     if (assignment?.name === 'custom_settings') {
       const reads = dictSettings(assignment.value, names);
       const first = line.tokens[0]!;
-      get().customSettings = reads === undefined ? { line: first.line, reads: {}, notLiteral: true } : { line: first.line, reads };
+      get().customSettings =
+        reads === undefined ? { line: first.line, reads: {}, notLiteral: true } : { line: first.line, reads };
       return;
     }
     if (opensBlock(line)) {
       const scope = scopeOf(line, index);
-      if (scope.kind === 'def' && (scope.name === 'start_requests' || (scope.name === 'start' && isName(line.tokens[0], 'async')))) {
+      if (
+        scope.kind === 'def' &&
+        (scope.name === 'start_requests' || (scope.name === 'start' && isName(line.tokens[0], 'async')))
+      ) {
         const entries = startRequestsEntries(lines, index);
         if (entries.urls.length === 0 && entries.skipped.length === 0) return;
         const nameToken = line.tokens.find((t) => isName(t, scope.name))!;
-        get().blocks.push({ framework: 'scrapy', kind: 'start_requests', name: scope.name!, line: nameToken.line, column: nameToken.column, owner: top.name!, ...entries });
+        get().blocks.push({
+          framework: 'scrapy',
+          kind: 'start_requests',
+          name: scope.name!,
+          line: nameToken.line,
+          column: nameToken.column,
+          owner: top.name!,
+          ...entries,
+        });
       }
     }
   });

@@ -11,7 +11,9 @@ const BREAKS_A_LINE = /[\s\u0000-\u001f\u007f-\u009f]/gu;
  * Crawlee's URL handling would send them), so a literal with a space or a line break stays one seed.
  */
 export function seedLineOf(url: string): string {
-  return url.replace(BREAKS_A_LINE, (c) => [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return url.replace(BREAKS_A_LINE, (c) =>
+    [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /** The seeds text: `# comment` (control characters made spaces), then one URL a line. */

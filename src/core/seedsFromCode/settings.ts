@@ -49,10 +49,13 @@ export function settingMeaning(name: string): SettingMeaning | undefined {
  * `custom_settings`, then the project's settings module). A setting a layer writes but that cannot be read
  * still wins: what applies is then unknown, and a lower layer's value is not used in its place.
  */
-export function resolveSettings<S>(layers: ReadonlyArray<{ source: S; reads: SettingReads }>): Array<{ source: S; read: SettingRead }> {
+export function resolveSettings<S>(
+  layers: ReadonlyArray<{ source: S; reads: SettingReads }>,
+): Array<{ source: S; read: SettingRead }> {
   const taken = new Map<string, { source: S; read: SettingRead }>();
   for (const layer of layers) {
-    for (const read of Object.values(layer.reads)) if (!taken.has(read.name)) taken.set(read.name, { source: layer.source, read });
+    for (const read of Object.values(layer.reads))
+      if (!taken.has(read.name)) taken.set(read.name, { source: layer.source, read });
   }
   return [...taken.values()];
 }

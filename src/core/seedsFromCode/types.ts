@@ -47,7 +47,8 @@ export interface StartUrlsBlock {
  * A setting as written in the code: a literal number (`value`), or why it is not read. `line` is 1-based, in the
  * file it was read from (the caller knows which).
  */
-export type SettingRead = { name: string; line: number; value: number } | { name: string; line: number; notRead: NotReadReason };
+export type SettingRead =
+  { name: string; line: number; value: number } | { name: string; line: number; notRead: NotReadReason };
 
 export type NotReadReason =
   /** Not a literal number (a name, a call, arithmetic, a string). */

@@ -42,7 +42,16 @@ const SCHEME = /https?:\/\//gi;
 function isSpaceOrControl(code: number): boolean {
   // C0, space, DEL, C1, and the Unicode spaces and line separators.
   if (code <= 0x20 || (code >= 0x7f && code <= 0xa0)) return true;
-  return code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /** Collects URLs without repeats. */
@@ -183,7 +192,16 @@ function* csvFields(text: string): Generator<string> {
       // Whatever follows the closing quote up to the separator is read as a field of its own.
     }
     let j = i;
-    while (j < n && text[j] !== ',' && text[j] !== '\t' && text[j] !== ';' && text[j] !== '\n' && text[j] !== '\r' && text[j] !== '"') j++;
+    while (
+      j < n &&
+      text[j] !== ',' &&
+      text[j] !== '\t' &&
+      text[j] !== ';' &&
+      text[j] !== '\n' &&
+      text[j] !== '\r' &&
+      text[j] !== '"'
+    )
+      j++;
     if (j > i) yield text.slice(i, j);
     i = text[j] === '"' ? j : j + 1;
   }

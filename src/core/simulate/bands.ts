@@ -45,7 +45,13 @@ export function perHostSums(
     const times: number[] = [];
     const machines = byMachine([{ ...h, pages }], [calibrations[i]]);
     for (let k = 0; k < SAMPLE_RUNS; k++) {
-      const run = runOnce(plan.input, machines, mulberry32(deriveSeed(o.seed, `host ${h.host} ${k}`)), undefined, () => null);
+      const run = runOnce(
+        plan.input,
+        machines,
+        mulberry32(deriveSeed(o.seed, `host ${h.host} ${k}`)),
+        undefined,
+        () => null,
+      );
       times.push(run.makespan);
       requests += run.requests;
     }
@@ -54,7 +60,8 @@ export function perHostSums(
     const fixedPart = h.firstPageSeconds + h.latencySeconds + plan.overhead.afterResponseSeconds;
     const perStep = (mean(times) - fixedPart) / (pages - 1);
     const average = mean(times);
-    const variancePerStep = times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);
+    const variancePerStep =
+      times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);
     const steps = h.pages - 1;
     return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normal(random);
   });

@@ -17,7 +17,15 @@ interface FaultKind {
   /** N when the calibration saw it on every Nth request (then it comes so, the first at N); else null. */
   every: number | null;
   /** Draws the answer (a status with its headers, or a transport error) and how long it takes, seconds. */
-  draw(random: Random, startedAt: number): { result: (endedAt: number) => PageResult; seconds: number; retryAfterSeconds: number | null; status: number | null };
+  draw(
+    random: Random,
+    startedAt: number,
+  ): {
+    result: (endedAt: number) => PageResult;
+    seconds: number;
+    retryAfterSeconds: number | null;
+    status: number | null;
+  };
 }
 
 export type { FaultKind };
@@ -80,12 +88,20 @@ function pickWeighted<K extends string>(counts: Partial<Record<K, number>>, rand
   return fallback;
 }
 
-function statusAnswer(status: number, retryAfterSeconds: number | null, startedAt: number): (endedAt: number) => PageResult {
+function statusAnswer(
+  status: number,
+  retryAfterSeconds: number | null,
+  startedAt: number,
+): (endedAt: number) => PageResult {
   const headers = retryAfterSeconds === null ? NO_HEADERS : { 'retry-after': String(retryAfterSeconds) };
   return (endedAt) => ({ status, headers, bytes: 0, truncated: false, startedAt, endedAt });
 }
 
-function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples: readonly number[]) => Draw): FaultKind[] {
+function faultKinds(
+  c: HostCalibration,
+  fallbackSeconds: number,
+  list: (samples: readonly number[]) => Draw,
+): FaultKind[] {
   const f = c.faults;
   const kinds: FaultKind[] = [];
   // 429 and 5xx: a status (5xx: drawn by how often each came), with a Retry-After pause as often as one came.
@@ -99,7 +115,12 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
       draw(random, startedAt) {
         const drawn = status(random);
         const ra = readsRetryAfter(drawn) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
-        return { result: statusAnswer(drawn, ra, startedAt), seconds: times(random) ?? fallbackSeconds, retryAfterSeconds: ra, status: drawn };
+        return {
+          result: statusAnswer(drawn, ra, startedAt),
+          seconds: times(random) ?? fallbackSeconds,
+          retryAfterSeconds: ra,
+          status: drawn,
+        };
       },
     });
   };
@@ -108,8 +129,17 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
   const s = f.serverErrors;
   let reading = 0;
   for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
-  statusKind(s, (random) => Number(pickWeighted(s.statuses, random, '503')), reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading));
-  const errorKind = (rate: number, every: number | null, measured: readonly number[], kind: (random: Random) => ErrorKind): void => {
+  statusKind(
+    s,
+    (random) => Number(pickWeighted(s.statuses, random, '503')),
+    reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading),
+  );
+  const errorKind = (
+    rate: number,
+    every: number | null,
+    measured: readonly number[],
+    kind: (random: Random) => ErrorKind,
+  ): void => {
     if (rate <= 0) return;
     const latency = list(measured);
     kinds.push({
@@ -127,7 +157,9 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
     });
   };
   errorKind(f.timeouts.rate, f.timeouts.every, f.timeouts.latencySeconds, () => 'timeout');
-  errorKind(f.otherErrors.rate, f.otherErrors.every, f.otherErrors.latencySeconds, (random) => pickWeighted(f.otherErrors.kinds, random, 'other'));
+  errorKind(f.otherErrors.rate, f.otherErrors.every, f.otherErrors.latencySeconds, (random) =>
+    pickWeighted(f.otherErrors.kinds, random, 'other'),
+  );
   return kinds;
 }
 
@@ -138,11 +170,16 @@ function faultKinds(c: HostCalibration, fallbackSeconds: number, list: (samples:
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
-  const measured = h.calibrated.includes('latency') && calibration !== undefined ? list(calibration.latency.samplesSeconds) : undefined;
-  const faults = calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
+  const measured =
+    h.calibrated.includes('latency') && calibration !== undefined
+      ? list(calibration.latency.samplesSeconds)
+      : undefined;
+  const faults =
+    calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
   const fixedLatency = h.latencySeconds;
   const robots = calibration?.robotsLatencySeconds ?? h.latencySeconds;
-  const original = h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
+  const original =
+    h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
   const spread = original !== undefined && original[0] !== original[original.length - 1];
   return {
     host: h.host,

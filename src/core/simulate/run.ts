@@ -28,7 +28,10 @@ export interface Machine {
   robotsUrls: Set<string>;
 }
 
-export function byMachine(hosts: readonly HostPlan[], calibrations: ReadonlyArray<HostCalibration | undefined>): Machine[] {
+export function byMachine(
+  hosts: readonly HostPlan[],
+  calibrations: ReadonlyArray<HostCalibration | undefined>,
+): Machine[] {
   const groups = new Map<number, Machine>();
   hosts.forEach((h, i) => {
     const key = h.machine ?? 0;
@@ -75,8 +78,20 @@ export function runOnce(
     const due = models.map((m) => m.faults.map(() => 0));
     const index = new Map(models.map((m, i) => [m.host, i] as const));
     const hostEnds = new Array<number>(models.length).fill(0);
-    const track = timeline === undefined ? undefined : models.map((m) => ({ host: m.host, start: -1, done: 0, points: [] as Array<[number, number]>, pauses: [] as TimelineHost['pauses'] }));
-    const decisions = models.map((m): RobotsDecision => ({ verdict: 'allowed', ...(m.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: m.crawlDelaySeconds }) }));
+    const track =
+      timeline === undefined
+        ? undefined
+        : models.map((m) => ({
+            host: m.host,
+            start: -1,
+            done: 0,
+            points: [] as Array<[number, number]>,
+            pauses: [] as TimelineHost['pauses'],
+          }));
+    const decisions = models.map((m): RobotsDecision => ({
+      verdict: 'allowed',
+      ...(m.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: m.crawlDelaySeconds }),
+    }));
     const gate: RobotsGate = Object.assign(() => Promise.resolve<RobotsDecision>({ verdict: 'allowed' }), {
       peek: (url: string): RobotsDecision => decisions[index.get(hostOf(url))!]!,
     });
@@ -110,7 +125,12 @@ export function runOnce(
       clock.at(endedAt, () => {
         if (endedAt > hostEnds[i]!) hostEnds[i] = endedAt;
         if (t && drawn.retryAfterSeconds !== null) {
-          t.pauses.push({ fromSeconds: endedAt / 1000, untilSeconds: endedAt / 1000 + drawn.retryAfterSeconds, status: drawn.status, retryAfterSeconds: drawn.retryAfterSeconds });
+          t.pauses.push({
+            fromSeconds: endedAt / 1000,
+            untilSeconds: endedAt / 1000 + drawn.retryAfterSeconds,
+            status: drawn.status,
+            retryAfterSeconds: drawn.retryAfterSeconds,
+          });
         }
         done(drawn.result(endedAt));
       });
@@ -149,7 +169,13 @@ export function runOnce(
       for (const t of track) {
         const end = hostEnds[index.get(t.host)!]! / 1000;
         const start = Math.max(0, t.start) / 1000;
-        timeline.push({ host: t.host, startSeconds: start, endSeconds: end, pages: thinPoints([[start, 0], ...t.points], TIMELINE_MAX_POINTS), pauses: t.pauses });
+        timeline.push({
+          host: t.host,
+          startSeconds: start,
+          endSeconds: end,
+          pages: thinPoints([[start, 0], ...t.points], TIMELINE_MAX_POINTS),
+          pauses: t.pauses,
+        });
       }
     }
   }
@@ -193,7 +219,8 @@ export interface OverheadDraws {
 export function overheadDraws(calibration: Calibration | null): OverheadDraws {
   const m = calibration?.overhead;
   const draw = (summary: LatencySummary | undefined, fallback: number) => (random: Random) => {
-    if (summary === undefined || summary.count < OVERHEAD_MIN_SAMPLES || summary.samplesSeconds.length === 0) return () => fallback * 1000;
+    if (summary === undefined || summary.count < OVERHEAD_MIN_SAMPLES || summary.samplesSeconds.length === 0)
+      return () => fallback * 1000;
     // A bootstrap of the measured gaps for each run, as for the hosts' times (model.ts).
     const draw = sampler(summary.samplesSeconds, random);
     return () => (draw(random) ?? fallback) * 1000;

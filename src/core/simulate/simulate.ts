@@ -26,7 +26,6 @@ import type { Simulation, TimelineHost } from './types';
 export type { Simulation, SimulationTimeline, TimelineHost } from './types';
 export { SIMULATION_BUDGET_REQUESTS, SIMULATION_DEFAULTS, SIMULATION_LIMITS } from './options';
 
-
 export interface SimulationOptions {
   runs?: number;
   seed?: number;
@@ -99,4 +98,3 @@ function rateBounds(plan: Plan): (host: string) => number | null {
   for (const m of plan.sharding.perMachine) for (const host of m.hosts) byHost.set(host, m.bounds.globalRateSeconds);
   return (host) => byHost.get(host) ?? null;
 }
-

@@ -36,4 +36,3 @@ export interface Simulation {
   requests: number;
   timeline: SimulationTimeline;
 }
-

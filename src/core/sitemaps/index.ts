@@ -5,7 +5,13 @@
  */
 export * from './limits';
 export { parseChangedSince, parseLastmod } from './lastmod';
-export { SitemapReader, type SitemapFormat, type SitemapReadResult, type SitemapReaderOptions, type SitemapSink } from './parse';
+export {
+  SitemapReader,
+  type SitemapFormat,
+  type SitemapReadResult,
+  type SitemapReaderOptions,
+  type SitemapSink,
+} from './parse';
 export {
   acceptingHosts,
   OTHER_HOSTS_SHOWN,

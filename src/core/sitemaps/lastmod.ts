@@ -61,7 +61,8 @@ export function parseChangedSince(raw: string, now: number): { ms: number } | { 
   const date = parseLastmod(text);
   if (date !== undefined) return date > now ? { problem: `${raw} is in the future` } : { ms: date };
   const seconds = /^\d{4}(-|$)/.test(text) ? undefined : parseDurationText(text);
-  if (seconds === undefined || /^[\d.]+$/.test(text)) return { problem: `"${raw}" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)` };
+  if (seconds === undefined || /^[\d.]+$/.test(text))
+    return { problem: `"${raw}" is neither a date (2024-05-01) nor a duration (30d, 12h, 1w)` };
   if (seconds <= 0) return { problem: `${raw} must be longer than 0` };
   if (seconds > PLAN_LIMITS.deadlineSeconds.max) return { problem: `${raw} is too long` };
   return { ms: now - seconds * 1000 };

@@ -222,10 +222,16 @@ export class SitemapReader {
     }
     if (this.depth === 2) {
       const want = this.format === 'urlset' ? 'url' : this.format === 'sitemapindex' ? 'sitemap' : undefined;
-      if (want !== undefined && local === want) this.open = { kind: want, prefix: prefixOf(name), loc: undefined, lastmod: undefined };
+      if (want !== undefined && local === want)
+        this.open = { kind: want, prefix: prefixOf(name), loc: undefined, lastmod: undefined };
       return;
     }
-    if (this.depth === 3 && this.open && prefixOf(name) === this.open.prefix && (local === 'loc' || local === 'lastmod')) {
+    if (
+      this.depth === 3 &&
+      this.open &&
+      prefixOf(name) === this.open.prefix &&
+      (local === 'loc' || local === 'lastmod')
+    ) {
       this.field = { name: local, tag: name, depth: 3 };
       this.text = '';
     }
@@ -234,7 +240,8 @@ export class SitemapReader {
   private onText(text: string): void {
     if (!this.field) return;
     // Keep no more than a URL can hold (plus one character, to tell "too long").
-    if (this.text.length <= SITEMAP_MAX_URL_LENGTH) this.text += text.slice(0, SITEMAP_MAX_URL_LENGTH + 1 - this.text.length);
+    if (this.text.length <= SITEMAP_MAX_URL_LENGTH)
+      this.text += text.slice(0, SITEMAP_MAX_URL_LENGTH + 1 - this.text.length);
   }
 
   private closeTag(name: string, implied: boolean): void {
@@ -242,7 +249,8 @@ export class SitemapReader {
     // htmlparser2 closes the elements a mismatched close tag skips, and every open one at the end.
     if (implied) {
       if (this.ending) {
-        if (this.stopped === undefined && this.format !== 'feed' && this.format !== 'other') this.repaired(`the document ends inside <${name}>`);
+        if (this.stopped === undefined && this.format !== 'feed' && this.format !== 'other')
+          this.repaired(`the document ends inside <${name}>`);
       } else this.repaired(`<${name}> was not closed`);
     }
     const depth = this.depth--;

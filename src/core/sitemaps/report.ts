@@ -125,7 +125,10 @@ export interface SitemapSizing {
  * robots.txt allows, or with a "changed since" (`recrawl`) those whose lastmod is on or after it; undefined
  * when none of its sitemaps could be read (then a typed number, or none, applies).
  */
-export function sitemapPages(h: Pick<SitemapHostReport, 'files' | 'urls' | 'changedSince'>, recrawl: boolean): number | undefined {
+export function sitemapPages(
+  h: Pick<SitemapHostReport, 'files' | 'urls' | 'changedSince'>,
+  recrawl: boolean,
+): number | undefined {
   if (h.files === 0) return undefined;
   return recrawl ? (h.changedSince ?? 0) : h.urls;
 }

@@ -118,7 +118,10 @@ interface HostState {
  * or one of the indexes it was reached through. `chain` holds the file's URL first, then the indexes above it;
  * `listed` maps a host to the sitemap URLs its robots.txt lists.
  */
-export function acceptingHosts(chain: readonly string[], listed: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+export function acceptingHosts(
+  chain: readonly string[],
+  listed: ReadonlyMap<string, ReadonlySet<string>>,
+): Set<string> {
   const hosts = new Set<string>();
   const own = hostOf(chain[0]);
   if (own !== undefined) hosts.add(own);
@@ -151,7 +154,15 @@ export class SitemapTally {
     for (const h of hosts) {
       const host = h.toLowerCase();
       if (!this.hosts.has(host)) {
-        this.hosts.set(host, { urls: new Map(), disallowed: new Set(), pending: new Map(), unchecked: 0, duplicates: 0, invalid: 0, other: new Map() });
+        this.hosts.set(host, {
+          urls: new Map(),
+          disallowed: new Set(),
+          pending: new Map(),
+          unchecked: 0,
+          duplicates: 0,
+          invalid: 0,
+          other: new Map(),
+        });
       }
     }
   }
@@ -216,7 +227,10 @@ export class SitemapTally {
       else state.pending.set(origin, [href]);
       return 'pending';
     }
-    if (verdictWithOutcome(robots.outcome, robots.file, url, this.options.productToken, robots.robotsUrl).verdict === 'disallowed') {
+    if (
+      verdictWithOutcome(robots.outcome, robots.file, url, this.options.productToken, robots.robotsUrl).verdict ===
+      'disallowed'
+    ) {
       state.disallowed.add(href);
       return 'disallowed';
     }
@@ -261,7 +275,11 @@ export class SitemapTally {
         continue;
       }
       for (const href of hrefs) {
-        if (verdictWithOutcome(robots.outcome, robots.file, href, this.options.productToken, robots.robotsUrl).verdict !== 'disallowed') continue;
+        if (
+          verdictWithOutcome(robots.outcome, robots.file, href, this.options.productToken, robots.robotsUrl).verdict !==
+          'disallowed'
+        )
+          continue;
         state.urls.delete(href);
         state.disallowed.add(href);
       }

@@ -14,7 +14,8 @@ export class CommandArgumentError extends Error {
 /** A string (split like any URL list: splitUrlList) or an array of strings. */
 export function urlList(name: string, value: unknown): string[] {
   if (typeof value === 'string') return splitUrlList(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitUrlList(v));
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return value.flatMap((v: string) => splitUrlList(v));
   throw new CommandArgumentError(`${name}: give a URL, a list of URLs, or a string of URLs`);
 }
 

@@ -49,11 +49,21 @@ export function registerCrawlCommands(context: vscode.ExtensionContext, deps: Cr
         detail: 'Loopback hosts that misbehave on purpose: latency, Crawl-delay, 429 with Retry-After, 503s.',
       },
       ...(planner.length > 0
-        ? [{ source: 'planner' as const, label: '$(list-flat) Planner seeds', description: `${planner.length} URL${planner.length === 1 ? '' : 's'}`, detail: planner.slice(0, 4).join('  ') }]
+        ? [
+            {
+              source: 'planner' as const,
+              label: '$(list-flat) Planner seeds',
+              description: `${planner.length} URL${planner.length === 1 ? '' : 's'}`,
+              detail: planner.slice(0, 4).join('  '),
+            },
+          ]
         : []),
       { source: 'enter', label: '$(edit) Enter seed URLs…' },
     ];
-    const picked = await vscode.window.showQuickPick(choices, { title: 'Run Test Crawl: which seeds?', ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(choices, {
+      title: 'Run Test Crawl: which seeds?',
+      ignoreFocusOut: true,
+    });
     if (!picked) return undefined;
     switch (picked.source) {
       case 'demo': {
@@ -84,7 +94,10 @@ export function registerCrawlCommands(context: vscode.ExtensionContext, deps: Cr
     } else {
       args = { ...argObject(COMMANDS.runTestCrawl, arg) };
       const unknown = Object.keys(args).filter((k) => !(TASK_PROPERTIES as readonly string[]).includes(k));
-      if (unknown.length > 0) throw new CommandArgumentError(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known: ${TASK_PROPERTIES.join(', ')})`);
+      if (unknown.length > 0)
+        throw new CommandArgumentError(
+          `unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known: ${TASK_PROPERTIES.join(', ')})`,
+        );
       args.seeds = urlList('seeds', args.seeds);
     }
     const seeds = args.seeds as string[];
@@ -100,7 +113,9 @@ export function registerCrawlCommands(context: vscode.ExtensionContext, deps: Cr
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.runTestCrawl, (arg?: unknown) => runCommand(deps.log, 'Run Test Crawl', () => runTestCrawl(arg))),
+    vscode.commands.registerCommand(COMMANDS.runTestCrawl, (arg?: unknown) =>
+      runCommand(deps.log, 'Run Test Crawl', () => runTestCrawl(arg)),
+    ),
     vscode.commands.registerCommand(COMMANDS.stopTestCrawl, () =>
       runCommand(deps.log, 'Stop Test Crawl', async () => {
         const stopped = deps.runs.stopAll();

@@ -9,12 +9,27 @@
 import * as vscode from 'vscode';
 import { formatPlanText } from '../../core/format/planText';
 import { numberProblem } from '../../core/limits';
-import { estimateDocument, plan, PLAN_LIMITS, PlanInputError, type EstimateDocument, type PlanInput } from '../../core/plan';
+import {
+  estimateDocument,
+  plan,
+  PLAN_LIMITS,
+  PlanInputError,
+  type EstimateDocument,
+  type PlanInput,
+} from '../../core/plan';
 import { validateSeeds } from '../../core/seeds';
 import type { ConfigAccess, CrawlPlannerSettings } from '../config';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
-import { argObject, CommandArgumentError, optionalBoolean, optionalChoice, optionalNumber, parseNumberText, urlList } from './args';
+import {
+  argObject,
+  CommandArgumentError,
+  optionalBoolean,
+  optionalChoice,
+  optionalNumber,
+  parseNumberText,
+  urlList,
+} from './args';
 import { runCommand } from './run';
 import { askUrls } from './urlInput';
 
@@ -34,11 +49,14 @@ export function estimateFromArgs(raw: unknown, settings: CrawlPlannerSettings): 
   const args = argObject(COMMANDS.estimate, raw);
   const urls = urlList('urls', args.urls ?? args.seeds);
   const { seeds, invalid } = validateSeeds(urls.map((text, i) => ({ text, line: i + 1, source: 'argument' })));
-  if (seeds.length === 0) throw new CommandArgumentError(urls.length === 0 ? 'urls: give at least one URL' : 'urls: no valid http(s) URL');
+  if (seeds.length === 0)
+    throw new CommandArgumentError(urls.length === 0 ? 'urls: give at least one URL' : 'urls: no valid http(s) URL');
   const total = optionalNumber('pages', args.pages, PLAN_LIMITS.pages);
   const perHost = optionalNumber('pagesPerHost', args.pagesPerHost, PLAN_LIMITS.pages);
-  if (total !== undefined && perHost !== undefined) throw new CommandArgumentError('pages and pagesPerHost: give one, not both');
-  if (total === undefined && perHost === undefined) throw new CommandArgumentError('pages: give the total pages (or pagesPerHost)');
+  if (total !== undefined && perHost !== undefined)
+    throw new CommandArgumentError('pages and pagesPerHost: give one, not both');
+  if (total === undefined && perHost === undefined)
+    throw new CommandArgumentError('pages: give the total pages (or pagesPerHost)');
   const input: PlanInput = {
     seeds,
     pages: total !== undefined ? { total } : { perHost: perHost! },
@@ -65,7 +83,8 @@ export function estimateFromArgs(raw: unknown, settings: CrawlPlannerSettings): 
 /** "Pages in total": a whole number from 1 to 10^12, commas allowed. */
 function pagesProblem(text: string): string | undefined {
   const problem = numberProblem(parseNumberText(text), PLAN_LIMITS.pages);
-  if (problem === 'not-finite' || problem === 'not-whole') return 'Enter a whole number of pages, e.g. 10000 or 1,000,000.';
+  if (problem === 'not-finite' || problem === 'not-whole')
+    return 'Enter a whole number of pages, e.g. 10000 or 1,000,000.';
   if (problem !== undefined) return `Enter a number from 1 to ${PLAN_LIMITS.pages.max.toExponential()}.`;
   return undefined;
 }
@@ -81,10 +100,13 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
       `Crawl estimate: ${d.totalPages.toLocaleString('en-US')} pages on ${d.hosts.length} host${d.hosts.length === 1 ? '' : 's'} take ${d.totalHuman}.`,
       `Settings: delay ${settings.defaultDelaySeconds} s (${settings.delayFrom === 'start' ? 'start to start' : 'end to start'}), ` +
         `Crawl-delay policy ${settings.crawlDelayPolicy} (cap ${settings.maxCrawlDelaySeconds} s). No robots.txt was fetched; ` +
-        'the planner (Crawl Planner: Open Planner) can take each host\'s Crawl-delay into account.',
+        "the planner (Crawl Planner: Open Planner) can take each host's Crawl-delay into account.",
       '',
     ];
-    const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: head.join('\n') + result.text });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'plaintext',
+      content: head.join('\n') + result.text,
+    });
     await vscode.window.showTextDocument(document, { preview: true });
   };
 
@@ -97,7 +119,8 @@ export function registerEstimateCommand(context: vscode.ExtensionContext, deps: 
     });
     if (typed === undefined) return undefined;
     lastUrls = typed.text;
-    const hosts = new Set(validateSeeds(typed.urls.map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host)).size;
+    const hosts = new Set(validateSeeds(typed.urls.map((text, i) => ({ text, line: i + 1 }))).seeds.map((s) => s.host))
+      .size;
     const pagesText = await vscode.window.showInputBox({
       title: 'Estimate Crawl Time (2/2)',
       prompt: `Pages in total, spread evenly over ${hosts} host${hosts === 1 ? '' : 's'}`,

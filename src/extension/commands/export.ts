@@ -38,12 +38,22 @@ export interface ExportCommandResult {
 
 /** The formats as the Quick Pick lists them. */
 export const EXPORT_FORMAT_ITEMS: ReadonlyArray<{ format: ExportFormat; label: string; detail: string }> = [
-  { format: 'scrapy', label: 'Scrapy', detail: 'A Scrapy project: settings, a spider, and middleware that keeps each host\'s interval, Retry-After and robots.txt' },
-  { format: 'crawlee', label: 'Crawlee', detail: 'A Crawlee script (crawl.mjs) with a hook that keeps each host\'s interval, Retry-After and robots.txt' },
+  {
+    format: 'scrapy',
+    label: 'Scrapy',
+    detail:
+      "A Scrapy project: settings, a spider, and middleware that keeps each host's interval, Retry-After and robots.txt",
+  },
+  {
+    format: 'crawlee',
+    label: 'Crawlee',
+    detail: "A Crawlee script (crawl.mjs) with a hook that keeps each host's interval, Retry-After and robots.txt",
+  },
   { format: 'nutch', label: 'Nutch', detail: 'conf/nutch-site.xml properties and the seed lists' },
   { format: 'stormcrawler', label: 'StormCrawler', detail: 'crawler-conf.yaml and the seed lists' },
 ];
-if (EXPORT_FORMAT_ITEMS.length !== EXPORT_FORMATS.length) throw new Error('every export format needs a Quick Pick item');
+if (EXPORT_FORMAT_ITEMS.length !== EXPORT_FORMATS.length)
+  throw new Error('every export format needs a Quick Pick item');
 
 const labelOf = (format: ExportFormat) => EXPORT_FORMAT_ITEMS.find((i) => i.format === format)!.label;
 
@@ -107,13 +117,18 @@ export function registerExportCommand(context: vscode.ExtensionContext, deps: Ex
         // Checked before anything is asked or read.
         let format = args === undefined ? undefined : optionalChoice('format', args.format, EXPORT_FORMATS);
         let folder = args === undefined ? undefined : pathArgumentUri('folder', args.folder);
-        if (args !== undefined && format === undefined) throw new CommandArgumentError(`format: give one of ${EXPORT_FORMATS.join(', ')}`);
-        if (args?.force !== undefined && typeof args.force !== 'boolean') throw new CommandArgumentError('force: true or false');
+        if (args !== undefined && format === undefined)
+          throw new CommandArgumentError(`format: give one of ${EXPORT_FORMATS.join(', ')}`);
+        if (args?.force !== undefined && typeof args.force !== 'boolean')
+          throw new CommandArgumentError('force: true or false');
 
         const input = deps.view.exportInput();
         if ('problem' in input) {
           if (args !== undefined) throw new Error(`nothing to export: ${input.problem}`);
-          const choice = await vscode.window.showInformationMessage(`Crawl Planner: nothing to export yet: ${input.problem}`, 'Open Planner');
+          const choice = await vscode.window.showInformationMessage(
+            `Crawl Planner: nothing to export yet: ${input.problem}`,
+            'Open Planner',
+          );
           if (choice === 'Open Planner') await deps.view.reveal();
           return undefined;
         }
@@ -125,7 +140,9 @@ export function registerExportCommand(context: vscode.ExtensionContext, deps: Ex
         const entries = await entriesOf(folder);
         if (entries.length > 0) {
           if (args !== undefined && args.force !== true) {
-            throw new CommandArgumentError(`folder: ${shown(folder)} is not empty; give another folder, or force: true to write into it`);
+            throw new CommandArgumentError(
+              `folder: ${shown(folder)} is not empty; give another folder, or force: true to write into it`,
+            );
           }
           if (args === undefined) {
             const answer = await vscode.window.showWarningMessage(
@@ -147,16 +164,28 @@ export function registerExportCommand(context: vscode.ExtensionContext, deps: Ex
           timeoutSeconds: settings.requestTimeoutSeconds,
         });
         const files = await writeExport(folder, result);
-        deps.log.info(`Export Plan: ${labelOf(format)}, ${files.length} files in ${shown(folder)}: ${files.join(', ')}`);
-        if (settings.contactUrl === undefined) deps.log.warn('Export Plan: no contact URL set (crawlPlanner.contactUrl): the exported crawler\'s User-Agent says nothing about who runs it.');
+        deps.log.info(
+          `Export Plan: ${labelOf(format)}, ${files.length} files in ${shown(folder)}: ${files.join(', ')}`,
+        );
+        if (settings.contactUrl === undefined)
+          deps.log.warn(
+            "Export Plan: no contact URL set (crawlPlanner.contactUrl): the exported crawler's User-Agent says nothing about who runs it.",
+          );
         for (const note of result.notes) deps.log.info(`Export Plan: ${note}`);
 
         const inWorkspace = vscode.workspace.getWorkspaceFolder(folder) !== undefined;
         void vscode.window
-          .showInformationMessage(`Crawl Planner: exported the plan for ${labelOf(format)} to ${shown(folder)} (${files.length} files). Its notes are in the log.`, 'Open Folder', 'Reveal', 'Show Notes')
+          .showInformationMessage(
+            `Crawl Planner: exported the plan for ${labelOf(format)} to ${shown(folder)} (${files.length} files). Its notes are in the log.`,
+            'Open Folder',
+            'Reveal',
+            'Show Notes',
+          )
           .then((choice) => {
-            if (choice === 'Open Folder') return vscode.commands.executeCommand('vscode.openFolder', folder, { forceNewWindow: true });
-            if (choice === 'Reveal') return vscode.commands.executeCommand(inWorkspace ? 'revealInExplorer' : 'revealFileInOS', folder);
+            if (choice === 'Open Folder')
+              return vscode.commands.executeCommand('vscode.openFolder', folder, { forceNewWindow: true });
+            if (choice === 'Reveal')
+              return vscode.commands.executeCommand(inWorkspace ? 'revealInExplorer' : 'revealFileInOS', folder);
             if (choice === 'Show Notes') deps.log.show(true);
             return undefined;
           });

@@ -49,7 +49,8 @@ const PLAN_LATER_MS = 10;
 export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDeps {
   return {
     getSettings: () => {
-      const { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages } = deps.config.read().settings;
+      const { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages } =
+        deps.config.read().settings;
       return { userAgent, defaultDelaySeconds, delayFrom, maxCrawlDelaySeconds, crawlDelayPolicy, maxPages };
     },
     isTrusted: () => vscode.workspace.isTrusted,
@@ -76,12 +77,23 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
     sizeFromSitemaps: async (urls, options) => {
       await deps.contact.check(urls, 'sitemap fetch');
       const s = deps.config.read().settings;
-      const [{ userAgentHeader }, { sizeFromSitemaps }] = await Promise.all([import('../../net/userAgent.js'), import('../../net/sitemaps.js')]);
+      const [{ userAgentHeader }, { sizeFromSitemaps }] = await Promise.all([
+        import('../../net/userAgent.js'),
+        import('../../net/sitemaps.js'),
+      ]);
       const header = userAgentHeader(options.userAgent, s.contactUrl);
       // The robots.txt cache the planner's robots.txt check uses: a robots.txt read there is not fetched again.
       const cache = await deps.robots.cacheFor(header);
       deps.log.info(`sitemaps: sizing ${urls.length} origin(s) as ${options.userAgent}`);
-      return sizeFromSitemaps(urls, sitemapSizingOptions(options, { userAgentHeader: header, robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds, cache }), options.signal);
+      return sizeFromSitemaps(
+        urls,
+        sitemapSizingOptions(options, {
+          userAgentHeader: header,
+          robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds,
+          cache,
+        }),
+        options.signal,
+      );
     },
     files: createSeedFiles(),
     expectedLocalHosts: () => new Set((deps.demo.hosts ?? []).map((h) => new URL(h.origin).host)),
@@ -90,11 +102,25 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
     onDidEndCrawl: (listener) =>
       deps.runs.onDidEnd((end) => {
         if (!end.summary) return;
-        const file = end.reportUri === undefined ? undefined : end.reportUri.scheme === 'file' ? vscode.workspace.asRelativePath(end.reportUri, false) : end.reportUri.toString(true);
-        listener(toCrawlResultView(end.name, end.exitCode, end.summary), end.report === undefined ? undefined : { report: end.report, ...(file === undefined ? {} : { file }) });
+        const file =
+          end.reportUri === undefined
+            ? undefined
+            : end.reportUri.scheme === 'file'
+              ? vscode.workspace.asRelativePath(end.reportUri, false)
+              : end.reportUri.toString(true);
+        listener(
+          toCrawlResultView(end.name, end.exitCode, end.summary),
+          end.report === undefined ? undefined : { report: end.report, ...(file === undefined ? {} : { file }) },
+        );
       }),
     pickCalibrationReport: () => pickCalibrationReport(deps.config.read().settings.reportFolder),
-    simulate: (plan, options, signal) => runSimulation({ file: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'simulate.js').fsPath }, plan, options, signal),
+    simulate: (plan, options, signal) =>
+      runSimulation(
+        { file: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'simulate.js').fsPath },
+        plan,
+        options,
+        signal,
+      ),
     onDidChangeSettings: (listener) => {
       const subscriptions = [deps.config.onDidChange(listener), vscode.workspace.onDidGrantWorkspaceTrust(listener)];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
@@ -114,7 +140,8 @@ export interface PlannerCommandsDeps {
  */
 export function pathArgumentUri(what: string, arg: unknown): vscode.Uri {
   const text = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : undefined;
-  if (text === undefined || text.trim() === '' || text.length > 8192) throw new CommandArgumentError(`${what}: give a path or a URI`);
+  if (text === undefined || text.trim() === '' || text.length > 8192)
+    throw new CommandArgumentError(`${what}: give a path or a URI`);
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text)) return vscode.Uri.parse(text, true);
   if (path.isAbsolute(text)) return vscode.Uri.file(text);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -162,13 +189,18 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
         }
         const args = argObject(COMMANDS.simulatePlan, arg);
         const unknown = Object.keys(args).filter((k) => k !== 'runs' && k !== 'seed');
-        if (unknown.length > 0) throw new CommandArgumentError(`unknown argument: ${unknown.join(', ')} (known: runs, seed)`);
+        if (unknown.length > 0)
+          throw new CommandArgumentError(`unknown argument: ${unknown.join(', ')} (known: runs, seed)`);
         const runs = optionalNumber('runs', args.runs, SIMULATION_LIMITS.runs);
         const seed = optionalNumber('seed', args.seed, SIMULATION_LIMITS.seed);
-        const ended = await deps.view.simulateNow({ ...(runs === undefined ? {} : { runs }), ...(seed === undefined ? {} : { seed }) });
+        const ended = await deps.view.simulateNow({
+          ...(runs === undefined ? {} : { runs }),
+          ...(seed === undefined ? {} : { seed }),
+        });
         if (arg === undefined) await deps.view.reveal();
         if (ended.state === 'error') throw new Error(ended.message);
-        if (ended.state !== 'done') throw new Error('there is no plan to simulate: enter seeds and pages in the planner');
+        if (ended.state !== 'done')
+          throw new Error('there is no plan to simulate: enter seeds and pages in the planner');
         return ended.simulation;
       }),
     ),
@@ -193,7 +225,8 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
       runCommand(deps.log, 'Size Pages from Sitemaps', async () => {
         const args = arg === undefined ? undefined : argObject('Size Pages from Sitemaps', arg);
         const changedSince = args?.changedSince ?? '';
-        if (typeof changedSince !== 'string') throw new CommandArgumentError('changedSince: a date (2024-05-01) or a duration (30d)');
+        if (typeof changedSince !== 'string')
+          throw new CommandArgumentError('changedSince: a date (2024-05-01) or a duration (30d)');
         if (changedSince.trim() !== '') {
           const read = parseChangedSince(changedSince, Date.now());
           if ('problem' in read) throw new CommandArgumentError(`changedSince: ${read.problem}`);
@@ -204,7 +237,9 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
         return state;
       }),
     ),
-    vscode.commands.registerCommand(COMMANDS.openPlanner, () => runCommand(deps.log, 'Open Planner', () => Promise.resolve(deps.view.reveal()))),
+    vscode.commands.registerCommand(COMMANDS.openPlanner, () =>
+      runCommand(deps.log, 'Open Planner', () => Promise.resolve(deps.view.reveal())),
+    ),
     vscode.commands.registerCommand(COMMANDS.copyPlanJson, (arg?: unknown) =>
       runCommand(deps.log, 'Copy Plan as JSON', async () => {
         let json: string | undefined;
@@ -213,7 +248,10 @@ export function registerPlannerCommands(context: vscode.ExtensionContext, deps: 
         } else {
           json = deps.view.currentPlanJson();
           if (json === undefined) {
-            const choice = await vscode.window.showInformationMessage('There is no plan yet: enter seeds and pages in the planner.', 'Open Planner');
+            const choice = await vscode.window.showInformationMessage(
+              'There is no plan yet: enter seeds and pages in the planner.',
+              'Open Planner',
+            );
             if (choice === 'Open Planner') await deps.view.reveal();
             return undefined;
           }

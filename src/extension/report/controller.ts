@@ -8,7 +8,12 @@ import { jsonPieces } from '../../core/format/json';
 import { estimateDocument, type Plan } from '../../core/plan';
 import type { SeedsCheck } from '../view/planning';
 import { assertNever, type NoticeLevel } from '../../shared/protocol';
-import { parseReportMessage, type HostToReport, type ReportQuery, type ReportToHost } from '../../shared/reportProtocol';
+import {
+  parseReportMessage,
+  type HostToReport,
+  type ReportQuery,
+  type ReportToHost,
+} from '../../shared/reportProtocol';
 import { deliver } from '../view/deliver';
 import { reportView, ReportTable } from './table';
 import type { Simulation } from '../../core/simulate/types';
@@ -132,11 +137,25 @@ export class ReportController {
         break;
       case 'rows': {
         if (message.plan !== this.planNumber || this.table === undefined) {
-          void this.send({ type: 'rows', plan: message.plan, request: message.request, total: 0, offset: message.offset, rows: [] });
+          void this.send({
+            type: 'rows',
+            plan: message.plan,
+            request: message.request,
+            total: 0,
+            offset: message.offset,
+            rows: [],
+          });
           break;
         }
         const { total, rows } = this.table.rows(message.query, message.offset, message.count);
-        void this.send({ type: 'rows', plan: this.planNumber, request: message.request, total, offset: message.offset, rows });
+        void this.send({
+          type: 'rows',
+          plan: this.planNumber,
+          request: message.request,
+          total,
+          offset: message.offset,
+          rows,
+        });
         break;
       }
       case 'export':
@@ -144,7 +163,8 @@ export class ReportController {
         break;
       case 'timeline': {
         const timeline = this.timeline;
-        const current = message.plan === this.planNumber && message.simulation === this.simulationNumber && timeline !== undefined;
+        const current =
+          message.plan === this.planNumber && message.simulation === this.simulationNumber && timeline !== undefined;
         void this.send({
           type: 'timeline',
           plan: message.plan,
@@ -197,13 +217,23 @@ export class ReportController {
     if (table === undefined || sim === undefined || sim.plan !== table.plan) {
       this.timeline = undefined;
       const state = this.deps.source.simulationState?.() ?? { state: 'off' };
-      message = { type: 'simulation', plan: this.planNumber, simulation: null, status: table === undefined ? '' : simulationStatusText(state) };
+      message = {
+        type: 'simulation',
+        plan: this.planNumber,
+        simulation: null,
+        status: table === undefined ? '' : simulationStatusText(state),
+      };
     } else {
       if (this.timeline?.simulation !== sim.simulation) {
         this.simulationNumber++;
         this.timeline = new ReportTimeline(sim.simulation, table.plan.bindingHost);
       }
-      message = { type: 'simulation', plan: this.planNumber, simulation: reportSimulationView(sim.simulation, table.plan, this.simulationNumber), status: '' };
+      message = {
+        type: 'simulation',
+        plan: this.planNumber,
+        simulation: reportSimulationView(sim.simulation, table.plan, this.simulationNumber),
+        status: '',
+      };
     }
     const key = `${message.plan}|${message.simulation?.number ?? '-'}|${message.status}`;
     if (key === this.simulationSent) return;
@@ -223,7 +253,11 @@ export class ReportController {
     const rows = format === 'csv' ? table.view(query).length : table.plan.hosts.length;
     Promise.resolve(this.deps.save(format, pieces)).then(
       (where) => {
-        if (where !== undefined) this.notice('info', `Saved ${formatNumber(rows)} ${rows === 1 ? 'host' : 'hosts'} as ${format.toUpperCase()}: ${where}`);
+        if (where !== undefined)
+          this.notice(
+            'info',
+            `Saved ${formatNumber(rows)} ${rows === 1 ? 'host' : 'hosts'} as ${format.toUpperCase()}: ${where}`,
+          );
       },
       (err: unknown) => this.notice('error', `Could not export: ${err instanceof Error ? err.message : String(err)}`),
     );
@@ -238,5 +272,4 @@ export class ReportController {
     if (!this.ready || this.post === undefined) return Promise.resolve(false);
     return deliver(this.post, message, (why) => this.deps.log(`Plan report: ${why}`));
   }
-
 }

@@ -37,7 +37,12 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
     ([key, label], i) =>
       `<div role="columnheader" class="cell col-${i}" data-column="${i}" aria-sort="none"><button type="button" class="sort" data-sort="${key}">${escapeAttr(label)}</button></div>`,
   ).join('');
-  return webviewPage(webview, nonce, resources, 'Crawl Plan Report', `<main id="report" aria-busy="true">
+  return webviewPage(
+    webview,
+    nonce,
+    resources,
+    'Crawl Plan Report',
+    `<main id="report" aria-busy="true">
   <header class="report-head">
     <h1 id="report-title">Crawl plan</h1>
     <p id="total" class="total"></p>
@@ -98,5 +103,6 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
     <p id="status" class="status" role="status" aria-live="polite"></p>
   </section>
 </main>
-`);
+`,
+  );
 }

@@ -21,7 +21,15 @@ export const REPORT_READY_TIMEOUT_MS = 10_000;
 const PLAN_CHANGE_MS = 200;
 
 export interface PlanReportDeps {
-  planner: Pick<PlannerViewApi, 'currentPlan' | 'onDidChangePlan' | 'currentSeedsView' | 'currentSimulation' | 'simulationState' | 'onDidChangeSimulation'>;
+  planner: Pick<
+    PlannerViewApi,
+    | 'currentPlan'
+    | 'onDidChangePlan'
+    | 'currentSeedsView'
+    | 'currentSimulation'
+    | 'simulationState'
+    | 'onDidChangeSimulation'
+  >;
   log: Log;
 }
 
@@ -38,7 +46,9 @@ async function writePieces(target: vscode.Uri, pieces: Iterable<string>): Promis
       out.on('finish', resolve);
       out.on('error', reject);
     });
-    for (const piece of pieces) if (!out.write(piece)) await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), done]);
+    for (const piece of pieces)
+      if (!out.write(piece))
+        await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), done]);
     out.end();
     return done;
   }
@@ -68,7 +78,8 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = `crawl-plan.${format}`;
       const target = await vscode.window.showSaveDialog({
-        title: format === 'csv' ? 'Export the hosts shown as CSV' : 'Export the plan as JSON (the estimate --json document)',
+        title:
+          format === 'csv' ? 'Export the hosts shown as CSV' : 'Export the plan as JSON (the estimate --json document)',
         saveLabel: 'Export',
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
         filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
@@ -110,7 +121,8 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
       script: vscode.Uri.joinPath(dist, 'report.js'),
       style: vscode.Uri.joinPath(media, 'report.css'),
     });
-    const post = (message: Parameters<Parameters<ReportController['attach']>[0]>[0]) => created.webview.postMessage(message);
+    const post = (message: Parameters<Parameters<ReportController['attach']>[0]>[0]) =>
+      created.webview.postMessage(message);
     controller.attach(post);
     const subscriptions = [
       created.webview.onDidReceiveMessage((message: unknown) => controller.receive(message)),
@@ -139,8 +151,12 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
       if (panel === undefined) panel = create();
       else panel.reveal();
       let wait: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => (wait = setTimeout(() => resolve(false), REPORT_READY_TIMEOUT_MS)));
-      return Promise.race([controller.readyAnswered(answered).then(() => true), timeout]).finally(() => clearTimeout(wait));
+      const timeout = new Promise<boolean>(
+        (resolve) => (wait = setTimeout(() => resolve(false), REPORT_READY_TIMEOUT_MS)),
+      );
+      return Promise.race([controller.readyAnswered(answered).then(() => true), timeout]).finally(() =>
+        clearTimeout(wait),
+      );
     },
     dispose: () => {
       planChanged.dispose();
@@ -151,7 +167,9 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
   };
   context.subscriptions.push(
     report,
-    vscode.commands.registerCommand(COMMANDS.openPlanReport, () => runCommand(deps.log, 'Open Plan Report', () => report.open())),
+    vscode.commands.registerCommand(COMMANDS.openPlanReport, () =>
+      runCommand(deps.log, 'Open Plan Report', () => report.open()),
+    ),
   );
   return report;
 }

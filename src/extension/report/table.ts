@@ -33,7 +33,11 @@ export function reportView(plan: Plan, seedsFrom: string): ReportView {
     bindingDescription: plan.bindingDescription,
     hostCount: plan.hosts.length,
     seedsFrom,
-    warnings: plan.warnings.slice(0, REPORT_WARNINGS).map((w) => (w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message })),
+    warnings: plan.warnings
+      .slice(0, REPORT_WARNINGS)
+      .map((w) =>
+        w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message },
+      ),
     warningCount: plan.warnings.length,
     chart: chartModel(plan, REPORT_CHART_BARS, hostGroups(plan)),
     sharded: plan.sharding !== null,
@@ -123,7 +127,10 @@ export class ReportTable {
     }
     let compare: (a: number, b: number) => number;
     if (query.sort === 'host' || query.sort === 'source') {
-      const text = query.sort === 'host' ? (i: number) => hosts[i]!.host : (i: number) => intervalSourceLabel(hosts[i]!.intervalSource);
+      const text =
+        query.sort === 'host'
+          ? (i: number) => hosts[i]!.host
+          : (i: number) => intervalSourceLabel(hosts[i]!.intervalSource);
       compare = (a, b) => {
         const x = text(a);
         const y = text(b);
@@ -142,7 +149,8 @@ export class ReportTable {
   rows(query: ReportQuery, offset: number, count: number): { total: number; rows: ReportRowView[] } {
     const order = this.view(query);
     const rows: ReportRowView[] = [];
-    for (let i = offset; i < Math.min(order.length, offset + count); i++) rows.push(reportRow(this.plan.hosts[order[i]!]!, this.plan));
+    for (let i = offset; i < Math.min(order.length, offset + count); i++)
+      rows.push(reportRow(this.plan.hosts[order[i]!]!, this.plan));
     return { total: order.length, rows };
   }
 

@@ -25,7 +25,12 @@ export function reportSimulationView(sim: Simulation, plan: Plan, number: number
     if (h.endSeconds > axis) axis = h.endSeconds;
     for (const p of h.pauses) if (p.untilSeconds > axis) axis = p.untilSeconds;
   }
-  return { ...simulationView(sim, plan), number, methodText: simulationMethodText(sim), axisSeconds: axis > 0 ? axis : 1 };
+  return {
+    ...simulationView(sim, plan),
+    number,
+    methodText: simulationMethodText(sim),
+    axisSeconds: axis > 0 ? axis : 1,
+  };
 }
 
 /** One host's line as the webview draws it. */
@@ -36,9 +41,22 @@ export function timelineRow(h: TimelineHost, binding: boolean): TimelineRowView 
     untilSeconds: p.untilSeconds,
     label: `${p.status === null ? 'Retry-After' : `${p.status} Retry-After`} ${formatSeconds(p.retryAfterSeconds)}: paused from ${formatDuration(p.fromSeconds)} to ${formatDuration(p.untilSeconds)}`,
   }));
-  const parts = [`starts at ${formatDuration(h.startSeconds)}`, `${formatNumber(totalPages)} ${totalPages === 1 ? 'page' : 'pages'} by ${formatDuration(h.endSeconds)}`];
-  if (pauses.length > 0) parts.push(`${formatNumber(pauses.length)} Retry-After ${pauses.length === 1 ? 'pause' : 'pauses'}`);
-  return { host: h.host, binding, startSeconds: h.startSeconds, endSeconds: h.endSeconds, pages: h.pages, totalPages, pauses, summary: parts.join(', ') };
+  const parts = [
+    `starts at ${formatDuration(h.startSeconds)}`,
+    `${formatNumber(totalPages)} ${totalPages === 1 ? 'page' : 'pages'} by ${formatDuration(h.endSeconds)}`,
+  ];
+  if (pauses.length > 0)
+    parts.push(`${formatNumber(pauses.length)} Retry-After ${pauses.length === 1 ? 'pause' : 'pauses'}`);
+  return {
+    host: h.host,
+    binding,
+    startSeconds: h.startSeconds,
+    endSeconds: h.endSeconds,
+    pages: h.pages,
+    totalPages,
+    pauses,
+    summary: parts.join(', '),
+  };
 }
 
 /** A simulation's timeline as rows: the binding host first, then by end, latest first (ties: the plan's order). */

@@ -35,7 +35,11 @@ function inspectArgs(arg: unknown): { urls: string[]; userAgent?: string; show: 
   if (userAgent !== undefined && (typeof userAgent !== 'string' || !PRODUCT_TOKEN.test(userAgent))) {
     throw new CommandArgumentError('userAgent: a product token, [a-zA-Z_-]+');
   }
-  return { urls, ...(typeof userAgent === 'string' ? { userAgent } : {}), show: optionalBoolean('show', o.show) !== false };
+  return {
+    urls,
+    ...(typeof userAgent === 'string' ? { userAgent } : {}),
+    show: optionalBoolean('show', o.show) !== false,
+  };
 }
 
 function openArgs(first: unknown, second: unknown): { origin: string; line?: number } {
@@ -53,7 +57,11 @@ function openArgs(first: unknown, second: unknown): { origin: string; line?: num
   return { origin: checked.seeds[0]!.origin, ...(n !== undefined ? { line: n } : {}) };
 }
 
-const VERDICT_ICON: Record<string, string> = { allowed: '$(pass)', disallowed: '$(circle-slash)', 'not-applicable': '$(question)' };
+const VERDICT_ICON: Record<string, string> = {
+  allowed: '$(pass)',
+  disallowed: '$(circle-slash)',
+  'not-applicable': '$(question)',
+};
 
 export function registerRobotsCommands(context: vscode.ExtensionContext, deps: RobotsCommandsDeps): void {
   let lastUrl = '';
@@ -82,7 +90,10 @@ export function registerRobotsCommands(context: vscode.ExtensionContext, deps: R
           detail: verdicts.map((r) => `${VERDICT_ICON[r.verdict] ?? ''} ${new URL(r.url).pathname}`).join('   '),
         };
       });
-      const picked = await vscode.window.showQuickPick(items, { title: 'robots.txt: open which origin?', matchOnDetail: true });
+      const picked = await vscode.window.showQuickPick(items, {
+        title: 'robots.txt: open which origin?',
+        matchOnDetail: true,
+      });
       if (!picked) return;
       origin = picked.label;
     }
@@ -95,7 +106,10 @@ export function registerRobotsCommands(context: vscode.ExtensionContext, deps: R
       runCommand(deps.log, 'Inspect robots.txt', async () => {
         let request: { urls: string[]; userAgent?: string; show: boolean };
         if (arg === undefined) {
-          const urls = await askFor('Inspect robots.txt for URL', 'URL(s) to check against their hosts\' robots.txt, separated by commas or spaces');
+          const urls = await askFor(
+            'Inspect robots.txt for URL',
+            "URL(s) to check against their hosts' robots.txt, separated by commas or spaces",
+          );
           if (!urls) return undefined;
           request = { urls, show: true };
         } else {
@@ -106,7 +120,11 @@ export function registerRobotsCommands(context: vscode.ExtensionContext, deps: R
           (_progress, token) => {
             const abort = new AbortController();
             token.onCancellationRequested(() => abort.abort());
-            return deps.robots.inspect({ urls: request.urls, signal: abort.signal, ...(request.userAgent ? { productToken: request.userAgent } : {}) });
+            return deps.robots.inspect({
+              urls: request.urls,
+              signal: abort.signal,
+              ...(request.userAgent ? { productToken: request.userAgent } : {}),
+            });
           },
         );
         if (request.show) await present(inspection);

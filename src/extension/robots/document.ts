@@ -22,18 +22,34 @@ function clean(text: string): string {
 }
 
 /** The header block and the file, and where the file starts. Exported for tests. */
-export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<RobotsInspection, 'productToken' | 'results'>): RenderedRobotsDocument {
+export function renderRobotsDocument(
+  origin: InspectedOrigin,
+  inspection: Pick<RobotsInspection, 'productToken' | 'results'>,
+): RenderedRobotsDocument {
   const head: string[] = [];
-  const fetched = origin.fetchedAt !== null ? `fetched ${new Date(origin.fetchedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : 'not fetched';
+  const fetched =
+    origin.fetchedAt !== null
+      ? `fetched ${new Date(origin.fetchedAt)
+          .toISOString()
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, ' UTC')}`
+      : 'not fetched';
   // Every URL is followed by a space or the end of the line: the editor's link detection would take a
   // comma or colon right after one as part of the link.
   head.push(`# robots.txt of ${clean(origin.origin)} (read-only, as fetched by Crawl Planner)`);
-  head.push(`# ${origin.outcome}${origin.status !== null ? ` (HTTP ${origin.status})` : ''}, ${fetched}, from ${clean(origin.robotsUrl)}`);
+  head.push(
+    `# ${origin.outcome}${origin.status !== null ? ` (HTTP ${origin.status})` : ''}, ${fetched}, from ${clean(origin.robotsUrl)}`,
+  );
   head.push(`# ${clean(origin.reason)}`);
   for (const r of origin.redirects) head.push(`#   redirect ${r.status}: ${clean(r.from)} → ${clean(r.to)}`);
   const token = clean(inspection.productToken);
   if (origin.group) {
-    const how = origin.group.matchedBy === 'product-token' ? `names ${token}` : origin.group.matchedBy === 'star' ? 'User-agent: *' : 'no group';
+    const how =
+      origin.group.matchedBy === 'product-token'
+        ? `names ${token}`
+        : origin.group.matchedBy === 'star'
+          ? 'User-agent: *'
+          : 'no group';
     const where = origin.group.line !== null ? ` (line ${origin.group.line})` : '';
     head.push(`# Group for ${token}: ${how}${where}; agents: ${origin.group.userAgents.map(clean).join(', ') || '—'}`);
   } else if (origin.outcome === 'ok') {
@@ -43,7 +59,9 @@ export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<R
     origin.crawlDelaySeconds !== null
       ? `Crawl-delay ${formatSeconds(origin.crawlDelaySeconds)}${origin.crawlDelayLine !== null ? ` (line ${origin.crawlDelayLine})` : ''}`
       : 'no Crawl-delay';
-  head.push(`# ${delay}; effective interval ${formatDuration(origin.effectiveIntervalSeconds)} (${clean(origin.intervalSource)})${origin.skipped ? '; host skipped: Crawl-delay above the cap' : ''}`);
+  head.push(
+    `# ${delay}; effective interval ${formatDuration(origin.effectiveIntervalSeconds)} (${clean(origin.intervalSource)})${origin.skipped ? '; host skipped: Crawl-delay above the cap' : ''}`,
+  );
   if (origin.sitemaps.length > 0) {
     head.push(`# Sitemaps (${origin.sitemaps.length}):`);
     for (const s of origin.sitemaps.slice(0, 20)) head.push(`#   ${clean(s)}`);
@@ -61,8 +79,10 @@ export function renderRobotsDocument(origin: InspectedOrigin, inspection: Pick<R
   }
   if (origin.findings.length > 0) {
     head.push('#', `# Findings (${origin.findings.length}):`);
-    for (const f of origin.findings.slice(0, MAX_FINDINGS_SHOWN)) head.push(`#   line ${f.line} ${f.severity}: ${clean(f.message)}`);
-    if (origin.findings.length > MAX_FINDINGS_SHOWN) head.push(`#   … and ${origin.findings.length - MAX_FINDINGS_SHOWN} more`);
+    for (const f of origin.findings.slice(0, MAX_FINDINGS_SHOWN))
+      head.push(`#   line ${f.line} ${f.severity}: ${clean(f.message)}`);
+    if (origin.findings.length > MAX_FINDINGS_SHOWN)
+      head.push(`#   … and ${origin.findings.length - MAX_FINDINGS_SHOWN} more`);
   }
   if (origin.text === undefined) {
     head.push('#', '# (no file: robots.txt was not fetched with a 2xx status)');

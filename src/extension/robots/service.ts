@@ -72,10 +72,18 @@ export function registerRobotsService(context: vscode.ExtensionContext, deps: Ro
   };
 
   const makeCache = async (header: string, saved: unknown): Promise<RobotsCache> => {
-    const [{ RobotsCache: Cache }, { fetchRobots }] = await Promise.all([import('../../net/robotsCache.js'), import('../../net/robotsFetch.js')]);
+    const [{ RobotsCache: Cache }, { fetchRobots }] = await Promise.all([
+      import('../../net/robotsCache.js'),
+      import('../../net/robotsFetch.js'),
+    ]);
     const s = settings();
     const totalMs = s.robotsTxtTimeoutSeconds * 1000;
-    const timeouts = { connectMs: Math.min(totalMs, s.connectTimeoutSeconds * 1000), headersMs: totalMs, bodyMs: totalMs, totalMs };
+    const timeouts = {
+      connectMs: Math.min(totalMs, s.connectTimeoutSeconds * 1000),
+      headersMs: totalMs,
+      bodyMs: totalMs,
+      totalMs,
+    };
     return Cache.fromJSON(saved ?? null, { fetch: (origin) => fetchRobots(origin, { userAgent: header, timeouts }) });
   };
 

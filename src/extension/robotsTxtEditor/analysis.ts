@@ -48,7 +48,12 @@ export function editorContext(s: RobotsTxtSettings): EditorContext {
 }
 
 /** Lints `text` as the document `uri` (the "Test URLs" command may pass another robots.txt URL). */
-export function analyseText(uri: vscode.Uri, text: string, maxCrawlDelaySeconds: number, robotsUrl?: string): DocumentAnalysis {
+export function analyseText(
+  uri: vscode.Uri,
+  text: string,
+  maxCrawlDelaySeconds: number,
+  robotsUrl?: string,
+): DocumentAnalysis {
   const fixed = robotsUrl ?? fetchedRobotsUrl(uri);
   const hint = fixed === undefined && uri.scheme !== 'untitled' ? originFromPath(uri.path) : undefined;
   const lint = lintRobotsText(text, {
@@ -56,7 +61,9 @@ export function analyseText(uri: vscode.Uri, text: string, maxCrawlDelaySeconds:
     ...(fixed !== undefined ? { robotsUrl: fixed } : {}),
     ...(hint ? { originHint: hint } : {}),
   });
-  return !isReadOnlyCopy(uri) && lint.origin && lint.origin.from !== 'option' ? { lint, liveOrigin: lint.origin } : { lint };
+  return !isReadOnlyCopy(uri) && lint.origin && lint.origin.from !== 'option'
+    ? { lint, liveOrigin: lint.origin }
+    : { lint };
 }
 
 /** A cache of analyses keyed by document and version (and the cap, which changes the findings). */

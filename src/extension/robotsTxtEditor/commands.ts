@@ -13,7 +13,14 @@
  * the right. In Restricted Mode it asks before fetching, since the origin may come from the file.
  */
 import * as vscode from 'vscode';
-import { robotsUrlForInputs, splitUrlInput, testUrls, tokenForGroup, verdictMarks, type UrlTest } from '../../core/robots/editor';
+import {
+  robotsUrlForInputs,
+  splitUrlInput,
+  testUrls,
+  tokenForGroup,
+  verdictMarks,
+  type UrlTest,
+} from '../../core/robots/editor';
 import type { RobotsVerdict } from '../../core/robots/explain';
 import { originUnknown } from '../../core/robots/lint';
 import { sanitizeText } from '../../core/format/table';
@@ -61,7 +68,12 @@ function testArgs(value: unknown): TestArgs {
   const out: TestArgs = {};
   if (o.urls !== undefined) {
     const list = typeof o.urls === 'string' ? splitUrlInput(o.urls) : o.urls;
-    if (!Array.isArray(list) || !list.every((u) => typeof u === 'string' && u.length <= MAX_URL_LENGTH) || list.length === 0 || list.length > MAX_URLS) {
+    if (
+      !Array.isArray(list) ||
+      !list.every((u) => typeof u === 'string' && u.length <= MAX_URL_LENGTH) ||
+      list.length === 0 ||
+      list.length > MAX_URLS
+    ) {
       throw new CommandArgumentError(`urls: 1 to ${MAX_URLS} URLs or paths, as a string or a list of strings`);
     }
     out.urls = typeof o.urls === 'string' ? list : splitUrlInput(list.join(' '));
@@ -69,16 +81,21 @@ function testArgs(value: unknown): TestArgs {
   const group = optionalNumber('group', o.group, { min: 0, max: 1_000_000, integer: true });
   if (group !== undefined) out.group = group;
   if (o.productToken !== undefined) {
-    if (typeof o.productToken !== 'string' || !PRODUCT_TOKEN.test(o.productToken)) throw new CommandArgumentError('productToken: a product token, [a-zA-Z_-]+');
+    if (typeof o.productToken !== 'string' || !PRODUCT_TOKEN.test(o.productToken))
+      throw new CommandArgumentError('productToken: a product token, [a-zA-Z_-]+');
     out.productToken = o.productToken;
   }
   return out;
 }
 
 async function documentFor(uri: unknown): Promise<vscode.TextDocument | undefined> {
-  if (uri !== undefined && uri !== null && !(uri instanceof vscode.Uri)) throw new CommandArgumentError('the first argument must be a document URI');
+  if (uri !== undefined && uri !== null && !(uri instanceof vscode.Uri))
+    throw new CommandArgumentError('the first argument must be a document URI');
   if (uri instanceof vscode.Uri) {
-    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
+    return (
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ??
+      (await vscode.workspace.openTextDocument(uri))
+    );
   }
   return vscode.window.activeTextEditor?.document;
 }
@@ -97,7 +114,11 @@ function toResult(t: UrlTest, productToken: string, robotsUrl: string): UrlTestR
   };
 }
 
-const VERDICT_ICON: Record<UrlTestResult['verdict'], string> = { allowed: '$(pass)', disallowed: '$(circle-slash)', 'not-applicable': '$(question)' };
+const VERDICT_ICON: Record<UrlTestResult['verdict'], string> = {
+  allowed: '$(pass)',
+  disallowed: '$(circle-slash)',
+  'not-applicable': '$(question)',
+};
 
 export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps: RobotsTxtCommandDeps): void {
   /** A deciding line's highlight: the diff editor's colours, green for allows and red for blocks. */
@@ -150,7 +171,12 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
           prompt: 'URLs or paths, separated by spaces or commas: /private/page https://example.com/shop?q=1',
           value: lastInput,
           ignoreFocusOut: true,
-          validateInput: (v) => (splitUrlInput(v).length === 0 ? 'Enter at least one URL or path.' : splitUrlInput(v).length > MAX_URLS ? `At most ${MAX_URLS} at once.` : undefined),
+          validateInput: (v) =>
+            splitUrlInput(v).length === 0
+              ? 'Enter at least one URL or path.'
+              : splitUrlInput(v).length > MAX_URLS
+                ? `At most ${MAX_URLS} at once.`
+                : undefined,
         });
         if (text === undefined) return undefined;
         lastInput = text;
@@ -161,13 +187,18 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
       let { lint } = deps.analyses.get(document);
       if (originUnknown(lint.file)) {
         const robotsUrl = robotsUrlForInputs(inputs);
-        if (robotsUrl) lint = analyseText(document.uri, document.getText(), settings.maxCrawlDelaySeconds, robotsUrl).lint;
+        if (robotsUrl)
+          lint = analyseText(document.uri, document.getText(), settings.maxCrawlDelaySeconds, robotsUrl).lint;
       }
-      const token = args.productToken ?? (args.group !== undefined ? tokenForGroup(lint.file, args.group, settings.userAgent) : settings.userAgent);
+      const token =
+        args.productToken ??
+        (args.group !== undefined ? tokenForGroup(lint.file, args.group, settings.userAgent) : settings.userAgent);
       const tests = testUrls(lint.file, inputs, token);
       const results = tests.map((t) => toResult(t, token, lint.file.robotsUrl));
       for (const r of results) {
-        deps.log.info(`robots.txt test as ${token}: ${r.verdict} ${sanitizeText(r.url ?? r.input)}${r.line !== undefined ? ` (line ${r.line}: ${sanitizeText(r.rule ?? '')})` : ''}`);
+        deps.log.info(
+          `robots.txt test as ${token}: ${r.verdict} ${sanitizeText(r.url ?? r.input)}${r.line !== undefined ? ` (line ${r.line}: ${sanitizeText(r.rule ?? '')})` : ''}`,
+        );
       }
 
       // Highlight the deciding lines and show the first one.
@@ -183,7 +214,8 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
         blocked: marks.filter((m) => m.verdict === 'disallowed').map(toOptions),
       };
       let editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
-      if (!editor && marks.length > 0) editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: false });
+      if (!editor && marks.length > 0)
+        editor = await vscode.window.showTextDocument(document, { preserveFocus: true, preview: false });
       for (const e of vscode.window.visibleTextEditors) paint(e);
       const first = marks.find((m) => m.verdict === 'disallowed') ?? marks[0];
       if (editor && first) revealLine(editor, first.line, false);
@@ -222,12 +254,14 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
   const liveProvider: vscode.TextDocumentContentProvider = {
     onDidChange: liveChanged.event,
     provideTextDocumentContent: (uri) =>
-      live.get(uri.toString()) ?? `# ${sanitizeText(uri.query)}/robots.txt was not fetched in this session: use "Compare with live robots.txt" again.\n`,
+      live.get(uri.toString()) ??
+      `# ${sanitizeText(uri.query)}/robots.txt was not fetched in this session: use "Compare with live robots.txt" again.\n`,
   };
 
   const compareCommand = async (uriArg?: unknown, originArg?: unknown): Promise<boolean | undefined> =>
     runCommand(deps.log, 'Compare with live robots.txt', async () => {
-      if (originArg !== undefined && typeof originArg !== 'string') throw new CommandArgumentError('origin: an http(s) origin such as https://example.com');
+      if (originArg !== undefined && typeof originArg !== 'string')
+        throw new CommandArgumentError('origin: an http(s) origin such as https://example.com');
       const document = await documentFor(uriArg);
       if (!document || !isRobotsTxt(document)) {
         void vscode.window.showInformationMessage('Open a robots.txt file to compare it with the live one.');
@@ -245,7 +279,8 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
         if (origin === undefined) return undefined;
       }
       const checked = httpOrigin(origin);
-      if (!checked) throw new CommandArgumentError(`origin: "${sanitizeText(origin).slice(0, 80)}" is not an http(s) URL`);
+      if (!checked)
+        throw new CommandArgumentError(`origin: "${sanitizeText(origin).slice(0, 80)}" is not an http(s) URL`);
       if (!vscode.workspace.isTrusted) {
         const go = await vscode.window.showWarningMessage(
           `Fetch ${checked}/robots.txt? The workspace is in Restricted Mode, and this origin may come from the file.`,

@@ -36,7 +36,11 @@ export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): RobotsTxtDep
     log: sources.log,
     onDidChangePlannedPages: (listener) => sources.onDidChangePlannedPages(listener),
     getSettings: () =>
-      readRobotsTxtSettings(vscode.workspace.getConfiguration(SETTINGS.section), sources.config.read().settings, sources.plannedPages()),
+      readRobotsTxtSettings(
+        vscode.workspace.getConfiguration(SETTINGS.section),
+        sources.config.read().settings,
+        sources.plannedPages(),
+      ),
     fetchLiveRobots: async (origin) => {
       const s = sources.config.read().settings;
       try {

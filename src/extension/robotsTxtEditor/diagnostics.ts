@@ -22,7 +22,10 @@ const SEVERITY: Record<RobotsFinding['severity'], vscode.DiagnosticSeverity> = {
 const UNNECESSARY = new Set<string>(['rule-duplicate', 'crawl-delay-duplicate', 'empty-allow', 'sitemap-duplicate']);
 
 /** The finding's range in the document: its columns, or the line's text without surrounding blanks. */
-export function findingRange(document: vscode.TextDocument, finding: Pick<RobotsFinding, 'line' | 'column' | 'endColumn'>): vscode.Range {
+export function findingRange(
+  document: vscode.TextDocument,
+  finding: Pick<RobotsFinding, 'line' | 'column' | 'endColumn'>,
+): vscode.Range {
   const index = Math.min(Math.max(finding.line - 1, 0), Math.max(document.lineCount - 1, 0));
   const line = document.lineAt(index);
   if (finding.column !== undefined && finding.endColumn !== undefined && finding.line - 1 === index) {
@@ -47,7 +50,10 @@ export interface DiagnosticsDeps {
 }
 
 /** Registers the collection and its listeners; returns `refreshAll` for settings changes. */
-export function registerRobotsTxtDiagnostics(context: vscode.ExtensionContext, deps: DiagnosticsDeps): { refreshAll(): void } {
+export function registerRobotsTxtDiagnostics(
+  context: vscode.ExtensionContext,
+  deps: DiagnosticsDeps,
+): { refreshAll(): void } {
   const collection = vscode.languages.createDiagnosticCollection('robots-txt');
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
 

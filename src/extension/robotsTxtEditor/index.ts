@@ -14,11 +14,22 @@ import type { Log } from '../log';
 import { AnalysisCache } from './analysis';
 import { registerRobotsTxtCommands } from './commands';
 import { registerRobotsTxtDiagnostics } from './diagnostics';
-import { CODE_ACTION_METADATA, createCodeActionProvider, createCodeLensProvider, createHoverProvider, ROBOTS_TXT_SELECTOR } from './providers';
+import {
+  CODE_ACTION_METADATA,
+  createCodeActionProvider,
+  createCodeLensProvider,
+  createHoverProvider,
+  ROBOTS_TXT_SELECTOR,
+} from './providers';
 import type { RobotsTxtSettings } from './settings';
 
 export { createRobotsTxtDeps, type RobotsTxtDepsSources } from './deps';
-export { readRobotsTxtSettings, ROBOTS_TXT_DEFAULTS, type RobotsTxtFeatureSwitches, type RobotsTxtSettings } from './settings';
+export {
+  readRobotsTxtSettings,
+  ROBOTS_TXT_DEFAULTS,
+  type RobotsTxtFeatureSwitches,
+  type RobotsTxtSettings,
+} from './settings';
 export type { UrlTestResult } from './commands';
 
 export interface RobotsTxtDeps {
@@ -40,10 +51,19 @@ export function registerRobotsTxtFeatures(context: vscode.ExtensionContext, deps
     lenses,
     vscode.languages.registerHoverProvider(ROBOTS_TXT_SELECTOR, createHoverProvider({ analyses, settings })),
     vscode.languages.registerCodeLensProvider(ROBOTS_TXT_SELECTOR, lenses),
-    vscode.languages.registerCodeActionsProvider(ROBOTS_TXT_SELECTOR, createCodeActionProvider({ analyses, settings }), CODE_ACTION_METADATA),
+    vscode.languages.registerCodeActionsProvider(
+      ROBOTS_TXT_SELECTOR,
+      createCodeActionProvider({ analyses, settings }),
+      CODE_ACTION_METADATA,
+    ),
   );
   const diagnostics = registerRobotsTxtDiagnostics(context, { analyses, settings });
-  registerRobotsTxtCommands(context, { analyses, settings, fetchLiveRobots: (origin) => deps.fetchLiveRobots(origin), log: deps.log });
+  registerRobotsTxtCommands(context, {
+    analyses,
+    settings,
+    fetchLiveRobots: (origin) => deps.fetchLiveRobots(origin),
+    log: deps.log,
+  });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SETTINGS.section)) return;

@@ -27,7 +27,12 @@ export function createHoverProvider(deps: ProviderDeps): vscode.HoverProvider {
       const line = document.lineAt(position.line);
       const hash = line.text.indexOf('#');
       const end = (hash < 0 ? line.text : line.text.slice(0, hash)).trimEnd().length;
-      const range = new vscode.Range(position.line, line.firstNonWhitespaceCharacterIndex, position.line, Math.max(end, line.firstNonWhitespaceCharacterIndex));
+      const range = new vscode.Range(
+        position.line,
+        line.firstNonWhitespaceCharacterIndex,
+        position.line,
+        Math.max(end, line.firstNonWhitespaceCharacterIndex),
+      );
       // Not trusted, no HTML: everything from the file is escaped by the core, and no command links are needed.
       return new vscode.Hover(new vscode.MarkdownString(markdown), range);
     },
@@ -49,7 +54,11 @@ export function createCodeLensProvider(deps: ProviderDeps): CodeLensProvider {
       const s = deps.settings();
       if (!s.features.codeLens) return [];
       const analysis = deps.analyses.get(document);
-      const specs = codeLenses(analysis.lint.file, editorContext(s), analysis.liveOrigin ? { liveOrigin: analysis.liveOrigin } : {});
+      const specs = codeLenses(
+        analysis.lint.file,
+        editorContext(s),
+        analysis.liveOrigin ? { liveOrigin: analysis.liveOrigin } : {},
+      );
       return specs.map((spec) => {
         const range = new vscode.Range(spec.line - 1, 0, spec.line - 1, 0);
         const tooltip = spec.tooltip ? { tooltip: spec.tooltip } : {};
@@ -62,7 +71,12 @@ export function createCodeLensProvider(deps: ProviderDeps): CodeLensProvider {
               ...tooltip,
             });
           case 'compare-live':
-            return new vscode.CodeLens(range, { title: spec.title, command: COMMANDS.compareLiveRobotsTxt, arguments: [document.uri, spec.origin], ...tooltip });
+            return new vscode.CodeLens(range, {
+              title: spec.title,
+              command: COMMANDS.compareLiveRobotsTxt,
+              arguments: [document.uri, spec.origin],
+              ...tooltip,
+            });
           case 'crawl-delay':
             // Information only: an empty command id makes the lens plain text.
             return new vscode.CodeLens(range, { title: spec.title, command: '', ...tooltip });
@@ -77,7 +91,10 @@ function findingFor(findings: readonly RobotsFinding[], diagnostic: vscode.Diagn
   const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
   const line = diagnostic.range.start.line + 1;
   const candidates = findings.filter((f) => f.code === code && f.line === line);
-  return candidates.find((f) => (f.column ?? diagnostic.range.start.character) === diagnostic.range.start.character) ?? candidates[0];
+  return (
+    candidates.find((f) => (f.column ?? diagnostic.range.start.character) === diagnostic.range.start.character) ??
+    candidates[0]
+  );
 }
 
 export function toWorkspaceEdit(document: vscode.TextDocument, edits: readonly TextEditSpec[]): vscode.WorkspaceEdit {
@@ -115,4 +132,6 @@ export function createCodeActionProvider(deps: ProviderDeps): vscode.CodeActionP
   };
 }
 
-export const CODE_ACTION_METADATA: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+export const CODE_ACTION_METADATA: vscode.CodeActionProviderMetadata = {
+  providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+};

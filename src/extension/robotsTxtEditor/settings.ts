@@ -44,17 +44,25 @@ function relative(key: string): string {
  */
 export function readRobotsTxtSettings(
   configuration: Pick<vscode.WorkspaceConfiguration, 'get'>,
-  planner: Pick<CrawlPlannerSettings, 'maxCrawlDelaySeconds' | 'crawlDelayPolicy' | 'defaultDelaySeconds' | 'userAgent'>,
+  planner: Pick<
+    CrawlPlannerSettings,
+    'maxCrawlDelaySeconds' | 'crawlDelayPolicy' | 'defaultDelaySeconds' | 'userAgent'
+  >,
   plannedPages: number | undefined,
 ): RobotsTxtSettings {
   const flag = (key: string): boolean => configuration.get<unknown>(relative(key)) !== false;
   const setting = configuration.get<unknown>(relative(SETTINGS.robotsTxtPagesForEstimate));
-  const valid = (n: unknown): n is number => numberProblem(n, SETTING_LIMITS[SETTINGS.robotsTxtPagesForEstimate]) === undefined;
+  const valid = (n: unknown): n is number =>
+    numberProblem(n, SETTING_LIMITS[SETTINGS.robotsTxtPagesForEstimate]) === undefined;
   return {
     maxCrawlDelaySeconds: planner.maxCrawlDelaySeconds,
     crawlDelayPolicy: planner.crawlDelayPolicy,
     configuredDelaySeconds: planner.defaultDelaySeconds,
-    pagesForEstimate: valid(plannedPages) ? plannedPages : valid(setting) ? setting : ROBOTS_TXT_DEFAULTS.pagesForEstimate,
+    pagesForEstimate: valid(plannedPages)
+      ? plannedPages
+      : valid(setting)
+        ? setting
+        : ROBOTS_TXT_DEFAULTS.pagesForEstimate,
     userAgent: planner.userAgent,
     features: {
       diagnostics: flag(SETTINGS.robotsTxtDiagnostics),

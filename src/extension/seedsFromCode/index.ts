@@ -69,7 +69,15 @@ const LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
 export const SELECTION_SEEDS_FILE = 'seeds-from-code.txt';
 
 /** By file name, for a file whose language VS Code does not know (no Python support installed). */
-const EXTENSIONS: Readonly<Record<string, CodeLanguage>> = { py: 'python', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'javascript', mts: 'javascript', cts: 'javascript' };
+const EXTENSIONS: Readonly<Record<string, CodeLanguage>> = {
+  py: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'javascript',
+  mts: 'javascript',
+  cts: 'javascript',
+};
 
 function languageOf(document: vscode.TextDocument): CodeLanguage | undefined {
   const byId = LANGUAGES[document.languageId];
@@ -101,7 +109,10 @@ async function readText(uri: vscode.Uri, maxBytes: number): Promise<string | und
 /** The Scrapy project's settings.py: next to the spider, else in the folder above (`project/spiders/x.py`). */
 async function settingsModuleFor(spider: vscode.Uri): Promise<SettingsModule | undefined> {
   const folder = vscode.Uri.joinPath(spider, '..');
-  for (const candidate of [vscode.Uri.joinPath(folder, 'settings.py'), vscode.Uri.joinPath(folder, '..', 'settings.py')]) {
+  for (const candidate of [
+    vscode.Uri.joinPath(folder, 'settings.py'),
+    vscode.Uri.joinPath(folder, '..', 'settings.py'),
+  ]) {
     if (candidate.toString() === spider.toString()) continue;
     const text = await readText(candidate, SEEDS_FROM_CODE_LIMITS.settingsBytes);
     if (text !== undefined) return { label: label(candidate), reads: scrapySettingsModule(text) };
@@ -116,7 +127,8 @@ function plural(n: number, one: string): string {
 /** The form's fields for the numbers taken: a delay is measured start to start, as Scrapy and Crawlee do. */
 function formFields(numbers: FormNumbersFromCode): Partial<PlannerForm> {
   const form: Partial<PlannerForm> = {};
-  if (numbers.delaySeconds !== undefined) Object.assign(form, { delaySeconds: numbers.delaySeconds, delayFrom: 'start' });
+  if (numbers.delaySeconds !== undefined)
+    Object.assign(form, { delaySeconds: numbers.delaySeconds, delayFrom: 'start' });
   if (numbers.workers !== undefined) form.workers = numbers.workers;
   if (numbers.rate !== undefined) form.rate = numbers.rate;
   if (numbers.pages !== undefined) Object.assign(form, { pages: numbers.pages, pagesMode: 'total' });
@@ -124,7 +136,13 @@ function formFields(numbers: FormNumbersFromCode): Partial<PlannerForm> {
 }
 
 /** Puts `urls` in the planner (the box, or a seeds file when the box cannot hold them) and shows it. */
-async function plan(deps: SeedsFromCodeDeps, urls: string[], comment: string, form: Partial<PlannerForm>, notice: string): Promise<'text' | 'file'> {
+async function plan(
+  deps: SeedsFromCodeDeps,
+  urls: string[],
+  comment: string,
+  form: Partial<PlannerForm>,
+  notice: string,
+): Promise<'text' | 'file'> {
   const text = seedsTextOf(urls, comment);
   let source: 'text' | 'file' = 'text';
   if (seedsTextProblem(text) === undefined) {
@@ -143,36 +161,66 @@ async function plan(deps: SeedsFromCodeDeps, urls: string[], comment: string, fo
 }
 
 /** The CodeLens's command: plans the block at `line` of the file `uri`. */
-async function planBlock(deps: SeedsFromCodeDeps, uriText: unknown, line: unknown): Promise<PlannedFromCode | undefined> {
-  if (typeof uriText !== 'string' || typeof line !== 'number') throw new CommandArgumentError('give the file (a URI) and the line of its start URLs');
+async function planBlock(
+  deps: SeedsFromCodeDeps,
+  uriText: unknown,
+  line: unknown,
+): Promise<PlannedFromCode | undefined> {
+  if (typeof uriText !== 'string' || typeof line !== 'number')
+    throw new CommandArgumentError('give the file (a URI) and the line of its start URLs');
   const uri = vscode.Uri.parse(uriText, true);
   const document = await vscode.workspace.openTextDocument(uri);
   const language = languageOf(document);
   if (language === undefined) throw new CommandArgumentError(`${label(uri)} is not Python, JavaScript or TypeScript`);
   const name = label(uri);
   const module = language === 'python' ? await settingsModuleFor(uri) : undefined;
-  const found = codeSeeds(document.getText(), language, name.slice(name.lastIndexOf('/') + 1), module).find((s) => s.block.line === line);
+  const found = codeSeeds(document.getText(), language, name.slice(name.lastIndexOf('/') + 1), module).find(
+    (s) => s.block.line === line,
+  );
   if (found === undefined) throw new CommandArgumentError(`no start URLs at line ${line} of ${name} any more`);
   if (found.urls.length === 0) {
-    void vscode.window.showWarningMessage(`No URL to plan in ${found.block.name} (${name}:${line}): ${skippedText(found.block.skipped) || 'it is empty'}.`);
+    void vscode.window.showWarningMessage(
+      `No URL to plan in ${found.block.name} (${name}:${line}): ${skippedText(found.block.skipped) || 'it is empty'}.`,
+    );
     return undefined;
   }
   const numbers = formFromSettings(found.settings);
   const form = formFields(numbers.form);
   const what = `${found.block.owner !== undefined && found.block.framework === 'scrapy' ? `${found.block.owner}.` : ''}${found.block.name}`;
-  const source = await plan(deps, found.urls, `from ${what} in ${name}, line ${line}`, form, sidebarNotice(found, name, numbers.taken));
+  const source = await plan(
+    deps,
+    found.urls,
+    `from ${what} in ${name}, line ${line}`,
+    form,
+    sidebarNotice(found, name, numbers.taken),
+  );
   void vscode.window.showInformationMessage(infoMessage(found, what, name, numbers.taken, numbers.notTaken));
-  deps.log.info(`Seeds from code: ${found.urls.length} URLs from ${what} in ${name}; ${numbers.taken.join('; ') || 'no setting taken'}`);
-  return { urls: found.urls.length, hosts: found.hosts, source, form, taken: numbers.taken, notTaken: numbers.notTaken, skipped: found.block.skipped.length, planner: plannerNow(deps.view) };
+  deps.log.info(
+    `Seeds from code: ${found.urls.length} URLs from ${what} in ${name}; ${numbers.taken.join('; ') || 'no setting taken'}`,
+  );
+  return {
+    urls: found.urls.length,
+    hosts: found.hosts,
+    source,
+    form,
+    taken: numbers.taken,
+    notTaken: numbers.notTaken,
+    skipped: found.block.skipped.length,
+    planner: plannerNow(deps.view),
+  };
 }
 
 function sidebarNotice(found: CodeSeeds, name: string, taken: string[]): string {
   const base = `${plural(found.urls.length, 'URL')} · ${plural(found.hosts, 'host')} from ${name}`;
-  return taken.length === 0 ? `${base}.` : `${base}; from its settings: ${taken.map((t) => t.slice(t.indexOf('→ ') + 2)).join(', ')}.`;
+  return taken.length === 0
+    ? `${base}.`
+    : `${base}; from its settings: ${taken.map((t) => t.slice(t.indexOf('→ ') + 2)).join(', ')}.`;
 }
 
 function infoMessage(found: CodeSeeds, what: string, name: string, taken: string[], notTaken: string[]): string {
-  const parts = [`Planning ${plural(found.urls.length, 'URL')} (${plural(found.hosts, 'host')}) from ${what} in ${name}.`];
+  const parts = [
+    `Planning ${plural(found.urls.length, 'URL')} (${plural(found.hosts, 'host')}) from ${what} in ${name}.`,
+  ];
   if (taken.length > 0) parts.push(`Set in the planner: ${taken.join('; ')}.`);
   if (notTaken.length > 0) parts.push(`Not used: ${notTaken.join('; ')}.`);
   const skipped = skippedText(found.block.skipped);
@@ -183,14 +231,17 @@ function infoMessage(found: CodeSeeds, what: string, name: string, taken: string
 /** Plan URLs in Selection: the http(s) URLs of the selections (or of the whole file) in the active editor. */
 async function planSelection(deps: SeedsFromCodeDeps): Promise<PlannedFromCode | undefined> {
   const editor = vscode.window.activeTextEditor;
-  if (editor === undefined) throw new CommandArgumentError('open a file with URLs first (a spider, a seeds list, a CSV, a sitemap)');
+  if (editor === undefined)
+    throw new CommandArgumentError('open a file with URLs first (a spider, a seeds list, a CSV, a sitemap)');
   const document = editor.document;
   const selected = editor.selections.filter((s) => !s.isEmpty);
   const whole = selected.length === 0;
   const text = whole ? document.getText() : selected.map((s) => document.getText(s)).join('\n');
   const name = label(document.uri);
   if (text.length > SEEDS_FROM_CODE_LIMITS.textChars) {
-    throw new CommandArgumentError(`${whole ? name : 'the selection'} has ${plural(text.length, 'character')}; at most ${plural(SEEDS_FROM_CODE_LIMITS.textChars, 'character')} are read. Select a part, or plan it with crawl-planner estimate --seeds-file.`);
+    throw new CommandArgumentError(
+      `${whole ? name : 'the selection'} has ${plural(text.length, 'character')}; at most ${plural(SEEDS_FROM_CODE_LIMITS.textChars, 'character')} are read. Select a part, or plan it with crawl-planner estimate --seeds-file.`,
+    );
   }
   const csv = document.languageId === 'csv' || /\.(?:csv|tsv)$/i.test(document.uri.path);
   const found = urlsInText(text, { format: csv ? 'csv' : 'text' });
@@ -200,10 +251,28 @@ async function planSelection(deps: SeedsFromCodeDeps): Promise<PlannedFromCode |
     return undefined;
   }
   const hosts = new Set(found.urls.map((u) => new URL(u).host)).size;
-  const source = await plan(deps, found.urls, `from ${where}`, {}, `${plural(found.urls.length, 'URL')} · ${plural(hosts, 'host')} from ${where}.`);
+  const source = await plan(
+    deps,
+    found.urls,
+    `from ${where}`,
+    {},
+    `${plural(found.urls.length, 'URL')} · ${plural(hosts, 'host')} from ${where}.`,
+  );
   const left = found.leftOut > 0 ? ` ${plural(found.leftOut, 'candidate')} left out (templates, or no host).` : '';
-  void vscode.window.setStatusBarMessage(`$(check) Planning ${plural(found.urls.length, 'URL')} (${plural(hosts, 'host')}) from ${where}.${left}`, 5000);
-  return { urls: found.urls.length, hosts, source, form: {}, taken: [], notTaken: [], skipped: found.leftOut, planner: plannerNow(deps.view) };
+  void vscode.window.setStatusBarMessage(
+    `$(check) Planning ${plural(found.urls.length, 'URL')} (${plural(hosts, 'host')}) from ${where}.${left}`,
+    5000,
+  );
+  return {
+    urls: found.urls.length,
+    hosts,
+    source,
+    form: {},
+    taken: [],
+    notTaken: [],
+    skipped: found.leftOut,
+    planner: plannerNow(deps.view),
+  };
 }
 
 class SeedsCodeLensProvider implements vscode.CodeLensProvider {
@@ -226,7 +295,12 @@ class SeedsCodeLensProvider implements vscode.CodeLensProvider {
       const command: vscode.Command =
         urls.length === 0
           ? { title: `${title}${skipped === '' ? '' : ` (${skipped})`}`, command: '' }
-          : { title, command: COMMANDS.planSeedsFromCode, arguments: [document.uri.toString(), block.line], tooltip: `Put these URLs in the Crawl Planner and plan them${skipped === '' ? '' : `. ${skipped}`}` };
+          : {
+              title,
+              command: COMMANDS.planSeedsFromCode,
+              arguments: [document.uri.toString(), block.line],
+              tooltip: `Put these URLs in the Crawl Planner and plan them${skipped === '' ? '' : `. ${skipped}`}`,
+            };
       return new vscode.CodeLens(new vscode.Range(at, at), command);
     });
   }
@@ -241,13 +315,20 @@ export function registerSeedsFromCode(context: vscode.ExtensionContext, deps: Se
   context.subscriptions.push(
     lenses,
     vscode.languages.registerCodeLensProvider(
-      [...Object.keys(LANGUAGES).map((language) => ({ language })), { language: 'plaintext', pattern: `**/*.{${Object.keys(EXTENSIONS).join(',')}}` }],
+      [
+        ...Object.keys(LANGUAGES).map((language) => ({ language })),
+        { language: 'plaintext', pattern: `**/*.{${Object.keys(EXTENSIONS).join(',')}}` },
+      ],
       lenses,
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SETTINGS.seedsFromCodeEnabled)) lenses.refresh();
     }),
-    vscode.commands.registerCommand(COMMANDS.planSeedsFromCode, (uri?: unknown, line?: unknown) => runCommand(deps.log, 'Plan Start URLs from Code', () => planBlock(deps, uri, line))),
-    vscode.commands.registerCommand(COMMANDS.planUrlsInSelection, () => runCommand(deps.log, 'Plan URLs in Selection', () => planSelection(deps))),
+    vscode.commands.registerCommand(COMMANDS.planSeedsFromCode, (uri?: unknown, line?: unknown) =>
+      runCommand(deps.log, 'Plan Start URLs from Code', () => planBlock(deps, uri, line)),
+    ),
+    vscode.commands.registerCommand(COMMANDS.planUrlsInSelection, () =>
+      runCommand(deps.log, 'Plan URLs in Selection', () => planSelection(deps)),
+    ),
   );
 }

@@ -94,7 +94,9 @@ export class CrawlPseudoterminal implements vscode.Pseudoterminal {
     this.options.onDone?.(outcome);
     if (!this.opened) return;
     if (this.options.closeOnExit === false) {
-      this.write(`\r\n${colors(true).dim(`The test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.`)}\r\n`);
+      this.write(
+        `\r\n${colors(true).dim(`The test crawl ended (exit code ${outcome.exitCode}). Press any key to close this terminal.`)}\r\n`,
+      );
       return;
     }
     // Every line was fired above, in order, before this: the terminal shows them all, then the exit code.

@@ -24,7 +24,17 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
 }
 
 /** The task properties, in the order the schema lists them (tests compare with package.json). */
-export const TASK_PROPERTIES = ['seeds', 'maxPages', 'maxDepth', 'delay', 'delayFrom', 'concurrency', 'timeout', 'userAgent', 'report'] as const;
+export const TASK_PROPERTIES = [
+  'seeds',
+  'maxPages',
+  'maxDepth',
+  'delay',
+  'delayFrom',
+  'concurrency',
+  'timeout',
+  'userAgent',
+  'report',
+] as const;
 
 /** The engine's option names → the task property that sets them. */
 const PROPERTY_FOR_OPTION: Readonly<Record<string, string>> = {
@@ -98,7 +108,9 @@ export function sameDefinition(a: vscode.TaskDefinition, b: vscode.TaskDefinitio
 function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+        )
       : v,
   );
 }

@@ -30,7 +30,8 @@ export function reportTarget(input: ReportTargetInput): vscode.Uri {
   const relative = input.report ?? `${input.reportFolder.replace(/[\\/]+$/, '')}/${reportFileName(input.at)}`;
   const expanded = expandHome(relative);
   if (path.isAbsolute(expanded)) return vscode.Uri.file(expanded);
-  if (input.folder === undefined && input.report === undefined) return vscode.Uri.joinPath(input.storage, 'reports', reportFileName(input.at));
+  if (input.folder === undefined && input.report === undefined)
+    return vscode.Uri.joinPath(input.storage, 'reports', reportFileName(input.at));
   return vscode.Uri.joinPath(base, ...expanded.split(/[\\/]+/).filter((p) => p !== '' && p !== '.'));
 }
 

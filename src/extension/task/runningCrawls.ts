@@ -72,7 +72,14 @@ export class RunningCrawls implements vscode.Disposable {
       end: ({ exitCode, reportUri, summary, report }) => {
         if (!this.entries.delete(id)) return;
         this.update();
-        this.ended.fire({ id, name, exitCode, ...(reportUri ? { reportUri } : {}), ...(summary ? { summary } : {}), ...(report ? { report } : {}) });
+        this.ended.fire({
+          id,
+          name,
+          exitCode,
+          ...(reportUri ? { reportUri } : {}),
+          ...(summary ? { summary } : {}),
+          ...(report ? { report } : {}),
+        });
       },
     };
   }

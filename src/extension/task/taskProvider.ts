@@ -27,7 +27,12 @@ export interface StartedCrawl {
 
 export interface CrawlTasks {
   /** A task for a definition (for `Tasks: Run Task`, or executeTask). */
-  createTask(definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: TerminalCrawlOutcome) => void): vscode.Task;
+  createTask(
+    definition: CrawlTaskDefinition,
+    name: string,
+    scope?: vscode.WorkspaceFolder,
+    onDone?: (o: TerminalCrawlOutcome) => void,
+  ): vscode.Task;
   /** Starts a test crawl the user asked for: as a task when VS Code can run one, else in an extension terminal. */
   run(definition: CrawlTaskDefinition, name: string): Promise<StartedCrawl>;
 }
@@ -43,32 +48,67 @@ function folderOf(scope: vscode.Task['scope']): vscode.WorkspaceFolder | undefin
 }
 
 export function registerCrawlTasks(context: vscode.ExtensionContext, deps: CrawlTaskDeps): CrawlTasks {
-  const execution = (definition: vscode.TaskDefinition, origin: Origin, name: string, folder: vscode.WorkspaceFolder | undefined, onDone?: (o: TerminalCrawlOutcome) => void) =>
+  const execution = (
+    definition: vscode.TaskDefinition,
+    origin: Origin,
+    name: string,
+    folder: vscode.WorkspaceFolder | undefined,
+    onDone?: (o: TerminalCrawlOutcome) => void,
+  ) =>
     new vscode.CustomExecution(async (resolved) => {
       // A provided task runs its own definition; if tasks.json changed it, the workspace supplied it.
       const fromWorkspace = origin === 'tasks.json' || !sameDefinition(resolved, definition);
       const request = { definition: fromWorkspace ? resolved : definition, fromWorkspace, folder, name };
-      return new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), { ...(onDone ? { onDone } : {}), closeOnExit: true });
+      return new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), {
+        ...(onDone ? { onDone } : {}),
+        closeOnExit: true,
+      });
     });
 
-  const createTask = (definition: CrawlTaskDefinition, name: string, scope?: vscode.WorkspaceFolder, onDone?: (o: TerminalCrawlOutcome) => void) => {
+  const createTask = (
+    definition: CrawlTaskDefinition,
+    name: string,
+    scope?: vscode.WorkspaceFolder,
+    onDone?: (o: TerminalCrawlOutcome) => void,
+  ) => {
     const folder = scope ?? firstFolder();
-    const task = new vscode.Task(definition, folder ?? vscode.TaskScope.Workspace, name, CATEGORY, execution(definition, 'extension', name, folder, onDone), []);
+    const task = new vscode.Task(
+      definition,
+      folder ?? vscode.TaskScope.Workspace,
+      name,
+      CATEGORY,
+      execution(definition, 'extension', name, folder, onDone),
+      [],
+    );
     task.detail = `${definition.seeds.length} seed${definition.seeds.length === 1 ? '' : 's'}: ${definition.seeds.slice(0, 3).join(' ')}${definition.seeds.length > 3 ? ' …' : ''}`;
-    task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true, focus: false };
+    task.presentationOptions = {
+      reveal: vscode.TaskRevealKind.Always,
+      panel: vscode.TaskPanelKind.Dedicated,
+      clear: true,
+      focus: false,
+    };
     return task;
   };
 
   const provider: vscode.TaskProvider = {
     provideTasks() {
-      return knownSeeds(deps.seeds).map(({ label, seeds }) => createTask(definitionFrom({ seeds }), `test crawl: ${label}`));
+      return knownSeeds(deps.seeds).map(({ label, seeds }) =>
+        createTask(definitionFrom({ seeds }), `test crawl: ${label}`),
+      );
     },
     resolveTask(task) {
       if (task.definition.type !== TASK_TYPE) return undefined;
       const folder = folderOf(task.scope);
       // The same definition object, as the API asks; the scope as tasks.json gave it.
       const scope = task.scope ?? vscode.TaskScope.Workspace;
-      const resolved = new vscode.Task(task.definition, scope, task.name, CATEGORY, execution(task.definition, 'tasks.json', task.name, folder), []);
+      const resolved = new vscode.Task(
+        task.definition,
+        scope,
+        task.name,
+        CATEGORY,
+        execution(task.definition, 'tasks.json', task.name, folder),
+        [],
+      );
       resolved.presentationOptions = task.presentationOptions;
       return resolved;
     },
@@ -80,8 +120,15 @@ export function registerCrawlTasks(context: vscode.ExtensionContext, deps: Crawl
     const outcome = new Promise<TerminalCrawlOutcome | undefined>((resolve) => (settle = resolve));
     const request = { definition, fromWorkspace: false, folder: firstFolder(), name };
     // Closing the terminal stops the crawl (or, before it started, settles with exit code 1).
-    const pty = new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), { onDone: settle, closeOnExit: false });
-    const terminal = vscode.window.createTerminal({ name: `${CATEGORY}: ${name}`, pty, iconPath: new vscode.ThemeIcon('globe') });
+    const pty = new CrawlPseudoterminal((sink) => startTerminalCrawl(request, deps, sink), {
+      onDone: settle,
+      closeOnExit: false,
+    });
+    const terminal = vscode.window.createTerminal({
+      name: `${CATEGORY}: ${name}`,
+      pty,
+      iconPath: new vscode.ThemeIcon('globe'),
+    });
     terminal.show(true);
     return { via: 'terminal', outcome };
   };
@@ -126,7 +173,12 @@ export function knownSeeds(sources: SeedSources): Array<{ label: string; seeds: 
   const planner = sources.plannerSeeds();
   if (planner.length > 0) sets.push({ label: 'planner seeds', seeds: planner });
   const last = sources.state.get<unknown>(LAST_SEEDS_KEY);
-  if (Array.isArray(last) && last.length > 0 && last.every((s) => typeof s === 'string') && last.join(' ') !== planner.join(' ')) {
+  if (
+    Array.isArray(last) &&
+    last.length > 0 &&
+    last.every((s) => typeof s === 'string') &&
+    last.join(' ') !== planner.join(' ')
+  ) {
     sets.push({ label: 'last seeds', seeds: last as string[] });
   }
   return sets;

@@ -24,7 +24,6 @@ import type { RunningCrawls } from './runningCrawls';
 import { resolveCrawlTask, TaskDefinitionError, type ResolvedCrawlTask } from './definition';
 import { displayPath, reportTarget, writeReport } from './report';
 
-
 export interface TerminalSink {
   /** Text with `\r\n` line ends. */
   write(text: string): void;
@@ -72,7 +71,11 @@ export interface TerminalCrawl {
 
 const { red, bold, dim } = colors(true);
 
-export function startTerminalCrawl(request: TerminalCrawlRequest, deps: TerminalCrawlDeps, sink: TerminalSink): TerminalCrawl {
+export function startTerminalCrawl(
+  request: TerminalCrawlRequest,
+  deps: TerminalCrawlDeps,
+  sink: TerminalSink,
+): TerminalCrawl {
   const out = (...lines: string[]) => sink.write(toTerminal(lines));
   const abort = new AbortController();
   let stopSession: (() => void) | undefined;
@@ -101,7 +104,8 @@ export function startTerminalCrawl(request: TerminalCrawlRequest, deps: Terminal
     // 2. Options: the definition over the settings, validated before any I/O.
     const reading = deps.config.read(request.folder?.uri);
     for (const p of reading.problems) deps.log.warn(`Settings: ${p}`);
-    for (const key of reading.ignoredWorkspaceValues) deps.log.info(`Settings: the workspace value of ${key} is ignored in Restricted Mode`);
+    for (const key of reading.ignoredWorkspaceValues)
+      deps.log.info(`Settings: the workspace value of ${key} is ignored in Restricted Mode`);
     let task: ResolvedCrawlTask;
     try {
       task = resolveCrawlTask(request.definition, reading.settings);
@@ -123,18 +127,24 @@ export function startTerminalCrawl(request: TerminalCrawlRequest, deps: Terminal
     const handle = deps.runs.begin(request.name, options.maxPages, stop);
     const finish = (outcome: TerminalCrawlOutcome): TerminalCrawlOutcome => {
       handle.end(outcome);
-      deps.log.info(`${request.name}: exit code ${outcome.exitCode}${outcome.reportUri ? `, report ${outcome.reportUri.toString(true)}` : ''}`);
+      deps.log.info(
+        `${request.name}: exit code ${outcome.exitCode}${outcome.reportUri ? `, report ${outcome.reportUri.toString(true)}` : ''}`,
+      );
       return outcome;
     };
 
     try {
       const hosts = [...new Set(options.seeds.map((s) => new URL(s).host))];
       out(
-        bold(`Crawl Planner test crawl: ${options.seeds.length} seed${options.seeds.length === 1 ? '' : 's'} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}, at most ${options.maxPages} pages, as ${options.userAgent}`),
+        bold(
+          `Crawl Planner test crawl: ${options.seeds.length} seed${options.seeds.length === 1 ? '' : 's'} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}, at most ${options.maxPages} pages, as ${options.userAgent}`,
+        ),
         dim('Ctrl+C stops it (the report is still written).'),
         '',
       );
-      deps.log.info(`${request.name}: starting (${options.seeds.length} seeds, max ${options.maxPages} pages, user agent ${options.userAgent})`);
+      deps.log.info(
+        `${request.name}: starting (${options.seeds.length} seeds, max ${options.maxPages} pages, user agent ${options.userAgent})`,
+      );
 
       // 3. No request to a real host without a contact unless the user said so (robots.txt fetches included).
       try {
@@ -195,7 +205,11 @@ export function startTerminalCrawl(request: TerminalCrawlRequest, deps: Terminal
       try {
         await writeReport(target, result.report);
       } catch (err) {
-        out(red(`Could not write the report to ${sanitizeText(displayPath(target, request.folder?.uri))}: ${sanitizeText(errorMessage(err))}`));
+        out(
+          red(
+            `Could not write the report to ${sanitizeText(displayPath(target, request.folder?.uri))}: ${sanitizeText(errorMessage(err))}`,
+          ),
+        );
         deps.log.error(`${request.name}: report not written: ${errorMessage(err)}`);
         return finish({ exitCode: EXIT_FAILED, summary: result.summary, report: result.report });
       }
@@ -216,5 +230,7 @@ export function startTerminalCrawl(request: TerminalCrawlRequest, deps: Terminal
 }
 
 function isAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError' || /abort/i.test(err.message));
+  return (
+    err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError' || /abort/i.test(err.message))
+  );
 }

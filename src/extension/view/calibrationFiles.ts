@@ -19,7 +19,8 @@ export async function readCalibrationReport(uri: vscode.Uri): Promise<HeldCalibr
     bytes = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
     const code = err instanceof vscode.FileSystemError ? err.code : undefined;
-    if (code === 'FileNotFound' || code === 'EntryNotFound') throw new Error(`cannot read ${label}: there is no such file`);
+    if (code === 'FileNotFound' || code === 'EntryNotFound')
+      throw new Error(`cannot read ${label}: there is no such file`);
     throw new Error(`cannot read ${label}: ${err instanceof Error ? err.message : String(err)}`);
   }
   let doc: unknown;

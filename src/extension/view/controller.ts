@@ -47,7 +47,17 @@ import {
   type WebviewToHost,
 } from '../../shared/protocol';
 import { formToRawKeeping, readForm } from '../../shared/formFields';
-import { checkSeedText, computePlan, effectiveDelay, effectiveUserAgent, findOrigins, planResultView, unplannableSeeds, type PlanComputation, type SeedsCheck } from './planning';
+import {
+  checkSeedText,
+  computePlan,
+  effectiveDelay,
+  effectiveUserAgent,
+  findOrigins,
+  planResultView,
+  unplannableSeeds,
+  type PlanComputation,
+  type SeedsCheck,
+} from './planning';
 import { deliver } from './deliver';
 import { simulationView, type HeldCalibration } from './estimates';
 import { crawlDelaysFrom, robotsTargets, toRobotsView } from './robotsResults';
@@ -161,7 +171,9 @@ export interface PlannerViewDeps {
    * and offers to plan with what it measured: `report` is the report the crawl wrote (in memory, the same
    * object as the file at `file`), read as `estimate --calibrate` reads the file (calibrationFromReport).
    */
-  onDidEndCrawl?(listener: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) => void): { dispose(): void };
+  onDidEndCrawl?(listener: (crawl: CrawlResultView, report?: { report: CrawlReport; file?: string }) => void): {
+    dispose(): void;
+  };
   /** Asks for a crawl report file and reads it (undefined: cancelled); throws with a one-line reason when it is not one. */
   pickCalibrationReport?(): PromiseLike<HeldCalibration | undefined>;
   /**
@@ -229,7 +241,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function parseFileRef(raw: unknown): SeedFileRef | undefined {
-  if (!isRecord(raw) || typeof raw.uri !== 'string' || typeof raw.label !== 'string' || raw.uri.length > 8192 || raw.label.length > 4096) return undefined;
+  if (
+    !isRecord(raw) ||
+    typeof raw.uri !== 'string' ||
+    typeof raw.label !== 'string' ||
+    raw.uri.length > 8192 ||
+    raw.label.length > 4096
+  )
+    return undefined;
   return { uri: raw.uri, label: raw.label };
 }
 
@@ -247,7 +266,8 @@ export function parseSavedPlanner(raw: unknown): Omit<SavedPlanner, 'v'> | undef
   if (!isRecord(raw)) return undefined;
   if (raw.v === 2) {
     const form = parsePlannerForm(raw.form);
-    if ('error' in form || typeof raw.seedsText !== 'string' || seedsStoreProblem(raw.seedsText) !== undefined) return undefined;
+    if ('error' in form || typeof raw.seedsText !== 'string' || seedsStoreProblem(raw.seedsText) !== undefined)
+      return undefined;
     const saved: Omit<SavedPlanner, 'v'> = { form, seedsText: raw.seedsText };
     const fields = parseRawForm(raw.fields);
     if (fields !== undefined) {
@@ -352,7 +372,8 @@ export class PlannerController {
   ) {
     this.form = defaultForm(this.settings());
     if (deps.onDidChangeSettings) this.subscriptions.push(deps.onDidChangeSettings(() => this.settingsChanged()));
-    if (deps.onDidEndCrawl) this.subscriptions.push(deps.onDidEndCrawl((crawl, report) => this.crawlEnded(crawl, report)));
+    if (deps.onDidEndCrawl)
+      this.subscriptions.push(deps.onDidEndCrawl((crawl, report) => this.crawlEnded(crawl, report)));
   }
 
   /**
@@ -476,7 +497,11 @@ export class PlannerController {
     if (c.plan === null) return undefined;
     const simulation = this.simResult?.plan === c.plan ? this.simResult.simulation : null;
     // The CLI's document: `estimate --calibrate` gives its `calibration` (in the plan), `--simulate` its `simulation`.
-    return JSON.stringify({ ...estimateDocument(c.plan, c.seeds.validation.invalid, c.seeds.validation), simulation }, null, 2);
+    return JSON.stringify(
+      { ...estimateDocument(c.plan, c.seeds.validation.invalid, c.seeds.validation), simulation },
+      null,
+      2,
+    );
   }
 
   /** The current plan and the seeds it was made from (null plan: none, `problems` say why). */
@@ -497,7 +522,11 @@ export class PlannerController {
   exportInput(): PlannerExport | { problem: string } {
     const c = this.current();
     if (c.plan === null) return { problem: c.problems[0]?.message ?? 'There is no plan yet.' };
-    return { plan: c.plan, seeds: this.plannedSeeds().map((s) => ({ url: s.url, host: s.host })), productToken: effectiveUserAgent(this.form, this.settings()) };
+    return {
+      plan: c.plan,
+      seeds: this.plannedSeeds().map((s) => ({ url: s.url, host: s.host })),
+      productToken: effectiveUserAgent(this.form, this.settings()),
+    };
   }
 
   /**
@@ -554,7 +583,10 @@ export class PlannerController {
   calibrationState(): CalibrationState {
     const crawl = this.crawlCalibration?.calibration.source;
     return {
-      crawl: crawl === undefined ? null : { name: this.crawlCalibration!.label, pages: crawl.pages, requests: crawl.requests },
+      crawl:
+        crawl === undefined
+          ? null
+          : { name: this.crawlCalibration!.label, pages: crawl.pages, requests: crawl.requests },
       using: this.calibration?.source ?? null,
     };
   }
@@ -567,7 +599,9 @@ export class PlannerController {
   useCalibration(source: 'crawl' | 'off' | HeldCalibration): PlanResultView['calibration'] {
     this.startRestore();
     if (source === 'crawl' && this.crawlCalibration === undefined) {
-      throw new Error('no test crawl in this window has measured anything yet: run a test crawl first (or choose a crawl report)');
+      throw new Error(
+        'no test crawl in this window has measured anything yet: run a test crawl first (or choose a crawl report)',
+      );
     }
     const held = source === 'off' ? undefined : source === 'crawl' ? this.crawlCalibration : source;
     this.setCalibration(held);
@@ -598,7 +632,11 @@ export class PlannerController {
   simulateNow(options: { runs?: number; seed?: number } = {}): Promise<SimulationState> {
     this.startRestore();
     if (this.deps.simulate === undefined) return Promise.reject(new Error('simulation is not available here'));
-    const settings: SimulationSettings = { enabled: true, runs: options.runs ?? this.simSettings.runs, seed: options.seed ?? this.simSettings.seed };
+    const settings: SimulationSettings = {
+      enabled: true,
+      runs: options.runs ?? this.simSettings.runs,
+      seed: options.seed ?? this.simSettings.seed,
+    };
     const checked = parseSimulationSettings(settings);
     if ('error' in checked) return Promise.reject(new Error(checked.error));
     const done = new Promise<SimulationState>((resolve) => this.simWaiters.push(resolve));
@@ -687,7 +725,10 @@ export class PlannerController {
         this.guard('use seeds.txt', async () => {
           const found = await this.files().findWorkspaceSeeds();
           if (found.length === 0) {
-            this.notice('error', 'No seeds.txt in this workspace: save a list of URLs, one per line, as seeds.txt in a workspace folder.');
+            this.notice(
+              'error',
+              'No seeds.txt in this workspace: save a list of URLs, one per line, as seeds.txt in a workspace folder.',
+            );
             return;
           }
           const ref = found.length === 1 ? found[0] : await this.files().choose(found);
@@ -788,7 +829,8 @@ export class PlannerController {
     const file = this.file;
     if (file !== undefined) {
       if (file.loading) return unplannableSeeds(`Reading ${file.ref.label}…`);
-      if (file.problem !== undefined || file.check === undefined) return unplannableSeeds(file.problem ?? `${file.ref.label} is not read yet.`);
+      if (file.problem !== undefined || file.check === undefined)
+        return unplannableSeeds(file.problem ?? `${file.ref.label} is not read yet.`);
       return file.check;
     }
     const local = [...(this.deps.expectedLocalHosts?.() ?? [])].join(' ');
@@ -808,7 +850,14 @@ export class PlannerController {
     this.startRestore();
     if (this.computation === undefined) {
       const useDelays = this.form.useRobots && this.robots.state === 'done' && this.robotsView !== undefined;
-      this.computation = computePlan(this.form, this.seedsCheck(), this.settings(), useDelays ? crawlDelaysFrom(this.robotsView!) : {}, this.dropped, this.calibration?.calibration);
+      this.computation = computePlan(
+        this.form,
+        this.seedsCheck(),
+        this.settings(),
+        useDelays ? crawlDelaysFrom(this.robotsView!) : {},
+        this.dropped,
+        this.calibration?.calibration,
+      );
       this.planNumber++;
       this.resultView = undefined;
       const pages = this.computation.plan?.totalPages;
@@ -823,7 +872,13 @@ export class PlannerController {
 
   private currentView(): PlanResultView {
     const c = this.current();
-    this.resultView ??= planResultView(c, this.robots.state === 'done' ? this.robotsView : undefined, this.form, this.planNumber, this.calibration);
+    this.resultView ??= planResultView(
+      c,
+      this.robots.state === 'done' ? this.robotsView : undefined,
+      this.form,
+      this.planNumber,
+      this.calibration,
+    );
     return this.resultView;
   }
 
@@ -844,7 +899,11 @@ export class PlannerController {
     const state: SavedPlanner = { v: 2, form: this.form, seedsText: this.seedsText };
     if (this.fields !== undefined) state.fields = this.fields;
     if (this.file !== undefined) state.seedsFile = this.file.ref;
-    if (this.simSettings.enabled || this.simSettings.runs !== DEFAULT_SIMULATION_SETTINGS.runs || this.simSettings.seed !== DEFAULT_SIMULATION_SETTINGS.seed) {
+    if (
+      this.simSettings.enabled ||
+      this.simSettings.runs !== DEFAULT_SIMULATION_SETTINGS.runs ||
+      this.simSettings.seed !== DEFAULT_SIMULATION_SETTINGS.seed
+    ) {
       state.simulation = { ...this.simSettings };
     }
     if (this.dropped.length > 0) state.dropHosts = [...this.dropped];
@@ -854,7 +913,9 @@ export class PlannerController {
     } catch (err) {
       pending = Promise.reject(err);
     }
-    Promise.resolve(pending).catch((err: unknown) => this.deps.log(`Planner view: could not save the planner: ${describe(err)}`));
+    Promise.resolve(pending).catch((err: unknown) =>
+      this.deps.log(`Planner view: could not save the planner: ${describe(err)}`),
+    );
   }
 
   /**
@@ -887,7 +948,6 @@ export class PlannerController {
     return deliver(this.post, message, (why) => this.deps.log(`Planner view: ${why}`));
   }
 
-
   /** Everything the webview shows; resolves to whether the state message was delivered. */
   private postState(): Promise<boolean> {
     const state = this.send({
@@ -911,7 +971,12 @@ export class PlannerController {
   private seedsView(): SeedsView {
     const file = this.file;
     if (file === undefined) return { source: 'text', text: this.seedsText };
-    const view: SeedFileView = { label: file.ref.label, bytes: file.bytes, seedLines: file.seedLines, firstLines: file.firstLines };
+    const view: SeedFileView = {
+      label: file.ref.label,
+      bytes: file.bytes,
+      seedLines: file.seedLines,
+      firstLines: file.firstLines,
+    };
     if (file.loading) view.loading = true;
     if (file.problem !== undefined) view.problem = file.problem;
     return { source: 'file', file: view };
@@ -966,7 +1031,8 @@ export class PlannerController {
       return;
     }
     const { runs, seed } = this.simSettings;
-    if (this.simulation.state !== 'running' || this.simulation.runs !== runs || this.simulation.seed !== seed) this.setSimulation({ state: 'running', runs, seed });
+    if (this.simulation.state !== 'running' || this.simulation.runs !== runs || this.simulation.seed !== seed)
+      this.setSimulation({ state: 'running', runs, seed });
     if (this.simScheduled) return;
     // After this turn: a burst of changes (a robots.txt result and its plan) is simulated once.
     this.simScheduled = true;
@@ -1053,7 +1119,8 @@ export class PlannerController {
     if (file === undefined || this.deps.files === undefined) return;
     const stat = await this.deps.files.stat(file.ref);
     if (this.file !== file) return;
-    if (stat === undefined ? file.problem === undefined : stat.mtime !== file.mtime || stat.bytes !== file.bytes) await this.readFile();
+    if (stat === undefined ? file.problem === undefined : stat.mtime !== file.mtime || stat.bytes !== file.bytes)
+      await this.readFile();
   }
 
   /** Reads the seeds file and checks its lines; the latest read wins. Posts the new view and plan. */
@@ -1083,7 +1150,9 @@ export class PlannerController {
       file.seedLines = countSeedLines(read.text);
       file.firstLines = [];
       for (const line of seedLines(read.text)) {
-        file.firstLines.push(escapeInvisible(line.text.length > MAX_FIRST_LINE ? `${line.text.slice(0, MAX_FIRST_LINE)}…` : line.text));
+        file.firstLines.push(
+          escapeInvisible(line.text.length > MAX_FIRST_LINE ? `${line.text.slice(0, MAX_FIRST_LINE)}…` : line.text),
+        );
         if (file.firstLines.length >= FILE_FIRST_LINES) break;
       }
       if (file.seedLines > PLANNER_SEED_LIMITS.fileLines) {
@@ -1199,7 +1268,8 @@ export class PlannerController {
     };
     const sizeFromSitemaps = this.deps.sizeFromSitemaps;
     if (sizeFromSitemaps === undefined) return failed('Sitemap sizing is not available here.');
-    if (!this.deps.isTrusted()) return failed('Sitemaps are fetched only in a trusted workspace. Trust this workspace to size from sitemaps.');
+    if (!this.deps.isTrusted())
+      return failed('Sitemaps are fetched only in a trusted workspace. Trust this workspace to size from sitemaps.');
     let changedSince: number | undefined;
     if (changedSinceText.trim() !== '') {
       const read = parseChangedSince(changedSinceText, Date.now());
@@ -1274,10 +1344,12 @@ export class PlannerController {
         }
       }
       // From "in total", the hosts without a sitemap get none (as estimate --sitemaps); "per host" stays their number.
-      const others = this.form.pagesMode === 'byHost' ? this.form.pages : this.form.pagesMode === 'perHost' ? this.form.pages : null;
+      const others =
+        this.form.pagesMode === 'byHost' ? this.form.pages : this.form.pagesMode === 'perHost' ? this.form.pages : null;
       this.changeForm({ ...this.form, pagesMode: 'byHost', pagesByHost, pages: others });
     }
-    for (const h of sizing.hosts) this.deps.log(`Planner view: sitemaps of ${h.host}: ${h.urls} URLs, ${h.files} files, ${h.errors.length} errors`);
+    for (const h of sizing.hosts)
+      this.deps.log(`Planner view: sitemaps of ${h.host}: ${h.urls} URLs, ${h.files} files, ${h.errors.length} errors`);
     this.setSitemaps({ state: 'done', sitemaps: toSitemapsView(sizing, pages, omittedOrigins) });
     if (sized === 0) this.notice('error', 'No sitemap could be read: the pages are as they were.');
   }
@@ -1316,9 +1388,13 @@ export class PlannerController {
       if (!('byHost' in pages)) throw new Error('a cap gives each host its pages');
       // In "by host" the form's numbers stay (those of hosts not planned now too); from a total or "per host",
       // the pinned pages replace numbers kept from an earlier "by host".
-      const pagesByHost = this.form.pagesMode === 'byHost' ? { ...this.form.pagesByHost, ...pages.byHost } : { ...pages.byHost };
+      const pagesByHost =
+        this.form.pagesMode === 'byHost' ? { ...this.form.pagesByHost, ...pages.byHost } : { ...pages.byHost };
       if (Object.keys(pagesByHost).length > MAX_PAGES_BY_HOST) {
-        this.notice('error', `This option sets the pages of ${formatNumber(Object.keys(pagesByHost).length)} hosts; the form holds at most ${formatNumber(MAX_PAGES_BY_HOST)}. Use crawl-planner estimate with the option's flags (Copy plan as JSON: deadline.options).`);
+        this.notice(
+          'error',
+          `This option sets the pages of ${formatNumber(Object.keys(pagesByHost).length)} hosts; the form holds at most ${formatNumber(MAX_PAGES_BY_HOST)}. Use crawl-planner estimate with the option's flags (Copy plan as JSON: deadline.options).`,
+        );
         return;
       }
       form.pagesMode = 'byHost';
@@ -1381,7 +1457,9 @@ export class PlannerController {
 
   private openRobots(origin: string, line: number | undefined): void {
     // Only origins the planner itself shows: a message cannot make the extension fetch anything else.
-    const known = this.current().seeds.origins.includes(origin) || (this.robotsView?.origins.some((o) => o.origin === origin) ?? false);
+    const known =
+      this.current().seeds.origins.includes(origin) ||
+      (this.robotsView?.origins.some((o) => o.origin === origin) ?? false);
     if (!known) {
       this.deps.log(`Planner view: ignored openRobots for ${origin}, which is not a seed origin.`);
       return;

@@ -5,7 +5,11 @@
  */
 
 /** Posts `message` with `post`; resolves to whether it was delivered. `fail` hears why it was not. */
-export function deliver<M extends { type: string }>(post: (message: M) => PromiseLike<unknown> | void, message: M, fail: (why: string) => void): Promise<boolean> {
+export function deliver<M extends { type: string }>(
+  post: (message: M) => PromiseLike<unknown> | void,
+  message: M,
+  fail: (why: string) => void,
+): Promise<boolean> {
   const failed = (err: unknown): false => {
     const text = err instanceof Error ? err.message : String(err);
     fail(`could not post ${message.type}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);

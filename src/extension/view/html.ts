@@ -18,7 +18,12 @@ export function makeNonce(): string {
 }
 
 export function escapeAttr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** The Content-Security-Policy of the planner: nothing by default, our styles, our nonce'd script. */
@@ -36,7 +41,13 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
  * script by nonce. `body` is static markup of ours; the only interpolated values are the CSP source, the
  * nonce and the two resource URIs, all attribute-escaped.
  */
-export function webviewPage<U>(webview: WebviewLike<U>, nonce: string, resources: { script: U; style: U }, title: string, body: string): string {
+export function webviewPage<U>(
+  webview: WebviewLike<U>,
+  nonce: string,
+  resources: { script: U; style: U },
+  title: string,
+  body: string,
+): string {
   if (!/^[A-Za-z0-9+/_-]+=*$/.test(nonce)) throw new Error('webviewPage: the nonce must be base64');
   const csp = escapeAttr(contentSecurityPolicy(webview.cspSource, nonce));
   const script = escapeAttr(webview.asWebviewUri(resources.script).toString());

@@ -7,14 +7,35 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan';
 import { VIEWS } from '../ids';
-import { PlannerController, type PlannerExport, type PlannerStore, type PlannerViewDeps, type SavedPlanner, type SeedFileRef } from './controller';
+import {
+  PlannerController,
+  type PlannerExport,
+  type PlannerStore,
+  type PlannerViewDeps,
+  type SavedPlanner,
+  type SeedFileRef,
+} from './controller';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
 import type { Simulation } from '../../core/simulate/types';
-import type { CalibrationState, PlannerForm, PlanResultView, SeedsView, SimulationState, SitemapsState } from '../../shared/protocol';
+import type {
+  CalibrationState,
+  PlannerForm,
+  PlanResultView,
+  SeedsView,
+  SimulationState,
+  SitemapsState,
+} from '../../shared/protocol';
 import type { HeldCalibration } from './estimates';
 
-export type { InspectRobotsOptions, PlannerExport, PlannerViewDeps, SeedFileRef, SizeSitemapsOptions, TestCrawlRequest } from './controller';
+export type {
+  InspectRobotsOptions,
+  PlannerExport,
+  PlannerViewDeps,
+  SeedFileRef,
+  SizeSitemapsOptions,
+  TestCrawlRequest,
+} from './controller';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {
@@ -79,7 +100,11 @@ export const SEEDS_TEXT_FILE = 'planner-seeds.txt';
  * storage (a window without a folder has none: there it stays in workspace state). Saves are written one at
  * a time, the latest last; one that arrives while another is written replaces any still waiting.
  */
-export function createPlannerStore(state: vscode.Memento, storageUri: vscode.Uri | undefined, log: (message: string) => void): PlannerStore {
+export function createPlannerStore(
+  state: vscode.Memento,
+  storageUri: vscode.Uri | undefined,
+  log: (message: string) => void,
+): PlannerStore {
   const textFile = storageUri === undefined ? undefined : vscode.Uri.joinPath(storageUri, SEEDS_TEXT_FILE);
   let writing: Promise<void> | undefined;
   let next: SavedPlanner | undefined;
@@ -88,10 +113,17 @@ export function createPlannerStore(state: vscode.Memento, storageUri: vscode.Uri
       try {
         await vscode.workspace.fs.createDirectory(storageUri!);
         await vscode.workspace.fs.writeFile(textFile, new TextEncoder().encode(saved.seedsText));
-        await state.update(PLANNER_STATE_KEY, { ...saved, seedsText: '', seedsTextFile: SEEDS_TEXT_FILE, seedsTextLength: saved.seedsText.length });
+        await state.update(PLANNER_STATE_KEY, {
+          ...saved,
+          seedsText: '',
+          seedsTextFile: SEEDS_TEXT_FILE,
+          seedsTextLength: saved.seedsText.length,
+        });
         return;
       } catch (err) {
-        log(`Planner view: could not write the seeds to ${textFile.fsPath} (${err instanceof Error ? err.message : String(err)}); keeping them in workspace state.`);
+        log(
+          `Planner view: could not write the seeds to ${textFile.fsPath} (${err instanceof Error ? err.message : String(err)}); keeping them in workspace state.`,
+        );
       }
     }
     await state.update(PLANNER_STATE_KEY, saved);
@@ -113,11 +145,16 @@ export function createPlannerStore(state: vscode.Memento, storageUri: vscode.Uri
       return Promise.resolve(vscode.workspace.fs.readFile(textFile)).then(
         (bytes) => {
           const seedsText = new TextDecoder('utf-8').decode(bytes);
-          if (seedsText.length !== seedsTextLength) log(`Planner view: ${textFile.fsPath} holds ${seedsText.length} characters, ${String(seedsTextLength)} were saved; using the file.`);
+          if (seedsText.length !== seedsTextLength)
+            log(
+              `Planner view: ${textFile.fsPath} holds ${seedsText.length} characters, ${String(seedsTextLength)} were saved; using the file.`,
+            );
           return { ...rest, seedsText };
         },
         (err: unknown) => {
-          log(`Planner view: could not read the saved seeds from ${textFile.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+          log(
+            `Planner view: could not read the saved seeds from ${textFile.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
+          );
           return { ...rest, seedsText: '' };
         },
       );
@@ -187,7 +224,9 @@ export function registerPlannerView(context: vscode.ExtensionContext, deps: Plan
       if (showing) return true;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
-      return Promise.race([controller.readyAnswered(answered).then(() => true), timeout]).finally(() => clearTimeout(timer));
+      return Promise.race([controller.readyAnswered(answered).then(() => true), timeout]).finally(() =>
+        clearTimeout(timer),
+      );
     },
     currentPlanJson: () => controller.currentPlanJson(),
     currentSeeds: () => controller.currentSeeds(),

@@ -6,9 +6,23 @@
  */
 import type { Calibration } from '../../core/calibrate/types';
 import { escapeInvisible } from '../../core/seedHygiene';
-import { applyPlanChange, plan as makePlan, validatePlanInput, type PagesTarget, type Plan, type PlanInput, type PlanProblem } from '../../core/plan';
+import {
+  applyPlanChange,
+  plan as makePlan,
+  validatePlanInput,
+  type PagesTarget,
+  type Plan,
+  type PlanInput,
+  type PlanProblem,
+} from '../../core/plan';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
-import type { PlannerForm, PlannerViewSettings, PlanResultView, RobotsCoverageView, RobotsView } from '../../shared/protocol';
+import type {
+  PlannerForm,
+  PlannerViewSettings,
+  PlanResultView,
+  RobotsCoverageView,
+  RobotsView,
+} from '../../shared/protocol';
 import { calibrationView, type HeldCalibration } from './estimates';
 import { deadlineView, planSummaryView } from './summary';
 
@@ -74,7 +88,10 @@ export interface PlanComputation {
 export function pagesTarget(form: PlannerForm, seedHosts: ReadonlySet<string>): PagesTarget {
   if (form.pagesMode === 'total') return { total: form.pages! };
   if (form.pagesMode === 'perHost') return { perHost: form.pages! };
-  return { byHost: Object.fromEntries(Object.entries(form.pagesByHost).filter(([host]) => seedHosts.has(host))), otherwise: form.pages ?? 0 };
+  return {
+    byHost: Object.fromEntries(Object.entries(form.pagesByHost).filter(([host]) => seedHosts.has(host))),
+    otherwise: form.pages ?? 0,
+  };
 }
 
 /** The user agent in effect: the form's override, else the setting. */
@@ -106,18 +123,31 @@ export function computePlan(
   const { seeds: valid, invalid } = seeds.validation;
   const seedHosts = new Set(seeds.hosts);
   const crawlDelays: Record<string, number> = {};
-  for (const [host, seconds] of Object.entries(crawlDelayByHost)) if (seedHosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
+  for (const [host, seconds] of Object.entries(crawlDelayByHost))
+    if (seedHosts.has(host) && Number.isFinite(seconds) && seconds >= 0) crawlDelays[host] = seconds;
   const dropped = [...new Set(dropHosts)].filter((h) => seedHosts.has(h));
   const problems: PlanProblem[] = [];
   if (seeds.problem !== undefined) problems.push({ field: 'seeds', message: seeds.problem });
   else if (valid.length === 0) {
     problems.push({
       field: 'seeds',
-      message: invalid.length > 0 ? 'No valid seed URL: fix the lines marked above.' : 'Enter at least one seed URL (http or https).',
+      message:
+        invalid.length > 0
+          ? 'No valid seed URL: fix the lines marked above.'
+          : 'Enter at least one seed URL (http or https).',
     });
-  } else if (dropped.length === seedHosts.size) problems.push({ field: 'seeds', message: 'Every seed host is dropped from the plan: plan one of them again.' });
-  if (form.pages === null && form.pagesMode !== 'byHost') problems.push({ field: 'pages', message: 'Enter the number of pages to plan.' });
-  const none = (p: PlanProblem[], input: PlanInput | null): PlanComputation => ({ plan: null, problems: p, seeds, crawlDelays, input, dropped });
+  } else if (dropped.length === seedHosts.size)
+    problems.push({ field: 'seeds', message: 'Every seed host is dropped from the plan: plan one of them again.' });
+  if (form.pages === null && form.pagesMode !== 'byHost')
+    problems.push({ field: 'pages', message: 'Enter the number of pages to plan.' });
+  const none = (p: PlanProblem[], input: PlanInput | null): PlanComputation => ({
+    plan: null,
+    problems: p,
+    seeds,
+    crawlDelays,
+    input,
+    dropped,
+  });
   if (problems.length > 0) return none(problems, null);
 
   let input: PlanInput = {
@@ -177,7 +207,13 @@ export function robotsCoverage(c: PlanComputation, robots: RobotsView): RobotsCo
  * the form it was made from (its hosts' own pages), `planNumber` numbers the plan (the deadline's options name it),
  * `calibration` what a test crawl measured when the plan uses it.
  */
-export function planResultView(c: PlanComputation, robots: RobotsView | undefined, form: PlannerForm, planNumber: number, calibration?: HeldCalibration): PlanResultView {
+export function planResultView(
+  c: PlanComputation,
+  robots: RobotsView | undefined,
+  form: PlannerForm,
+  planNumber: number,
+  calibration?: HeldCalibration,
+): PlanResultView {
   const v = c.seeds.validation;
   const seedHosts = new Set(c.seeds.hosts);
   const pagesForOtherHosts: string[] = [];
@@ -208,7 +244,11 @@ export function planResultView(c: PlanComputation, robots: RobotsView | undefine
 }
 
 /** The seed origins containing `query` (case-insensitive), the first `max`, and how many in all. */
-export function findOrigins(origins: readonly string[], query: string, max = MAX_ORIGINS_POSTED): { origins: string[]; total: number } {
+export function findOrigins(
+  origins: readonly string[],
+  query: string,
+  max = MAX_ORIGINS_POSTED,
+): { origins: string[]; total: number } {
   const q = query.trim().toLowerCase();
   if (q === '') return { origins: origins.slice(0, max), total: origins.length };
   const found: string[] = [];

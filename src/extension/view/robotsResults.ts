@@ -30,7 +30,10 @@ function finite(n: number | null): number | undefined {
  * The seed URLs to inspect: every distinct URL whose origin is among the first {@link MAX_ROBOTS_ORIGINS}
  * origins, and how many origins were left out.
  */
-export function robotsTargets(seeds: ReadonlyArray<{ url: string; origin: string }>): { urls: string[]; omittedOrigins: number } {
+export function robotsTargets(seeds: ReadonlyArray<{ url: string; origin: string }>): {
+  urls: string[];
+  omittedOrigins: number;
+} {
   const origins = [...new Set(seeds.map((s) => s.origin))];
   const kept = new Set(origins.slice(0, MAX_ROBOTS_ORIGINS));
   const urls = [...new Set(seeds.filter((s) => kept.has(s.origin)).map((s) => s.url))];
@@ -56,7 +59,13 @@ export function toRobotsView(inspection: RobotsInspection, userAgent: string, om
     const crawlDelaySeconds = finite(o.crawlDelaySeconds);
     if (crawlDelaySeconds !== undefined) view.crawlDelaySeconds = crawlDelaySeconds;
     const crawlDelayLine = finite(o.crawlDelayLine);
-    if (crawlDelaySeconds !== undefined && crawlDelayLine !== undefined && Number.isInteger(crawlDelayLine) && crawlDelayLine >= 1) view.crawlDelayLine = crawlDelayLine;
+    if (
+      crawlDelaySeconds !== undefined &&
+      crawlDelayLine !== undefined &&
+      Number.isInteger(crawlDelayLine) &&
+      crawlDelayLine >= 1
+    )
+      view.crawlDelayLine = crawlDelayLine;
     const notText = o.findings.find((f) => f.code === 'not-text');
     if (notText) view.notText = cut(notText.message, MAX_TEXT);
     // A group without a line (no group applies) is not shown.
@@ -71,7 +80,12 @@ export function toRobotsView(inspection: RobotsInspection, userAgent: string, om
   // A URL without an origin (none of the inspected files speaks for it) has no card to appear in.
   const results: RobotsSeedView[] = inspection.results.flatMap((r) => {
     if (r.origin === null) return [];
-    const view: RobotsSeedView = { url: cut(r.url, MAX_URL), origin: cut(r.origin, MAX_URL), verdict: r.verdict, reason: cut(r.reason, MAX_TEXT) };
+    const view: RobotsSeedView = {
+      url: cut(r.url, MAX_URL),
+      origin: cut(r.origin, MAX_URL),
+      verdict: r.verdict,
+      reason: cut(r.reason, MAX_TEXT),
+    };
     if (r.line !== null && Number.isInteger(r.line) && r.line >= 1) view.line = r.line;
     if (r.rule !== null) view.rule = cut(r.rule, 300);
     return [view];

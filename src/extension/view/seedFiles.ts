@@ -43,12 +43,17 @@ export function createSeedFiles(): SeedFiles {
     },
     findWorkspaceSeeds: async () => {
       const found = await vscode.workspace.findFiles('**/seeds.txt', '**/node_modules/**', MAX_WORKSPACE_SEEDS);
-      return found.map(seedFileRef).sort((a, b) => a.label.split('/').length - b.label.split('/').length || a.label.localeCompare(b.label));
+      return found
+        .map(seedFileRef)
+        .sort((a, b) => a.label.split('/').length - b.label.split('/').length || a.label.localeCompare(b.label));
     },
     choose: async (files) => {
       const picked = await vscode.window.showQuickPick(
         files.map((ref) => ({ label: ref.label, ref })),
-        { title: 'Use which seeds.txt?', placeHolder: 'The planner reads the file you pick and follows it when it changes' },
+        {
+          title: 'Use which seeds.txt?',
+          placeHolder: 'The planner reads the file you pick and follows it when it changes',
+        },
       );
       return picked?.ref;
     },
@@ -58,7 +63,9 @@ export function createSeedFiles(): SeedFiles {
         const stat = await vscode.workspace.fs.stat(uri);
         if (stat.type & vscode.FileType.Directory) return { problem: `Cannot read ${ref.label}: it is a folder.` };
         if (stat.size > maxBytes) {
-          return { problem: `${ref.label} is ${sizeText(stat.size)}; the planner reads seeds files of at most ${sizeText(maxBytes)}. Split the list, or plan it with crawl-planner estimate --seeds-file.` };
+          return {
+            problem: `${ref.label} is ${sizeText(stat.size)}; the planner reads seeds files of at most ${sizeText(maxBytes)}. Split the list, or plan it with crawl-planner estimate --seeds-file.`,
+          };
         }
         const bytes = await vscode.workspace.fs.readFile(uri);
         return { text: new TextDecoder('utf-8').decode(bytes), bytes: bytes.byteLength, mtime: stat.mtime };
@@ -77,19 +84,29 @@ export function createSeedFiles(): SeedFiles {
     open: async (ref, line) => {
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(ref.uri, true));
       const at = line === undefined ? undefined : new vscode.Position(Math.min(line, document.lineCount) - 1, 0);
-      await vscode.window.showTextDocument(document, { preview: false, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
+      await vscode.window.showTextDocument(document, {
+        preview: false,
+        ...(at ? { selection: new vscode.Range(at, at) } : {}),
+      });
     },
     watch: (ref, changed) => {
       const uri = vscode.Uri.parse(ref.uri, true);
       const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), name));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), name),
+      );
       // A save can be several events: read once they settle.
       let timer: NodeJS.Timeout | undefined;
       const settled = () => {
         clearTimeout(timer);
         timer = setTimeout(changed, WATCH_SETTLE_MS);
       };
-      const subscriptions = [watcher, watcher.onDidChange(settled), watcher.onDidCreate(settled), watcher.onDidDelete(settled)];
+      const subscriptions = [
+        watcher,
+        watcher.onDidChange(settled),
+        watcher.onDidCreate(settled),
+        watcher.onDidDelete(settled),
+      ];
       return {
         dispose: () => {
           clearTimeout(timer);

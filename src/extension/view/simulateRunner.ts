@@ -30,7 +30,12 @@ function abortError(): Error {
 }
 
 /** Simulates `plan` in a worker; rejects with an AbortError when `signal` aborts first (the worker is terminated). */
-export function runSimulation(script: SimulateWorkerScript, plan: Plan, options: { runs: number; seed: number }, signal: AbortSignal): Promise<Simulation> {
+export function runSimulation(
+  script: SimulateWorkerScript,
+  plan: Plan,
+  options: { runs: number; seed: number },
+  signal: AbortSignal,
+): Promise<Simulation> {
   if (signal.aborted) return Promise.reject(abortError());
   return new Promise<Simulation>((resolve, reject) => {
     const worker = new Worker(script.file);
@@ -44,7 +49,9 @@ export function runSimulation(script: SimulateWorkerScript, plan: Plan, options:
     };
     const onAbort = (): void => settle(() => reject(abortError()));
     signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (response: SimulateResponse) => settle(() => ('error' in response ? reject(new Error(response.error)) : resolve(response.simulation))));
+    worker.on('message', (response: SimulateResponse) =>
+      settle(() => ('error' in response ? reject(new Error(response.error)) : resolve(response.simulation))),
+    );
     worker.on('error', (err) => settle(() => reject(err)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the simulation's worker stopped (exit code ${code})`))));
     const request: SimulateRequest = { plan, options };

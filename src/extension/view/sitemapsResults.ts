@@ -19,7 +19,10 @@ export const MAX_SITEMAP_ERRORS_SHOWN = 5;
  * The URLs to size: one seed URL per origin (each stands for its origin), of the first
  * {@link MAX_SITEMAP_ORIGINS} origins whose host is not dropped, and how many origins were left out.
  */
-export function sitemapTargets(seeds: ReadonlyArray<{ url: string; origin: string; host: string }>, dropped: readonly string[] = []): { urls: string[]; omittedOrigins: number } {
+export function sitemapTargets(
+  seeds: ReadonlyArray<{ url: string; origin: string; host: string }>,
+  dropped: readonly string[] = [],
+): { urls: string[]; omittedOrigins: number } {
   const skip = new Set(dropped);
   const first = new Map<string, string>();
   for (const s of seeds) if (!skip.has(s.host) && !first.has(s.origin)) first.set(s.origin, s.url);
@@ -64,35 +67,41 @@ export function pagesFromSizing(sizing: SitemapSizing): Record<string, number> {
 }
 
 /** The sizing as the webview is sent it: plain data, errors and texts cut. */
-export function toSitemapsView(sizing: SitemapSizing, pages: Readonly<Record<string, number>>, omittedOrigins = 0): SitemapsView {
+export function toSitemapsView(
+  sizing: SitemapSizing,
+  pages: Readonly<Record<string, number>>,
+  omittedOrigins = 0,
+): SitemapsView {
   return {
     userAgent: cut(sizing.productToken, MAX_TEXT),
     changedSince: sizing.changedSince,
     complete: sizing.complete,
     requests: sizing.requests,
     omittedOrigins,
-    hosts: sizing.hosts.map(
-      (h): SitemapHostView => ({
-        host: cut(h.host, MAX_URL),
-        urls: h.urls,
-        disallowed: h.disallowed,
-        otherHostUrls: h.otherHosts.urls,
-        files: h.files,
-        source: h.source,
-        intervalSeconds: h.intervalSeconds,
-        lastmod: {
-          newest: h.lastmod.newest,
-          oldest: h.lastmod.oldest,
-          last7d: h.lastmod.last7d,
-          last30d: h.lastmod.last30d,
-          last365d: h.lastmod.last365d,
-          undated: h.lastmod.undated,
-        },
-        changedSince: h.changedSince,
-        pages: Object.hasOwn(pages, h.host) ? pages[h.host]! : null,
-        errors: h.errors.slice(0, MAX_SITEMAP_ERRORS_SHOWN).map((e) => ({ code: e.code, url: e.url === null ? null : cut(e.url, MAX_URL), message: cut(e.message, MAX_TEXT) })),
-        errorCount: h.errors.length,
-      }),
-    ),
+    hosts: sizing.hosts.map((h): SitemapHostView => ({
+      host: cut(h.host, MAX_URL),
+      urls: h.urls,
+      disallowed: h.disallowed,
+      otherHostUrls: h.otherHosts.urls,
+      files: h.files,
+      source: h.source,
+      intervalSeconds: h.intervalSeconds,
+      lastmod: {
+        newest: h.lastmod.newest,
+        oldest: h.lastmod.oldest,
+        last7d: h.lastmod.last7d,
+        last30d: h.lastmod.last30d,
+        last365d: h.lastmod.last365d,
+        undated: h.lastmod.undated,
+      },
+      changedSince: h.changedSince,
+      pages: Object.hasOwn(pages, h.host) ? pages[h.host]! : null,
+      errors: h.errors.slice(0, MAX_SITEMAP_ERRORS_SHOWN).map((e) => ({
+        code: e.code,
+        url: e.url === null ? null : cut(e.url, MAX_URL),
+        message: cut(e.message, MAX_TEXT),
+      })),
+      errorCount: h.errors.length,
+    })),
   };
 }

@@ -17,7 +17,12 @@ export function planSummaryView(plan: Plan): PlanSummaryView {
   const groups = hostGroups(plan);
   const rows: SummaryRow[] = groups.slice(0, MAX_SUMMARY_ROWS).map((g) => ({
     ...hostRowText(g.host, g.binding && plan.bindingHost !== null, g.count),
-    sort: { pages: g.host.pages, intervalSeconds: g.host.intervalSeconds, pagesPerHour: g.host.pagesPerHour, seconds: g.host.seconds },
+    sort: {
+      pages: g.host.pages,
+      intervalSeconds: g.host.intervalSeconds,
+      pagesPerHour: g.host.pagesPerHour,
+      seconds: g.host.seconds,
+    },
   }));
   return {
     totalText: totalText(plan),
@@ -26,7 +31,11 @@ export function planSummaryView(plan: Plan): PlanSummaryView {
     hostCount: plan.hosts.length,
     bindingConstraint: plan.bindingConstraint,
     bindingDescription: plan.bindingDescription,
-    warnings: plan.warnings.slice(0, MAX_WARNINGS_POSTED).map((w) => (w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message })),
+    warnings: plan.warnings
+      .slice(0, MAX_WARNINGS_POSTED)
+      .map((w) =>
+        w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message },
+      ),
     warningCount: plan.warnings.length,
     chart: chartModel(plan, undefined, groups),
     groups: rows,

@@ -137,7 +137,12 @@ function renderReport(problems: readonly string[]): void {
   ui.warningsSection.hidden = report.warningCount === 0;
   ui.warningsHeading.textContent = `Warnings (${formatNumber(report.warningCount)})`;
   ui.warnings.replaceChildren(
-    ...report.warnings.map((w) => el('li', { text: w.host === undefined ? w.text : `${w.host}: ${w.text}`, attrs: { 'data-code': w.code, ...(w.host ? { 'data-host': w.host } : {}) } })),
+    ...report.warnings.map((w) =>
+      el('li', {
+        text: w.host === undefined ? w.text : `${w.host}: ${w.text}`,
+        attrs: { 'data-code': w.code, ...(w.host ? { 'data-host': w.host } : {}) },
+      }),
+    ),
   );
   const more = report.warningCount - report.warnings.length;
   ui.warningsMore.textContent = more > 0 ? `and ${formatNumber(more)} more (all in Export JSON)` : '';
@@ -157,12 +162,32 @@ function renderHeadings(): void {
 // The table: a window of rows in a tall scroll area
 
 function rowElement(index: number, row: ReportRowView): HTMLElement {
-  const cells = [row.host, row.seeds, row.pages, row.interval, row.source, row.period, row.pagesPerHour, row.duration, row.machine ?? ''];
+  const cells = [
+    row.host,
+    row.seeds,
+    row.pages,
+    row.interval,
+    row.source,
+    row.period,
+    row.pagesPerHour,
+    row.duration,
+    row.machine ?? '',
+  ];
   const classes = ['row', row.binding ? 'binding' : '', row.skipped ? 'skipped' : ''].filter(Boolean).join(' ');
   const element = el(
     'div',
-    { className: classes, attrs: { role: 'row', 'aria-rowindex': String(index + 2), 'data-host': row.host, 'data-source': row.intervalSource } },
-    cells.map((text, i) => el('div', { className: `cell col-${i}`, text, attrs: { role: 'cell', ...(i === 0 ? { title: row.host } : {}) } })),
+    {
+      className: classes,
+      attrs: {
+        role: 'row',
+        'aria-rowindex': String(index + 2),
+        'data-host': row.host,
+        'data-source': row.intervalSource,
+      },
+    },
+    cells.map((text, i) =>
+      el('div', { className: `cell col-${i}`, text, attrs: { role: 'cell', ...(i === 0 ? { title: row.host } : {}) } }),
+    ),
   );
   // CSSOM, not a style attribute: allowed by the CSP.
   element.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
@@ -216,7 +241,11 @@ function resetRows(scrollTop: number): void {
   ui.grid.setAttribute('aria-rowcount', '1');
   ui.viewport.scrollTop = scrollTop;
   ui.rowCount.textContent = '';
-  const { first, end } = visibleWindow(scrollTop, Math.max(ui.viewport.clientHeight, ROW_HEIGHT * 40), Number.MAX_SAFE_INTEGER);
+  const { first, end } = visibleWindow(
+    scrollTop,
+    Math.max(ui.viewport.clientHeight, ROW_HEIGHT * 40),
+    Number.MAX_SAFE_INTEGER,
+  );
   ask(first, end);
 }
 
@@ -248,7 +277,11 @@ let timelineFrame: number | undefined;
 const timelineDrawn = new Map<number, HTMLElement>();
 
 /** An SVG element with its attributes set as data (numbers and our own class names only). */
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, children: Node[] = []): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  children: Node[] = [],
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
   for (const child of children) node.append(child);
@@ -285,11 +318,26 @@ function renderSimulation(status: string): void {
   const marks = bandMarks(s);
   ui.bandChart.setAttribute('aria-label', s.text);
   ui.bandChart.append(
-    svg('svg', { viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`, preserveAspectRatio: 'none', class: 'band-svg', 'aria-hidden': 'true' }, [
-      svg('rect', { class: 'band-range', x: marks.fromX, y: 2, width: Math.max(1, marks.toX - marks.fromX), height: TIMELINE_HEIGHT - 4 }),
-      svg('line', { class: 'band-p50', x1: marks.p50X, x2: marks.p50X, y1: 0, y2: TIMELINE_HEIGHT }),
-      svg('line', { class: 'band-plan', x1: marks.planX, x2: marks.planX, y1: 0, y2: TIMELINE_HEIGHT }),
-    ]),
+    svg(
+      'svg',
+      {
+        viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`,
+        preserveAspectRatio: 'none',
+        class: 'band-svg',
+        'aria-hidden': 'true',
+      },
+      [
+        svg('rect', {
+          class: 'band-range',
+          x: marks.fromX,
+          y: 2,
+          width: Math.max(1, marks.toX - marks.fromX),
+          height: TIMELINE_HEIGHT - 4,
+        }),
+        svg('line', { class: 'band-p50', x1: marks.p50X, x2: marks.p50X, y1: 0, y2: TIMELINE_HEIGHT }),
+        svg('line', { class: 'band-plan', x1: marks.planX, x2: marks.planX, y1: 0, y2: TIMELINE_HEIGHT }),
+      ],
+    ),
   );
   for (const tick of axisTicks(s.axisSeconds)) {
     const label = el('span', { className: 'tick', text: tick.label });
@@ -305,19 +353,49 @@ function timelineElement(index: number, row: TimelineRowView): HTMLElement {
   const axis = simulation!.axisSeconds;
   const startX = timeX(row.startSeconds, axis);
   const endX = timeX(row.endSeconds, axis);
-  const drawing = svg('svg', { viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`, preserveAspectRatio: 'none', class: 'tl-svg', role: 'img', 'aria-label': `${row.host}: ${row.summary}` }, [
-    svgTitle(`${row.host}: ${row.summary}`),
-    svg('rect', { class: 'tl-span', x: startX, y: TIMELINE_HEIGHT / 2 - 1, width: Math.max(1, endX - startX), height: 2 }),
-    ...row.pauses.map((p) => {
-      const from = timeX(p.fromSeconds, axis);
-      return svg('rect', { class: 'tl-pause', x: from, y: 0, width: Math.max(1, timeX(p.untilSeconds, axis) - from), height: TIMELINE_HEIGHT }, [svgTitle(p.label)]);
-    }),
-    svg('polyline', { class: 'tl-pages', points: pagesPoints(row.pages, row.totalPages, axis) }),
-  ]);
-  const element = el('div', { className: row.binding ? 'trow binding' : 'trow', attrs: { role: 'listitem', 'data-host': row.host, 'data-pauses': String(row.pauses.length) } }, [
-    el('span', { className: 'tl-host', text: row.host, attrs: { title: `${row.host}: ${row.summary}` } }),
-    drawing,
-  ]);
+  const drawing = svg(
+    'svg',
+    {
+      viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`,
+      preserveAspectRatio: 'none',
+      class: 'tl-svg',
+      role: 'img',
+      'aria-label': `${row.host}: ${row.summary}`,
+    },
+    [
+      svgTitle(`${row.host}: ${row.summary}`),
+      svg('rect', {
+        class: 'tl-span',
+        x: startX,
+        y: TIMELINE_HEIGHT / 2 - 1,
+        width: Math.max(1, endX - startX),
+        height: 2,
+      }),
+      ...row.pauses.map((p) => {
+        const from = timeX(p.fromSeconds, axis);
+        return svg(
+          'rect',
+          {
+            class: 'tl-pause',
+            x: from,
+            y: 0,
+            width: Math.max(1, timeX(p.untilSeconds, axis) - from),
+            height: TIMELINE_HEIGHT,
+          },
+          [svgTitle(p.label)],
+        );
+      }),
+      svg('polyline', { class: 'tl-pages', points: pagesPoints(row.pages, row.totalPages, axis) }),
+    ],
+  );
+  const element = el(
+    'div',
+    {
+      className: row.binding ? 'trow binding' : 'trow',
+      attrs: { role: 'listitem', 'data-host': row.host, 'data-pauses': String(row.pauses.length) },
+    },
+    [el('span', { className: 'tl-host', text: row.host, attrs: { title: `${row.host}: ${row.summary}` } }), drawing],
+  );
   element.style.transform = `translateY(${index * TIMELINE_ROW_HEIGHT}px)`;
   return element;
 }
@@ -325,7 +403,13 @@ function timelineElement(index: number, row: TimelineRowView): HTMLElement {
 function updateTimeline(): void {
   timelineFrame = undefined;
   if (simulation === null) return;
-  const { first, end } = visibleWindow(ui.timelineViewport.scrollTop, ui.timelineViewport.clientHeight, simulation.timelineHosts, TIMELINE_ROW_HEIGHT, TIMELINE_OVERSCAN);
+  const { first, end } = visibleWindow(
+    ui.timelineViewport.scrollTop,
+    ui.timelineViewport.clientHeight,
+    simulation.timelineHosts,
+    TIMELINE_ROW_HEIGHT,
+    TIMELINE_OVERSCAN,
+  );
   for (const [index, element] of timelineDrawn) {
     if (index < first || index >= end) {
       element.remove();
@@ -344,7 +428,14 @@ function updateTimeline(): void {
   if (range === undefined || range.count === 0) return;
   request++;
   timelineWaiting = { request };
-  post({ type: 'timeline', plan, simulation: simulation.number, request, offset: range.offset, count: Math.min(range.count, MAX_TIMELINE_ROWS) });
+  post({
+    type: 'timeline',
+    plan,
+    simulation: simulation.number,
+    request,
+    offset: range.offset,
+    count: Math.min(range.count, MAX_TIMELINE_ROWS),
+  });
 }
 
 function scheduleTimeline(): void {
@@ -352,7 +443,13 @@ function scheduleTimeline(): void {
 }
 
 function timelineReceived(message: Extract<HostToReport, { type: 'timeline' }>): void {
-  if (simulation === null || message.plan !== plan || message.simulation !== simulation.number || message.request !== timelineWaiting?.request) return;
+  if (
+    simulation === null ||
+    message.plan !== plan ||
+    message.simulation !== simulation.number ||
+    message.request !== timelineWaiting?.request
+  )
+    return;
   timelineWaiting = undefined;
   message.hosts.forEach((row, i) => timelineRows.set(message.offset + i, row));
   updateTimeline();
@@ -364,7 +461,6 @@ function setQuery(next: ReportQuery): void {
   save();
   resetRows(0);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Messages from the extension

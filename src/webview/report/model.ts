@@ -4,7 +4,13 @@
  * in getState. `main.ts` only turns these into elements.
  */
 import { formatDuration, formatNumber } from '../../core/format/duration';
-import { REPORT_FILTERS, REPORT_SORT_KEYS, type ReportFilter, type ReportQuery, type ReportSortKey } from '../../shared/reportProtocol';
+import {
+  REPORT_FILTERS,
+  REPORT_SORT_KEYS,
+  type ReportFilter,
+  type ReportQuery,
+  type ReportSortKey,
+} from '../../shared/reportProtocol';
 
 /** Each row's height in CSS pixels (main.ts hands it to the stylesheet as --row-height). */
 export const ROW_HEIGHT = 22;
@@ -17,7 +23,13 @@ export const DEFAULT_QUERY: ReportQuery = { sort: 'plan', descending: false, fil
  * The rows to draw at a scroll position: [first, end) of `total`, the visible ones and {@link OVERSCAN} more
  * on each side.
  */
-export function visibleWindow(scrollTop: number, height: number, total: number, rowHeight = ROW_HEIGHT, overscan = OVERSCAN): { first: number; end: number } {
+export function visibleWindow(
+  scrollTop: number,
+  height: number,
+  total: number,
+  rowHeight = ROW_HEIGHT,
+  overscan = OVERSCAN,
+): { first: number; end: number } {
   if (total <= 0) return { first: 0, end: 0 };
   const top = Math.max(0, Math.floor(scrollTop / rowHeight));
   const shown = Math.max(1, Math.ceil(height / rowHeight) + 1);
@@ -27,7 +39,11 @@ export function visibleWindow(scrollTop: number, height: number, total: number, 
 }
 
 /** The smallest range of rows in [first, end) that `has` does not hold, or undefined when it holds them all. */
-export function missingRange(has: (index: number) => boolean, first: number, end: number): { offset: number; count: number } | undefined {
+export function missingRange(
+  has: (index: number) => boolean,
+  first: number,
+  end: number,
+): { offset: number; count: number } | undefined {
   let from = first;
   while (from < end && has(from)) from++;
   if (from >= end) return undefined;
@@ -67,11 +83,16 @@ export function parseReportState(value: unknown): ReportState {
   const v = value as Record<string, unknown>;
   const q = v.query as Record<string, unknown> | undefined;
   if (v.v !== 1 || typeof q !== 'object' || q === null) return fallback;
-  const sort = (REPORT_SORT_KEYS as readonly unknown[]).includes(q.sort) ? (q.sort as ReportSortKey) : DEFAULT_QUERY.sort;
-  const filter = (REPORT_FILTERS as readonly unknown[]).includes(q.filter) ? (q.filter as ReportFilter) : DEFAULT_QUERY.filter;
+  const sort = (REPORT_SORT_KEYS as readonly unknown[]).includes(q.sort)
+    ? (q.sort as ReportSortKey)
+    : DEFAULT_QUERY.sort;
+  const filter = (REPORT_FILTERS as readonly unknown[]).includes(q.filter)
+    ? (q.filter as ReportFilter)
+    : DEFAULT_QUERY.filter;
   const search = typeof q.search === 'string' && q.search.length <= 256 ? q.search : '';
   const descending = typeof q.descending === 'boolean' ? q.descending : false;
-  const scrollTop = typeof v.scrollTop === 'number' && Number.isFinite(v.scrollTop) && v.scrollTop >= 0 ? v.scrollTop : 0;
+  const scrollTop =
+    typeof v.scrollTop === 'number' && Number.isFinite(v.scrollTop) && v.scrollTop >= 0 ? v.scrollTop : 0;
   return { v: 1, query: { sort, descending, filter, search }, scrollTop };
 }
 
@@ -94,7 +115,12 @@ export function timeX(seconds: number, axisSeconds: number, width = TIMELINE_WID
 }
 
 /** A host's pages over time as SVG polyline points: x by time, y from the bottom (0 pages) to the top (all). */
-export function pagesPoints(pages: ReadonlyArray<readonly [number, number]>, totalPages: number, axisSeconds: number, height = TIMELINE_HEIGHT): string {
+export function pagesPoints(
+  pages: ReadonlyArray<readonly [number, number]>,
+  totalPages: number,
+  axisSeconds: number,
+  height = TIMELINE_HEIGHT,
+): string {
   const top = 2;
   const bottom = height - 2;
   return pages
@@ -125,7 +151,13 @@ export function axisTicks(axisSeconds: number, count = 5): Array<{ seconds: numb
 }
 
 /** The band's marks on the axis: p10 to p90 as a range, p50 and the plan as lines (SVG units). */
-export function bandMarks(view: { p10Seconds: number; p50Seconds: number; p90Seconds: number; planSeconds: number; axisSeconds: number }): {
+export function bandMarks(view: {
+  p10Seconds: number;
+  p50Seconds: number;
+  p90Seconds: number;
+  planSeconds: number;
+  axisSeconds: number;
+}): {
   fromX: number;
   toX: number;
   p50X: number;

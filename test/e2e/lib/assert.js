@@ -15,7 +15,10 @@ function check(condition, message) {
 function contains(text, parts, where) {
   for (const p of parts) {
     const ok = p instanceof RegExp ? p.test(text) : text.includes(p);
-    if (!ok) throw new Error(`${where}: expected ${p instanceof RegExp ? p : JSON.stringify(p)} in ${JSON.stringify(text.slice(0, 400))}`);
+    if (!ok)
+      throw new Error(
+        `${where}: expected ${p instanceof RegExp ? p : JSON.stringify(p)} in ${JSON.stringify(text.slice(0, 400))}`,
+      );
   }
 }
 

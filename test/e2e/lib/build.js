@@ -23,7 +23,11 @@ function packageExtension(logFile) {
   if (!fs.existsSync(path.join(ROOT, 'node_modules', '.bin', 'vsce'))) {
     throw new Error('the root has no node_modules/.bin/vsce: run `npm ci` in the repository root first');
   }
-  const r = runStep('npm run package', npmCommand(), ['run', 'package', '--', '--out', vsix], { cwd: ROOT, logFile, timeoutMs: 300_000 });
+  const r = runStep('npm run package', npmCommand(), ['run', 'package', '--', '--out', vsix], {
+    cwd: ROOT,
+    logFile,
+    timeoutMs: 300_000,
+  });
   if (!fs.existsSync(vsix)) throw new Error(`npm run package wrote no ${vsix}`);
   return { vsix, ms: r.ms };
 }
@@ -35,7 +39,15 @@ function bundleDemo(logFile) {
   const r = runStep(
     'bundle src/demo',
     esbuild,
-    [path.join('src', 'demo', 'index.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'],
+    [
+      path.join('src', 'demo', 'index.ts'),
+      '--bundle',
+      '--platform=node',
+      '--format=cjs',
+      '--target=node20',
+      `--outfile=${out}`,
+      '--log-level=warning',
+    ],
     { cwd: ROOT, logFile, timeoutMs: 120_000 },
   );
   return { module: out, ms: r.ms };
@@ -62,8 +74,18 @@ function buildRunnerExtension(logFile) {
   runStep(
     'bundle the extension-host suites',
     path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
-    [RUNNER_ENTRY, '--bundle', '--platform=node', '--format=cjs', '--target=node20', '--external:vscode', '--sourcemap=inline', '--loader:.py=text',
-      `--outfile=${path.join(dir, 'dist', 'runner.js')}`, '--log-level=warning'],
+    [
+      RUNNER_ENTRY,
+      '--bundle',
+      '--platform=node',
+      '--format=cjs',
+      '--target=node20',
+      '--external:vscode',
+      '--sourcemap=inline',
+      '--loader:.py=text',
+      `--outfile=${path.join(dir, 'dist', 'runner.js')}`,
+      '--log-level=warning',
+    ],
     { cwd: ROOT, logFile, timeoutMs: 120_000 },
   );
   runStep(

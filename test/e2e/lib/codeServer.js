@@ -107,14 +107,28 @@ class CodeServer {
     const r = runStep(
       `install ${all.map((v) => path.basename(v)).join(', ')} into code-server`,
       process.execPath.startsWith(NODE24_BIN) ? process.execPath : path.join(NODE24_BIN, 'node'),
-      [CODE_SERVER_ENTRY, '--config', this.configFile, '--user-data-dir', this.dataDir, '--extensions-dir', this.extDir, ...all.flatMap((v) => ['--install-extension', v])],
+      [
+        CODE_SERVER_ENTRY,
+        '--config',
+        this.configFile,
+        '--user-data-dir',
+        this.dataDir,
+        '--extensions-dir',
+        this.extDir,
+        ...all.flatMap((v) => ['--install-extension', v]),
+      ],
       { env: sanitizedEnv(), logFile: this.logFile, timeoutMs: 120_000 },
     );
     const dirs = fs.readdirSync(this.extDir);
-    const installed = dirs.filter((d) => d.startsWith('crawl-planner.crawl-planner-') && !d.startsWith('crawl-planner.crawl-planner-test-runner-'));
+    const installed = dirs.filter(
+      (d) => d.startsWith('crawl-planner.crawl-planner-') && !d.startsWith('crawl-planner.crawl-planner-test-runner-'),
+    );
     if (installed.length !== 1) throw new Error(`the extension is not in ${this.extDir} after --install-extension`);
     const folders = dirs.filter((d) => fs.statSync(path.join(this.extDir, d)).isDirectory());
-    if (folders.length !== all.length) throw new Error(`${all.length} extensions were to be installed; ${this.extDir} has ${folders.join(', ') || 'none'}`);
+    if (folders.length !== all.length)
+      throw new Error(
+        `${all.length} extensions were to be installed; ${this.extDir} has ${folders.join(', ') || 'none'}`,
+      );
     return r.ms;
   }
 
@@ -124,11 +138,16 @@ class CodeServer {
     const port = await freePort();
     const args = [
       CODE_SERVER_ENTRY,
-      '--config', this.configFile,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--user-data-dir', this.dataDir,
-      '--extensions-dir', this.extDir,
+      '--config',
+      this.configFile,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--user-data-dir',
+      this.dataDir,
+      '--extensions-dir',
+      this.extDir,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-getting-started-override',

@@ -73,8 +73,15 @@ function auditInFrame(targets) {
       if (!fg) continue;
       const bg = backgroundOf(el);
       const f = over(fg, bg);
-      const large = parseFloat(style.fontSize) >= 18.66 || (parseFloat(style.fontSize) >= 14 && +style.fontWeight >= 700);
-      out.push({ name: t.name, fg: hex(f), bg: hex(bg), ratio: Math.round(ratio(f, bg) * 100) / 100, min: large ? 3 : 4.5 });
+      const large =
+        parseFloat(style.fontSize) >= 18.66 || (parseFloat(style.fontSize) >= 14 && +style.fontWeight >= 700);
+      out.push({
+        name: t.name,
+        fg: hex(f),
+        bg: hex(bg),
+        ratio: Math.round(ratio(f, bg) * 100) / 100,
+        min: large ? 3 : 4.5,
+      });
     }
   }
   return out;
@@ -102,7 +109,9 @@ const PLANNER_TARGETS = [
 /** The audit as short note lines; entries under their minimum are marked LOW. */
 async function auditPlanner(frame, theme) {
   const results = await frame.evaluate(auditInFrame, PLANNER_TARGETS);
-  return results.map((r) => `${theme} ${r.name}: ${r.ratio}:1 (${r.fg} on ${r.bg})${r.ratio < r.min ? ` LOW, below ${r.min}:1` : ''}`);
+  return results.map(
+    (r) => `${theme} ${r.name}: ${r.ratio}:1 (${r.fg} on ${r.bg})${r.ratio < r.min ? ` LOW, below ${r.min}:1` : ''}`,
+  );
 }
 
 module.exports = { auditPlanner, auditInFrame, PLANNER_TARGETS };

@@ -9,15 +9,32 @@ const { monitorEventLoopDelay } = require('node:perf_hooks');
 
 async function main() {
   const demo = require(process.argv[2]);
-  const hosts = await demo.startDemoHosts({ ...demo.defaultDemoConfig(), basePort: 0, firstAddress: Number(process.argv[3] || 31) });
+  const hosts = await demo.startDemoHosts({
+    ...demo.defaultDemoConfig(),
+    basePort: 0,
+    firstAddress: Number(process.argv[3] || 31),
+  });
   let lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
-  const info = hosts.hosts.map((h) => ({ name: h.name, origin: h.origin, baseUrl: h.baseUrl, seeds: h.seeds, robotsTxt: h.robotsTxt, pageCount: h.pageCount }));
+  const info = hosts.hosts.map((h) => ({
+    name: h.name,
+    origin: h.origin,
+    baseUrl: h.baseUrl,
+    seeds: h.seeds,
+    robotsTxt: h.robotsTxt,
+    pageCount: h.pageCount,
+  }));
   process.send({ type: 'ready', hosts: info, listing: demo.formatDemoHosts(hosts) });
   process.on('message', async (m) => {
     if (m.type === 'snapshot') {
       const inFlight = Object.fromEntries(info.map((h) => [h.name, hosts.inFlightMax(h.name)]));
-      process.send({ type: 'snapshot', id: m.id, arrivals: hosts.arrivals(), inFlight, lagMs: Math.max(0, lag.max / 1e6 - 1) });
+      process.send({
+        type: 'snapshot',
+        id: m.id,
+        arrivals: hosts.arrivals(),
+        inFlight,
+        lagMs: Math.max(0, lag.max / 1e6 - 1),
+      });
     } else if (m.type === 'resetLag') {
       lag.disable();
       lag = monitorEventLoopDelay({ resolution: 1 });

@@ -42,7 +42,13 @@ function checkWire(report, intervalsByHost) {
   return Object.entries(intervalsByHost).map(([host, seconds]) => {
     const sent = report.requests.filter((r) => r.host === host && typeof r.sentAt === 'number').map((r) => r.sentAt);
     const minGapMs = minGap(sent);
-    return { name: host, requests: sent.length, minGapMs, intervalMs: seconds * 1000, ok: minGapMs === null || minGapMs >= seconds * 1000 };
+    return {
+      name: host,
+      requests: sent.length,
+      minGapMs,
+      intervalMs: seconds * 1000,
+      ok: minGapMs === null || minGapMs >= seconds * 1000,
+    };
   });
 }
 

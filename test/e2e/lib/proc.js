@@ -148,7 +148,10 @@ async function poll(what, check, { timeoutMs = 10_000, intervalMs = 200 } = {}) 
     } catch (err) {
       last = err;
     }
-    if (Date.now() > until) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`);
+    if (Date.now() > until)
+      throw new Error(
+        `timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`,
+      );
     await sleep(intervalMs);
   }
 }

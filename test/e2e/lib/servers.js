@@ -14,7 +14,10 @@ const { own, withTimeout } = require('./proc');
  * the arrival logs; `resetLag()` starts a new measurement of the child's event-loop delay.
  */
 async function startDemo(modulePath) {
-  const child = fork(path.join(__dirname, 'demoChild.js'), [modulePath, '31'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(path.join(__dirname, 'demoChild.js'), [modulePath, '31'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
   let nextId = 1;
   const waiting = new Map();
   let onReady;
@@ -65,7 +68,8 @@ async function startDemo(modulePath) {
       return {
         arrivals,
         requestArrivals: (name, since = 0) => arrivals(name).filter((a) => a.at >= since),
-        pageArrivals: (name, since = 0) => arrivals(name).filter((a) => a.path !== '/robots.txt' && a.path !== '/sitemap.xml' && a.at >= since),
+        pageArrivals: (name, since = 0) =>
+          arrivals(name).filter((a) => a.path !== '/robots.txt' && a.path !== '/sitemap.xml' && a.at >= since),
         inFlightMax: (name) => m.inFlight[name] ?? 0,
         lagMs: m.lagMs,
       };

@@ -74,7 +74,11 @@ class Workbench {
 
   /** The activity bar item with this label (aria-label, without the keybinding suffix). */
   activityItem(label) {
-    return this.page.locator(`.activitybar .action-item a.action-label[aria-label="${label}"], .activitybar .action-item a.action-label[aria-label^="${label} ("]`).first();
+    return this.page
+      .locator(
+        `.activitybar .action-item a.action-label[aria-label="${label}"], .activitybar .action-item a.action-label[aria-label^="${label} ("]`,
+      )
+      .first();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -93,7 +97,13 @@ class Workbench {
         const n = await this.page.locator(WEBVIEW_IFRAME).count();
         for (let i = 0; i < n; i++) {
           const inner = this.page.frameLocator(WEBVIEW_IFRAME).nth(i).frameLocator('iframe#active-frame');
-          if ((await inner.locator(`main#${id}`).count().catch(() => 0)) > 0) return { index: i };
+          if (
+            (await inner
+              .locator(`main#${id}`)
+              .count()
+              .catch(() => 0)) > 0
+          )
+            return { index: i };
         }
         return undefined;
       },
@@ -103,7 +113,10 @@ class Workbench {
 
   /** The planner webview (as found by the last openPlanner()): its inner frame, for locators. */
   plannerFrame() {
-    return this.page.frameLocator(WEBVIEW_IFRAME).nth(this.plannerIndex ?? 0).frameLocator('iframe#active-frame');
+    return this.page
+      .frameLocator(WEBVIEW_IFRAME)
+      .nth(this.plannerIndex ?? 0)
+      .frameLocator('iframe#active-frame');
   }
 
   /** The planner's inner frame as a Frame, for evaluate(). */
@@ -126,7 +139,10 @@ class Workbench {
   async openPlanner() {
     const item = this.activityItem('Crawl Planner');
     await item.waitFor({ timeout: 30_000 });
-    const checked = await item.locator('xpath=..').getAttribute('aria-selected').catch(() => null);
+    const checked = await item
+      .locator('xpath=..')
+      .getAttribute('aria-selected')
+      .catch(() => null);
     const container = this.page.locator('.sidebar .composite.title', { hasText: 'Crawl Planner' });
     if (!(await container.isVisible().catch(() => false)) || checked === 'false') await item.click();
     await container.waitFor({ timeout: 15_000 });
@@ -197,7 +213,9 @@ class Workbench {
     return this.page.evaluate((line) => {
       const editor = document.querySelector('.editor-group-container.active .monaco-editor');
       if (!editor) return undefined;
-      const number = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].find((el) => el.textContent.trim() === String(line));
+      const number = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].find(
+        (el) => el.textContent.trim() === String(line),
+      );
       if (!number) return undefined;
       const top = number.closest('div[style*="top"]')?.style.top ?? number.parentElement?.style.top;
       const view = [...editor.querySelectorAll('.view-lines .view-line')].find((el) => el.style.top === top);
@@ -216,13 +234,23 @@ class Workbench {
     const rows = this.page.locator('.panel .terminal-wrapper.active .xterm-rows, .panel .xterm-rows');
     const n = await rows.count();
     const texts = [];
-    for (let i = 0; i < n; i++) texts.push(await rows.nth(i).innerText().catch(() => ''));
+    for (let i = 0; i < n; i++)
+      texts.push(
+        await rows
+          .nth(i)
+          .innerText()
+          .catch(() => ''),
+      );
     return texts.join('\n').replace(/\u00a0/g, ' ');
   }
 
   /** Texts of the visible notification toasts and the notification center. */
   async notifications() {
-    return this.page.locator('.notification-toast .notification-list-item-message, .notifications-center .notification-list-item-message').allInnerTexts();
+    return this.page
+      .locator(
+        '.notification-toast .notification-list-item-message, .notifications-center .notification-list-item-message',
+      )
+      .allInnerTexts();
   }
 
   /** The modal dialog, when one is open. */
@@ -241,12 +269,16 @@ class Workbench {
   async setTheme(theme) {
     const { THEMES } = require('./codeServer');
     const cls = theme === 'dark' ? 'vs-dark' : 'vs';
-    const isOn = () => this.page.evaluate((c) => document.querySelector('.monaco-workbench')?.classList.contains(c) ?? false, cls);
+    const isOn = () =>
+      this.page.evaluate((c) => document.querySelector('.monaco-workbench')?.classList.contains(c) ?? false, cls);
     if (await isOn()) return;
     await this.runCommand('Preferences: Color Theme');
     const input = this.quickInput.locator('input.input');
     await input.fill(THEMES[theme]);
-    await this.quickInput.locator(`.monaco-list-row[aria-label^="${THEMES[theme]}"]`).first().click({ timeout: 10_000 });
+    await this.quickInput
+      .locator(`.monaco-list-row[aria-label^="${THEMES[theme]}"]`)
+      .first()
+      .click({ timeout: 10_000 });
     await poll(`the ${theme} theme`, isOn, { timeoutMs: 15_000 });
     await this.quickInput.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
     await sleep(700); // webviews restyle from the theme's CSS variables a moment later

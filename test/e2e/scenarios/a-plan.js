@@ -43,7 +43,10 @@ module.exports = {
         return /2 s/.test(t) ? t : undefined;
       });
       contains(text, [host, /\t100\t2 s\t/], `the table row of ${host}`);
-      check((await row.getAttribute('data-source')) === 'configured', `the interval of ${host} is not set by the delay`);
+      check(
+        (await row.getAttribute('data-source')) === 'configured',
+        `the interval of ${host} is not set by the delay`,
+      );
     }
     check(await frame.locator('#host-table').isVisible(), 'the per-host table is not visible');
     check((await frame.locator('#host-table tbody tr').count()) === 2, 'the table does not have exactly two rows');
@@ -58,7 +61,10 @@ module.exports = {
       const bar = frame.locator(`#chart .bar[data-host="${host}"]`);
       check(await bar.isVisible(), `no visible chart bar for ${host}`);
       const box = await bar.locator('.bar-fill').boundingBox();
-      check(box && box.width > 2 && box.height > 2, `the chart bar of ${host} has no visible fill (${JSON.stringify(box)})`);
+      check(
+        box && box.width > 2 && box.height > 2,
+        `the chart bar of ${host} has no visible fill (${JSON.stringify(box)})`,
+      );
     }
     const summary = await frame.locator('#chart').getAttribute('aria-label');
     contains(summary ?? '', ['Crawl duration'], 'the chart summary');
@@ -76,9 +82,15 @@ module.exports = {
       const pagesText = await card.locator('.sitemap-pages').innerText();
       const m = /^Pages: ([\d,]+)$/.exec(pagesText.trim());
       check(m !== null, `the sitemap card of ${host} says no pages: ${pagesText}`);
-      contains(await card.innerText(), [/URLs · \d+ disallowed · \d+ on other hosts · \d+ files?/], `the sitemap card of ${host}`);
+      contains(
+        await card.innerText(),
+        [/URLs · \d+ disallowed · \d+ on other hosts · \d+ files?/],
+        `the sitemap card of ${host}`,
+      );
       const row = frame.locator(`#host-table tbody tr[data-host="${host}"]`);
-      await poll(`the row of ${host} with its sitemap's ${m[1]} pages`, async () => ((await row.innerText()).includes(`\t${m[1]}\t`) ? true : undefined));
+      await poll(`the row of ${host} with its sitemap's ${m[1]} pages`, async () =>
+        (await row.innerText()).includes(`\t${m[1]}\t`) ? true : undefined,
+      );
     }
     check((await frame.locator('#pages-mode').inputValue()) === 'byHost', 'the pages are not by host after sizing');
     ctx.note(`sitemaps: ${await frame.locator('#sitemaps-status').innerText()}`);
@@ -101,14 +113,23 @@ module.exports = {
     await frame.locator('#open-report').click();
     const report = await wb.reportFrame();
     await report.locator(`#timeline[data-hosts="${hosts.length}"]`).waitFor({ timeout: 30_000 });
-    check((await report.locator('#timeline').getAttribute('data-method')) === 'engine', 'two hosts are simulated request by request');
+    check(
+      (await report.locator('#timeline').getAttribute('data-method')) === 'engine',
+      'two hosts are simulated request by request',
+    );
     const rows = report.locator('#timeline .trow');
-    check((await rows.count()) === hosts.length, `the timeline has ${await rows.count()} rows for ${hosts.length} hosts`);
+    check(
+      (await rows.count()) === hosts.length,
+      `the timeline has ${await rows.count()} rows for ${hosts.length} hosts`,
+    );
     for (const host of hosts) {
       const line = report.locator(`#timeline .trow[data-host="${host}"] svg`);
       check((await line.count()) === 1, `no timeline drawn for ${host}`);
       const box = await line.boundingBox();
-      check(box !== null && box.width > 50 && box.height > 4, `the timeline of ${host} is not visible (${JSON.stringify(box)})`);
+      check(
+        box !== null && box.width > 50 && box.height > 4,
+        `the timeline of ${host} is not visible (${JSON.stringify(box)})`,
+      );
     }
     check((await report.locator('#band-chart svg').count()) === 1, 'no band chart in the report');
     const bandLabel = (await report.locator('#band-chart').getAttribute('aria-label')) ?? '';

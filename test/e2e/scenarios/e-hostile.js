@@ -21,7 +21,8 @@ module.exports = {
     page.on('console', (m) => {
       // Only the webview's frames (the workbench has CSP messages of its own, e.g. its blocked gallery).
       const from = m.location()?.url ?? '';
-      if (/webview/.test(from) && /Content Security Policy|Refused to (execute|load|apply)/i.test(m.text())) consoleCsp.push(m.text().slice(0, 200));
+      if (/webview/.test(from) && /Content Security Policy|Refused to (execute|load|apply)/i.test(m.text()))
+        consoleCsp.push(m.text().slice(0, 200));
     });
 
     const frame = await wb.openPlanner();
@@ -29,7 +30,9 @@ module.exports = {
     // Listen for CSP violations inside the webview before anything hostile arrives.
     await inner.evaluate(() => {
       window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
 
     const hostileSeed = `${hostile.origin}/${PAYLOAD}`;
@@ -44,7 +47,11 @@ module.exports = {
 
     // The payload is on screen, as the characters of the file.
     const linkText = await link.innerText();
-    contains(linkText, ['Disallow: /<img src=x onerror=window.__pwned=1>'], 'the deciding-line link of the hostile seed');
+    contains(
+      linkText,
+      ['Disallow: /<img src=x onerror=window.__pwned=1>'],
+      'the deciding-line link of the hostile seed',
+    );
     const cardText = await card.innerText();
     contains(cardText, ['disallowed', 'Crawl-delay: 1 s'], 'the hostile origin card');
     const sitemaps = card.locator('details');
@@ -54,7 +61,8 @@ module.exports = {
     }
 
     // E2E_SELFTEST_INJECT=1 does what an escaping bug would (innerHTML of the rule), to see this test fail.
-    if (process.env.E2E_SELFTEST_INJECT) await inner.evaluate((html) => document.querySelector('#robots').insertAdjacentHTML('beforeend', html), PAYLOAD);
+    if (process.env.E2E_SELFTEST_INJECT)
+      await inner.evaluate((html) => document.querySelector('#robots').insertAdjacentHTML('beforeend', html), PAYLOAD);
 
     // Nothing ran and nothing was parsed as markup.
     await page.waitForTimeout(1000);
@@ -67,8 +75,12 @@ module.exports = {
           return 'unreachable';
         }
       })(),
-      scripts: [...document.querySelectorAll('script')].map((e) => `${e.src || 'inline'}${e.nonce ? ' (nonce)' : ''} in ${e.parentElement?.tagName}`),
-      injected: [...document.querySelectorAll('#planner img, #planner iframe, #planner b, #planner script, #planner [onerror]')].map((e) => e.outerHTML.slice(0, 80)),
+      scripts: [...document.querySelectorAll('script')].map(
+        (e) => `${e.src || 'inline'}${e.nonce ? ' (nonce)' : ''} in ${e.parentElement?.tagName}`,
+      ),
+      injected: [
+        ...document.querySelectorAll('#planner img, #planner iframe, #planner b, #planner script, #planner [onerror]'),
+      ].map((e) => e.outerHTML.slice(0, 80)),
       csp: window.__cspViolations,
     }));
     const top = await page.evaluate(() => typeof window.__pwned);
@@ -78,10 +90,16 @@ module.exports = {
     check(inside.injected.length === 0, `payload elements exist in the webview DOM: ${inside.injected.join(' | ')}`);
     // VS Code injects one script into the webview's head; the page's own is the nonce'd bundle.
     const bodyScripts = inside.scripts.filter((x) => / in BODY$/.test(x));
-    check(bodyScripts.length === 1 && /dist\/webview\.js \(nonce\)/.test(bodyScripts[0]), `unexpected scripts in the webview body: ${bodyScripts.join('; ')}`);
+    check(
+      bodyScripts.length === 1 && /dist\/webview\.js \(nonce\)/.test(bodyScripts[0]),
+      `unexpected scripts in the webview body: ${bodyScripts.join('; ')}`,
+    );
     check(inside.csp.length === 0, `CSP violations in the webview: ${inside.csp.join('; ')}`);
     check(consoleCsp.length === 0, `CSP messages in the console: ${consoleCsp.join('; ')}`);
-    check(hostile.requests.every((u) => u === '/robots.txt'), `the hostile server saw requests other than /robots.txt: ${hostile.requests.join(', ')}`);
+    check(
+      hostile.requests.every((u) => u === '/robots.txt'),
+      `the hostile server saw requests other than /robots.txt: ${hostile.requests.join(', ')}`,
+    );
     ctx.note(`shown as text: "${linkText}"`);
 
     await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));

@@ -22,7 +22,16 @@ module.exports = {
     fs.mkdirSync(path.join(ctx.workspace, '.vscode'), { recursive: true });
     fs.writeFileSync(
       path.join(ctx.workspace, '.vscode', 'tasks.json'),
-      JSON.stringify({ version: '2.0.0', tasks: [{ type: 'crawlPlanner', label: TASK_LABEL, seeds: [polite.baseUrl], maxPages: 3, problemMatcher: [] }] }, null, 2),
+      JSON.stringify(
+        {
+          version: '2.0.0',
+          tasks: [
+            { type: 'crawlPlanner', label: TASK_LABEL, seeds: [polite.baseUrl], maxPages: 3, problemMatcher: [] },
+          ],
+        },
+        null,
+        2,
+      ),
     );
   },
   async run(ctx) {
@@ -43,7 +52,10 @@ module.exports = {
     const note = frame.locator('#trust-note');
     check(await note.isVisible(), 'the planner shows no note that the workspace is not trusted');
     contains(await note.innerText(), ['not trusted'], 'the planner trust note');
-    check(await frame.locator('#run-crawl').isDisabled(), 'the planner\'s Run test crawl button is enabled in Restricted Mode');
+    check(
+      await frame.locator('#run-crawl').isDisabled(),
+      "the planner's Run test crawl button is enabled in Restricted Mode",
+    );
 
     // Run the workspace's task (once per theme, for the pictures): VS Code stops and says why, before
     // anything is fetched; Cancel.
@@ -62,12 +74,17 @@ module.exports = {
     await sleep(3000);
     const untrustedSnap = await demo.snapshot();
     const blockedHits = untrustedSnap.pageArrivals('polite', before);
-    check(blockedHits.length === 0, `the polite demo host saw ${blockedHits.length} page requests while the folder was not trusted`);
+    check(
+      blockedHits.length === 0,
+      `the polite demo host saw ${blockedHits.length} page requests while the folder was not trusted`,
+    );
     const robotsHits = untrustedSnap.arrivals('polite').filter((a) => a.at >= since && a.path === '/robots.txt');
     check(robotsHits.length === 0, 'the polite demo host saw a robots.txt request while the folder was not trusted');
     const terminalBefore = await wb.terminalText();
     check(!/GET \//.test(terminalBefore), 'a terminal shows request lines while the folder is not trusted');
-    ctx.note('untrusted: Tasks: Run Task was stopped by VS Code\'s trust dialog ("Listing and running tasks requires …"); the host saw no request');
+    ctx.note(
+      'untrusted: Tasks: Run Task was stopped by VS Code\'s trust dialog ("Listing and running tasks requires …"); the host saw no request',
+    );
 
     // Trust the folder: Manage Workspace Trust, then Trust.
     await wb.runCommand('Workspaces: Manage Workspace Trust');
@@ -78,11 +95,19 @@ module.exports = {
     const trustEditor = wb.page.locator('.workspace-trust-editor');
     await wb.page.keyboard.press('Escape');
     if (await trustEditor.isVisible().catch(() => false)) {
-      await wb.page.locator('.modal-editor-part, .editor-group-container.active').getByRole('button', { name: /^Close/ }).first().click().catch(() => undefined);
+      await wb.page
+        .locator('.modal-editor-part, .editor-group-container.active')
+        .getByRole('button', { name: /^Close/ })
+        .first()
+        .click()
+        .catch(() => undefined);
       await wb.runCommand('View: Close Editor').catch(() => undefined);
     }
     await trustEditor.waitFor({ state: 'hidden', timeout: 10_000 });
-    await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'hidden', timeout: 15_000 });
+    await wb.page
+      .locator('.statusbar-item', { hasText: 'Restricted Mode' })
+      .first()
+      .waitFor({ state: 'hidden', timeout: 15_000 });
     await poll('the planner to drop its trust note', async () => !(await note.isVisible()), { timeoutMs: 15_000 });
 
     // The same task now runs: request lines in its terminal, requests at the host.
@@ -91,12 +116,19 @@ module.exports = {
     await wb.pick(TASK_LABEL);
     const requestLine = new RegExp(`${politeHost.replace(/\./g, '\\.')}\\s+GET /\\S*\\s+200`);
     const snapshots = [];
-    const text = await poll('the task terminal to show a finished crawl', async () => {
-      const t = await wb.terminalText();
-      snapshots.push(t);
-      return /Report: /.test(t) ? t : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 300 });
-    check(snapshots.some((t) => requestLine.test(t)), `no request line for ${politeHost} appeared in the task terminal`);
+    const text = await poll(
+      'the task terminal to show a finished crawl',
+      async () => {
+        const t = await wb.terminalText();
+        snapshots.push(t);
+        return /Report: /.test(t) ? t : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 300 },
+    );
+    check(
+      snapshots.some((t) => requestLine.test(t)),
+      `no request line for ${politeHost} appeared in the task terminal`,
+    );
     const hits = (await demo.snapshot()).pageArrivals('polite', trustedAt);
     check(hits.length >= 1, 'the polite demo host saw no page request after the folder was trusted');
     contains(text, [/Crawl finished/], 'the task terminal after trusting');

@@ -15,7 +15,10 @@ module.exports = {
     const { wb } = ctx;
     const item = wb.activityItem('Crawl Planner');
     await item.waitFor({ timeout: 30_000 });
-    check((await item.getAttribute('aria-label'))?.startsWith('Crawl Planner'), 'the activity bar item is not labelled "Crawl Planner"');
+    check(
+      (await item.getAttribute('aria-label'))?.startsWith('Crawl Planner'),
+      'the activity bar item is not labelled "Crawl Planner"',
+    );
     const frame = await wb.openPlanner();
     // The extension posted its first state: the settings' user agent is the placeholder.
     const ua = await frame.locator('#user-agent').getAttribute('placeholder');

@@ -53,14 +53,16 @@ function firstLines(text, n) {
 
 module.exports = {
   id: 'x-extension-host',
-  title: "the extension-host suites (test/extension/suite) in code-server's extension host, through a test-runner extension",
+  title:
+    "the extension-host suites (test/extension/suite) in code-server's extension host, through a test-runner extension",
   profile: 'extension-host',
   extraExtensions: ['runner'],
   fixture: path.join(ROOT, 'test', 'extension', 'fixture'),
   timeoutMs: START_TIMEOUT_MS + RUN_TIMEOUT_MS + 30_000,
   async prepare(ctx) {
     ctx.resultsFile = `${ctx.workspace}-extension-host-results.json`;
-    for (const f of [ctx.resultsFile, `${ctx.resultsFile}.progress`, `${ctx.resultsFile}.tmp`]) fs.rmSync(f, { force: true });
+    for (const f of [ctx.resultsFile, `${ctx.resultsFile}.progress`, `${ctx.resultsFile}.tmp`])
+      fs.rmSync(f, { force: true });
     ctx.codeServer.writeSettings({
       [RESULTS_SETTING]: ctx.resultsFile,
       // The harness's profiles turn task auto-detection off (quiet workbench), which also stops VS Code
@@ -76,25 +78,37 @@ module.exports = {
     const progressFile = `${file}.progress`;
     const opened = Date.now();
 
-    const started = await poll('the test-runner extension to start (its progress file)', () => readProgress(progressFile)?.header, {
-      timeoutMs: START_TIMEOUT_MS,
-      intervalMs: 250,
-    }).catch((err) => {
+    const started = await poll(
+      'the test-runner extension to start (its progress file)',
+      () => readProgress(progressFile)?.header,
+      {
+        timeoutMs: START_TIMEOUT_MS,
+        intervalMs: 250,
+      },
+    ).catch((err) => {
       throw new Error(`${err.message}: the runner extension did not activate; see code-server-extension-host.log`);
     });
-    ctx.note(`runner started ${((Date.now() - opened) / 1000).toFixed(1)} s after the workbench opened, in VS Code ${started.vscodeVersion}`);
+    ctx.note(
+      `runner started ${((Date.now() - opened) / 1000).toFixed(1)} s after the workbench opened, in VS Code ${started.vscodeVersion}`,
+    );
 
     let summary;
     try {
-      summary = await poll('the extension-host tests to finish (the results file)', () => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined), {
-        timeoutMs: RUN_TIMEOUT_MS,
-        intervalMs: 500,
-      });
+      summary = await poll(
+        'the extension-host tests to finish (the results file)',
+        () => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined),
+        {
+          timeoutMs: RUN_TIMEOUT_MS,
+          intervalMs: 500,
+        },
+      );
     } catch (err) {
       // Say how far they got.
       const done = readProgress(progressFile)?.results ?? [];
       for (const r of done) ctx.note(`${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.ms} ms)`);
-      throw new Error(`${err.message}: ${done.length} tests finished, the last: ${done.length ? JSON.stringify(done[done.length - 1].name) : 'none'}`);
+      throw new Error(
+        `${err.message}: ${done.length} tests finished, the last: ${done.length ? JSON.stringify(done[done.length - 1].name) : 'none'}`,
+      );
     }
 
     const results = Array.isArray(summary.results) ? summary.results : [];
@@ -102,12 +116,20 @@ module.exports = {
       ctx.note(`${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.ms} ms)`);
       if (!r.ok) for (const line of firstLines(r.error, 6)) ctx.note(`       ${line}`);
     }
-    ctx.note(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped in the extension host (VS Code ${summary.vscodeVersion})`);
+    ctx.note(
+      `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped in the extension host (VS Code ${summary.vscodeVersion})`,
+    );
     await ctx.screenshot('', 'dark');
 
     check(results.length > 0, 'the runner wrote results with no test in them: no suite registered a test');
-    check(summary.passed + summary.failed + summary.skipped === results.length, `the counts (${summary.passed}/${summary.failed}/${summary.skipped}) do not add up to the ${results.length} results`);
+    check(
+      summary.passed + summary.failed + summary.skipped === results.length,
+      `the counts (${summary.passed}/${summary.failed}/${summary.skipped}) do not add up to the ${results.length} results`,
+    );
     const failed = results.filter((r) => !r.ok);
-    check(failed.length === 0, `${failed.length} of ${results.length} extension-host tests failed: ${failed.map((r) => r.name).join('; ')}`);
+    check(
+      failed.length === 0,
+      `${failed.length} of ${results.length} extension-host tests failed: ${failed.map((r) => r.name).join('; ')}`,
+    );
   },
 };

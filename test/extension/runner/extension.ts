@@ -33,11 +33,16 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   const progress = `${file}.progress`;
   if (fs.existsSync(file) || fs.existsSync(progress)) {
-    log.appendLine(`${progress} exists: the tests already ran (or are running) for this results file; running nothing.`);
+    log.appendLine(
+      `${progress} exists: the tests already ran (or are running) for this results file; running nothing.`,
+    );
     return;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(progress, `${JSON.stringify({ started: new Date().toISOString(), vscodeVersion: vscode.version, pid: process.pid })}\n`);
+  fs.writeFileSync(
+    progress,
+    `${JSON.stringify({ started: new Date().toISOString(), vscodeVersion: vscode.version, pid: process.pid })}\n`,
+  );
   // Not inside activate(): the tests use the workbench, which waits for activations to settle.
   setTimeout(() => void run(file, progress, log), 0);
 }
@@ -48,7 +53,9 @@ async function run(file: string, progress: string, log: vscode.OutputChannel): P
   try {
     summary = await runAll((result) => {
       fs.appendFileSync(progress, `${JSON.stringify(result)}\n`);
-      log.appendLine(`${result.ok ? 'PASS' : 'FAIL'} ${result.name} (${result.ms} ms)${result.error ? `\n${result.error}` : ''}`);
+      log.appendLine(
+        `${result.ok ? 'PASS' : 'FAIL'} ${result.name} (${result.ms} ms)${result.error ? `\n${result.error}` : ''}`,
+      );
     });
   } catch (err) {
     // runAll() catches each test's failure; this is the runner itself breaking.

@@ -37,13 +37,20 @@ test('after a test crawl of the demo hosts, "Plan with what the test crawl measu
   const { hosts } = await vscode.commands.executeCommand<{ hosts: DemoHost[] }>(COMMANDS.startDemoHosts);
   const seeds = hosts.flatMap((h) => h.seeds);
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
-  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'calibration-seeds.txt'), new TextEncoder().encode(seeds.join('\n') + '\n'));
+  await vscode.workspace.fs.writeFile(
+    vscode.Uri.joinPath(folder, 'calibration-seeds.txt'),
+    new TextEncoder().encode(seeds.join('\n') + '\n'),
+  );
   await vscode.commands.executeCommand(COMMANDS.loadSeedsFile, 'calibration-seeds.txt');
   const typed = await currentPlan();
   typedSeconds = typed.totalSeconds;
   assert.equal(typed.calibration, null);
 
-  const crawl = await vscode.commands.executeCommand<{ exitCode: number; report?: string }>(COMMANDS.runTestCrawl, { seeds, maxPages: 12, report: 'out/calibration-crawl.json' });
+  const crawl = await vscode.commands.executeCommand<{ exitCode: number; report?: string }>(COMMANDS.runTestCrawl, {
+    seeds,
+    maxPages: 12,
+    report: 'out/calibration-crawl.json',
+  });
   assert.ok(crawl?.report, 'the crawl wrote its report');
   report = crawl.report;
 
@@ -66,12 +73,18 @@ test('after a test crawl of the demo hosts, "Plan with what the test crawl measu
 
 test('Calibrate from Crawl Report with a path plans with what the report file measured', async () => {
   assert.ok(report, 'the crawl of the test before wrote a report');
-  const used = await vscode.commands.executeCommand<CalibrationView>(COMMANDS.calibrateFromReport, vscode.Uri.parse(report).fsPath);
+  const used = await vscode.commands.executeCommand<CalibrationView>(
+    COMMANDS.calibrateFromReport,
+    vscode.Uri.parse(report).fsPath,
+  );
   assert.equal(used.source, 'file');
   assert.match(used.label, /calibration-crawl\.json$/);
   assert.ok(used.hosts.some((h) => h.used !== null && h.used.includes('latency')));
   assert.notEqual((await currentPlan()).totalSeconds, typedSeconds);
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.calibrateFromReport, 'calibration-seeds.txt')), /calibration-seeds\.txt is not JSON/);
+  await assert.rejects(
+    () => Promise.resolve(vscode.commands.executeCommand(COMMANDS.calibrateFromReport, 'calibration-seeds.txt')),
+    /calibration-seeds\.txt is not JSON/,
+  );
 });
 
 test('Simulate Plan gives a band around the calibrated plan, the same twice for a fixed seed, and the plan document carries it', async () => {
@@ -83,10 +96,16 @@ test('Simulate Plan gives a band around the calibrated plan, the same twice for 
   const second = await vscode.commands.executeCommand<SimulationView>(COMMANDS.simulatePlan, { runs: 60, seed: 11 });
   assert.deepEqual(second, first, 'a fixed seed: the same band');
   const doc = await currentPlan();
-  assert.deepEqual([doc.simulation?.p10Seconds, doc.simulation?.p50Seconds, doc.simulation?.p90Seconds], [first.p10Seconds, first.p50Seconds, first.p90Seconds]);
+  assert.deepEqual(
+    [doc.simulation?.p10Seconds, doc.simulation?.p50Seconds, doc.simulation?.p90Seconds],
+    [first.p10Seconds, first.p50Seconds, first.p90Seconds],
+  );
   // The plan report opens on the plan with its simulation.
   assert.equal(await vscode.commands.executeCommand(COMMANDS.openPlanReport), true);
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.simulatePlan, { runs: 0 })), /runs: 0 must be at least 1/);
+  await assert.rejects(
+    () => Promise.resolve(vscode.commands.executeCommand(COMMANDS.simulatePlan, { runs: 0 })),
+    /runs: 0 must be at least 1/,
+  );
   // Back to the typed values and no simulation, and the demo hosts stopped, for the suites after this one.
   assert.equal(await vscode.commands.executeCommand(COMMANDS.simulatePlan, false), null);
   assert.equal((await currentPlan()).simulation, null, 'Simulate is off');

@@ -32,11 +32,17 @@ async function robotsServer(): Promise<{ origin: string; userAgents: string[]; c
   };
 }
 
-const version = () => String((vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { version: string }).version);
+const version = () =>
+  String((vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { version: string }).version);
 
 /** Runs a command and resolves with its outcome, or rejects when it has not ended within `ms`. */
 function settlesWithin<T>(what: string, run: Thenable<T>, ms: number): Promise<T> {
-  return Promise.race([Promise.resolve(run), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms (a question left open?)`)), ms))]);
+  return Promise.race([
+    Promise.resolve(run),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms (a question left open?)`)), ms),
+    ),
+  ]);
 }
 
 const settingsEditorOpen = () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Settings'));
@@ -53,10 +59,15 @@ test('no contact: a robots.txt fetch from a real host waits for the question; "S
     (err: unknown) => (outcome = { value: err }),
   );
   // Until the question is up there is no notification, and the command does nothing.
-  await waitFor('the question to be answered with its first button', async () => {
-    await vscode.commands.executeCommand('notification.acceptPrimaryAction');
-    return outcome;
-  }, 30_000, 250);
+  await waitFor(
+    'the question to be answered with its first button',
+    async () => {
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      return outcome;
+    },
+    30_000,
+    250,
+  );
   assert.equal(outcome!.value, undefined, 'the robots.txt document was not opened');
   await waitFor('the Settings editor', settingsEditorOpen, 10_000);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -64,7 +75,11 @@ test('no contact: a robots.txt fetch from a real host waits for the question; "S
 
 test('answered once in this workspace: the next request goes ahead without a question, with no contact in the header', async () => {
   // Going ahead: the document opens, its robots.txt unreachable (nothing answers at that host).
-  const uri = await settlesWithin('Open robots.txt', vscode.commands.executeCommand<string | undefined>(COMMANDS.openRobotsTxt, REAL_HOST_NO_TRAFFIC), 20_000);
+  const uri = await settlesWithin(
+    'Open robots.txt',
+    vscode.commands.executeCommand<string | undefined>(COMMANDS.openRobotsTxt, REAL_HOST_NO_TRAFFIC),
+    20_000,
+  );
   assert.ok(uri, 'the document was opened');
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   assert.match(document?.getText() ?? '', /^# unreachable/m);

@@ -54,7 +54,12 @@ export async function runAll(onResult?: (result: TestResult) => void): Promise<R
       result = { name: t.name, ok: true, ms: Date.now() - started };
       console.log(`  ✓ ${t.name} (${result.ms} ms)`);
     } catch (err) {
-      result = { name: t.name, ok: false, ms: Date.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+      result = {
+        name: t.name,
+        ok: false,
+        ms: Date.now() - started,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      };
       console.log(`  ✗ ${t.name}\n${result.error}`);
     }
     results.push(result);
@@ -72,7 +77,12 @@ export async function runRegistered(): Promise<void> {
 }
 
 /** Polls `check` until it returns a truthy value (never a fixed sleep). */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000, everyMs = 100): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -12,21 +12,33 @@ import { test } from './harness';
 const LINES = 50_000;
 
 function seedList(n: number): string {
-  return `# ${n} hosts\n` + Array.from({ length: n }, (_, i) => `https://host-${String(i).padStart(6, '0')}.example.com/`).join('\n') + '\n';
+  return (
+    `# ${n} hosts\n` +
+    Array.from({ length: n }, (_, i) => `https://host-${String(i).padStart(6, '0')}.example.com/`).join('\n') +
+    '\n'
+  );
 }
 
 function reportTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PLAN_REPORT_PANEL));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PLAN_REPORT_PANEL));
 }
 
-test('Load Seeds from File with a path: 50,000 seed lines (1.2 MB) become the planner\'s source, kept across hide/show', async () => {
+test("Load Seeds from File with a path: 50,000 seed lines (1.2 MB) become the planner's source, kept across hide/show", async () => {
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
   const file = vscode.Uri.joinPath(folder, 'big-seeds.txt');
   const text = seedList(LINES);
   assert.ok(Buffer.byteLength(text) > 1024 * 1024);
   await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
   const started = Date.now();
-  const loaded = await vscode.commands.executeCommand<{ label: string; seedLines: number; bytes: number; firstLines: string[]; problem?: string }>(COMMANDS.loadSeedsFile, 'big-seeds.txt');
+  const loaded = await vscode.commands.executeCommand<{
+    label: string;
+    seedLines: number;
+    bytes: number;
+    firstLines: string[];
+    problem?: string;
+  }>(COMMANDS.loadSeedsFile, 'big-seeds.txt');
   const ms = Date.now() - started;
   assert.equal(loaded.label, 'big-seeds.txt');
   assert.equal(loaded.seedLines, LINES, 'the comment line is not a seed line');
@@ -41,7 +53,7 @@ test('Load Seeds from File with a path: 50,000 seed lines (1.2 MB) become the pl
   assert.equal(again.seedLines, LINES, 'a URI works as well as a path');
 });
 
-test('Open Plan Report opens one editor tab on the planner\'s plan and resolves once it shows it', async () => {
+test("Open Plan Report opens one editor tab on the planner's plan and resolves once it shows it", async () => {
   const started = Date.now();
   assert.equal(await vscode.commands.executeCommand(COMMANDS.openPlanReport), true);
   console.log(`    (the report of ${LINES} hosts showed after ${Date.now() - started} ms)`);
@@ -53,6 +65,12 @@ test('Open Plan Report opens one editor tab on the planner\'s plan and resolves 
 });
 
 test('Load Seeds from File refuses an argument that is not a path', async () => {
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.loadSeedsFile, 42)), /the seeds file: give a path or a URI/);
-  await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand(COMMANDS.loadSeedsFile, '   ')), /the seeds file: give a path or a URI/);
+  await assert.rejects(
+    () => Promise.resolve(vscode.commands.executeCommand(COMMANDS.loadSeedsFile, 42)),
+    /the seeds file: give a path or a URI/,
+  );
+  await assert.rejects(
+    () => Promise.resolve(vscode.commands.executeCommand(COMMANDS.loadSeedsFile, '   ')),
+    /the seeds file: give a path or a URI/,
+  );
 });

@@ -11,7 +11,13 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { COMMANDS, EXTENSION_ID, ROBOTS_TXT_DIAGNOSTIC_SOURCE, ROBOTS_TXT_LANGUAGE_ID, SETTINGS } from '../../../src/extension/ids';
+import {
+  COMMANDS,
+  EXTENSION_ID,
+  ROBOTS_TXT_DIAGNOSTIC_SOURCE,
+  ROBOTS_TXT_LANGUAGE_ID,
+  SETTINGS,
+} from '../../../src/extension/ids';
 import type { UrlTestResult } from '../../../src/extension/robotsTxtEditor';
 import { test, waitFor } from './harness';
 
@@ -28,7 +34,8 @@ const TEXT = [
   '', // 10
 ].join('\n');
 
-const folder = (): vscode.Uri => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'robots-txt-test', 'example.com');
+const folder = (): vscode.Uri =>
+  vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'robots-txt-test', 'example.com');
 const fileUri = (): vscode.Uri => vscode.Uri.joinPath(folder(), 'robots.txt');
 
 async function openFresh(text = TEXT): Promise<vscode.TextDocument> {
@@ -47,12 +54,17 @@ async function openFresh(text = TEXT): Promise<vscode.TextDocument> {
   return document;
 }
 
-const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === ROBOTS_TXT_DIAGNOSTIC_SOURCE);
+const ours = (uri: vscode.Uri): vscode.Diagnostic[] =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === ROBOTS_TXT_DIAGNOSTIC_SOURCE);
 const codeOf = (d: vscode.Diagnostic): string => String(typeof d.code === 'object' ? d.code.value : d.code);
 const codes = (uri: vscode.Uri): string[] => ours(uri).map((d) => `${d.range.start.line + 1}:${codeOf(d)}`);
 
 async function hoverText(uri: vscode.Uri, line: number, character = 2): Promise<string> {
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line - 1, character));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    uri,
+    new vscode.Position(line - 1, character),
+  );
   return hovers
     .flatMap((h) => h.contents)
     .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
@@ -77,14 +89,24 @@ test('files named robots.txt get the robots-txt language', async () => {
 
 test('diagnostics: one per finding, source "Crawl Planner", the finding code, mapped severities and ranges', async () => {
   const document = await openFresh();
-  const expected = ['1:rule-outside-group', '3:directive-typo', '4:crawl-delay-ignored-by-google', '7:missing-colon', '8:sitemap-relative', '9:crawl-delay-exponent'];
+  const expected = [
+    '1:rule-outside-group',
+    '3:directive-typo',
+    '4:crawl-delay-ignored-by-google',
+    '7:missing-colon',
+    '8:sitemap-relative',
+    '9:crawl-delay-exponent',
+  ];
   await waitFor('the diagnostics', () => expected.every((c) => codes(document.uri).includes(c)));
   const all = ours(document.uri);
   const byCode = (code: string) => all.find((d) => codeOf(d) === code)!;
   assert.equal(byCode('directive-typo').severity, vscode.DiagnosticSeverity.Warning);
   assert.equal(byCode('crawl-delay-ignored-by-google').severity, vscode.DiagnosticSeverity.Information);
   // The typo's range is the key; the Sitemap's is the value.
-  assert.deepEqual([byCode('directive-typo').range.start.character, byCode('directive-typo').range.end.character], [0, 7]);
+  assert.deepEqual(
+    [byCode('directive-typo').range.start.character, byCode('directive-typo').range.end.character],
+    [0, 7],
+  );
   assert.equal(document.getText(byCode('sitemap-relative').range), '/sitemap.xml');
   assert.match(byCode('directive-typo').message, /"Disalow" is read as "Disallow"/);
 });
@@ -138,8 +160,15 @@ test('CodeLens: "Test URLs…" per group, the Crawl-delay cost, "Compare with li
   assert.ok(titles.includes('1:Compare with live robots.txt (https://example.com)'), titles.join(' | '));
   assert.ok(titles.includes('2:Test URLs…'), titles.join(' | '));
   assert.ok(titles.includes('6:Test URLs…'), titles.join(' | '));
-  assert.ok(titles.some((t) => /^4:360 pages\/hour · [\d,]+ pages? ≈ /.test(t)), titles.join(' | '));
-  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100);
+  assert.ok(
+    titles.some((t) => /^4:360 pages\/hour · [\d,]+ pages? ≈ /.test(t)),
+    titles.join(' | '),
+  );
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+    'vscode.executeCodeLensProvider',
+    document.uri,
+    100,
+  );
   const testLens = lenses.find((l) => l.command?.title === 'Test URLs…' && l.range.start.line === 1)!;
   assert.equal(testLens.command?.command, COMMANDS.testRobotsTxtUrls);
   assert.deepEqual(testLens.command?.arguments?.[1], { group: 0 });
@@ -147,7 +176,11 @@ test('CodeLens: "Test URLs…" per group, the Crawl-delay cost, "Compare with li
 
 test('quick fixes: typo, missing colon, missing "User-agent: *", relative Sitemap', async () => {
   const document = await openFresh();
-  await waitFor('the diagnostics', () => ['1:rule-outside-group', '3:directive-typo', '7:missing-colon', '8:sitemap-relative'].every((c) => codes(document.uri).includes(c)));
+  await waitFor('the diagnostics', () =>
+    ['1:rule-outside-group', '3:directive-typo', '7:missing-colon', '8:sitemap-relative'].every((c) =>
+      codes(document.uri).includes(c),
+    ),
+  );
   const fixesAt = async (code: string): Promise<vscode.CodeAction[]> => {
     const diagnostic = ours(document.uri).find((d) => codeOf(d) === code)!;
     const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
@@ -157,13 +190,17 @@ test('quick fixes: typo, missing colon, missing "User-agent: *", relative Sitema
       vscode.CodeActionKind.QuickFix.value,
     );
     // (The command's result does not carry `diagnostics`; the range is the diagnostic's own, which no other overlaps.)
-    return actions.filter((a): a is vscode.CodeAction => 'kind' in a && a.kind?.value === vscode.CodeActionKind.QuickFix.value);
+    return actions.filter(
+      (a): a is vscode.CodeAction => 'kind' in a && a.kind?.value === vscode.CodeActionKind.QuickFix.value,
+    );
   };
   const titles = async (code: string) => (await fixesAt(code)).map((a) => a.title);
   assert.deepEqual(await titles('directive-typo'), ['Change "Disalow" to "Disallow"']);
   assert.deepEqual(await titles('missing-colon'), ['Add ":" after "Disallow"']);
   assert.deepEqual(await titles('rule-outside-group'), ['Add "User-agent: *" above line 1']);
-  assert.deepEqual(await titles('sitemap-relative'), ['Make the Sitemap URL absolute: https://example.com/sitemap.xml']);
+  assert.deepEqual(await titles('sitemap-relative'), [
+    'Make the Sitemap URL absolute: https://example.com/sitemap.xml',
+  ]);
   assert.equal((await fixesAt('directive-typo'))[0]?.isPreferred, true);
 
   // Apply them one by one (each edit moves nothing above it, but the diagnostics must catch up each time).
@@ -212,7 +249,10 @@ test('"Test URLs against this robots.txt" uses the unsaved buffer and returns ve
   );
   assert.equal(results[0]?.robotsUrl, 'https://example.com/robots.txt');
   // A group's lens tests as a crawler of that group.
-  const asGooglebot = await vscode.commands.executeCommand<UrlTestResult[]>(COMMANDS.testRobotsTxtUrls, document.uri, { urls: '/private/x /tmp', group: 0 });
+  const asGooglebot = await vscode.commands.executeCommand<UrlTestResult[]>(COMMANDS.testRobotsTxtUrls, document.uri, {
+    urls: '/private/x /tmp',
+    group: 0,
+  });
   assert.deepEqual(
     asGooglebot.map((r) => [r.productToken, r.verdict, r.line]),
     [
@@ -266,12 +306,27 @@ test('each feature can be switched off', async () => {
     await setSetting(SETTINGS.robotsTxtCodeLens, false);
     assert.deepEqual(await lensTitles(document.uri), []);
     await setSetting(SETTINGS.robotsTxtQuickFixes, false);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, new vscode.Range(2, 0, 2, 7));
-    assert.deepEqual(actions.filter((a) => a.title.startsWith('Change "Disalow"')), []);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      new vscode.Range(2, 0, 2, 7),
+    );
+    assert.deepEqual(
+      actions.filter((a) => a.title.startsWith('Change "Disalow"')),
+      [],
+    );
   } finally {
-    for (const key of [SETTINGS.robotsTxtDiagnostics, SETTINGS.robotsTxtHovers, SETTINGS.robotsTxtCodeLens, SETTINGS.robotsTxtQuickFixes]) await setSetting(key, undefined);
+    for (const key of [
+      SETTINGS.robotsTxtDiagnostics,
+      SETTINGS.robotsTxtHovers,
+      SETTINGS.robotsTxtCodeLens,
+      SETTINGS.robotsTxtQuickFixes,
+    ])
+      await setSetting(key, undefined);
   }
   await waitFor('diagnostics back', () => ours(document.uri).length > 0);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await vscode.workspace.fs.delete(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'robots-txt-test'), { recursive: true });
+  await vscode.workspace.fs.delete(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'robots-txt-test'), {
+    recursive: true,
+  });
 });

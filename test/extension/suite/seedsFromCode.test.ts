@@ -17,17 +17,23 @@ const folder = (): vscode.Uri => vscode.workspace.workspaceFolders![0]!.uri;
 const spiderUri = (): vscode.Uri => vscode.Uri.joinPath(folder(), 'bookshop', 'bookshop', 'spiders', 'books.py');
 
 async function ourLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
-  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+  const lenses =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
   return lenses.filter((l) => l.command?.command === COMMANDS.planSeedsFromCode);
 }
 
 async function setEnabled(value: boolean | undefined): Promise<void> {
-  await vscode.workspace.getConfiguration().update(SETTINGS.seedsFromCodeEnabled, value, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace
+    .getConfiguration()
+    .update(SETTINGS.seedsFromCodeEnabled, value, vscode.ConfigurationTarget.Workspace);
 }
 
-test('Seeds from code: the CodeLens above a Scrapy spider\'s start_urls plans its URLs and takes its settings into the form', async () => {
+test("Seeds from code: the CodeLens above a Scrapy spider's start_urls plans its URLs and takes its settings into the form", async () => {
   const encode = (text: string) => new TextEncoder().encode(text);
-  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), 'bookshop', 'bookshop', 'settings.py'), encode(projectSettings));
+  await vscode.workspace.fs.writeFile(
+    vscode.Uri.joinPath(folder(), 'bookshop', 'bookshop', 'settings.py'),
+    encode(projectSettings),
+  );
   await vscode.workspace.fs.writeFile(spiderUri(), encode(books));
   const document = await vscode.workspace.openTextDocument(spiderUri());
   await vscode.window.showTextDocument(document);
@@ -41,13 +47,19 @@ test('Seeds from code: the CodeLens above a Scrapy spider\'s start_urls plans it
   assert.equal(lens.range.start.line, 15, 'above `start_urls =` (line 16)');
   assert.match(lens.command!.tooltip ?? '', /3 entries not read: line 23/);
 
-  const result = await vscode.commands.executeCommand<PlannedFromCode>(lens.command!.command, ...(lens.command!.arguments ?? []));
+  const result = await vscode.commands.executeCommand<PlannedFromCode>(
+    lens.command!.command,
+    ...(lens.command!.arguments ?? []),
+  );
   assert.equal(result.urls, 4);
   assert.equal(result.hosts, 2);
   assert.equal(result.source, 'text');
   assert.equal(result.skipped, 3);
   assert.deepEqual(result.form, { delaySeconds: 3, delayFrom: 'start', workers: 8 });
-  assert.deepEqual(result.taken, ['DOWNLOAD_DELAY = 3 (books.py:12) → delay 3 s', 'CONCURRENT_REQUESTS = 8 (bookshop/bookshop/settings.py:10) → workers 8']);
+  assert.deepEqual(result.taken, [
+    'DOWNLOAD_DELAY = 3 (books.py:12) → delay 3 s',
+    'CONCURRENT_REQUESTS = 8 (bookshop/bookshop/settings.py:10) → workers 8',
+  ]);
   assert.match(result.notTaken[0]!, /^CONCURRENT_REQUESTS_PER_DOMAIN = 1 \(books\.py:13\): not used/);
   // The planner holds them.
   assert.equal(result.planner.seeds, 4);
@@ -64,7 +76,12 @@ test('Seeds from code: the CodeLens above a Scrapy spider\'s start_urls plans it
 
 test('Plan URLs in Selection: the URLs of a CSV (the whole file without a selection), into the planner', async () => {
   const csv = vscode.Uri.joinPath(folder(), 'urls.csv');
-  await vscode.workspace.fs.writeFile(csv, new TextEncoder().encode('url,title\nhttps://a.example/1,"One, two"\n"https://b.example/2?q=a,b",Two\nhttps://a.example/1,again\n'));
+  await vscode.workspace.fs.writeFile(
+    csv,
+    new TextEncoder().encode(
+      'url,title\nhttps://a.example/1,"One, two"\n"https://b.example/2?q=a,b",Two\nhttps://a.example/1,again\n',
+    ),
+  );
   const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(csv));
   const whole = await vscode.commands.executeCommand<PlannedFromCode>(COMMANDS.planUrlsInSelection);
   assert.equal(whole.urls, 2);
@@ -77,9 +94,13 @@ test('Plan URLs in Selection: the URLs of a CSV (the whole file without a select
   assert.deepEqual(line.planner.firstSeeds, ['https://a.example/1']);
 });
 
-test('Plan URLs in Selection: a list the seeds box cannot hold (6,000 URLs) becomes the planner\'s seeds file', async () => {
-  const text = Array.from({ length: 6000 }, (_, i) => `<url><loc>https://host-${i}.example.com/</loc></url>`).join('\n');
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: `<urlset>${text}</urlset>`, language: 'xml' }));
+test("Plan URLs in Selection: a list the seeds box cannot hold (6,000 URLs) becomes the planner's seeds file", async () => {
+  const text = Array.from({ length: 6000 }, (_, i) => `<url><loc>https://host-${i}.example.com/</loc></url>`).join(
+    '\n',
+  );
+  await vscode.window.showTextDocument(
+    await vscode.workspace.openTextDocument({ content: `<urlset>${text}</urlset>`, language: 'xml' }),
+  );
   const result = await vscode.commands.executeCommand<PlannedFromCode>(COMMANDS.planUrlsInSelection);
   assert.equal(result.source, 'file');
   assert.equal(result.urls, 6000);

@@ -29,10 +29,13 @@ test('Start Demo Hosts starts them (and is idempotent)', async () => {
   for (const h of started.hosts) assert.match(h.origin, /^http:\/\/127\.0\.0\.\d+:\d+$/);
   demo = started.hosts;
   const again = await vscode.commands.executeCommand<{ hosts: DemoHost[] }>(COMMANDS.startDemoHosts);
-  assert.deepEqual(again.hosts.map((h) => h.origin), demo.map((h) => h.origin));
+  assert.deepEqual(
+    again.hosts.map((h) => h.origin),
+    demo.map((h) => h.origin),
+  );
 });
 
-test('Inspect robots.txt finds the polite host\'s Disallow and Crawl-delay', async () => {
+test("Inspect robots.txt finds the polite host's Disallow and Crawl-delay", async () => {
   const polite = demo.find((h) => h.name === 'polite');
   assert.ok(polite, 'the polite demo host');
   const inspection = await vscode.commands.executeCommand<{
@@ -41,8 +44,15 @@ test('Inspect robots.txt finds the polite host\'s Disallow and Crawl-delay', asy
   }>(COMMANDS.inspectRobots, { urls: [polite.baseUrl, `${polite.baseUrl}private/x`], show: false });
   assert.equal(inspection.origins[0]!.outcome, 'ok');
   assert.equal(inspection.origins[0]!.crawlDelaySeconds, 2);
-  assert.deepEqual(inspection.results.map((r) => r.verdict), ['allowed', 'disallowed']);
-  const uri = await vscode.commands.executeCommand<string>(COMMANDS.openRobotsTxt, polite.origin, inspection.results[1]!.line);
+  assert.deepEqual(
+    inspection.results.map((r) => r.verdict),
+    ['allowed', 'disallowed'],
+  );
+  const uri = await vscode.commands.executeCommand<string>(
+    COMMANDS.openRobotsTxt,
+    polite.origin,
+    inspection.results[1]!.line,
+  );
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   assert.ok(document, 'the robots.txt document is open');
   assert.match(document.getText(), /Disallow: \/private/);
@@ -68,7 +78,11 @@ test('the crawlPlanner task for the demo hosts is provided and runs to exit code
     await waitFor('the task to end', () => ended, 120_000);
     const added = (await reports(folder)).filter((n) => !before.includes(n));
     assert.equal(added.length, 1, 'one new report');
-    const report = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.crawl-planner', 'reports', added[0]!)))) as {
+    const report = JSON.parse(
+      new TextDecoder().decode(
+        await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.crawl-planner', 'reports', added[0]!)),
+      ),
+    ) as {
       summary: { pages: number; endReason: string; hosts: Array<{ dropped?: string }> };
     };
     // Exit code 0 means: ran to its end (all work or the page limit) and no host dropped.
@@ -108,7 +122,9 @@ test('Stop Test Crawl stops a running crawl; the report is still written', async
     pages.push(req.url ?? '');
     const n = Number(/^\/page\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>page ${n}</title>${[1, 2, 3].map((i) => `<a href="/page/${n * 3 + i}">page ${n * 3 + i}</a>`).join(' ')}`);
+    res.end(
+      `<!doctype html><title>page ${n}</title>${[1, 2, 3].map((i) => `<a href="/page/${n * 3 + i}">page ${n * 3 + i}</a>`).join(' ')}`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -126,12 +142,17 @@ test('Stop Test Crawl stops a running crawl; the report is still written', async
     assert.ok(result, 'the crawl ran');
     assert.equal(result.exitCode, 1, 'stopped early');
     assert.ok(result.report?.endsWith('/out/stopped.json'), result.report);
-    const report = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(result.report!)))) as {
+    const report = JSON.parse(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(result.report!))),
+    ) as {
       summary: { pages: number; endReason: string };
     };
     assert.equal(report.summary.endReason, 'stopped');
     assert.ok(report.summary.pages >= 1 && report.summary.pages < 200, `${report.summary.pages} pages`);
-    assert.ok(pages.length < 200, `the site saw ${pages.length} page requests for a 200-page crawl stopped after the first`);
+    assert.ok(
+      pages.length < 200,
+      `the site saw ${pages.length} page requests for a 200-page crawl stopped after the first`,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

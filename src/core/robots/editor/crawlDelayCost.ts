@@ -66,6 +66,7 @@ export function crawlDelayLensTitle(est: CrawlDelayEstimate, ctx: EditorContext)
   if (d.seconds <= 0) return 'No delay: the rate is set by response times and your rate limit';
   const base = `${rate(est.pagesPerHour)} pages/hour · ${pagesText(est.pages)} ≈ ${formatDuration(est.totalSeconds, 2)}`;
   if (d.crawlDelayAboveCap) return `Capped at ${formatSeconds(d.seconds)}: ${base}`;
-  if (d.source === 'configured' && ctx.configuredDelaySeconds > est.crawlDelaySeconds) return `Your ${formatSeconds(d.seconds)} delay applies: ${base}`;
+  if (d.source === 'configured' && ctx.configuredDelaySeconds > est.crawlDelaySeconds)
+    return `Your ${formatSeconds(d.seconds)} delay applies: ${base}`;
   return base;
 }

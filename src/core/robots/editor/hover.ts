@@ -9,8 +9,25 @@ import { originUnknown, suggestDirective } from '../lint';
 import { largestCrawlDelay, readCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsLine } from '../parse';
 import { readUserAgentValue } from '../token';
 import { crawlDelayEstimate, pagesText, rate, type CrawlDelayEstimate, type EditorContext } from './crawlDelayCost';
-import { crawlersCaughtBy, DIRECTIVES, directiveInfo, KIND_CANONICAL, type DirectiveInfo, type KnownCrawler } from './knowledge';
-import { agentsText, code, directiveSection, escapeMd, groupOfLine, lineText, recordAgentsText, recordOfLine, safeUrl } from './text';
+import {
+  crawlersCaughtBy,
+  DIRECTIVES,
+  directiveInfo,
+  KIND_CANONICAL,
+  type DirectiveInfo,
+  type KnownCrawler,
+} from './knowledge';
+import {
+  agentsText,
+  code,
+  directiveSection,
+  escapeMd,
+  groupOfLine,
+  lineText,
+  recordAgentsText,
+  recordOfLine,
+  safeUrl,
+} from './text';
 
 /**
  * Markdown for the hover at (line, column), or undefined for blank lines, comments, the comment part of a
@@ -39,7 +56,9 @@ export function hoverAt(file: RobotsFile, line: number, column: number, ctx: Edi
       const suggestion = suggestDirective(l.key ?? '');
       return [
         `**Unknown directive** ${code(l.key ?? '')}: crawlers ignore this line.`,
-        suggestion ? `Did you mean **${suggestion}**?` : 'The directives of RFC 9309 are User-agent, Allow and Disallow; Sitemap and Crawl-delay are common extensions.',
+        suggestion
+          ? `Did you mean **${suggestion}**?`
+          : 'The directives of RFC 9309 are User-agent, Allow and Disallow; Sitemap and Crawl-delay are common extensions.',
       ].join('\n\n');
     }
   }
@@ -51,13 +70,16 @@ function userAgentHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): st
   if (!group) return [...parts, directiveSection(DIRECTIVES['user-agent'] as DirectiveInfo)].join('\n\n');
   const ua = readUserAgentValue(l.value ?? '');
   const ruleCount = group.rules.filter((r) => r.value !== '').length;
-  parts.push(`Group at lines ${group.line}–${group.endLine}: ${ruleCount} ${ruleCount === 1 ? 'rule' : 'rules'}. Agents: ${agentsText(group)}.`);
+  parts.push(
+    `Group at lines ${group.line}–${group.endLine}: ${ruleCount} ${ruleCount === 1 ? 'rule' : 'rules'}. Agents: ${agentsText(group)}.`,
+  );
   const record = recordOfLine(file, l.line);
   const delay = record ? largestCrawlDelay(record.crawlDelays) : undefined;
   if (record && delay) {
     parts.push(`Crawl-delay for ${recordAgentsText(record)}: ${formatSeconds(delay.seconds)} (line ${delay.line}).`);
   }
-  if (!ua.global && ua.token === '') parts.push('This value holds no product token (`[a-zA-Z_-]+`), so it names no crawler.');
+  if (!ua.global && ua.token === '')
+    parts.push('This value holds no product token (`[a-zA-Z_-]+`), so it names no crawler.');
   if (ctx.productToken) parts.push(yourCrawler(file, group, ctx.productToken));
 
   const catches = crawlersCaughtBy(file, group.index);
@@ -65,13 +87,15 @@ function userAgentHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): st
   const fallback = catches.caught.filter((c) => c.how === 'fallback');
   const star = catches.caught.filter((c) => c.how === 'star');
   const list: string[] = [];
-  for (const c of named) list.push(`- **${escapeMd(c.crawler.token)}** (${escapeMd(c.crawler.operator)}): ${describePurpose(c.crawler)}`);
+  for (const c of named)
+    list.push(`- **${escapeMd(c.crawler.token)}** (${escapeMd(c.crawler.operator)}): ${describePurpose(c.crawler)}`);
   for (const c of fallback) {
     list.push(
       `- **${escapeMd(c.crawler.token)}** (${escapeMd(c.crawler.operator)}): no group names it, and ${escapeMd(c.crawler.operator)}'s documentation says it then follows the ${code(c.via ?? '')} group`,
     );
   }
-  for (const other of catches.otherAgents) list.push(`- ${code(other)}: caught by its product token (not in Crawl Planner's list of well-known crawlers)`);
+  for (const other of catches.otherAgents)
+    list.push(`- ${code(other)}: caught by its product token (not in Crawl Planner's list of well-known crawlers)`);
   if (list.length > 0) parts.push(`**This group catches:**\n\n${list.join('\n')}`);
   if (star.length > 0) {
     parts.push(
@@ -84,10 +108,14 @@ function userAgentHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): st
     );
   }
   const mergedWith = file.groups.filter(
-    (g) => g !== group && g.userAgents.some((a) => (ua.global ? a.global : !a.global && a.token !== '' && a.token === ua.token)),
+    (g) =>
+      g !== group &&
+      g.userAgents.some((a) => (ua.global ? a.global : !a.global && a.token !== '' && a.token === ua.token)),
   );
   if (mergedWith.length > 0) {
-    parts.push(`${code(l.value ?? '')} is also named by the group at line${mergedWith.length > 1 ? 's' : ''} ${mergedWith.map((g) => g.line).join(', ')}: the groups are merged (RFC 9309 §2.2.1).`);
+    parts.push(
+      `${code(l.value ?? '')} is also named by the group at line${mergedWith.length > 1 ? 's' : ''} ${mergedWith.map((g) => g.line).join(', ')}: the groups are merged (RFC 9309 §2.2.1).`,
+    );
   }
   parts.push('---', directiveSection(DIRECTIVES['user-agent'] as DirectiveInfo));
   return parts.join('\n\n');
@@ -101,7 +129,8 @@ function describePurpose(c: KnownCrawler): string {
 function yourCrawler(file: RobotsFile, group: RobotsGroup, token: string): string {
   const sel = groupFor(file, token);
   const who = `Your crawler (${code(token)})`;
-  if (sel.groups.includes(group)) return `${who} uses this group${sel.groups.length > 1 ? ` (merged with lines ${sel.lines.filter((n) => n !== group.line).join(', ')})` : ''}.`;
+  if (sel.groups.includes(group))
+    return `${who} uses this group${sel.groups.length > 1 ? ` (merged with lines ${sel.lines.filter((n) => n !== group.line).join(', ')})` : ''}.`;
   if (sel.matchedBy === 'none') return `${who} uses no group here: no group names it and there is no \`*\` group.`;
   return `${who} uses the group at line ${sel.lines.join(', ')}, not this one.`;
 }
@@ -132,7 +161,9 @@ function ruleHover(file: RobotsFile, l: RobotsLine): string {
   } else if (value === '') {
     parts.push(allow ? 'An empty Allow has no effect.' : 'An empty Disallow blocks nothing: it allows everything.');
   } else if (value[0] !== '/' && value[0] !== '*') {
-    parts.push('The pattern starts with neither `/` nor `*`, and every URL path starts with `/`, so this rule never matches.');
+    parts.push(
+      'The pattern starts with neither `/` nor `*`, and every URL path starts with `/`, so this rule never matches.',
+    );
   } else {
     const core = value.replace(/\$$/, '');
     const verb = allow ? 'Allows' : 'Blocks';
@@ -140,8 +171,11 @@ function ruleHover(file: RobotsFile, l: RobotsLine): string {
     else if (value.endsWith('$')) parts.push(`${verb} exactly the URL path (and query) ${code(core)}.`);
     else parts.push(`${verb} every URL whose path (and query) starts with ${code(core)}.`);
     parts.push(...patternNotes(value));
-    if (rule.pattern !== value) parts.push(`Compared as ${code(rule.pattern)} after percent-encoding (RFC 9309 §2.2.2).`);
-    parts.push(`Specificity: ${rule.pattern.length} characters. The longest matching rule in the group wins; on a tie Allow wins.`);
+    if (rule.pattern !== value)
+      parts.push(`Compared as ${code(rule.pattern)} after percent-encoding (RFC 9309 §2.2.2).`);
+    parts.push(
+      `Specificity: ${rule.pattern.length} characters. The longest matching rule in the group wins; on a tie Allow wins.`,
+    );
   }
   if (group) parts.push(`In the group at line ${group.line} for ${agentsText(group)}.`);
   parts.push('---', directiveSection(DIRECTIVES[l.kind] as DirectiveInfo));
@@ -159,7 +193,9 @@ function crawlDelayHover(file: RobotsFile, l: RobotsLine, ctx: EditorContext): s
     parts.push(title, `Not used: ${escapeMd(reading.problem ?? 'not a number of seconds')}`);
   } else {
     const group = file.groups[record.group] as RobotsGroup;
-    parts.push(`${title} for ${recordAgentsText(record)}: the user-agent line${record.userAgents.length > 1 ? 's' : ''} just before it (line${record.userAgents.length > 1 ? 's' : ''} ${record.userAgents.map((ua) => ua.line).join(', ')})`);
+    parts.push(
+      `${title} for ${recordAgentsText(record)}: the user-agent line${record.userAgents.length > 1 ? 's' : ''} just before it (line${record.userAgents.length > 1 ? 's' : ''} ${record.userAgents.map((ua) => ua.line).join(', ')})`,
+    );
     const others = group.userAgents.filter((ua) => !record.userAgents.includes(ua));
     if (others.length > 0) {
       parts.push(
@@ -218,7 +254,7 @@ function estimateSection(est: CrawlDelayEstimate, ctx: EditorContext): string {
       `| ${formatSeconds(d.seconds)} | ${rate(est.pagesPerHour)} | ${rate(est.pagesPerDay)} | ${total} |`,
     ].join('\n'),
     `With your settings (${settings}), one request every **${formatSeconds(d.seconds)}** to this host: ${why}. ` +
-      'One request per interval, response times not counted; N is the pages of the Planner\'s plan, or `crawlPlanner.robotsTxt.pagesForEstimate` while it has none.',
+      "One request per interval, response times not counted; N is the pages of the Planner's plan, or `crawlPlanner.robotsTxt.pagesForEstimate` while it has none.",
   ].join('\n\n');
 }
 
@@ -227,7 +263,9 @@ function sitemapHover(file: RobotsFile, l: RobotsLine): string {
   const kept = file.sitemaps.find((s) => s.line === l.line);
   if (kept) {
     if (kept.value !== kept.url) {
-      parts.push(originUnknown(file) ? 'A relative URL: crawlers need the full https:// URL.' : `Read as ${code(kept.url)}.`);
+      parts.push(
+        originUnknown(file) ? 'A relative URL: crawlers need the full https:// URL.' : `Read as ${code(kept.url)}.`,
+      );
     } else parts.push('An absolute URL: crawlers can fetch it as written.');
   } else if (file.sitemaps.some((s) => s.url === safeUrl(l.value ?? '', file.robotsUrl))) {
     parts.push('The same sitemap is listed earlier in the file.');

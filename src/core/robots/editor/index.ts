@@ -21,4 +21,12 @@ export {
 } from './knowledge';
 export { codeLenses, type LensKind, type LensOptions, type LensSpec } from './lenses';
 export { quickFixes, type QuickFixSpec, type TextEditSpec } from './quickFixes';
-export { robotsUrlForInputs, splitUrlInput, testUrls, tokenForGroup, verdictMarks, type UrlTest, type VerdictMark } from './urlTests';
+export {
+  robotsUrlForInputs,
+  splitUrlInput,
+  testUrls,
+  tokenForGroup,
+  verdictMarks,
+  type UrlTest,
+  type VerdictMark,
+} from './urlTests';

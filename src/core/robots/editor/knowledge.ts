@@ -65,7 +65,8 @@ const STANDARD_DIRECTIVES: Readonly<Record<string, DirectiveInfo>> = {
   sitemap: {
     name: 'Sitemap',
     standard: 'sitemaps.org; RFC 9309 §2.2.4 allows such records',
-    meaning: 'Gives the absolute URL of a sitemap. It belongs to no group, so it applies to every crawler wherever it stands.',
+    meaning:
+      'Gives the absolute URL of a sitemap. It belongs to no group, so it applies to every crawler wherever it stands.',
     support: 'Google, Bing and Yandex document reading Sitemap lines.',
     crawlPlanner: 'Lists it; only absolute http(s) URLs are kept.',
   },
@@ -145,14 +146,29 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     controlToken: true,
   },
   { token: 'AdsBot-Google', operator: 'Google', purpose: 'Google Ads landing-page checks', ignoresStar: true },
-  { token: 'AdsBot-Google-Mobile', operator: 'Google', purpose: 'Google Ads landing-page checks (mobile)', ignoresStar: true },
-  { token: 'APIs-Google', operator: 'Google', purpose: 'push notification delivery for Google APIs', ignoresStar: true },
+  {
+    token: 'AdsBot-Google-Mobile',
+    operator: 'Google',
+    purpose: 'Google Ads landing-page checks (mobile)',
+    ignoresStar: true,
+  },
+  {
+    token: 'APIs-Google',
+    operator: 'Google',
+    purpose: 'push notification delivery for Google APIs',
+    ignoresStar: true,
+  },
   { token: 'Bingbot', operator: 'Microsoft', purpose: 'Bing search' },
   { token: 'YandexBot', operator: 'Yandex', purpose: 'Yandex search', fallback: ['yandex'] },
   { token: 'Baiduspider', operator: 'Baidu', purpose: 'Baidu search' },
   { token: 'DuckDuckBot', operator: 'DuckDuckGo', purpose: 'DuckDuckGo search' },
   { token: 'Applebot', operator: 'Apple', purpose: 'Siri, Spotlight and Safari suggestions', fallback: ['googlebot'] },
-  { token: 'Applebot-Extended', operator: 'Apple', purpose: "whether content Applebot crawls may be used to train Apple's AI models", controlToken: true },
+  {
+    token: 'Applebot-Extended',
+    operator: 'Apple',
+    purpose: "whether content Applebot crawls may be used to train Apple's AI models",
+    controlToken: true,
+  },
   { token: 'GPTBot', operator: 'OpenAI', purpose: 'collecting content that may be used to train its models' },
   { token: 'OAI-SearchBot', operator: 'OpenAI', purpose: 'ChatGPT search results' },
   { token: 'ClaudeBot', operator: 'Anthropic', purpose: 'collecting content that may be used to train its models' },
@@ -209,7 +225,11 @@ export function crawlersCaughtBy(file: RobotsFile, groupIndex: number): GroupCat
     else caught.push({ crawler, how: 'star' });
   }
   const otherAgents = [
-    ...new Set(group.userAgents.filter((ua) => !ua.global && !knownCrawler(ua.token) && !isFallbackTarget(ua.token)).map((ua) => ua.value)),
+    ...new Set(
+      group.userAgents
+        .filter((ua) => !ua.global && !knownCrawler(ua.token) && !isFallbackTarget(ua.token))
+        .map((ua) => ua.value),
+    ),
   ];
   return { caught, ignoringStar, otherAgents };
 }

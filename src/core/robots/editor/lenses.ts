@@ -47,7 +47,12 @@ export function codeLenses(file: RobotsFile, ctx: EditorContext, options: LensOp
     });
   }
   if (file.groups.length === 0 && file.lines.length > 0) {
-    lenses.push({ line: 1, kind: 'test-urls', title: 'Test URLs…', tooltip: 'Test URLs against this robots.txt (it has no groups: everything is allowed).' });
+    lenses.push({
+      line: 1,
+      kind: 'test-urls',
+      title: 'Test URLs…',
+      tooltip: 'Test URLs against this robots.txt (it has no groups: everything is allowed).',
+    });
   }
   // Files can have thousands of groups with the same few Crawl-delay values: format each value once.
   const texts = new Map<number, { title: string; tooltip: string }>();
@@ -74,7 +79,13 @@ export function codeLenses(file: RobotsFile, ctx: EditorContext, options: LensOp
         };
         texts.set(seconds, text);
       }
-      lenses.push({ line: used.line, kind: 'crawl-delay', title: text.title, group: record.group, tooltip: text.tooltip });
+      lenses.push({
+        line: used.line,
+        kind: 'crawl-delay',
+        title: text.title,
+        group: record.group,
+        tooltip: text.tooltip,
+      });
     }
   }
   return lenses.sort((a, b) => a.line - b.line);

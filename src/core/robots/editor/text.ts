@@ -55,4 +55,3 @@ export function safeUrl(value: string, base: string): string | undefined {
     return undefined;
   }
 }
-

@@ -75,7 +75,10 @@ export function verdictMarks(results: readonly UrlTest[]): VerdictMark[] {
   }
   const marks = [...byLine.values()].sort((a, b) => a.line - b.line);
   for (const m of marks) {
-    const shown = m.inputs.slice(0, 3).map((s) => clip(s, 60)).join(', ');
+    const shown = m.inputs
+      .slice(0, 3)
+      .map((s) => clip(s, 60))
+      .join(', ');
     const more = m.inputs.length > 3 ? ` and ${m.inputs.length - 3} more` : '';
     m.text = `${m.verdict === 'disallowed' ? '✗ blocks' : '✓ allows'} ${shown}${more}`;
   }
