@@ -56,13 +56,13 @@ if (fs.existsSync(path.join(__dirname, 'src/extension/extension.ts'))) {
     outfile: out('extension.js'),
     external: ['vscode'],
   });
-  // The simulation's worker thread (src/extension/view/simulateRunner.ts): the crawl engine stays out of extension.js.
-  targets.push({ ...node, entryPoints: ['src/extension/view/simulateWorker.ts'], outfile: out('simulate.js') });
+  // The simulation's worker thread (src/extension/planner/simulateRunner.ts): the crawl engine stays out of extension.js.
+  targets.push({ ...node, entryPoints: ['src/extension/planner/simulateWorker.ts'], outfile: out('simulate.js') });
 }
 // The browser bundles: the sidebar planner and the plan report (each webview loads one).
 for (const [entry, file] of [
   ['src/webview/main.ts', 'webview.js'],
-  ['src/webview/report/main.ts', 'report.js'],
+  ['src/webview/planReport/main.ts', 'planReport.js'],
 ]) {
   if (!fs.existsSync(path.join(__dirname, entry))) continue;
   targets.push({

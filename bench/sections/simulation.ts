@@ -13,8 +13,8 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { calibrationFromReport } from '../../src/core/calibrate/fromReport';
-import { validateTestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
+import { calibrationFromReport } from '../../src/core/calibrate/fromCrawlReport';
+import { validateSampleCrawlOptions } from '../../src/core/crawl/sampleCrawlOptions';
 import { formatNumber } from '../../src/core/format/duration';
 import { REQUEST_OVERHEAD } from '../../src/core/politeness/pacing';
 import { SIMULATION_DEFAULTS } from '../../src/core/simulate/options';
@@ -50,7 +50,7 @@ async function overheadRun(
     ],
   });
   try {
-    const options = validateTestCrawlOptions({
+    const options = validateSampleCrawlOptions({
       seeds: demo.hosts[0]!.seeds,
       maxPages: pages,
       maxDepth: 100,

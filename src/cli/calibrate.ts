@@ -4,7 +4,7 @@
  * crawl report is bad input: one line on stderr, exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { calibrationFromReport, CalibrationError } from '../core/calibrate/fromReport';
+import { calibrationFromReport, CalibrationError } from '../core/calibrate/fromCrawlReport';
 import type { Calibration } from '../core/calibrate/types';
 import { sanitizeText } from '../core/format/table';
 import { UsageError } from './args';

@@ -7,11 +7,11 @@ import { dirname, resolve } from 'node:path';
 import type { CrawlEvent } from '../core/crawl/events';
 import {
   CrawlOptionsError,
-  TEST_CRAWL_DEFAULTS,
-  TEST_CRAWL_LIMITS,
-  validateTestCrawlOptions,
-  type TestCrawlOptions,
-} from '../core/crawl/testCrawlOptions';
+  SAMPLE_CRAWL_DEFAULTS,
+  SAMPLE_CRAWL_LIMITS,
+  validateSampleCrawlOptions,
+  type SampleCrawlOptions,
+} from '../core/crawl/sampleCrawlOptions';
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import type { Calibration } from '../core/calibrate/types';
 import { formatCalibrationText } from '../core/format/calibrationText';
@@ -54,7 +54,7 @@ export const CRAWL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const D = TEST_CRAWL_DEFAULTS;
+const D = SAMPLE_CRAWL_DEFAULTS;
 
 export const CRAWL_HELP = `Usage: crawl-planner crawl [options] <seed-url>...
 
@@ -94,7 +94,7 @@ Options:
 Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2 bad input.
 `;
 
-/** TestCrawlOptions field → the CLI flag that sets it, for error messages. */
+/** SampleCrawlOptions field → the CLI flag that sets it, for error messages. */
 const FLAG_FOR_FIELD: Record<string, string> = {
   userAgent: 'user-agent',
   contactUrl: 'contact',
@@ -105,9 +105,9 @@ const FLAG_FOR_FIELD: Record<string, string> = {
 
 type Values = ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values'];
 
-/** Flags → TestCrawlOptions, with the CLI's option names in every error. */
-export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCrawlOptions {
-  const L = TEST_CRAWL_LIMITS;
+/** Flags → SampleCrawlOptions, with the CLI's option names in every error. */
+export function crawlOptionsFromFlags(values: Values, seeds: string[]): SampleCrawlOptions {
+  const L = SAMPLE_CRAWL_LIMITS;
   const raw = {
     seeds,
     maxPages: parseNumber('max-pages', values['max-pages'], L.maxPages),
@@ -130,7 +130,7 @@ export function crawlOptionsFromFlags(values: Values, seeds: string[]): TestCraw
     hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
   };
   try {
-    return validateTestCrawlOptions(raw);
+    return validateSampleCrawlOptions(raw);
   } catch (err) {
     if (err instanceof CrawlOptionsError) {
       const flag = FLAG_FOR_FIELD[err.field] ?? err.field;
@@ -158,7 +158,7 @@ export function checkWritable(flag: string, path: string): string {
 }
 
 export interface LiveCrawlSetup {
-  options: TestCrawlOptions;
+  options: SampleCrawlOptions;
   /** What an earlier test crawl measured (`--calibrate`): the crawl's plan uses it. */
   calibration?: Calibration;
   robotsCache?: RobotsCache;

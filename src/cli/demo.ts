@@ -4,7 +4,7 @@
  * live output, then prints planned against actual and checks politeness from the servers' own arrival
  * logs. `--serve` only starts the hosts and runs until stopped, for the extension and other crawlers.
  */
-import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
+import { SAMPLE_CRAWL_DEFAULTS } from '../core/crawl/sampleCrawlOptions';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { colors } from '../core/format/ansi';
@@ -45,9 +45,9 @@ Options:
   --serve                 only start the demo hosts, print their URLs, and run until Ctrl+C
   --port N                first port for --serve (default ${DEMO_SERVE_PORT}; 0 picks free ports)
   --max-pages N           pages to crawl (default ${DEMO_DEFAULTS.maxPages})
-  --delay SECONDS         per-host interval (default ${TEST_CRAWL_DEFAULTS.delaySeconds})
+  --delay SECONDS         per-host interval (default ${SAMPLE_CRAWL_DEFAULTS.delaySeconds})
   --delay-from start|end  how the interval is measured (default start)
-  --concurrency N         global slots (default ${TEST_CRAWL_DEFAULTS.concurrency})
+  --concurrency N         global slots (default ${SAMPLE_CRAWL_DEFAULTS.concurrency})
   --timeout SECONDS       bound on one request (default ${DEMO_DEFAULTS.timeoutSeconds})
   --report FILE.json      write the crawl report
   --log FILE.ndjson       write each event as it happens
@@ -79,7 +79,7 @@ export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs
   return demo.hosts.map((h) => {
     const host = new URL(h.origin).host;
     const s = summary.hosts.find((x) => x.host === host);
-    const interval = s?.plannedIntervalSeconds ?? TEST_CRAWL_DEFAULTS.delaySeconds;
+    const interval = s?.plannedIntervalSeconds ?? SAMPLE_CRAWL_DEFAULTS.delaySeconds;
     const starts = demo.arrivals(h.name).map((a) => a.at);
     const g = gaps(starts);
     const min = g.length > 0 ? Math.min(...g) / 1000 : null;

@@ -7,7 +7,7 @@
  * The option readers and formatters here are shared with `estimate --robots`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../core/crawl/testCrawlOptions';
+import { SAMPLE_CRAWL_DEFAULTS, SAMPLE_CRAWL_LIMITS } from '../core/crawl/sampleCrawlOptions';
 import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { colors, type Colors } from '../core/format/ansi';
@@ -69,9 +69,9 @@ export const ROBOTS_OPTIONS = {
 /** Seconds one robots.txt fetch may take in all (every redirect hop together). */
 export const ROBOTS_TIMEOUT_DEFAULT_SECONDS = ROBOTS_FETCH_TIMEOUT_SECONDS;
 /** `--timeout`: the same bound as a crawl request's. */
-export const ROBOTS_TIMEOUT_LIMIT: NumberLimit = TEST_CRAWL_LIMITS.timeoutSeconds;
+export const ROBOTS_TIMEOUT_LIMIT: NumberLimit = SAMPLE_CRAWL_LIMITS.timeoutSeconds;
 /** The connect timeout never exceeds a crawl's default one, nor the total. */
-const CONNECT_TIMEOUT_MS = TEST_CRAWL_DEFAULTS.connectTimeoutSeconds * 1000;
+const CONNECT_TIMEOUT_MS = SAMPLE_CRAWL_DEFAULTS.connectTimeoutSeconds * 1000;
 /** Findings listed per origin in the human output; `--json` has them all. */
 const FINDINGS_SHOWN = 10;
 /** Invalid URL lines reported one by one on stderr; `--json` lists them all. */

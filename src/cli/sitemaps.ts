@@ -19,7 +19,7 @@ import {
   SITEMAP_TOTALS_LIMITS,
   type SitemapTotals,
 } from '../core/sitemaps/limits';
-import { SITEMAPS_SCHEMA_VERSION, type SitemapHostReport, type SitemapSizing } from '../core/sitemaps/report';
+import { SITEMAPS_SCHEMA_VERSION, type SitemapHostReport, type SitemapSizing } from '../core/sitemaps/sizing';
 import { sortUrls } from '../net/robotsInspect';
 import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';

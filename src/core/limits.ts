@@ -4,7 +4,7 @@
  * Every adapter checks its numbers here (the engine's options, the test-crawl options, the plan's input,
  * the CLI's flags, the extension's settings and command arguments, the sidebar form) and words the
  * problem its own way: a flag (`--delay: -1 must be at least 0`), a setting key with the fallback it
- * uses, a field of the form. The tables of limits stay with their concept (PLAN_LIMITS, TEST_CRAWL_LIMITS,
+ * uses, a field of the form. The tables of limits stay with their concept (PLAN_LIMITS, SAMPLE_CRAWL_LIMITS,
  * PACING_LIMITS, CRAWL_LIMITS, SETTING_LIMITS); ARCHITECTURE.md ("One source for numbers") lists them.
  */
 import { formatNumber } from './format/duration';

@@ -15,7 +15,7 @@
  * extension (code-server, older builds) and is visible in one place.
  */
 import type * as vscode from 'vscode';
-import { TEST_CRAWL_DEFAULTS } from '../core/crawl/testCrawlOptions';
+import { SAMPLE_CRAWL_DEFAULTS } from '../core/crawl/sampleCrawlOptions';
 import { contactProblem, CONTACT_MAX_LENGTH, DEFAULT_PRODUCT_TOKEN } from '../core/identity';
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../core/politeness/pacing';
@@ -46,10 +46,10 @@ export const SETTING_DEFAULTS: Readonly<CrawlPlannerSettings> = {
   delayFrom: PACING_DEFAULTS.delayFrom,
   maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
   crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
-  connectTimeoutSeconds: TEST_CRAWL_DEFAULTS.connectTimeoutSeconds,
-  requestTimeoutSeconds: TEST_CRAWL_DEFAULTS.timeoutSeconds,
+  connectTimeoutSeconds: SAMPLE_CRAWL_DEFAULTS.connectTimeoutSeconds,
+  requestTimeoutSeconds: SAMPLE_CRAWL_DEFAULTS.timeoutSeconds,
   robotsTxtTimeoutSeconds: ROBOTS_FETCH_TIMEOUT_SECONDS,
-  maxPages: TEST_CRAWL_DEFAULTS.maxPages,
+  maxPages: SAMPLE_CRAWL_DEFAULTS.maxPages,
   reportFolder: '.crawl-planner/reports',
 };
 

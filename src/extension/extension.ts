@@ -4,24 +4,24 @@
  * net and demo modules are loaded on first use.
  */
 import * as vscode from 'vscode';
-import { registerCrawlCommands } from './commands/crawl';
-import { registerDemoCommands } from './commands/demo';
-import { registerEstimateCommand } from './commands/estimate';
-import { registerExportCommand } from './commands/export';
-import { createPlannerViewDeps, registerPlannerCommands } from './commands/planner';
+import { registerCrawlCommands } from './crawl/commands';
+import { registerDemoCommands } from './demoHosts/commands';
+import { registerEstimateCommand } from './planner/estimateCommand';
+import { registerExportCommand } from './planner/exportCommand';
+import { createPlannerViewDeps, registerPlannerCommands } from './planner/commands';
 import { registerRobotsCommands } from './robots/commands';
 import { createConfigAccess } from './config';
 import { createContactGuard } from './contact';
-import { registerDemoHosts } from './demoHosts';
+import { registerDemoHosts } from './demoHosts/hosts';
 import { SETTINGS } from './ids';
 import { createLog } from './log';
-import { registerPlanReport } from './report/panel';
+import { registerPlanReport } from './planReport/panel';
 import { registerRobotsService } from './robots/service';
 import { createRobotsTxtDeps, registerRobotsTxtFeatures } from './robotsTxtEditor';
-import { registerCrawlStatusBar } from './statusBar';
-import { registerRunningCrawls } from './task/runningCrawls';
-import { registerCrawlTasks } from './task/taskProvider';
-import { registerPlannerView } from './view/plannerView';
+import { registerCrawlStatusBar } from './crawl/statusBar';
+import { registerRunningCrawls } from './crawl/runningCrawls';
+import { registerCrawlTasks } from './crawl/taskProvider';
+import { registerPlannerView } from './planner/plannerView';
 import { registerSeedsFromCode } from './seedsFromCode';
 
 export function activate(context: vscode.ExtensionContext): void {

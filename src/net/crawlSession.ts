@@ -7,9 +7,9 @@
 import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
 import { EXIT_FAILED, EXIT_OK } from '../core/exitCodes';
-import type { TestCrawlOptions } from '../core/crawl/testCrawlOptions';
+import type { SampleCrawlOptions } from '../core/crawl/sampleCrawlOptions';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
-import { createReportBuilder, type CrawlReport } from '../core/crawl/report';
+import { createReportBuilder, type CrawlReport } from '../core/crawl/crawlReport';
 import { extractLinks } from '../core/html/links';
 import type { Calibration } from '../core/calibrate/types';
 import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
@@ -60,7 +60,7 @@ export interface CrawlSessionDeps {
   http?: Partial<Omit<HttpClientOptions, 'userAgent'>>;
 }
 
-function timeouts(o: TestCrawlOptions) {
+function timeouts(o: SampleCrawlOptions) {
   const totalMs = Math.round(o.timeoutSeconds * 1000);
   return {
     connectTimeoutMs: Math.min(totalMs, Math.round(o.connectTimeoutSeconds * 1000)),
@@ -154,7 +154,7 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
  * only what the cache already holds is read, and nothing is fetched).
  */
 export async function planTestCrawl(
-  options: TestCrawlOptions,
+  options: SampleCrawlOptions,
   deps: {
     robotsCache?: RobotsCache;
     signal?: AbortSignal;
@@ -199,7 +199,7 @@ export async function planTestCrawl(
   return { plan: result, robots, robotsCache: cache };
 }
 
-function robotsTimeouts(o: TestCrawlOptions) {
+function robotsTimeouts(o: SampleCrawlOptions) {
   const t = timeouts(o);
   return {
     connectMs: t.connectTimeoutMs,
@@ -210,7 +210,7 @@ function robotsTimeouts(o: TestCrawlOptions) {
 }
 
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
-export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
+export function startCrawlSession(options: SampleCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
   return launch(options, deps, undefined);
 }
 
@@ -221,7 +221,7 @@ export function startCrawlSession(options: TestCrawlOptions, deps: CrawlSessionD
  * `plan` resolves; the crawl does not wait for it.
  */
 export function startPlannedCrawl(
-  options: TestCrawlOptions,
+  options: SampleCrawlOptions,
   deps: Omit<CrawlSessionDeps, 'plan'> & { latencySeconds?: number; calibration?: Calibration } = {},
 ): PlannedCrawlHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
@@ -258,13 +258,13 @@ interface Planning {
 }
 
 /** The crawl's HTTP client: pages, and robots.txt when the session makes its own cache (one connection per origin for both). */
-function createPageClient(options: TestCrawlOptions, deps: CrawlSessionDeps, header: string): HttpClient {
+function createPageClient(options: SampleCrawlOptions, deps: CrawlSessionDeps, header: string): HttpClient {
   return createHttpClient({ ...deps.http, userAgent: header, maxBytes: PAGE_MAX_BYTES, ...timeouts(options) });
 }
 
 /** Runs the crawl on `client` (made here when not given), which it closes at the end. */
 function launch(
-  options: TestCrawlOptions,
+  options: SampleCrawlOptions,
   deps: CrawlSessionDeps,
   planning: Planning | undefined,
   given?: HttpClient,

@@ -1,16 +1,16 @@
 /**
  * robots.txt for a set of URLs: fetch each origin's file (RFC 9309, concurrently under a limit, through
- * the per-origin cache), then report per origin and per URL (core/robots/originReport.ts). Shared by
+ * the per-origin cache), then report per origin and per URL (core/robots/originInspection.ts). Shared by
  * `crawl-planner robots`, `estimate --robots` and the sidebar; the crawl's robots gate (robotsGate.ts)
  * reads the same cache and parses with loadFetched.
  */
 import {
   loadRobotsFile,
-  originReport,
+  inspectOrigin,
   robotsUrlFor,
   urlResult,
   type RobotsFile,
-  type RobotsOriginReport,
+  type RobotsOriginInspection,
   type RobotsSettings,
   type RobotsSource,
   type RobotsUrlResult,
@@ -19,10 +19,10 @@ import { parseHttpUrl, type HttpClient } from './http';
 import { RobotsCache } from './robotsCache';
 import { fetchRobots, fetchRobotsForAll, type FetchRobotsOptions, type RobotsFetchResult } from './robotsFetch';
 
-export type { RobotsOriginReport, RobotsUrlResult, RobotsSettings };
+export type { RobotsOriginInspection, RobotsUrlResult, RobotsSettings };
 
 /** The per-origin report, with the decoded robots.txt text when it was fetched (for display). */
-export type InspectedOrigin = RobotsOriginReport & { text?: string };
+export type InspectedOrigin = RobotsOriginInspection & { text?: string };
 
 export interface RobotsInspection {
   productToken: string;
@@ -99,7 +99,7 @@ function assemble(
   return {
     productToken: settings.productToken,
     origins: [...loaded.values()].map((l) => ({
-      ...originReport(l.source, l.file, settings),
+      ...inspectOrigin(l.source, l.file, settings),
       ...(l.text !== undefined ? { text: l.text } : {}),
     })),
     results: urls.map(({ url, origin }) => {

@@ -19,7 +19,7 @@ import {
 } from '../core/plan';
 import type { CrawlSummary, NotFollowed } from '../core/crawl/events';
 import type { RobotsOutcome, RobotsVerdict } from '../core/robots/explain';
-import type { SitemapErrorCode, SitemapHostReport } from '../core/sitemaps/report';
+import type { SitemapErrorCode, SitemapHostReport } from '../core/sitemaps/sizing';
 import type { DeadlineOptionKind } from '../core/plan/types';
 import { countSeedLines, type InvalidSeed, type SeedNote, type SeedNoteCode } from '../core/seeds';
 import { formatNumber } from '../core/format/duration';
@@ -530,7 +530,7 @@ export interface DeadlineView {
   options: DeadlineOptionView[];
 }
 
-/** What the sidebar shows of a sitemap sizing (src/core/sitemaps/report.ts: SitemapSizing), per host. */
+/** What the sidebar shows of a sitemap sizing (src/core/sitemaps/sizing.ts: SitemapSizing), per host. */
 export interface SitemapHostView {
   host: string;
   /** Distinct URLs on this host that robots.txt allows. */

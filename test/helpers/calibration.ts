@@ -5,7 +5,7 @@
  */
 import type { Calibration, HostCalibration } from '../../src/core/calibrate/types';
 import { runCrawl } from '../../src/core/crawl/engine';
-import { createReportBuilder, type CrawlReport } from '../../src/core/crawl/report';
+import { createReportBuilder, type CrawlReport } from '../../src/core/crawl/crawlReport';
 import { estimateDocument, plan } from '../../src/core/plan';
 import { fakeExtractLinks, fakeSite, fetchingRobots, type FakeResponse } from './crawlFakes';
 import { VirtualClock } from './virtualClock';

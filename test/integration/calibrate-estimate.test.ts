@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CrawlReport } from '../../src/core/crawl/report';
+import type { CrawlReport } from '../../src/core/crawl/crawlReport';
 import { startDemoHosts, type DemoHostConfig, type DemoHosts } from '../../src/demo';
 import { buildCli, runCli } from '../helpers/cli';
 

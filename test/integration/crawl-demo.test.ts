@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { validateTestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
+import { validateSampleCrawlOptions } from '../../src/core/crawl/sampleCrawlOptions';
 import { defaultDemoConfig, startDemoHosts, type DemoHosts } from '../../src/demo';
 import { startPlannedCrawl, type CrawlSessionResult } from '../../src/net/crawlSession';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
@@ -20,7 +20,7 @@ describe('polite crawl of the demo hosts (server-side checks)', { timeout: 90_00
 
   before(async () => {
     demo = await startDemoHosts(defaultDemoConfig());
-    const options = validateTestCrawlOptions({
+    const options = validateSampleCrawlOptions({
       seeds: demo.hosts.flatMap((h) => h.seeds),
       maxPages: 45,
       delaySeconds,

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateTestCrawlOptions, type TestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
+import { validateSampleCrawlOptions, type SampleCrawlOptions } from '../../src/core/crawl/sampleCrawlOptions';
 import { startDemoHosts, type DemoHostConfig, type DemoHosts } from '../../src/demo';
 import {
   planTestCrawl,
@@ -37,8 +37,8 @@ const HOSTS: DemoHostConfig[] = [
 ];
 const INTERVAL_MS: Record<string, number> = { plain: DELAY_SECONDS * 1000, cd: CRAWL_DELAY_SECONDS * 1000 };
 
-function optionsFor(demo: DemoHosts, extra: Record<string, unknown> = {}): TestCrawlOptions {
-  return validateTestCrawlOptions({
+function optionsFor(demo: DemoHosts, extra: Record<string, unknown> = {}): SampleCrawlOptions {
+  return validateSampleCrawlOptions({
     seeds: demo.hosts.flatMap((h) => h.seeds),
     maxPages: 8,
     maxDepth: 3,

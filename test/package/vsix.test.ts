@@ -62,7 +62,7 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
   if (
     !existsSync(join(root, 'dist', 'extension.js')) ||
     !existsSync(join(root, 'dist', 'webview.js')) ||
-    !existsSync(join(root, 'dist', 'report.js')) ||
+    !existsSync(join(root, 'dist', 'planReport.js')) ||
     !existsSync(join(root, 'dist', 'simulate.js'))
   ) {
     execFileSync(process.execPath, [join(root, 'esbuild.js')], { cwd: root, stdio: 'pipe' });
@@ -88,7 +88,7 @@ test('the .vsix holds exactly the run-time files', { timeout: 180_000 }, () => {
       'extension/LICENSE.txt',
       'extension/dist/extension.js',
       'extension/dist/webview.js',
-      'extension/dist/report.js',
+      'extension/dist/planReport.js',
       'extension/dist/simulate.js',
       'extension/media/icon.png',
       'extension/media/activity.svg',

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calibrationFromReport, CalibrationError } from '../../src/core/calibrate/fromReport';
+import { calibrationFromReport, CalibrationError } from '../../src/core/calibrate/fromCrawlReport';
 import { calibrationMatcher } from '../../src/core/calibrate/match';
 import type { Calibration, HostCalibration } from '../../src/core/calibrate/types';
-import type { CrawlReport } from '../../src/core/crawl/report';
+import type { CrawlReport } from '../../src/core/crawl/crawlReport';
 import { reportToJson } from '../../src/core/format/safeJson';
 import { testCrawlReport } from '../helpers/calibration';
 

@@ -11,18 +11,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { calibrationFromReport } from '../../src/core/calibrate/fromReport';
-import type { CrawlReport } from '../../src/core/crawl/report';
+import { calibrationFromReport } from '../../src/core/calibrate/fromCrawlReport';
+import type { CrawlReport } from '../../src/core/crawl/crawlReport';
 import { reportToJson } from '../../src/core/format/safeJson';
 import type { Plan } from '../../src/core/plan';
 import { simulate } from '../../src/core/simulate/simulate';
 import { SIMULATION_DEFAULTS } from '../../src/core/simulate/options';
 import type { Simulation } from '../../src/core/simulate/types';
-import { PlannerController, type PlannerViewDeps } from '../../src/extension/view/controller';
-import { simulationBandText } from '../../src/extension/view/estimates';
-import { runSimulation } from '../../src/extension/view/simulateRunner';
-import { ReportController } from '../../src/extension/report/controller';
-import { ReportTimeline } from '../../src/extension/report/timeline';
+import { PlannerController, type PlannerViewDeps } from '../../src/extension/planner/controller';
+import { simulationBandText } from '../../src/extension/planner/estimates';
+import { runSimulation } from '../../src/extension/planner/simulateRunner';
+import { ReportController } from '../../src/extension/planReport/controller';
+import { ReportTimeline } from '../../src/extension/planReport/timeline';
 import { readSimulationFields } from '../../src/shared/formFields';
 import {
   DEFAULT_SIMULATION_SETTINGS,
@@ -34,7 +34,7 @@ import {
   type PlannerViewSettings,
   type SimulationState,
 } from '../../src/shared/protocol';
-import { parseReportMessage, type HostToReport } from '../../src/shared/reportProtocol';
+import { parseReportMessage, type HostToReport } from '../../src/shared/planReportProtocol';
 import { bandSummaryText, calibrationItems } from '../../src/webview/model';
 import {
   axisTicks,
@@ -43,7 +43,7 @@ import {
   timeX,
   TIMELINE_HEIGHT,
   TIMELINE_WIDTH,
-} from '../../src/webview/report/model';
+} from '../../src/webview/planReport/model';
 import { testCrawlReport } from '../helpers/calibration';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
@@ -279,7 +279,7 @@ test("the simulation's worker thread gives what simulate gives, and is terminate
   const dir = mkdtempSync(join(tmpdir(), 'crawl-planner-simulate-'));
   const script = { file: join(dir, 'simulate.js') };
   await build({
-    entryPoints: [join(__dirname, '../../src/extension/view/simulateWorker.ts')],
+    entryPoints: [join(__dirname, '../../src/extension/planner/simulateWorker.ts')],
     bundle: true,
     platform: 'node',
     format: 'cjs',

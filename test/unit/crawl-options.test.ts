@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   CrawlOptionsError,
-  TEST_CRAWL_DEFAULTS,
-  validateTestCrawlOptions,
-} from '../../src/core/crawl/testCrawlOptions';
+  SAMPLE_CRAWL_DEFAULTS,
+  validateSampleCrawlOptions,
+} from '../../src/core/crawl/sampleCrawlOptions';
 
-describe('validateTestCrawlOptions', () => {
+describe('validateSampleCrawlOptions', () => {
   it('fills the defaults and normalises seeds (fragment dropped)', () => {
-    const o = validateTestCrawlOptions({ seeds: [' https://a.example/x#frag '] });
+    const o = validateSampleCrawlOptions({ seeds: [' https://a.example/x#frag '] });
     assert.deepEqual(o.seeds, ['https://a.example/x']);
-    assert.equal(o.maxPages, TEST_CRAWL_DEFAULTS.maxPages);
+    assert.equal(o.maxPages, SAMPLE_CRAWL_DEFAULTS.maxPages);
     assert.equal(o.delayFrom, 'start');
     assert.equal(o.userAgent, 'CrawlPlanner');
     assert.equal(o.respectRobots, true);
@@ -20,7 +20,7 @@ describe('validateTestCrawlOptions', () => {
   });
 
   it('accepts numeric strings from settings and task files', () => {
-    const o = validateTestCrawlOptions({ seeds: ['http://a.example/'], maxPages: '7', delaySeconds: '0.5' });
+    const o = validateSampleCrawlOptions({ seeds: ['http://a.example/'], maxPages: '7', delaySeconds: '0.5' });
     assert.equal(o.maxPages, 7);
     assert.equal(o.delaySeconds, 0.5);
   });
@@ -56,34 +56,34 @@ describe('validateTestCrawlOptions', () => {
   for (const [what, extra, field, message] of bad) {
     it(`refuses ${what}, naming ${field}`, () => {
       assert.throws(
-        () => validateTestCrawlOptions({ seeds: ['http://a.example/'], ...extra }),
+        () => validateSampleCrawlOptions({ seeds: ['http://a.example/'], ...extra }),
         (err: unknown) => err instanceof CrawlOptionsError && err.field === field && message.test(err.message),
       );
     });
   }
 });
 
-describe('validateTestCrawlOptions: the optional per-host token bucket', () => {
+describe('validateSampleCrawlOptions: the optional per-host token bucket', () => {
   it('is absent unless a host rate is given', () => {
-    assert.equal(validateTestCrawlOptions({ seeds: ['http://a.example/'] }).tokenBucket, undefined);
+    assert.equal(validateSampleCrawlOptions({ seeds: ['http://a.example/'] }).tokenBucket, undefined);
   });
   it('takes a rate and a burst (default 1)', () => {
-    assert.deepEqual(validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2 }).tokenBucket, {
+    assert.deepEqual(validateSampleCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2 }).tokenBucket, {
       ratePerSecond: 2,
       burst: 1,
     });
     assert.deepEqual(
-      validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2, hostBurst: 4 }).tokenBucket,
+      validateSampleCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 2, hostBurst: 4 }).tokenBucket,
       { ratePerSecond: 2, burst: 4 },
     );
   });
   it('refuses a burst without a rate, and a zero rate', () => {
     assert.throws(
-      () => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostBurst: 4 }),
+      () => validateSampleCrawlOptions({ seeds: ['http://a.example/'], hostBurst: 4 }),
       /hostBurst: only with hostRatePerSecond/,
     );
     assert.throws(
-      () => validateTestCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 0 }),
+      () => validateSampleCrawlOptions({ seeds: ['http://a.example/'], hostRatePerSecond: 0 }),
       /greater than 0/,
     );
   });

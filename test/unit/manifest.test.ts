@@ -6,14 +6,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS, type TestCrawlOptions } from '../../src/core/crawl/testCrawlOptions';
+import {
+  SAMPLE_CRAWL_DEFAULTS,
+  SAMPLE_CRAWL_LIMITS,
+  type SampleCrawlOptions,
+} from '../../src/core/crawl/sampleCrawlOptions';
 import { CONTACT_MAX_LENGTH, contactProblem } from '../../src/core/identity';
 import type { NumberLimit } from '../../src/core/limits';
 import { PACING_DEFAULTS } from '../../src/core/politeness/pacing';
 import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTING_LIMITS, SETTING_MAX_LENGTHS } from '../../src/extension/config';
 import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
 import { ROBOTS_TXT_DEFAULTS } from '../../src/extension/robotsTxtEditor/settings';
-import { resolveCrawlTask, TASK_PROPERTIES } from '../../src/extension/task/definition';
+import { resolveCrawlTask, TASK_PROPERTIES } from '../../src/extension/crawl/definition';
 
 const root = join(__dirname, '..', '..');
 
@@ -121,8 +125,8 @@ test("every setting's default is the one the code falls back to (SETTING_DEFAULT
   // The same values as the CLI's and the engine's.
   assert.equal(SETTING_DEFAULTS.defaultDelaySeconds, PACING_DEFAULTS.delaySeconds);
   assert.equal(SETTING_DEFAULTS.maxCrawlDelaySeconds, PACING_DEFAULTS.maxCrawlDelaySeconds);
-  assert.equal(SETTING_DEFAULTS.maxPages, TEST_CRAWL_DEFAULTS.maxPages);
-  assert.equal(SETTING_DEFAULTS.requestTimeoutSeconds, TEST_CRAWL_DEFAULTS.timeoutSeconds);
+  assert.equal(SETTING_DEFAULTS.maxPages, SAMPLE_CRAWL_DEFAULTS.maxPages);
+  assert.equal(SETTING_DEFAULTS.requestTimeoutSeconds, SAMPLE_CRAWL_DEFAULTS.timeoutSeconds);
 });
 
 test("every numeric setting's range is the one the code checks (SETTING_LIMITS)", () => {
@@ -136,7 +140,7 @@ test("every numeric setting's range is the one the code checks (SETTING_LIMITS)"
 });
 
 /** The task property → the test-crawl option it sets. */
-const TASK_OPTION: Record<string, keyof TestCrawlOptions> = {
+const TASK_OPTION: Record<string, keyof SampleCrawlOptions> = {
   maxPages: 'maxPages',
   maxDepth: 'maxDepth',
   delay: 'delaySeconds',
@@ -146,7 +150,7 @@ const TASK_OPTION: Record<string, keyof TestCrawlOptions> = {
   userAgent: 'userAgent',
 };
 
-test('task definition: each default it states is the one the code uses (a setting, or TEST_CRAWL_DEFAULTS)', () => {
+test('task definition: each default it states is the one the code uses (a setting, or SAMPLE_CRAWL_DEFAULTS)', () => {
   const [definition] = manifest.contributes.taskDefinitions;
   // Settings unlike every default, so a property that falls back to one shows it.
   const custom = {
@@ -173,8 +177,8 @@ test('task definition: each default it states is the one the code uses (a settin
       assert.ok(setting in settingFields, `${property}: ${setting}`);
       assert.deepEqual(options[option], custom[settingFields[setting]!], `${property} falls back to ${setting}`);
     } else {
-      assert.equal(stated, String(TEST_CRAWL_DEFAULTS[option as keyof typeof TEST_CRAWL_DEFAULTS]), property);
-      assert.deepEqual(options[option], TEST_CRAWL_DEFAULTS[option as keyof typeof TEST_CRAWL_DEFAULTS], property);
+      assert.equal(stated, String(SAMPLE_CRAWL_DEFAULTS[option as keyof typeof SAMPLE_CRAWL_DEFAULTS]), property);
+      assert.deepEqual(options[option], SAMPLE_CRAWL_DEFAULTS[option as keyof typeof SAMPLE_CRAWL_DEFAULTS], property);
     }
   }
 });
@@ -183,9 +187,9 @@ test("task definition: each numeric property's range is the code's (the setting 
   const [definition] = manifest.contributes.taskDefinitions;
   const limits: Record<string, NumberLimit> = {
     maxPages: SETTING_LIMITS[SETTINGS.maxPages],
-    maxDepth: TEST_CRAWL_LIMITS.maxDepth,
+    maxDepth: SAMPLE_CRAWL_LIMITS.maxDepth,
     delay: SETTING_LIMITS[SETTINGS.defaultDelay],
-    concurrency: TEST_CRAWL_LIMITS.concurrency,
+    concurrency: SAMPLE_CRAWL_LIMITS.concurrency,
     timeout: SETTING_LIMITS[SETTINGS.requestTimeout],
   };
   const numeric = Object.entries(definition!.properties).filter(([, p]) => p.type === 'number' || p.type === 'integer');

@@ -1,5 +1,5 @@
 /**
- * The plan report (src/extension/report/, src/shared/reportProtocol.ts, src/webview/report/model.ts): every
+ * The plan report (src/extension/planReport/, src/shared/planReportProtocol.ts, src/webview/planReport/model.ts): every
  * host of a plan of up to 100,000 as a table read a window at a time, sorted, filtered and searched by the
  * extension; its messages checked before any work; the CSV export; the scroll window.
  */
@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { csvField, csvRow } from '../../src/core/format/csv';
 import { plan, type Plan } from '../../src/core/plan';
-import { ReportController } from '../../src/extension/report/controller';
-import { FILTER_LABELS, getReportHtml, REPORT_COLUMNS } from '../../src/extension/report/html';
-import { reportRow, reportView, ReportTable } from '../../src/extension/report/table';
-import { checkSeedText, unplannableSeeds } from '../../src/extension/view/planning';
+import { ReportController } from '../../src/extension/planReport/controller';
+import { FILTER_LABELS, getReportHtml, REPORT_COLUMNS } from '../../src/extension/planReport/html';
+import { reportRow, reportView, ReportTable } from '../../src/extension/planReport/table';
+import { checkSeedText, unplannableSeeds } from '../../src/extension/planner/planning';
 import {
   isHostReportMessage,
   MAX_REPORT_ROWS,
@@ -19,7 +19,7 @@ import {
   REPORT_SORT_KEYS,
   type HostToReport,
   type ReportQuery,
-} from '../../src/shared/reportProtocol';
+} from '../../src/shared/planReportProtocol';
 import {
   DEFAULT_QUERY,
   headingSort,
@@ -28,7 +28,7 @@ import {
   parseReportState,
   rowCountText,
   visibleWindow,
-} from '../../src/webview/report/model';
+} from '../../src/webview/planReport/model';
 
 const many = (n: number) => Array.from({ length: n }, (_, i) => ({ host: `h${String(i).padStart(6, '0')}.example` }));
 const q = (patch: Partial<ReportQuery> = {}): ReportQuery => ({ ...DEFAULT_QUERY, ...patch });
@@ -301,13 +301,13 @@ test('the report page: CSP with a nonce, its script and style only, every filter
       asWebviewUri: (u: string) => ({ toString: () => `https://webview.test/${u}` }),
     },
     'bm9uY2U=',
-    { script: 'dist/report.js', style: 'media/report.css' },
+    { script: 'dist/planReport.js', style: 'media/planReport.css' },
   );
   assert.match(
     html,
     /content="default-src &#39;none&#39;; style-src https:\/\/webview\.test; script-src &#39;nonce-bm9uY2U=&#39;; img-src https:\/\/webview\.test data:"/,
   );
-  assert.match(html, /<script nonce="bm9uY2U=" src="https:\/\/webview\.test\/dist\/report\.js"><\/script>/);
+  assert.match(html, /<script nonce="bm9uY2U=" src="https:\/\/webview\.test\/dist\/planReport\.js"><\/script>/);
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.doesNotMatch(html, /\sstyle="|\son[a-z]+="/);
   for (const f of REPORT_FILTERS) assert.ok(html.includes(`<option value="${f}">${FILTER_LABELS[f]}</option>`), f);

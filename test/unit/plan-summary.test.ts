@@ -1,5 +1,5 @@
 /**
- * A plan in a few lines (src/core/format/planSummary.ts, src/extension/view/summary.ts): the total, hosts
+ * A plan in a few lines (src/core/format/planSummary.ts, src/extension/planner/summary.ts): the total, hosts
  * alike grouped with the binding row first, each row's text, the chart over the rows; and that a plan of
  * 100,000 hosts is posted as a summary of a few KB.
  */
@@ -16,7 +16,7 @@ import {
   MIN_BAR_PERCENT,
   totalText,
 } from '../../src/core/format/planSummary';
-import { MAX_SUMMARY_ROWS, MAX_WARNINGS_POSTED, planSummaryView } from '../../src/extension/view/summary';
+import { MAX_SUMMARY_ROWS, MAX_WARNINGS_POSTED, planSummaryView } from '../../src/extension/planner/summary';
 
 const seeds = (...hosts: string[]) => hosts.map((host) => ({ host }));
 const many = (n: number, prefix = 'h') => Array.from({ length: n }, (_, i) => ({ host: `${prefix}${i}.example` }));

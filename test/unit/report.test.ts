@@ -12,7 +12,7 @@ import {
   createReportBuilder,
   summarizeFromRequests,
   type CrawlReport,
-} from '../../src/core/crawl/report';
+} from '../../src/core/crawl/crawlReport';
 import { eventToJsonLine, reportToJson } from '../../src/core/format/safeJson';
 
 const T0 = 1_700_000_000_000;

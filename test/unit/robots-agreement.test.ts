@@ -16,7 +16,7 @@ import {
   explain,
   explainWithOutcome,
   loadRobotsFile,
-  originReport,
+  inspectOrigin,
   parseRobots,
   ROBOTS_FETCH_TIMEOUT_SECONDS,
   verdict,
@@ -181,7 +181,7 @@ describe('2. Crawl-delay belongs to the user-agent lines just before it', () => 
       crawlDelayPolicy: 'cap' as const,
       maxCrawlDelaySeconds: 30,
     };
-    const r = originReport({ origin: f.origin, robotsUrl: f.robotsUrl, outcome: 'ok', from: 'file' }, f, settings);
+    const r = inspectOrigin({ origin: f.origin, robotsUrl: f.robotsUrl, outcome: 'ok', from: 'file' }, f, settings);
     assert.deepEqual([r.crawlDelaySeconds, r.crawlDelayLine, r.effectiveIntervalSeconds], [0, 4, 1]);
   });
 

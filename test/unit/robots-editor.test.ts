@@ -19,7 +19,7 @@ import {
   quickFixes,
   robotsUrlForInputs,
   splitUrlInput,
-  testUrls,
+  checkUrlsAgainstRobots,
   tokenForGroup,
   verdictMarks,
   type EditorContext,
@@ -388,7 +388,7 @@ describe('testing URLs', () => {
   ).file;
 
   it('verdicts with the deciding line; paths resolve against the file', () => {
-    const results = testUrls(file, splitUrlInput('/private/x private/ok  /public'), 'Googlebot');
+    const results = checkUrlsAgainstRobots(file, splitUrlInput('/private/x private/ok  /public'), 'Googlebot');
     assert.deepEqual(
       results.map((r) => [r.input, r.explanation.verdict, r.explanation.line]),
       [
@@ -407,7 +407,7 @@ describe('testing URLs', () => {
   });
 
   it('marks group many inputs on one line', () => {
-    const results = testUrls(file, ['/a', '/b', '/c', '/d', '/e'], 'OtherBot');
+    const results = checkUrlsAgainstRobots(file, ['/a', '/b', '/c', '/d', '/e'], 'OtherBot');
     assert.deepEqual(
       verdictMarks(results).map((m) => m.text),
       ['✗ blocks /a, /b, /c and 2 more'],

@@ -18,28 +18,28 @@ import {
   type SeedFiles,
   type SizeSitemapsOptions,
   type TestCrawlRequest,
-} from '../../src/extension/view/controller';
-import type { SitemapHostReport, SitemapSizing } from '../../src/core/sitemaps/report';
+} from '../../src/extension/planner/controller';
+import type { SitemapHostReport, SitemapSizing } from '../../src/core/sitemaps/sizing';
 import {
   MAX_SITEMAP_ERRORS_SHOWN,
   MAX_SITEMAP_ORIGINS,
   sitemapTargets,
   toSitemapsView,
-} from '../../src/extension/view/sitemapsResults';
+} from '../../src/extension/planner/sitemapsResults';
 import {
   checkSeedText,
   computePlan,
   findOrigins,
   planResultView,
   unplannableSeeds,
-} from '../../src/extension/view/planning';
+} from '../../src/extension/planner/planning';
 import { seedLinesFromText } from '../../src/core/seeds';
 import {
   crawlDelaysFrom,
   robotsTargets,
   toRobotsView,
   MAX_ROBOTS_ORIGINS,
-} from '../../src/extension/view/robotsResults';
+} from '../../src/extension/planner/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
 import {
   toCrawlResultView,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, getHtml, makeNonce, type WebviewLike } from '../../src/extension/view/html';
+import { contentSecurityPolicy, getHtml, makeNonce, type WebviewLike } from '../../src/extension/planner/html';
 
 const webview: WebviewLike<string> = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

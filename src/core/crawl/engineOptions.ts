@@ -9,7 +9,7 @@ import type { CrawlOptions, ResolvedCrawlOptions } from './types';
 
 /**
  * The engine's defaults: the pacing every crawl shares (PACING_DEFAULTS), and the crawl's own. A test crawl
- * (TEST_CRAWL_DEFAULTS) takes its pages, depth, retries and host scope from here, so a crawl is the same
+ * (SAMPLE_CRAWL_DEFAULTS) takes its pages, depth, retries and host scope from here, so a crawl is the same
  * size whichever adapter starts it.
  */
 export const CRAWL_DEFAULTS = {

@@ -3,7 +3,7 @@
  * takes besides the plan, and what it gives back. An export is a list of files (path and text) plus notes:
  * the caller writes the files (the CLI into `--out DIR`, the extension into a folder the user picks).
  */
-import { TEST_CRAWL_DEFAULTS, TEST_CRAWL_LIMITS } from '../crawl/testCrawlOptions';
+import { SAMPLE_CRAWL_DEFAULTS, SAMPLE_CRAWL_LIMITS } from '../crawl/sampleCrawlOptions';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
 import { BACKOFF_DEFAULTS } from '../politeness/backoff';
 
@@ -36,8 +36,8 @@ export interface ExportOptions {
 
 /** What an export does when the plan does not say: the test crawl's defaults and the crawl engine's. */
 export const EXPORT_DEFAULTS = {
-  timeoutSeconds: TEST_CRAWL_DEFAULTS.timeoutSeconds,
-  maxRetries: TEST_CRAWL_DEFAULTS.maxRetries,
+  timeoutSeconds: SAMPLE_CRAWL_DEFAULTS.timeoutSeconds,
+  maxRetries: SAMPLE_CRAWL_DEFAULTS.maxRetries,
   /** A Retry-After longer than this drops the host for the run, as in the crawl engine. */
   retryAfterCapSeconds: CRAWL_DEFAULTS.retryAfterCapSeconds,
   backoffBaseMs: BACKOFF_DEFAULTS.baseMs,
@@ -46,8 +46,8 @@ export const EXPORT_DEFAULTS = {
 
 /** The ranges of the export's own numbers: the test crawl's. */
 export const EXPORT_LIMITS = {
-  timeoutSeconds: TEST_CRAWL_LIMITS.timeoutSeconds,
-  maxRetries: TEST_CRAWL_LIMITS.maxRetries,
+  timeoutSeconds: SAMPLE_CRAWL_LIMITS.timeoutSeconds,
+  maxRetries: SAMPLE_CRAWL_LIMITS.maxRetries,
 } as const;
 
 export interface ExportFile {

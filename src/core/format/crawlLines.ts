@@ -24,7 +24,7 @@ import type {
   RetryScheduledEvent,
   RobotsSkipEvent,
 } from '../crawl/events';
-import { bandPlace } from '../crawl/report';
+import { bandPlace } from '../crawl/crawlReport';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { END_REASONS, formatNotFollowed, notFollowedHeadline } from './crawlOutcome';
 import { displayWidth, fit, pad, renderTable, sanitizeText, truncate, type TableColumn } from './table';

@@ -3,7 +3,7 @@
  * document. Control and bidi characters are escaped, so `cat` on a log or report cannot drive a terminal.
  */
 import type { CrawlEvent } from '../crawl/events';
-import type { CrawlReport } from '../crawl/report';
+import type { CrawlReport } from '../crawl/crawlReport';
 
 /**
  * JSON.stringify already escapes C0 controls inside strings; this also escapes DEL, the C1 controls

@@ -78,10 +78,10 @@ export {
   type UserAgentValue,
 } from './token';
 export {
-  originReport,
+  inspectOrigin,
   urlResult,
   type RobotsSettings,
   type RobotsSource,
-  type RobotsOriginReport,
+  type RobotsOriginInspection,
   type RobotsUrlResult,
-} from './originReport';
+} from './originInspection';

@@ -22,4 +22,4 @@ export {
   type SitemapHostCounts,
   type TallyOptions,
 } from './tally';
-export * from './report';
+export * from './sizing';

@@ -16,9 +16,9 @@ import type { RobotsInspection } from '../../net/robotsInspect';
 import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from './service';
-import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, urlList } from '../commands/args';
-import { askUrls } from '../commands/urlInput';
-import { runCommand } from '../commands/run';
+import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNumber, urlList } from '../commandArgs';
+import { askUrls } from '../urlInput';
+import { runCommand } from '../commandRun';
 import { PRODUCT_TOKEN } from '../config';
 import { ROBOTS_LINE_LIMIT } from '../../shared/protocol';
 

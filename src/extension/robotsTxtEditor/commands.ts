@@ -16,16 +16,16 @@ import * as vscode from 'vscode';
 import {
   robotsUrlForInputs,
   splitUrlInput,
-  testUrls,
+  checkUrlsAgainstRobots,
   tokenForGroup,
   verdictMarks,
-  type UrlTest,
+  type UrlCheck,
 } from '../../core/robots/editor';
 import type { RobotsVerdict } from '../../core/robots/explain';
 import { originUnknown } from '../../core/robots/lint';
 import { sanitizeText } from '../../core/format/table';
-import { argObject, CommandArgumentError, optionalNumber } from '../commands/args';
-import { runCommand } from '../commands/run';
+import { argObject, CommandArgumentError, optionalNumber } from '../commandArgs';
+import { runCommand } from '../commandRun';
 import { PRODUCT_TOKEN } from '../config';
 import { COMMANDS, ROBOTS_LIVE_SCHEME } from '../ids';
 import type { Log } from '../log';
@@ -100,7 +100,7 @@ async function documentFor(uri: unknown): Promise<vscode.TextDocument | undefine
   return vscode.window.activeTextEditor?.document;
 }
 
-function toResult(t: UrlTest, productToken: string, robotsUrl: string): UrlTestResult {
+function toResult(t: UrlCheck, productToken: string, robotsUrl: string): UrlTestResult {
   const e = t.explanation;
   return {
     input: t.input,
@@ -193,7 +193,7 @@ export function registerRobotsTxtCommands(context: vscode.ExtensionContext, deps
       const token =
         args.productToken ??
         (args.group !== undefined ? tokenForGroup(lint.file, args.group, settings.userAgent) : settings.userAgent);
-      const tests = testUrls(lint.file, inputs, token);
+      const tests = checkUrlsAgainstRobots(lint.file, inputs, token);
       const results = tests.map((t) => toResult(t, token, lint.file.robotsUrl));
       for (const r of results) {
         deps.log.info(

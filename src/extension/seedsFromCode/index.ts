@@ -20,12 +20,12 @@ import {
   type SettingsModule,
 } from '../../core/seedsFromCode';
 import { seedsTextProblem, type PlannerForm } from '../../shared/protocol';
-import { runCommand } from '../commands/run';
-import { CommandArgumentError } from '../commands/args';
+import { runCommand } from '../commandRun';
+import { CommandArgumentError } from '../commandArgs';
 import { COMMANDS, SETTINGS } from '../ids';
 import type { Log } from '../log';
-import type { PlannerViewApi } from '../view/plannerView';
-import { seedFileRef } from '../view/seedFiles';
+import type { PlannerViewApi } from '../planner/plannerView';
+import { seedFileRef } from '../planner/seedFiles';
 
 export interface SeedsFromCodeDeps {
   view: Pick<PlannerViewApi, 'reveal' | 'useSeedsText' | 'useSeedsFile' | 'currentSeeds' | 'currentForm'>;

@@ -2,7 +2,7 @@
  * robots.txt in the editor, as pure position-based functions the VS Code adapter
  * (src/extension/robotsTxtEditor) turns into hovers, CodeLens, quick fixes and the "Test URLs" command.
  * One file per job: knowledge.ts (directives and well-known crawlers), crawlDelayCost.ts, hover.ts,
- * lenses.ts, quickFixes.ts, urlTests.ts, and text.ts (line and Markdown helpers).
+ * lenses.ts, quickFixes.ts, urlChecks.ts, and text.ts (line and Markdown helpers).
  *
  * Lines are 1-based and columns 0-based UTF-16 offsets, as in findings.ts.
  */
@@ -24,9 +24,9 @@ export { quickFixes, type QuickFixSpec, type TextEditSpec } from './quickFixes';
 export {
   robotsUrlForInputs,
   splitUrlInput,
-  testUrls,
+  checkUrlsAgainstRobots,
   tokenForGroup,
   verdictMarks,
-  type UrlTest,
+  type UrlCheck,
   type VerdictMark,
-} from './urlTests';
+} from './urlChecks';

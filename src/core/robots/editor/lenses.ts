@@ -6,7 +6,7 @@ import { formatSeconds } from '../../format/duration';
 import type { OriginHint } from '../lint';
 import { largestCrawlDelay, type RobotsFile } from '../parse';
 import { crawlDelayEstimate, crawlDelayLensTitle, rate, type EditorContext } from './crawlDelayCost';
-import { tokenForGroup } from './urlTests';
+import { tokenForGroup } from './urlChecks';
 
 export type LensKind = 'test-urls' | 'crawl-delay' | 'compare-live';
 

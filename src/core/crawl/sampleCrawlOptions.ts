@@ -1,0 +1,197 @@
+/**
+ * The user-facing options of a test crawl (CLI flags, the VS Code task definition, the sidebar button),
+ * their limits and defaults, and one validator that names the field it refused. Pure.
+ */
+import { contactProblem, DEFAULT_PRODUCT_TOKEN } from '../identity';
+import { numberProblem, numberProblemText, type NumberLimit } from '../limits';
+import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
+import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
+import { validateProductToken } from '../robots/token';
+import { CRAWL_DEFAULTS } from './engineOptions';
+
+export interface SampleCrawlOptions {
+  seeds: string[];
+  /** Pages (final responses) after which no new URL starts. */
+  maxPages: number;
+  /** Link depth from the seeds (seeds are 0). */
+  maxDepth: number;
+  /** The configured per-host delay in seconds. */
+  delaySeconds: number;
+  delayFrom: DelayFrom;
+  /** Global slots: requests in flight over all hosts. */
+  concurrency: number;
+  /** Requests in flight per host (more than 1 is an instantaneous burst; the CLI warns). */
+  perHostConcurrency: number;
+  /** The bound on one request, from connect to the end of the body, in seconds. */
+  timeoutSeconds: number;
+  /** The bound on opening a connection (TCP + TLS), in seconds; never more than `timeoutSeconds`. */
+  connectTimeoutSeconds: number;
+  /** Retries per URL after the first attempt. */
+  maxRetries: number;
+  /** The robots.txt product token ([a-zA-Z_-]+), sent in the User-Agent header. */
+  userAgent: string;
+  /** Who runs the crawl, for site operators: an http(s) URL or a mailto: address, sent in the User-Agent header. */
+  contactUrl?: string;
+  crawlDelayPolicy: CrawlDelayPolicy;
+  maxCrawlDelaySeconds: number;
+  /** Obey robots.txt (default true). */
+  respectRobots: boolean;
+  /** The adaptive rule max(1 s, 10 × latency). */
+  adaptive: boolean;
+  /** Follow links to hosts other than the seeds'. */
+  allowOtherHosts: boolean;
+  /** Follow redirects to hosts other than the seeds' (not the links found there). */
+  followOtherHostRedirects: boolean;
+  /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
+  tokenBucket?: { ratePerSecond: number; burst: number };
+}
+
+export const SAMPLE_CRAWL_LIMITS = {
+  maxPages: { min: 1, max: 100_000, integer: true },
+  maxDepth: { min: 0, max: 100, integer: true },
+  delaySeconds: PACING_LIMITS.delaySeconds,
+  concurrency: { min: 1, max: 512, integer: true },
+  perHostConcurrency: { min: 1, max: 64, integer: true },
+  timeoutSeconds: { min: 0, max: 3_600, minExclusive: true },
+  connectTimeoutSeconds: { min: 0, max: 600, minExclusive: true },
+  maxRetries: { min: 0, max: 20, integer: true },
+  maxCrawlDelaySeconds: PACING_LIMITS.maxCrawlDelaySeconds,
+  hostRatePerSecond: { min: 0, max: 1_000, minExclusive: true },
+  hostBurst: { min: 1, max: 1_000, integer: true },
+} as const satisfies Record<string, NumberLimit>;
+
+/**
+ * A test crawl's defaults: the pacing every crawl shares (PACING_DEFAULTS), the engine's for what it
+ * reads (pages, depth, retries, other hosts: CRAWL_DEFAULTS), and the ones only a test crawl has (the
+ * timeouts, the product token, obeying robots.txt).
+ */
+export const SAMPLE_CRAWL_DEFAULTS = {
+  maxPages: CRAWL_DEFAULTS.maxPages,
+  maxDepth: CRAWL_DEFAULTS.maxDepth,
+  delaySeconds: PACING_DEFAULTS.delaySeconds,
+  delayFrom: PACING_DEFAULTS.delayFrom,
+  concurrency: PACING_DEFAULTS.concurrency,
+  perHostConcurrency: PACING_DEFAULTS.perHostConcurrency,
+  /** One request, connect to the end of the body. */
+  timeoutSeconds: 15,
+  /** Opening a connection (TCP + TLS). */
+  connectTimeoutSeconds: 10,
+  maxRetries: CRAWL_DEFAULTS.maxRetries,
+  userAgent: DEFAULT_PRODUCT_TOKEN,
+  crawlDelayPolicy: PACING_DEFAULTS.crawlDelayPolicy,
+  maxCrawlDelaySeconds: PACING_DEFAULTS.maxCrawlDelaySeconds,
+  respectRobots: true,
+  adaptive: PACING_DEFAULTS.adaptive,
+  allowOtherHosts: CRAWL_DEFAULTS.allowOtherHosts,
+  followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
+} as const satisfies Omit<SampleCrawlOptions, 'seeds' | 'contactUrl' | 'tokenBucket'>;
+
+/** A refused option; `field` is the option's name as the caller knows it. */
+export class CrawlOptionsError extends Error {
+  override readonly name = 'CrawlOptionsError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+export const MAX_SEEDS = 10_000;
+
+function num(field: keyof typeof SAMPLE_CRAWL_LIMITS, value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  const limit: NumberLimit = SAMPLE_CRAWL_LIMITS[field];
+  const problem = numberProblem(n, limit);
+  if (problem !== undefined)
+    throw new CrawlOptionsError(
+      field,
+      numberProblemText(problem, problem === 'not-finite' ? JSON.stringify(value) : String(n), limit),
+    );
+  return n as number;
+}
+
+function choice<T extends string>(field: string, value: unknown, choices: readonly T[], fallback: T): T {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+  throw new CrawlOptionsError(field, `${JSON.stringify(value)} must be one of ${choices.join(', ')}`);
+}
+
+function bool(field: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw new CrawlOptionsError(field, `${JSON.stringify(value)} must be true or false`);
+}
+
+function tokenBucket(o: Record<string, unknown>): Pick<SampleCrawlOptions, 'tokenBucket'> {
+  if (o.hostRatePerSecond === undefined || o.hostRatePerSecond === null) {
+    if (o.hostBurst !== undefined && o.hostBurst !== null)
+      throw new CrawlOptionsError('hostBurst', 'only with hostRatePerSecond');
+    return {};
+  }
+  const ratePerSecond = num('hostRatePerSecond', o.hostRatePerSecond, 1);
+  const burst = num('hostBurst', o.hostBurst, 1);
+  return { tokenBucket: { ratePerSecond, burst } };
+}
+
+/**
+ * Validates untrusted options (a tasks.json entry, a webview message, parsed flags) into SampleCrawlOptions.
+ * Seeds must be absolute http(s) URLs; the first bad one is named with its position.
+ */
+export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
+  if (typeof raw !== 'object' || raw === null) throw new CrawlOptionsError('options', 'must be an object');
+  const o = raw as Record<string, unknown>;
+  if (!Array.isArray(o.seeds) || o.seeds.length === 0)
+    throw new CrawlOptionsError('seeds', 'give at least one seed URL');
+  if (o.seeds.length > MAX_SEEDS) throw new CrawlOptionsError('seeds', `at most ${MAX_SEEDS} seeds`);
+  const seeds = o.seeds.map((s, i) => {
+    if (typeof s !== 'string') throw new CrawlOptionsError('seeds', `item ${i + 1} is not a string`);
+    let u: URL;
+    try {
+      u = new URL(s.trim());
+    } catch {
+      throw new CrawlOptionsError('seeds', `item ${i + 1} is not a URL: ${JSON.stringify(s.slice(0, 200))}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new CrawlOptionsError('seeds', `item ${i + 1} is not http or https: ${u.protocol}`);
+    u.hash = '';
+    return u.href;
+  });
+  const d = SAMPLE_CRAWL_DEFAULTS;
+  const userAgent = o.userAgent === undefined || o.userAgent === null ? d.userAgent : o.userAgent;
+  if (typeof userAgent !== 'string') throw new CrawlOptionsError('userAgent', 'must be a string');
+  const tokenProblem = validateProductToken(userAgent);
+  if (tokenProblem !== undefined) throw new CrawlOptionsError('userAgent', tokenProblem);
+  if (o.contactUrl !== undefined && o.contactUrl !== null && typeof o.contactUrl !== 'string')
+    throw new CrawlOptionsError('contactUrl', 'must be a string');
+  const contactBad =
+    typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? contactProblem(o.contactUrl) : undefined;
+  if (contactBad !== undefined) throw new CrawlOptionsError('contactUrl', contactBad);
+  return {
+    seeds,
+    maxPages: num('maxPages', o.maxPages, d.maxPages),
+    maxDepth: num('maxDepth', o.maxDepth, d.maxDepth),
+    delaySeconds: num('delaySeconds', o.delaySeconds, d.delaySeconds),
+    delayFrom: choice('delayFrom', o.delayFrom, ['start', 'end'] as const, d.delayFrom),
+    concurrency: num('concurrency', o.concurrency, d.concurrency),
+    perHostConcurrency: num('perHostConcurrency', o.perHostConcurrency, d.perHostConcurrency),
+    timeoutSeconds: num('timeoutSeconds', o.timeoutSeconds, d.timeoutSeconds),
+    connectTimeoutSeconds: num('connectTimeoutSeconds', o.connectTimeoutSeconds, d.connectTimeoutSeconds),
+    maxRetries: num('maxRetries', o.maxRetries, d.maxRetries),
+    userAgent,
+    ...(typeof o.contactUrl === 'string' && o.contactUrl.trim() !== '' ? { contactUrl: o.contactUrl.trim() } : {}),
+    crawlDelayPolicy: choice(
+      'crawlDelayPolicy',
+      o.crawlDelayPolicy,
+      ['cap', 'skip', 'obey'] as const,
+      d.crawlDelayPolicy,
+    ),
+    maxCrawlDelaySeconds: num('maxCrawlDelaySeconds', o.maxCrawlDelaySeconds, d.maxCrawlDelaySeconds),
+    respectRobots: bool('respectRobots', o.respectRobots, d.respectRobots),
+    adaptive: bool('adaptive', o.adaptive, d.adaptive),
+    allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
+    followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
+    ...tokenBucket(o),
+  };
+}

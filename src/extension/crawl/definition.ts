@@ -1,0 +1,120 @@
+/**
+ * The `crawlPlanner` task definition (package.json `taskDefinitions`) and how it becomes the options
+ * of a test crawl. Only types come from `vscode`; the options are validated by the engine's own
+ * `validateSampleCrawlOptions`, whose error names the field; here the field is renamed to the task
+ * property the user wrote.
+ */
+import type * as vscode from 'vscode';
+import {
+  CrawlOptionsError,
+  validateSampleCrawlOptions,
+  type SampleCrawlOptions,
+} from '../../core/crawl/sampleCrawlOptions';
+import type { DelayFrom } from '../../core/politeness/interval';
+import type { CrawlPlannerSettings } from '../config';
+import { TASK_TYPE } from '../ids';
+
+export interface CrawlTaskDefinition extends vscode.TaskDefinition {
+  type: typeof TASK_TYPE;
+  seeds: string[];
+  maxPages?: number;
+  maxDepth?: number;
+  delay?: number;
+  delayFrom?: DelayFrom;
+  concurrency?: number;
+  timeout?: number;
+  userAgent?: string;
+  report?: string;
+}
+
+/** The task properties, in the order the schema lists them (tests compare with package.json). */
+export const TASK_PROPERTIES = [
+  'seeds',
+  'maxPages',
+  'maxDepth',
+  'delay',
+  'delayFrom',
+  'concurrency',
+  'timeout',
+  'userAgent',
+  'report',
+] as const;
+
+/** The engine's option names → the task property that sets them. */
+const PROPERTY_FOR_OPTION: Readonly<Record<string, string>> = {
+  delaySeconds: 'delay',
+  timeoutSeconds: 'timeout',
+};
+
+export class TaskDefinitionError extends Error {
+  override readonly name = 'TaskDefinitionError';
+  constructor(
+    readonly property: string,
+    message: string,
+  ) {
+    super(`${property}: ${message}`);
+  }
+}
+
+export interface ResolvedCrawlTask {
+  options: SampleCrawlOptions;
+  /** The `report` property as written (a path), when given. */
+  report?: string;
+}
+
+/**
+ * The test crawl a definition asks for, with the settings filling in what it leaves out. Throws
+ * TaskDefinitionError naming the task property for anything out of range.
+ */
+export function resolveCrawlTask(raw: unknown, settings: CrawlPlannerSettings): ResolvedCrawlTask {
+  if (typeof raw !== 'object' || raw === null) throw new TaskDefinitionError('task', 'must be an object');
+  const d = raw as Record<string, unknown>;
+  if (d.report !== undefined && (typeof d.report !== 'string' || d.report.trim() === '')) {
+    throw new TaskDefinitionError('report', 'must be a file path');
+  }
+  try {
+    const options = validateSampleCrawlOptions({
+      seeds: d.seeds,
+      maxPages: d.maxPages ?? settings.maxPages,
+      maxDepth: d.maxDepth,
+      delaySeconds: d.delay ?? settings.defaultDelaySeconds,
+      delayFrom: d.delayFrom ?? settings.delayFrom,
+      concurrency: d.concurrency,
+      timeoutSeconds: d.timeout ?? settings.requestTimeoutSeconds,
+      connectTimeoutSeconds: settings.connectTimeoutSeconds,
+      userAgent: d.userAgent ?? settings.userAgent,
+      contactUrl: settings.contactUrl,
+      crawlDelayPolicy: settings.crawlDelayPolicy,
+      maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
+    });
+    return { options, ...(typeof d.report === 'string' ? { report: d.report.trim() } : {}) };
+  } catch (err) {
+    if (err instanceof CrawlOptionsError) {
+      const property = PROPERTY_FOR_OPTION[err.field] ?? err.field;
+      throw new TaskDefinitionError(property, err.message.slice(err.field.length + 2));
+    }
+    throw err;
+  }
+}
+
+/** A definition from command arguments ({ seeds, maxPages, … }); unknown keys are dropped. */
+export function definitionFrom(args: Partial<Record<(typeof TASK_PROPERTIES)[number], unknown>>): CrawlTaskDefinition {
+  const definition: Record<string, unknown> = { type: TASK_TYPE };
+  for (const key of TASK_PROPERTIES) if (args[key] !== undefined) definition[key] = args[key];
+  return definition as CrawlTaskDefinition;
+}
+
+/** Two definitions ask for the same crawl (key order aside). */
+export function sameDefinition(a: vscode.TaskDefinition, b: vscode.TaskDefinition): boolean {
+  return stableJson(a) === stableJson(b);
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+        )
+      : v,
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * What the sidebar shows of a plan (docs/extension.md §What it shows): the total, what limits it, the first
+ * warnings, the chart, and the first rows of the host table, hosts alike grouped. The plan report has every
+ * host (src/extension/planReport/). Pure.
+ */
+import { chartModel, hostGroups, hostRowText, totalText } from '../../core/format/planSummary';
+import { deadlineFacts } from '../../core/format/planText';
+import type { Plan } from '../../core/plan';
+import { MAX_DEADLINE_OPTIONS, type DeadlineView, type PlanSummaryView, type SummaryRow } from '../../shared/protocol';
+
+/** Rows of the sidebar's host table at most (groups count as one). */
+export const MAX_SUMMARY_ROWS = 50;
+/** Warnings posted at most (a plan can warn about every host). */
+export const MAX_WARNINGS_POSTED = 50;
+
+export function planSummaryView(plan: Plan): PlanSummaryView {
+  const groups = hostGroups(plan);
+  const rows: SummaryRow[] = groups.slice(0, MAX_SUMMARY_ROWS).map((g) => ({
+    ...hostRowText(g.host, g.binding && plan.bindingHost !== null, g.count),
+    sort: {
+      pages: g.host.pages,
+      intervalSeconds: g.host.intervalSeconds,
+      pagesPerHour: g.host.pagesPerHour,
+      seconds: g.host.seconds,
+    },
+  }));
+  return {
+    totalText: totalText(plan),
+    totalSeconds: plan.totalSeconds,
+    totalPages: plan.totalPages,
+    hostCount: plan.hosts.length,
+    bindingConstraint: plan.bindingConstraint,
+    bindingDescription: plan.bindingDescription,
+    warnings: plan.warnings
+      .slice(0, MAX_WARNINGS_POSTED)
+      .map((w) =>
+        w.host === undefined ? { code: w.code, text: w.message } : { code: w.code, host: w.host, text: w.message },
+      ),
+    warningCount: plan.warnings.length,
+    chart: chartModel(plan, undefined, groups),
+    groups: rows,
+    groupCount: groups.length,
+  };
+}
+
+/** The plan's deadline in words and its options (hosts named up to `maxHosts`); `plan` numbers the plan. */
+export function deadlineView(p: Plan, plan: number, maxHosts: number): DeadlineView | null {
+  const d = p.deadline;
+  if (d === null) return null;
+  const facts = deadlineFacts(p, d);
+  const view: DeadlineView = {
+    plan,
+    seconds: d.seconds,
+    met: d.met,
+    verdict: facts.verdict,
+    earliest: facts.earliest,
+    blockingHosts: d.blockingHosts.slice(0, maxHosts),
+    blockingCount: d.blockingHosts.length,
+    options: d.options.slice(0, MAX_DEADLINE_OPTIONS).map((o) => ({
+      kind: o.kind,
+      text: o.text,
+      pages: o.pages,
+      totalSeconds: o.totalSeconds,
+      hosts: o.hosts.slice(0, maxHosts),
+      hostCount: o.hosts.length,
+    })),
+  };
+  if (!d.met) view.blocking = facts.blocking;
+  return view;
+}
