@@ -20,7 +20,7 @@ import { contactProblem, CONTACT_MAX_LENGTH, DEFAULT_PRODUCT_TOKEN } from '../co
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../core/politeness/pacing';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
-import type { PlannerViewSettings } from '../shared/protocol';
+import type { PlannerViewSettings } from '../shared/planner/viewModel';
 import { SETTINGS } from './ids';
 
 /** The `crawlPlanner.*` settings as the extension uses them; the planner view sees the part it needs. */

@@ -4,7 +4,7 @@
  * (`fieldsEdited`, `seedsChanged`) and its copy wins; this state stays small whatever the list's length.
  * Pure: no DOM, so the unit tests run it in node.
  */
-import { parseRawForm, type RawForm } from '../shared/protocol';
+import { parseRawForm, type RawForm } from '../shared/planner/form';
 
 /** What the webview keeps in getState/setState (small: the seeds are the extension's). */
 export interface SavedState {

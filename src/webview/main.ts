@@ -10,27 +10,21 @@
 import { formatNumber } from '../core/format/duration';
 import { PLAN_DEFAULTS } from '../core/plan';
 import { countSeedLines } from '../core/seeds';
-import {
-  assertNever,
-  isHostMessage,
-  PLANNER_SEED_LIMITS,
-  seedsPasteProblem,
-  seedsStoreProblem,
-  seedsTextProblem,
-  type CalibrationState,
-  type CrawlResultView,
-  type HostToWebview,
-  type PlannerForm,
-  type PlannerViewSettings,
-  type PlanResultView,
-  type RawForm,
-  type RobotsState,
-  type SeedsView,
-  type SimulationSettings,
-  type SimulationState,
-  type SitemapsState,
-  type WebviewToHost,
-} from '../shared/protocol';
+import { assertNever } from '../shared/messageChecks';
+import { isHostMessage, type HostToWebview, type WebviewToHost } from '../shared/planner/messages';
+import { PLANNER_SEED_LIMITS, seedsPasteProblem, seedsStoreProblem, seedsTextProblem } from '../shared/planner/limits';
+import type {
+  CalibrationState,
+  CrawlResultView,
+  PlannerViewSettings,
+  PlanResultView,
+  RobotsState,
+  SeedsView,
+  SimulationSettings,
+  SimulationState,
+  SitemapsState,
+} from '../shared/planner/viewModel';
+import type { PlannerForm, RawForm } from '../shared/planner/form';
 import { byId, el, renderChart, showNotice } from './dom';
 import {
   formToRaw,
@@ -39,7 +33,7 @@ import {
   sameForm,
   type FieldErrors,
   type RawField,
-} from '../shared/formFields';
+} from '../shared/planner/formFields';
 import { parseSavedState, type SavedState } from './form';
 import {
   ariaSort,

@@ -9,12 +9,10 @@ import { formatDuration, formatNumber, formatSeconds } from '../core/format/dura
 import { intervalSourceLabel } from '../core/format/planSummary';
 import type { InvalidSeed, SeedNoteCode } from '../core/seeds';
 import { parseChangedSince } from '../core/sitemaps/lastmod';
+import { assertNever } from '../shared/messageChecks';
+import { PLANNER_SEED_LIMITS, seedLinesText, sizeText } from '../shared/planner/limits';
 import {
-  assertNever,
-  PLANNER_SEED_LIMITS,
-  seedLinesText,
   simulationRunningText,
-  sizeText,
   type CalibrationState,
   type CalibrationView,
   type CrawlResultView,
@@ -34,7 +32,7 @@ import {
   type SitemapsView,
   type SimulationState,
   type SummaryRow,
-} from '../shared/protocol';
+} from '../shared/planner/viewModel';
 
 /** "1 file", "2 files" (`many` for other plurals). */
 const plural = (n: number, one: string, many = `${one}s`) => `${formatNumber(n)} ${n === 1 ? one : many}`;

@@ -12,7 +12,9 @@ import { sizeFromSitemaps } from '../../src/net/sitemaps';
 import { userAgentHeader } from '../../src/net/userAgent';
 import { defaultForm, PlannerController, type PlannerViewDeps } from '../../src/extension/planner/controller';
 import { sitemapSizingOptions } from '../../src/extension/planner/sitemapsResults';
-import type { HostToWebview, PlannerForm, PlannerViewSettings, SitemapsState } from '../../src/shared/protocol';
+import type { HostToWebview } from '../../src/shared/planner/messages';
+import type { PlannerForm } from '../../src/shared/planner/form';
+import type { PlannerViewSettings, SitemapsState } from '../../src/shared/planner/viewModel';
 import { hang, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
 

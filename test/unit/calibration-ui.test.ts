@@ -23,18 +23,17 @@ import { simulationBandText } from '../../src/extension/planner/estimates';
 import { runSimulation } from '../../src/extension/planner/simulateRunner';
 import { ReportController } from '../../src/extension/planReport/controller';
 import { ReportTimeline } from '../../src/extension/planReport/timeline';
-import { readSimulationFields } from '../../src/shared/formFields';
+import { readSimulationFields } from '../../src/shared/planner/formFields';
 import {
   DEFAULT_SIMULATION_SETTINGS,
-  parseWebviewMessage,
   toCrawlResultView,
   type CrawlResultView,
-  type HostToWebview,
-  type PlannerForm,
   type PlannerViewSettings,
   type SimulationState,
-} from '../../src/shared/protocol';
-import { parseReportMessage, type HostToReport } from '../../src/shared/planReportProtocol';
+} from '../../src/shared/planner/viewModel';
+import { parseWebviewMessage, type HostToWebview } from '../../src/shared/planner/messages';
+import type { PlannerForm } from '../../src/shared/planner/form';
+import { parseReportMessage, type HostToReport } from '../../src/shared/planReport/messages';
 import { bandSummaryText, calibrationItems } from '../../src/webview/model';
 import {
   axisTicks,

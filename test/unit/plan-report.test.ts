@@ -1,5 +1,5 @@
 /**
- * The plan report (src/extension/planReport/, src/shared/planReportProtocol.ts, src/webview/planReport/model.ts): every
+ * The plan report (src/extension/planReport/, src/shared/planReport/messages.ts, src/webview/planReport/model.ts): every
  * host of a plan of up to 100,000 as a table read a window at a time, sorted, filtered and searched by the
  * extension; its messages checked before any work; the CSV export; the scroll window.
  */
@@ -19,7 +19,7 @@ import {
   REPORT_SORT_KEYS,
   type HostToReport,
   type ReportQuery,
-} from '../../src/shared/planReportProtocol';
+} from '../../src/shared/planReport/messages';
 import {
   DEFAULT_QUERY,
   headingSort,

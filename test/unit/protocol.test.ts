@@ -3,23 +3,22 @@ import assert from 'node:assert/strict';
 import {
   HOST_MESSAGE_TYPES,
   isHostMessage,
-  MAX_FIELD_CHARS,
+  parseOrigin,
+  parseWebviewMessage,
+  type WebviewToHost,
+} from '../../src/shared/planner/messages';
+import { MAX_FIELD_CHARS, formNumberProblem, type PlannerForm, type RawForm } from '../../src/shared/planner/form';
+import {
   MAX_ORIGIN_QUERY_CHARS,
   MAX_ROBOTS_LINE,
   MAX_USER_AGENT_CHARS,
   PLANNER_SEED_LIMITS,
-  formNumberProblem,
-  parseOrigin,
-  parseWebviewMessage,
   seedsPasteProblem,
   seedsStoreProblem,
   seedsTextProblem,
   sizeText,
   utf8Length,
-  type PlannerForm,
-  type RawForm,
-  type WebviewToHost,
-} from '../../src/shared/protocol';
+} from '../../src/shared/planner/limits';
 
 const form: PlannerForm = {
   pagesMode: 'total',

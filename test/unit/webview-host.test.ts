@@ -41,13 +41,9 @@ import {
   MAX_ROBOTS_ORIGINS,
 } from '../../src/extension/planner/robotsResults';
 import type { InspectedOrigin, RobotsInspection, RobotsUrlResult } from '../../src/net/robotsInspect';
-import {
-  toCrawlResultView,
-  type CrawlResultView,
-  type HostToWebview,
-  type PlannerForm,
-  type PlannerViewSettings,
-} from '../../src/shared/protocol';
+import { toCrawlResultView, type CrawlResultView, type PlannerViewSettings } from '../../src/shared/planner/viewModel';
+import type { HostToWebview } from '../../src/shared/planner/messages';
+import type { PlannerForm } from '../../src/shared/planner/form';
 import type { CrawlSummary } from '../../src/core/crawl/events';
 
 const settings: PlannerViewSettings = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/protocol';
+import type { CrawlResultView, RobotsCoverageView, RobotsView, SummaryRow } from '../../src/shared/planner/viewModel';
 import {
   formatDeadline,
   formToRaw,
@@ -8,8 +8,8 @@ import {
   parseDecimal,
   readForm,
   sameForm,
-} from '../../src/shared/formFields';
-import type { RawForm } from '../../src/shared/protocol';
+} from '../../src/shared/planner/formFields';
+import type { RawForm } from '../../src/shared/planner/form';
 import { parseSavedState } from '../../src/webview/form';
 import {
   changedSinceProblem,

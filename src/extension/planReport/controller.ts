@@ -7,17 +7,18 @@ import { formatNumber } from '../../core/format/duration';
 import { jsonPieces } from '../../core/format/json';
 import { estimateDocument, type Plan } from '../../core/plan';
 import type { SeedsCheck } from '../planner/planning';
-import { assertNever, type NoticeLevel } from '../../shared/protocol';
+import { assertNever } from '../../shared/messageChecks';
+import type { NoticeLevel } from '../../shared/planner/viewModel';
 import {
   parseReportMessage,
   type HostToReport,
   type ReportQuery,
   type ReportToHost,
-} from '../../shared/planReportProtocol';
+} from '../../shared/planReport/messages';
 import { deliver } from '../planner/deliver';
 import { reportView, ReportTable } from './table';
 import type { Simulation } from '../../core/simulate/types';
-import type { SimulationState } from '../../shared/protocol';
+import type { SimulationState } from '../../shared/planner/viewModel';
 import { reportSimulationView, ReportTimeline, simulationStatusText } from './timeline';
 
 /** What the report needs from the planner. */

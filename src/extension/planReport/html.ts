@@ -4,7 +4,7 @@
  * Content-Security-Policy as the planner (src/extension/planner/html.ts). The hosts table is an ARIA table of
  * rows the script draws a window at a time. Pure (no vscode at run time).
  */
-import { REPORT_FILTERS, type ReportFilter } from '../../shared/planReportProtocol';
+import { REPORT_FILTERS, type ReportFilter } from '../../shared/planReport/messages';
 import { escapeAttr, webviewPage, type WebviewLike } from '../planner/html';
 
 /** The filter menu's words. */

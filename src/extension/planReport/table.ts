@@ -8,7 +8,7 @@ import { csvRow } from '../../core/format/csv';
 import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
 import { chartModel, hostGroups, intervalSourceLabel, totalText } from '../../core/format/planSummary';
 import type { HostPlan, Plan } from '../../core/plan';
-import type { ReportQuery, ReportRowView, ReportSortKey, ReportView } from '../../shared/planReportProtocol';
+import type { ReportQuery, ReportRowView, ReportSortKey, ReportView } from '../../shared/planReport/messages';
 
 /** Chart bars in the report (the sidebar draws 12). */
 export const REPORT_CHART_BARS = 30;

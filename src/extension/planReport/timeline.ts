@@ -6,8 +6,8 @@
 import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
 import type { Plan } from '../../core/plan';
 import type { Simulation, TimelineHost } from '../../core/simulate/types';
-import { simulationRunningText, type SimulationState } from '../../shared/protocol';
-import type { ReportSimulationView, TimelineRowView } from '../../shared/planReportProtocol';
+import { simulationRunningText, type SimulationState } from '../../shared/planner/viewModel';
+import type { ReportSimulationView, TimelineRowView } from '../../shared/planReport/messages';
 import { simulationView } from '../planner/estimates';
 
 /** How the band and the lines were made, in words. */

@@ -17,7 +17,7 @@ import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../crawl/runningCrawls';
 import { SIMULATION_LIMITS } from '../../core/simulate/options';
-import { toCrawlResultView } from '../../shared/protocol';
+import { toCrawlResultView } from '../../shared/planner/viewModel';
 import { pickCalibrationReport, readCalibrationReport } from './calibrationFiles';
 import type { HeldCalibration } from './estimates';
 import { runSimulation } from './simulateRunner';

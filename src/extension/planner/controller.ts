@@ -15,28 +15,15 @@ import { parseChangedSince } from '../../core/sitemaps/lastmod';
 import { formatNumber } from '../../core/format/duration';
 import { countSeedLines, seedLines } from '../../core/seeds';
 import type { RobotsInspection } from '../../net/robotsInspect';
+import { assertNever } from '../../shared/messageChecks';
 import {
-  assertNever,
   DEFAULT_SIMULATION_SETTINGS,
-  hostKeyProblem,
-  MAX_PAGES_BY_HOST,
-  parsePlannerForm,
   parseSimulationSettings,
-  parseRawForm,
-  parseWebviewMessage,
-  PLANNER_SEED_LIMITS,
-  seedLinesText,
-  seedsStoreProblem,
-  seedsTextProblem,
-  sizeText,
   type CalibrationState,
   type CrawlResultView,
-  type HostToWebview,
   type NoticeLevel,
-  type PlannerForm,
   type PlannerViewSettings,
   type PlanResultView,
-  type RawForm,
   type RobotsState,
   type RobotsView,
   type SeedFileView,
@@ -44,9 +31,24 @@ import {
   type SimulationSettings,
   type SimulationState,
   type SitemapsState,
-  type WebviewToHost,
-} from '../../shared/protocol';
-import { formToRawKeeping, readForm } from '../../shared/formFields';
+} from '../../shared/planner/viewModel';
+import {
+  hostKeyProblem,
+  parsePlannerForm,
+  parseRawForm,
+  type PlannerForm,
+  type RawForm,
+} from '../../shared/planner/form';
+import {
+  MAX_PAGES_BY_HOST,
+  PLANNER_SEED_LIMITS,
+  seedLinesText,
+  seedsStoreProblem,
+  seedsTextProblem,
+  sizeText,
+} from '../../shared/planner/limits';
+import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/planner/messages';
+import { formToRawKeeping, readForm } from '../../shared/planner/formFields';
 import {
   checkSeedText,
   computePlan,

@@ -9,7 +9,11 @@ import { formatDuration } from '../../core/format/duration';
 import { sanitizeText } from '../../core/format/table';
 import type { Plan } from '../../core/plan';
 import type { Simulation } from '../../core/simulate/types';
-import { MAX_CALIBRATION_HOSTS_POSTED, type CalibrationView, type SimulationView } from '../../shared/protocol';
+import {
+  MAX_CALIBRATION_HOSTS_POSTED,
+  type CalibrationView,
+  type SimulationView,
+} from '../../shared/planner/viewModel';
 
 /** Planned hosts that keep the typed values, named in the sidebar at most. */
 export const MAX_UNSEEN_HOSTS_POSTED = 5;

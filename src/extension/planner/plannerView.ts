@@ -20,12 +20,12 @@ import type { SeedsCheck } from './planning';
 import type { Simulation } from '../../core/simulate/types';
 import type {
   CalibrationState,
-  PlannerForm,
   PlanResultView,
   SeedsView,
   SimulationState,
   SitemapsState,
-} from '../../shared/protocol';
+} from '../../shared/planner/viewModel';
+import type { PlannerForm } from '../../shared/planner/form';
 import type { HeldCalibration } from './estimates';
 
 export type {

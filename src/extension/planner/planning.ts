@@ -16,13 +16,13 @@ import {
   type PlanProblem,
 } from '../../core/plan';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
+import type { PlannerForm } from '../../shared/planner/form';
 import type {
-  PlannerForm,
   PlannerViewSettings,
   PlanResultView,
   RobotsCoverageView,
   RobotsView,
-} from '../../shared/protocol';
+} from '../../shared/planner/viewModel';
 import { calibrationView, type HeldCalibration } from './estimates';
 import { deadlineView, planSummaryView } from './summary';
 

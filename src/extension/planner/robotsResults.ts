@@ -4,7 +4,7 @@
  * the plan. Pure.
  */
 import type { RobotsInspection } from '../../net/robotsInspect';
-import type { RobotsOriginView, RobotsSeedView, RobotsView } from '../../shared/protocol';
+import type { RobotsOriginView, RobotsSeedView, RobotsView } from '../../shared/planner/viewModel';
 
 /** At most this many origins are checked per request (a seeds list may name a thousand hosts). */
 export const MAX_ROBOTS_ORIGINS = 50;

@@ -5,7 +5,7 @@
  * (docs/extension.md §Seeds).
  */
 import * as vscode from 'vscode';
-import { sizeText } from '../../shared/protocol';
+import { sizeText } from '../../shared/planner/limits';
 import type { SeedFileRead, SeedFileRef, SeedFiles } from './controller';
 
 /** How long a seeds file must be quiet after a change before it is read again. */

@@ -6,7 +6,7 @@
 import { sitemapPages, type SitemapSizing } from '../../core/sitemaps/sizing';
 import type { RobotsCache } from '../../net/robotsCache';
 import type { SitemapSizingOptions } from '../../net/sitemaps';
-import type { SitemapHostView, SitemapsView } from '../../shared/protocol';
+import type { SitemapHostView, SitemapsView } from '../../shared/planner/viewModel';
 import type { SizeSitemapsOptions } from './controller';
 import { cut, MAX_TEXT, MAX_URL } from './robotsResults';
 

@@ -6,7 +6,8 @@
 import { chartModel, hostGroups, hostRowText, totalText } from '../../core/format/planSummary';
 import { deadlineFacts } from '../../core/format/planText';
 import type { Plan } from '../../core/plan';
-import { MAX_DEADLINE_OPTIONS, type DeadlineView, type PlanSummaryView, type SummaryRow } from '../../shared/protocol';
+import { MAX_DEADLINE_OPTIONS } from '../../shared/planner/limits';
+import type { DeadlineView, PlanSummaryView, SummaryRow } from '../../shared/planner/viewModel';
 
 /** Rows of the sidebar's host table at most (groups count as one). */
 export const MAX_SUMMARY_ROWS = 50;

@@ -20,7 +20,7 @@ import { argObject, checkUrls, CommandArgumentError, optionalBoolean, optionalNu
 import { askUrls } from '../urlInput';
 import { runCommand } from '../commandRun';
 import { PRODUCT_TOKEN } from '../config';
-import { ROBOTS_LINE_LIMIT } from '../../shared/protocol';
+import { ROBOTS_LINE_LIMIT } from '../../shared/planner/limits';
 
 export interface RobotsCommandsDeps {
   robots: RobotsService;

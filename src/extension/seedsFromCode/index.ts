@@ -19,7 +19,8 @@ import {
   type FormNumbersFromCode,
   type SettingsModule,
 } from '../../core/seedsFromCode';
-import { seedsTextProblem, type PlannerForm } from '../../shared/protocol';
+import { seedsTextProblem } from '../../shared/planner/limits';
+import type { PlannerForm } from '../../shared/planner/form';
 import { runCommand } from '../commandRun';
 import { CommandArgumentError } from '../commandArgs';
 import { COMMANDS, SETTINGS } from '../ids';

@@ -6,7 +6,7 @@
  * Decisions live in `model.ts` (pure, unit-tested).
  */
 import { formatNumber } from '../../core/format/duration';
-import { assertNever } from '../../shared/protocol';
+import { assertNever } from '../../shared/messageChecks';
 import {
   isHostReportMessage,
   MAX_TIMELINE_ROWS,
@@ -18,7 +18,7 @@ import {
   type ReportToHost,
   type ReportView,
   type TimelineRowView,
-} from '../../shared/planReportProtocol';
+} from '../../shared/planReport/messages';
 import { byId, el, renderChart, showNotice } from '../dom';
 import {
   axisTicks,

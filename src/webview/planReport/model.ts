@@ -10,7 +10,7 @@ import {
   type ReportFilter,
   type ReportQuery,
   type ReportSortKey,
-} from '../../shared/planReportProtocol';
+} from '../../shared/planReport/messages';
 
 /** Each row's height in CSS pixels (main.ts hands it to the stylesheet as --row-height). */
 export const ROW_HEIGHT = 22;

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/extension/ids';
-import type { CalibrationView, SimulationView } from '../../../src/shared/protocol';
+import type { CalibrationView, SimulationView } from '../../../src/shared/planner/viewModel';
 import { test } from './harness';
 
 interface DemoHost {

@@ -11,7 +11,7 @@ import { runExport } from '../../../src/cli/export';
 import { runSitemaps } from '../../../src/cli/sitemaps';
 import { VERSION } from '../../../src/core/identity';
 import { COMMANDS, EXTENSION_ID } from '../../../src/extension/ids';
-import type { SitemapsState } from '../../../src/shared/protocol';
+import type { SitemapsState } from '../../../src/shared/planner/viewModel';
 import { test } from './harness';
 
 interface DemoHost {

@@ -1,20 +1,18 @@
 /**
- * The planner's fields as typed (RawForm, from protocol.ts) read into the PlannerForm that is planned: numbers
+ * The planner's fields as typed (RawForm, from form.ts) read into the PlannerForm that is planned: numbers
  * parsed and checked with the plan's own limits. The webview reads them to mark bad fields and send
  * `formChanged`; the extension reads the fields it keeps (a reload shows them). Pure.
  */
-import { parseDeadlineText } from '../core/plan/parseDuration';
+import { parseDeadlineText } from '../../core/plan/parseDuration';
+import { DEFAULT_SIMULATION_SETTINGS, simulationNumberProblem, type SimulationSettings } from './viewModel';
 import {
-  DEFAULT_SIMULATION_SETTINGS,
   formNumberProblem,
-  simulationNumberProblem,
   hostPagesProblem,
   userAgentProblem,
   type FormNumberField,
   type PlannerForm,
   type RawForm,
-  type SimulationSettings,
-} from './protocol';
+} from './form';
 
 export type RawField = keyof RawForm;
 export type FieldErrors = Partial<Record<RawField, string>>;

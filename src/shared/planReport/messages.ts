@@ -11,9 +11,10 @@
  *
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the report webview.
  */
-import type { ChartModel } from '../core/format/planSummary';
-import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../core/plan';
-import { isRecord, messageHead, type NoticeLevel, type SimulationView } from './protocol';
+import type { ChartModel } from '../../core/format/planSummary';
+import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../../core/plan';
+import { isRecord, messageHead } from '../messageChecks';
+import type { NoticeLevel, SimulationView } from '../planner/viewModel';
 
 /** Rows asked for at once at most (a screen is about 40). */
 export const MAX_REPORT_ROWS = 500;
