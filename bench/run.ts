@@ -1,13 +1,21 @@
 /**
- * `npm run bench [-- [--quick] [SECTION...]]`: runs the bench sections in order, prints each table on the
- * terminal and writes every table, with the machine and the date, to `bench/results/<YYYY-MM-DD>.json`.
- * Sections are listed in `bench/sections/index.ts`; see CONTRIBUTING.md for how to add one.
+ * `npm run bench [-- [--quick] [SECTION...]]`: runs the bench sections in order (all of them, or those named),
+ * prints each table on the terminal, and writes one result file per section as soon as it ends:
+ * `bench/results/<YYYY-MM-DD>-<section>.json` (`-quick` before `.json` with `--quick`), written whole by this run
+ * (the date, the machine, the git commit of the tree and whether it was dirty, the section's tables;
+ * bench/lib/results.ts). Nothing is merged: a later run of the same section on the same date replaces its file,
+ * and a section that fails writes none (the run then exits 1).
+ *
+ * The result files are committed: they are the source of the figures in docs/benchmarks.md, and are never edited
+ * by hand. `npm run bench:table -- FILE` prints a file's tables as Markdown. Sections are listed in
+ * `bench/sections/index.ts`; see CONTRIBUTING.md for how to add one.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchTableLines } from './lib/print';
-import type { BenchContext, BenchTable } from './lib/types';
+import { benchMachine, gitState, writeResultFile } from './lib/results';
+import type { BenchContext } from './lib/types';
 import { SECTIONS } from './sections';
 
 async function main(): Promise<void> {
@@ -21,42 +29,49 @@ async function main(): Promise<void> {
   }
   const chosen = wanted.length === 0 ? SECTIONS : SECTIONS.filter((s) => wanted.includes(s.id));
   const root = path.resolve(__dirname, '..');
-  const machine = {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    platform: `${os.platform()} ${os.release()}`,
-    node: process.version,
-  };
-  const date = new Date().toISOString();
+  const machine = benchMachine();
+  const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  // The tree as it is before anything runs: the result files this run writes are not part of it.
+  const git = gitState(root);
+  const commit = git.commit === null ? 'no git commit' : `${git.commit}${git.dirty ? ' (dirty)' : ''}`;
   console.log(
-    `Crawl Planner bench · ${date.slice(0, 10)} · ${machine.cpus} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Node ${machine.node}`,
+    `Crawl Planner bench · ${new Date().toISOString().slice(0, 10)} · ${commit} · ${machine.cpus} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Node ${machine.node}`,
   );
-  const results: { id: string; title: string; tables: BenchTable[]; error?: string }[] = [];
-  let failed = false;
+  const failed: string[] = [];
   for (const section of chosen) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `crawl-planner-bench-${section.id}-`));
     const ctx: BenchContext = { root, tmp, quick, log: (line) => process.stderr.write(`  [${section.id}] ${line}\n`) };
     console.log(`\n## ${section.title}`);
+    const started = new Date();
+    const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);
     try {
       const tables = await section.run(ctx);
       for (const t of tables) console.log(`\n${benchTableLines(t).join('\n')}`);
-      results.push({ id: section.id, title: section.title, tables });
+      const file = writeResultFile(root, {
+        schemaVersion: 1,
+        section: { id: section.id, title: section.title },
+        date: started.toISOString(),
+        durationSeconds: Math.round((Date.now() - started.getTime()) / 100) / 10,
+        quick,
+        machine,
+        loadAverage,
+        git,
+        version,
+        tables,
+      });
+      console.log(`\nResults: ${path.relative(root, file)}`);
     } catch (err) {
-      failed = true;
+      failed.push(section.id);
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      console.log(`  section failed: ${message}`);
-      results.push({ id: section.id, title: section.title, tables: [], error: message });
+      console.log(`  section failed, no result file written: ${message}`);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   }
-  const dir = path.join(root, 'bench', 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${date.slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  fs.writeFileSync(file, `${JSON.stringify({ date, machine, quick, sections: results }, null, 2)}\n`);
-  console.log(`\nResults: ${path.relative(root, file)}`);
-  if (failed) process.exit(1);
+  if (failed.length > 0) {
+    console.log(`\nFailed: ${failed.join(', ')}`);
+    process.exit(1);
+  }
 }
 
 main().catch((err) => {

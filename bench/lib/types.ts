@@ -1,6 +1,7 @@
 /**
- * The shape every bench section returns: tables that `bench/run.ts` prints on the terminal and writes to
- * `bench/results/<date>.json`. Sections measure; they never assert (tests assert behaviour, benches print).
+ * The shape every bench section returns: tables that `bench/run.ts` prints on the terminal and writes to the
+ * section's result file, `bench/results/<date>-<section>.json` (bench/lib/results.ts). Sections measure; they never
+ * assert (tests assert behaviour, benches print).
  */
 import type { TableCell, TableColumn } from '../../src/core/format/table';
 
