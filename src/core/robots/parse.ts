@@ -24,13 +24,7 @@
  * record boundary, so a record lies inside one group; a group may hold several records.
  */
 import { clip } from '../format/text';
-import {
-  FindingSink,
-  sortFindings,
-  type FindingSeverity,
-  type RobotsFinding,
-  type RobotsFindingCode,
-} from './findings';
+import { FindingSink, sortFindings, type RobotsFinding } from './findings';
 import { normalizeForMatch } from './percentEncoding';
 import { readUserAgentValue } from './token';
 import type { SelectionCache } from './explain';
@@ -381,19 +375,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const base = checkRobotsUrl(options.robotsUrl);
   const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PACING_DEFAULTS.maxCrawlDelaySeconds;
   const sink = new FindingSink();
-  const add = (
-    code: RobotsFindingCode,
-    severity: FindingSeverity,
-    line: number,
-    message: string,
-    range?: ColumnRange,
-  ): void => {
-    sink.add(
-      range
-        ? { code, severity, line, column: range.start, endColumn: range.end, message }
-        : { code, severity, line, message },
-    );
-  };
+  const add = sink.addAt.bind(sink);
 
   const lines: RobotsLine[] = [];
   const groups: MutableGroup[] = [];
