@@ -3,7 +3,7 @@
  * a stable kebab-case code and a 1-based line. The editor linter (diagnostics, hovers, quick fixes) builds
  * on these codes, so a code is never renamed or reused; new codes are added at the end of the list.
  */
-import type { ColumnRange } from './parse';
+import type { ColumnRange } from './robotsFile';
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
 

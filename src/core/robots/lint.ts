@@ -14,14 +14,8 @@
 import { clip } from '../format/text';
 import { FindingSink, sortFindings, type RobotsFinding } from './findings';
 import { loadRobotsFile } from './load';
-import {
-  largestCrawlDelay,
-  type ColumnRange,
-  type RobotsFile,
-  type RobotsGroup,
-  type RobotsLine,
-  type RobotsRecord,
-} from './parse';
+import { largestCrawlDelay } from './crawlDelay';
+import type { ColumnRange, RobotsFile, RobotsGroup, RobotsLine, RobotsRecord } from './robotsFile';
 
 /**
  * The robots.txt URL used when the file's origin is unknown (a file in a workspace). `.invalid` is reserved
