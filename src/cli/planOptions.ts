@@ -10,10 +10,13 @@ import { userAgentHeader } from '../net/userAgent';
 import { parse, parseChoice, parseNumber, UsageError } from './args';
 import { contactOption } from './contact';
 import { checkPagesOptions } from './estimateSitemaps';
-import { productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
+import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 /** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
 export const PLAN_OPTIONS = {
+  // Who fetches robots.txt and the sitemaps (--robots, --sitemaps) and how long each fetch may take; --delay and
+  // the Crawl-delay options also set the plan's intervals.
+  ...FETCH_OPTIONS,
   'seeds-file': { type: 'string' },
   pages: { type: 'string' },
   'pages-per-host': { type: 'string' },
@@ -22,23 +25,16 @@ export const PLAN_OPTIONS = {
   'changed-since': { type: 'string' },
   rate: { type: 'string' },
   workers: { type: 'string' },
-  delay: { type: 'string' },
   'delay-from': { type: 'string' },
   latency: { type: 'string' },
   'latency-for': { type: 'string', multiple: true },
   'crawl-delay': { type: 'string', multiple: true },
-  'crawl-delay-policy': { type: 'string' },
-  'max-crawl-delay': { type: 'string' },
   adaptive: { type: 'boolean' },
   'per-host-concurrency': { type: 'string' },
   machines: { type: 'string' },
   deadline: { type: 'string' },
   'drop-host': { type: 'string', multiple: true },
   robots: { type: 'boolean' },
-  'user-agent': { type: 'string' },
-  contact: { type: 'string' },
-  'require-contact': { type: 'boolean' },
-  timeout: { type: 'string' },
   calibrate: { type: 'string' },
 } as const;
 
