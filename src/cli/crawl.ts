@@ -15,6 +15,7 @@ import {
 import { createCrawlFormatter } from '../core/format/crawlLines';
 import type { Calibration } from '../core/calibrate/types';
 import { formatCalibrationText } from '../core/format/calibrationText';
+import { holdLinesUntilPlan } from '../core/format/heldLines';
 import { formatPlanText } from '../core/format/planText';
 import { eventToJsonLine, reportToJson } from '../core/format/safeJson';
 import { sanitizeText } from '../core/format/table';
@@ -188,17 +189,15 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   const out = batched((text) => io.out(text));
   const logStream = setup.logPath ? createWriteStream(setup.logPath, { flags: 'w' }) : undefined;
   const log = logStream ? batched((text) => logStream.write(text)) : undefined;
-  let held: string[] | undefined = setup.json ? undefined : [];
+  // The live lines wait for the plan (JSON lines do not: there is no plan text to come first).
+  const live = holdLinesUntilPlan((text: string) => out.write(text));
   const onEvent = (event: CrawlEvent) => {
     log?.write(eventToJsonLine(event) + '\n');
     if (setup.json) {
       out.write(eventToJsonLine(event) + '\n');
       return;
     }
-    for (const line of formatter.format(event)) {
-      if (held) held.push(line + '\n');
-      else out.write(line + '\n');
-    }
+    for (const line of formatter.format(event)) live.write(line + '\n');
   };
   // The engine and the network layer load when a crawl starts (src/cli/main.ts: start-up).
   const { startPlannedCrawl } = await import('../net/crawlSession.js');
@@ -207,19 +206,11 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
     ...(setup.calibration ? { calibration: setup.calibration } : {}),
   });
-  const planPrinted = session.plan
-    .then(
-      (plan) => {
-        if (setup.json) return;
-        if (setup.calibration) out.write(formatCalibrationText(plan, setup.calibration, io.color) + '\n');
-        out.write(formatPlanText(plan, 0, io.color) + '\n');
-      },
-      () => undefined,
-    )
-    .finally(() => {
-      for (const line of held ?? []) out.write(line);
-      held = undefined;
-    });
+  const planPrinted = live.printPlan(session.plan, (plan) => {
+    if (setup.json) return;
+    if (setup.calibration) out.write(formatCalibrationText(plan, setup.calibration, io.color) + '\n');
+    out.write(formatPlanText(plan, 0, io.color) + '\n');
+  });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;

@@ -2,7 +2,7 @@
  * `estimate --sitemaps`: each seed host's pages from its sitemaps (src/net/sitemaps.ts), a typed number
  * (`--pages-for HOST=N`) overriding one host's count, `--pages-per-host N` for the hosts whose sitemaps could
  * not be read, and with `--changed-since D` only the URLs whose lastmod is on or after D (a recrawl).
- * Kept apart from estimate.ts, which only calls `sitemapsStep` and prints `formatSitemapsSection`.
+ * Kept apart from planFromOptions.ts, which only calls `sitemapsStep` and prints `formatSitemapsSection`.
  */
 import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';

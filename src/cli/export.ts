@@ -21,7 +21,9 @@ import { realHosts } from '../core/identity';
 import { userAgentHeader } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseChoice, parseNumber, UsageError, type Io } from './args';
 import { checkContact, contactOption } from './contact';
-import { ESTIMATE_HELP, PLAN_OPTIONS, planFromOptions } from './estimate';
+import { ESTIMATE_HELP } from './estimate';
+import { planFromOptions } from './planFromOptions';
+import { PLAN_OPTIONS } from './planOptions';
 import { productTokenOption } from './robots';
 
 const OPTIONS = {

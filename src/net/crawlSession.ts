@@ -8,13 +8,13 @@ import type { CrawlEvent, CrawlSummary, DoneEvent } from '../core/crawl/events';
 import { runCrawl } from '../core/crawl/engine';
 import { EXIT_FAILED, EXIT_OK } from '../core/exitCodes';
 import type { SampleCrawlOptions } from '../core/crawl/sampleCrawlOptions';
+import { planSampleCrawl } from '../core/crawl/samplePlan';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/crawl/crawlReport';
 import { extractLinks } from '../core/html/links';
 import type { Calibration } from '../core/calibrate/types';
-import { estimateDocument, plan as makePlan, type Plan } from '../core/plan';
+import { estimateDocument, type Plan } from '../core/plan';
 import { simulate } from '../core/simulate/simulate';
-import { validateSeeds } from '../core/seeds';
 import { systemClock } from './clock';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
 import type { RobotsCache } from './robotsCache';
@@ -149,9 +149,9 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
 }
 
 /**
- * The plan for a test crawl: the seed hosts, `maxPages` spread over them, the configured delay, and each
- * host's Crawl-delay from robots.txt (fetched into `cache`, which the crawl then reuses; with `cacheOnly`
- * only what the cache already holds is read, and nothing is fetched).
+ * The plan for a test crawl (planSampleCrawl, src/core/crawl/samplePlan.ts) with each host's Crawl-delay from
+ * robots.txt (fetched into `cache`, which the crawl then reuses; with `cacheOnly` only what the cache already
+ * holds is read, and nothing is fetched).
  */
 export async function planTestCrawl(
   options: SampleCrawlOptions,
@@ -165,38 +165,24 @@ export async function planTestCrawl(
 ): Promise<{ plan: Plan; robots: RobotsInspection | undefined; robotsCache: RobotsCache }> {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
   const cache = deps.robotsCache ?? createRobotsCache({ userAgentHeader: header, timeouts: robotsTimeouts(options) });
-  let robots: RobotsInspection | undefined;
-  const crawlDelayByHost: Record<string, number> = {};
-  if (options.respectRobots) {
-    robots = await inspectRobots(options.seeds, {
-      productToken: options.userAgent,
-      userAgentHeader: header,
-      configuredDelaySeconds: options.delaySeconds,
-      crawlDelayPolicy: options.crawlDelayPolicy,
-      maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
-      cache,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.cacheOnly ? { cacheOnly: true } : {}),
-    });
-    for (const o of robots.origins)
-      if (o.crawlDelaySeconds !== null) crawlDelayByHost[new URL(o.origin).host] = o.crawlDelaySeconds;
-  }
-  const { seeds } = validateSeeds(options.seeds.map((text, i) => ({ text, line: i + 1 })));
-  const result = makePlan({
-    seeds,
-    pages: { total: options.maxPages },
-    workers: options.concurrency,
-    delaySeconds: options.delaySeconds,
-    delayFrom: options.delayFrom,
+  const robots = options.respectRobots
+    ? await inspectRobots(options.seeds, {
+        productToken: options.userAgent,
+        userAgentHeader: header,
+        configuredDelaySeconds: options.delaySeconds,
+        crawlDelayPolicy: options.crawlDelayPolicy,
+        maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+        cache,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.cacheOnly ? { cacheOnly: true } : {}),
+      })
+    : undefined;
+  const plan = planSampleCrawl(options, {
+    ...(robots ? { crawlDelays: robots.origins } : {}),
     ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}),
-    crawlDelayByHost,
-    crawlDelayPolicy: options.crawlDelayPolicy,
-    maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
-    adaptive: options.adaptive,
-    perHostConcurrency: options.perHostConcurrency,
     ...(deps.calibration ? { calibration: deps.calibration } : {}),
   });
-  return { plan: result, robots, robotsCache: cache };
+  return { plan, robots, robotsCache: cache };
 }
 
 function robotsTimeouts(o: SampleCrawlOptions) {

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EstimateRobotsSection } from '../../src/cli/estimate';
+import type { EstimateRobotsSection } from '../../src/cli/estimateRobots';
 import type { EstimateDocument } from '../../src/core/plan';
 import { canListenOn, hang, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 import { buildCli, runCli, type CliRun } from '../helpers/cli';

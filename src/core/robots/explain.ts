@@ -25,16 +25,16 @@
 import { clip } from '../format/text';
 import { matchablePath } from './percentEncoding';
 import { bestMatch, compileRules, type CompiledRules, type MatchRule } from './match';
-import {
-  largestCrawlDelay,
-  type RobotsCrawlDelay,
-  type RobotsFile,
-  type RobotsGroup,
-  type RobotsRecord,
-  type RobotsRule,
-  type RobotsSitemap,
-  type RuleDirective,
-} from './parse';
+import { largestCrawlDelay } from './crawlDelay';
+import type {
+  RobotsCrawlDelay,
+  RobotsFile,
+  RobotsGroup,
+  RobotsRecord,
+  RobotsRule,
+  RobotsSitemap,
+  RuleDirective,
+} from './robotsFile';
 import { resolveProductToken, type ProductTokenSource } from './token';
 
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'not-applicable';

@@ -3,6 +3,7 @@
  * a stable kebab-case code and a 1-based line. The editor linter (diagnostics, hovers, quick fixes) builds
  * on these codes, so a code is never renamed or reused; new codes are added at the end of the list.
  */
+import type { ColumnRange } from './robotsFile';
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
 
@@ -88,6 +89,15 @@ export class FindingSink {
         message: `${finding.message} (further "${finding.code}" findings are not reported)`,
       });
     }
+  }
+
+  /** Adds a finding on `line`: on its columns `range` when given, else on the whole line. */
+  addAt(code: RobotsFindingCode, severity: FindingSeverity, line: number, message: string, range?: ColumnRange): void {
+    this.add(
+      range
+        ? { code, severity, line, column: range.start, endColumn: range.end, message }
+        : { code, severity, line, message },
+    );
   }
 }
 

@@ -48,27 +48,23 @@ export {
   type CompiledRules,
   type MatchRule,
 } from './match';
-export {
-  parseRobots,
-  largestCrawlDelay,
-  readCrawlDelay,
-  splitRobotsLines,
-  GOOGLE_MAX_LINE_BYTES,
-  type ColumnRange,
-  type CrawlDelayReading,
-  type ParseOptions,
-  type RobotsBodyInfo,
-  type RobotsCrawlDelay,
-  type RobotsFile,
-  type RobotsGroup,
-  type RobotsLine,
-  type RobotsLineKind,
-  type RobotsRecord,
-  type RobotsRule,
-  type RobotsSitemap,
-  type RobotsUserAgent,
-  type RuleDirective,
-} from './parse';
+export { parseRobots, type ParseOptions } from './parse';
+export { largestCrawlDelay, readCrawlDelay, type CrawlDelayReading } from './crawlDelay';
+export { splitRobotsLines, GOOGLE_MAX_LINE_BYTES } from './lineSyntax';
+export type {
+  ColumnRange,
+  RobotsBodyInfo,
+  RobotsCrawlDelay,
+  RobotsFile,
+  RobotsGroup,
+  RobotsLine,
+  RobotsLineKind,
+  RobotsRecord,
+  RobotsRule,
+  RobotsSitemap,
+  RobotsUserAgent,
+  RuleDirective,
+} from './robotsFile';
 export {
   readUserAgentValue,
   resolveProductToken,

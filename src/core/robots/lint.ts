@@ -12,22 +12,10 @@
  * Pure: text in, findings out. Positions follow findings.ts: 1-based lines, 0-based UTF-16 columns.
  */
 import { clip } from '../format/text';
-import {
-  FindingSink,
-  sortFindings,
-  type FindingSeverity,
-  type RobotsFinding,
-  type RobotsFindingCode,
-} from './findings';
+import { FindingSink, sortFindings, type RobotsFinding } from './findings';
 import { loadRobotsFile } from './load';
-import {
-  largestCrawlDelay,
-  type ColumnRange,
-  type RobotsFile,
-  type RobotsGroup,
-  type RobotsLine,
-  type RobotsRecord,
-} from './parse';
+import { largestCrawlDelay } from './crawlDelay';
+import type { ColumnRange, RobotsFile, RobotsGroup, RobotsLine, RobotsRecord } from './robotsFile';
 
 /**
  * The robots.txt URL used when the file's origin is unknown (a file in a workspace). `.invalid` is reserved
@@ -298,19 +286,7 @@ function visible(s: string): string {
 export function lintFindings(file: RobotsFile): RobotsFinding[] {
   const out: RobotsFinding[] = file.findings.map((f) => enrich(file, f));
   const sink = new FindingSink();
-  const add = (
-    code: RobotsFindingCode,
-    severity: FindingSeverity,
-    line: number,
-    message: string,
-    range?: ColumnRange,
-  ): void => {
-    sink.add(
-      range
-        ? { code, severity, line, column: range.start, endColumn: range.end, message }
-        : { code, severity, line, message },
-    );
-  };
+  const add = sink.addAt.bind(sink);
 
   // Characters: a BOM anywhere but the very start, and U+FFFD left by a wrong decoding.
   for (const line of file.lines) {
@@ -343,13 +319,7 @@ export function lintFindings(file: RobotsFile): RobotsFinding[] {
   return sortFindings([...out, ...sink.list]);
 }
 
-type Add = (
-  code: RobotsFindingCode,
-  severity: FindingSeverity,
-  line: number,
-  message: string,
-  range?: ColumnRange,
-) => void;
+type Add = FindingSink['addAt'];
 
 function lintGroupRules(group: RobotsGroup, add: Add): void {
   const seen = new Map<string, { line: number; text: string }>();

@@ -4,7 +4,8 @@
  */
 import { decodeRobotsBody, ROBOTS_MAX_BYTES } from './decode';
 import { sortFindings } from './findings';
-import { parseRobots, type ParseOptions, type RobotsFile } from './parse';
+import { parseRobots, type ParseOptions } from './parse';
+import type { RobotsFile } from './robotsFile';
 
 export interface LoadOptions extends ParseOptions {
   /** Parsing limit in bytes; default 512,000 (RFC 9309 §2.5). */

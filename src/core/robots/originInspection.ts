@@ -13,7 +13,7 @@ import {
   type RobotsVerdict,
 } from './explain';
 import type { RobotsFinding } from './findings';
-import type { RobotsFile } from './parse';
+import type { RobotsFile } from './robotsFile';
 
 export interface RobotsSettings {
   /** The product token rules are matched against ([a-zA-Z_-]+). */

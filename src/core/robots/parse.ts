@@ -1,342 +1,24 @@
 /**
- * Our own line-level parse of robots.txt: every line with its kind, key and value; the groups; the Crawl-delay
- * records; sitemaps; and a finding for every line that was ignored or read leniently. The rules of each
- * group carry canonical patterns (percentEncoding.ts), which explain.ts compiles for matching (match.ts), so the
- * group structure and the encoding are ours (robots-parser's gaps G2, G3/G4, G7, G8 cannot arise).
- *
- * Line syntax, as google/robotstxt reads it:
- * - Lines end at CR, LF or CRLF. A final line terminator does not start another line.
- * - `#` starts a comment anywhere; ASCII whitespace (space, tab, VT, FF) around keys and values is trimmed
- *   (not U+FEFF: a BOM in the middle of the file makes its line unknown, as in Google's parse tests).
- * - `key: value`. A missing colon is accepted for a known directive when the line is exactly two words
- *   (`disallow /`), with a warning (Google's leniency; the RFC's ABNF requires the colon).
- * - Keys are case-insensitive and compared exactly; Google's frequent typos (`useragent`, `user agent`,
- *   `dissallow`, `dissalow`, `disalow`, `diasllow`, `disallaw`, `site-map`) are accepted with a warning.
- *
- * Groups (RFC 9309 §2.1, §2.2.4): a group is one or more `user-agent` lines followed by rules; only an
- * `allow`/`disallow` line ends the run of user-agent lines. Sitemap, Crawl-delay, Host, unknown and invalid
- * lines never split a group (gap G2; robots-parser split on all of them).
- *
- * Records (Crawl-delay only): a record is a run of user-agent lines plus the lines after it, up to the next
- * user-agent line that follows a `key: value` line of another kind. A Crawl-delay belongs to the record it
- * is in, that is to the user-agent lines just before it, as robots-parser, Python's urllib.robotparser,
- * crawler-commons (Nutch, Heritrix), temoto/robotstxt and texting_robots read it. Every group boundary is a
- * record boundary, so a record lies inside one group; a group may hold several records.
+ * Our own parse of robots.txt: the lines (each read by lineSyntax.ts) in order into the groups, the
+ * Crawl-delay records and the sitemaps of a RobotsFile (robotsFile.ts, where groups and records are defined),
+ * and a finding for every line that was ignored or read leniently. The rules of each group carry canonical
+ * patterns (percentEncoding.ts), which explain.ts compiles for matching (match.ts), so the group structure and
+ * the encoding are ours (robots-parser's gaps G2, G3/G4, G7, G8 cannot arise).
  */
 import { clip } from '../format/text';
-import {
-  FindingSink,
-  sortFindings,
-  type FindingSeverity,
-  type RobotsFinding,
-  type RobotsFindingCode,
-} from './findings';
+import { largestCrawlDelay, readCrawlDelay } from './crawlDelay';
+import { FindingSink, sortFindings } from './findings';
+import { GOOGLE_MAX_LINE_BYTES, parseLine, splitRobotsLines, utf8Length } from './lineSyntax';
 import { normalizeForMatch } from './percentEncoding';
+import type { RobotsFile, RobotsGroup, RobotsLine, RobotsRecord, RobotsSitemap, RobotsUserAgent } from './robotsFile';
 import { readUserAgentValue } from './token';
-import type { SelectionCache } from './explain';
 import { PACING_DEFAULTS } from '../politeness/pacing';
-
-export type RobotsLineKind =
-  | 'blank'
-  | 'comment'
-  | 'user-agent'
-  | 'allow'
-  | 'disallow'
-  | 'crawl-delay'
-  | 'sitemap'
-  /** A known non-standard directive that we ignore (Host, Clean-param, Noindex, Request-rate, …). */
-  | 'unsupported'
-  /** `key: value` with a key we do not know. */
-  | 'unknown'
-  /** Not `key: value` at all (prose, HTML, `:::`, a lone word). */
-  | 'invalid';
-
-/** Columns are 0-based UTF-16 offsets within the line; `end` is exclusive. */
-export interface ColumnRange {
-  start: number;
-  end: number;
-}
-
-export interface RobotsLine {
-  /** 1-based. */
-  line: number;
-  /** The line without its terminator. */
-  raw: string;
-  kind: RobotsLineKind;
-  /** The key as written (trimmed), for every kind but blank/comment/invalid. */
-  key?: string;
-  /** The value as written (comment removed, trimmed). */
-  value?: string;
-  keyRange?: ColumnRange;
-  valueRange?: ColumnRange;
-}
-
-export interface RobotsUserAgent {
-  line: number;
-  /** The value as written. */
-  value: string;
-  /** Lower-case product token read from the value (`''`: matches no crawler; `'*'` when global). */
-  token: string;
-  global: boolean;
-}
-
-export type RuleDirective = 'allow' | 'disallow';
-
-export interface RobotsRule {
-  line: number;
-  directive: RuleDirective;
-  /** The path pattern as written (may be empty: `Disallow:` allows everything). */
-  value: string;
-  /** The canonical pattern both matchers compare (see percentEncoding.ts). */
-  pattern: string;
-  /** The line as a reader would quote it: comment removed, trimmed, e.g. `Disallow: /private`. */
-  text: string;
-}
-
-export interface RobotsCrawlDelay {
-  seconds: number;
-  line: number;
-}
-
-export interface RobotsGroup {
-  /** 0-based position among the file's groups. */
-  index: number;
-  /** Line of the group's first user-agent line. */
-  line: number;
-  /** Last line before the next group starts (or the file's last line). */
-  endLine: number;
-  userAgents: RobotsUserAgent[];
-  /** Allow/disallow rules in file order, including empty ones. */
-  rules: RobotsRule[];
-}
-
-/**
- * The unit a Crawl-delay belongs to: a run of user-agent lines and the lines after it, up to the next
- * user-agent line that follows a `key: value` line of another kind (see the top of this file).
- */
-export interface RobotsRecord {
-  /** 0-based position among the file's records. */
-  index: number;
-  /** Line of the record's first user-agent line. */
-  line: number;
-  /** Last line before the next record starts (or the file's last line). */
-  endLine: number;
-  userAgents: RobotsUserAgent[];
-  /** The valid Crawl-delay lines of the record, in file order. */
-  crawlDelays: RobotsCrawlDelay[];
-  /** The RFC 9309 group the record lies in (its index). */
-  group: number;
-}
-
-export interface RobotsSitemap {
-  /** Absolute http(s) URL, resolved against the robots.txt URL. */
-  url: string;
-  /** The value as written. */
-  value: string;
-  line: number;
-}
-
-/** What decodeRobotsBody reported, when the file came from bytes (loadRobotsFile). */
-export interface RobotsBodyInfo {
-  bytes: number;
-  parsedBytes: number;
-  truncated: boolean;
-  bom: 'full' | 'partial' | 'none';
-}
-
-export interface RobotsFile {
-  /** The ORIGINAL robots.txt URL (before redirects, RFC 9309 §2.3.1.2), normalised href. */
-  robotsUrl: string;
-  /** Its origin: the only scheme/host/port these rules apply to. */
-  origin: string;
-  lines: readonly RobotsLine[];
-  groups: readonly RobotsGroup[];
-  /** Crawl-delay records (see RobotsRecord), in file order. */
-  records: readonly RobotsRecord[];
-  sitemaps: readonly RobotsSitemap[];
-  /** Sorted by line, then column. */
-  findings: readonly RobotsFinding[];
-  /** The cap used for `crawl-delay-above-cap` findings (the cap itself is applied by effectiveInterval). */
-  maxCrawlDelaySeconds: number;
-  /** Present when the file was decoded from bytes by loadRobotsFile. */
-  body?: RobotsBodyInfo;
-  /**
-   * What verdicts need per crawler, built on first use by explain.ts and kept with the file: the group
-   * selection and its rules compiled for matching, keyed by the product-token argument as given. At most
-   * 16 are kept. Copies of the file (`{ ...file }`) share it, which is right: they have the same groups.
-   */
-  readonly selections: Map<string, SelectionCache>;
-}
 
 export interface ParseOptions {
   /** The original robots.txt URL (http or https). */
   robotsUrl: string;
   /** Crawl-delay values above this are reported (`crawl-delay-above-cap`). Default: PACING_DEFAULTS.maxCrawlDelaySeconds. */
   maxCrawlDelaySeconds?: number;
-}
-
-/** Google's per-line limit (8 × 2083 bytes). We do not cut lines (docs/how-it-works.md §Behaviour decisions); we report them. */
-export const GOOGLE_MAX_LINE_BYTES = 16_664;
-
-interface KeyInfo {
-  kind: RobotsLineKind;
-  canonical: string;
-  typo?: boolean;
-}
-
-const KEYS = new Map<string, KeyInfo>([
-  ['user-agent', { kind: 'user-agent', canonical: 'User-agent' }],
-  ['useragent', { kind: 'user-agent', canonical: 'User-agent', typo: true }],
-  ['user agent', { kind: 'user-agent', canonical: 'User-agent', typo: true }],
-  ['allow', { kind: 'allow', canonical: 'Allow' }],
-  ['disallow', { kind: 'disallow', canonical: 'Disallow' }],
-  ['dissallow', { kind: 'disallow', canonical: 'Disallow', typo: true }],
-  ['dissalow', { kind: 'disallow', canonical: 'Disallow', typo: true }],
-  ['disalow', { kind: 'disallow', canonical: 'Disallow', typo: true }],
-  ['diasllow', { kind: 'disallow', canonical: 'Disallow', typo: true }],
-  ['disallaw', { kind: 'disallow', canonical: 'Disallow', typo: true }],
-  ['sitemap', { kind: 'sitemap', canonical: 'Sitemap' }],
-  ['site-map', { kind: 'sitemap', canonical: 'Sitemap', typo: true }],
-  ['crawl-delay', { kind: 'crawl-delay', canonical: 'Crawl-delay' }],
-  ...[
-    'host',
-    'clean-param',
-    'noindex',
-    'nofollow',
-    'noarchive',
-    'request-rate',
-    'visit-time',
-    'content-signal',
-    'content-usage',
-  ].map((k): [string, KeyInfo] => [k, { kind: 'unsupported', canonical: k }]),
-]);
-
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
-}
-
-/** Splits at CR, LF and CRLF; a final terminator does not start an extra (empty) line. */
-export function splitRobotsLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r\n|\r|\n/);
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-interface LineParse {
-  line: RobotsLine;
-  missingColon: boolean;
-  info?: KeyInfo;
-  /** Start/end of the trimmed content (comment removed). */
-  content: ColumnRange;
-}
-
-function parseLine(raw: string, n: number): LineParse {
-  const hash = raw.indexOf('#');
-  let s = 0;
-  let e = hash < 0 ? raw.length : hash;
-  while (s < e && isWs(raw.charCodeAt(s))) s++;
-  while (e > s && isWs(raw.charCodeAt(e - 1))) e--;
-  const content = { start: s, end: e };
-  if (s === e) return { line: { line: n, raw, kind: hash >= 0 ? 'comment' : 'blank' }, missingColon: false, content };
-
-  const invalid: LineParse = { line: { line: n, raw, kind: 'invalid' }, missingColon: false, content };
-  let ke: number;
-  let vs: number;
-  let missingColon = false;
-  const colon = raw.indexOf(':', s);
-  if (colon >= 0 && colon < e) {
-    ke = colon;
-    vs = colon + 1;
-  } else {
-    // Google: without a colon, whitespace separates key and value if the line is exactly two words.
-    ke = s;
-    while (ke < e && !isWs(raw.charCodeAt(ke))) ke++;
-    if (ke === e) return invalid;
-    vs = ke;
-    for (let i = ke; i < e; i++) {
-      if (!isWs(raw.charCodeAt(i))) {
-        if (vs === ke) vs = i;
-      } else if (vs !== ke) return invalid;
-    }
-    missingColon = true;
-  }
-  let keyEnd = ke;
-  while (keyEnd > s && isWs(raw.charCodeAt(keyEnd - 1))) keyEnd--;
-  while (vs < e && isWs(raw.charCodeAt(vs))) vs++;
-  if (keyEnd === s) return invalid;
-  const key = raw.slice(s, keyEnd);
-  const info = KEYS.get(key.toLowerCase());
-  if (missingColon && (!info || info.kind === 'unsupported')) return invalid;
-  return {
-    line: {
-      line: n,
-      raw,
-      kind: info ? info.kind : 'unknown',
-      key,
-      value: raw.slice(vs, e),
-      keyRange: { start: s, end: keyEnd },
-      valueRange: { start: vs, end: e },
-    },
-    missingColon,
-    info,
-    content,
-  };
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else if (c >= 0xdc80 && c <= 0xdcff)
-      n += 1; // an invalid byte kept by decodeRobotsBody
-    else n += 3;
-  }
-  return n;
-}
-
-/** Result of reading a Crawl-delay value (decision G17, docs/how-it-works.md §Behaviour decisions). */
-export interface CrawlDelayReading {
-  seconds?: number;
-  /** Set when the value is not used. */
-  problem?: string;
-  /** True for exponent notation (`1e3`), which is used but reported. */
-  exponent?: boolean;
-}
-
-const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-const EXPONENT = /^(?:\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+$/;
-
-/**
- * A Crawl-delay value in seconds: a non-negative decimal number (`10`, `0.5`, `.5`, `2.`). Exponent notation
- * (`1e3`) is read as the number it denotes (1000) and reported. Everything else is ignored with a reason:
- * empty, signs (`-5`, `+5`), hex (`0x10`), `Infinity`/`NaN`, units (`10s`), `1.2.1`, and values that
- * overflow to infinity.
- */
-export function readCrawlDelay(value: string): CrawlDelayReading {
-  if (value === '') return { problem: 'The Crawl-delay value is empty.' };
-  const exponent = EXPONENT.test(value);
-  if (DECIMAL.test(value) || exponent) {
-    const seconds = Number(value);
-    if (!Number.isFinite(seconds)) return { problem: `The Crawl-delay value "${value}" is not a finite number.` };
-    return exponent ? { seconds, exponent } : { seconds };
-  }
-  if (/^-/.test(value))
-    return { problem: `The Crawl-delay value "${value}" is negative; a delay must be at least 0 seconds.` };
-  if (/^[+-]?0[xXoObB]/.test(value)) return { problem: `The Crawl-delay value "${value}" is not a decimal number.` };
-  if (/^[+-]?(?:infinity|nan)$/i.test(value))
-    return { problem: `The Crawl-delay value "${value}" is not a finite number.` };
-  if (/^\+/.test(value))
-    return { problem: `The Crawl-delay value "${value}" has a sign; write the number of seconds only.` };
-  if (/^\d+(?:\.\d+)?\s*[a-zA-Z]+$/.test(value)) {
-    return { problem: `The Crawl-delay value "${value}" has a unit; Crawl-delay is a plain number of seconds.` };
-  }
-  return { problem: `The Crawl-delay value "${value}" is not a number of seconds.` };
 }
 
 function checkRobotsUrl(robotsUrl: string): URL {
@@ -362,18 +44,6 @@ interface MutableRecord extends RobotsRecord {
 }
 
 /**
- * Of several Crawl-delay lines that apply to one crawler, the one used: the largest (the earliest of equal
- * ones). A Crawl-delay is a minimum wait between requests, so the largest one respects every line; it is
- * also the politeness rule for merging delays (a floor merged by max). robots-parser and urllib.robotparser
- * keep the last or the first line instead, which is never more polite than this.
- */
-export function largestCrawlDelay(delays: readonly RobotsCrawlDelay[]): RobotsCrawlDelay | undefined {
-  let best: RobotsCrawlDelay | undefined;
-  for (const d of delays) if (!best || d.seconds > best.seconds) best = d;
-  return best;
-}
-
-/**
  * Parses robots.txt text (already decoded; see decodeRobotsBody / loadRobotsFile). Never throws for any
  * text; throws TypeError only for a `robotsUrl` that is not an absolute http(s) URL.
  */
@@ -381,19 +51,7 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
   const base = checkRobotsUrl(options.robotsUrl);
   const maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? PACING_DEFAULTS.maxCrawlDelaySeconds;
   const sink = new FindingSink();
-  const add = (
-    code: RobotsFindingCode,
-    severity: FindingSeverity,
-    line: number,
-    message: string,
-    range?: ColumnRange,
-  ): void => {
-    sink.add(
-      range
-        ? { code, severity, line, column: range.start, endColumn: range.end, message }
-        : { code, severity, line, message },
-    );
-  };
+  const add = sink.addAt.bind(sink);
 
   const lines: RobotsLine[] = [];
   const groups: MutableGroup[] = [];

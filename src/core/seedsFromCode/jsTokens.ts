@@ -11,7 +11,7 @@
  *
  * Pure and linear in the text. Nothing is run.
  */
-import { afterLineBreak, isLineBreak, LineCursor, type SourceToken } from './lines';
+import { afterLineBreak, isLineBreak, LineCursor, operatorReader, type SourceToken } from './lines';
 
 export type JsTokenKind =
   | 'name'
@@ -88,8 +88,7 @@ const PUNCTUATORS = [
   '@',
   '#',
 ];
-const PUNCTUATORS_BY_FIRST = new Map<string, string[]>();
-for (const p of PUNCTUATORS) PUNCTUATORS_BY_FIRST.set(p[0]!, [...(PUNCTUATORS_BY_FIRST.get(p[0]!) ?? []), p]);
+const punctuatorAt = operatorReader(PUNCTUATORS);
 
 const NAME = /[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/uy;
 const NUMBER =
@@ -206,10 +205,8 @@ export function jsTokens(text: string): JsToken[] {
     textOf: string,
     value?: string | number | null,
   ): void => {
-    const token: JsToken = { kind, text: textOf, start, end, line: cursor.line(start), column: cursor.column(start) };
-    if (value !== undefined) token.value = value;
-    tokens.push(token);
-    previous = token;
+    previous = cursor.token(kind, start, end, textOf, value);
+    tokens.push(previous);
   };
   /** Reads a template's text from `i` (after `` ` `` or a substitution's `}`) to `${` or its closing backtick. */
   const templatePart = (start: number, i: number, head: boolean): number => {
@@ -322,7 +319,7 @@ export function jsTokens(text: string): JsToken[] {
         continue;
       }
     }
-    let p = PUNCTUATORS_BY_FIRST.get(c)?.find((q) => text.startsWith(q, i));
+    let p = punctuatorAt(text, i);
     // `a?.5:b` is a conditional, not optional chaining.
     if (p === '?.' && /[0-9]/.test(text[i + 2] ?? '')) p = '?';
     if (p !== undefined) {

@@ -1,6 +1,8 @@
 /**
  * Line numbers for the scanners: where each line of a text starts (LF, CRLF and CR end lines, as in Python and
- * JavaScript), and the line of an offset for offsets asked in increasing order. Pure.
+ * JavaScript), and the line of an offset for offsets asked in increasing order; and what the two tokenizers
+ * (pythonTokens.ts, jsTokens.ts) build tokens with: a token at its line and column, the longest operator at an
+ * offset. Pure.
  */
 
 /** A token of either tokenizer (pythonTokens.ts, jsTokens.ts), by its kinds. */
@@ -53,6 +55,19 @@ export class LineCursor {
     return offset - this.starts[this.seek(offset)]!;
   }
 
+  /** A token of `kind` from `start` to `end`, at its line and column; `value` only when given. */
+  token<Kind extends string>(
+    kind: Kind,
+    start: number,
+    end: number,
+    text: string,
+    value?: string | number | null,
+  ): SourceToken<Kind> {
+    const token: SourceToken<Kind> = { kind, text, start, end, line: this.line(start), column: this.column(start) };
+    if (value !== undefined) token.value = value;
+    return token;
+  }
+
   private seek(offset: number): number {
     if (offset < this.starts[this.index]!) {
       // Backwards: a binary search for the last start at or before `offset`.
@@ -80,4 +95,16 @@ export function isLineBreak(text: string, i: number): boolean {
 /** The offset after the line break at `i` (CRLF is one break). */
 export function afterLineBreak(text: string, i: number): number {
   return text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1;
+}
+
+/** A reader of a language's operators: the longest one that starts at offset `i` of `text`, or undefined. */
+export function operatorReader(operators: readonly string[]): (text: string, i: number) => string | undefined {
+  // By first character, longest first: the first that matches is the longest.
+  const byFirst = new Map<string, string[]>();
+  for (const op of [...operators].sort((a, b) => b.length - a.length)) {
+    const list = byFirst.get(op[0]!);
+    if (list) list.push(op);
+    else byFirst.set(op[0]!, [op]);
+  }
+  return (text, i) => byFirst.get(text[i]!)?.find((op) => text.startsWith(op, i));
 }

@@ -11,7 +11,7 @@
  *
  * Pure and linear in the text, without recursion: any nesting depth is a counter or an array. Nothing is run.
  */
-import { afterLineBreak, isLineBreak, LineCursor, type SourceToken } from './lines';
+import { afterLineBreak, isLineBreak, LineCursor, operatorReader, type SourceToken } from './lines';
 
 export type PyTokenKind = 'name' | 'number' | 'string' | 'op' | 'bad';
 
@@ -77,9 +77,7 @@ const OPERATORS = [
   '}',
   '~',
 ];
-/** The operators by their first character, longest first. */
-const OPERATORS_BY_FIRST = new Map<string, string[]>();
-for (const op of OPERATORS) OPERATORS_BY_FIRST.set(op[0]!, [...(OPERATORS_BY_FIRST.get(op[0]!) ?? []), op]);
+const operatorAt = operatorReader(OPERATORS);
 const NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
 const NUMBER =
   /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)[jJ]?/y;
@@ -297,9 +295,7 @@ export function pythonLogicalLines(text: string): PyLogicalLine[] {
     textOf: string,
     value?: string | number | null,
   ): void => {
-    const token: PyToken = { kind, text: textOf, start, end, line: cursor.line(start), column: cursor.column(start) };
-    if (value !== undefined) token.value = value;
-    tokens.push(token);
+    tokens.push(cursor.token(kind, start, end, textOf, value));
   };
   while (i < n) {
     if (atLineStart) {
@@ -373,7 +369,7 @@ export function pythonLogicalLines(text: string): PyLogicalLine[] {
       i += written.length;
       continue;
     }
-    const op = OPERATORS_BY_FIRST.get(c)?.find((o) => text.startsWith(o, i));
+    const op = operatorAt(text, i);
     if (op !== undefined) {
       if (op === '(' || op === '[' || op === '{') depth++;
       else if (op === ')' || op === ']' || op === '}') depth = Math.max(0, depth - 1);

@@ -13,6 +13,7 @@ import type { CrawlSummary } from '../../core/crawl/events';
 import type { CrawlReport } from '../../core/crawl/crawlReport';
 import { colors } from '../../core/format/ansi';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
+import { holdLinesUntilPlan } from '../../core/format/heldLines';
 import { formatPlanText } from '../../core/format/planText';
 import { EXIT_FAILED, EXIT_USAGE } from '../../core/exitCodes';
 import { sanitizeText } from '../../core/format/table';
@@ -172,7 +173,7 @@ export function startTerminalCrawl(
         hosts,
         ...(sink.columns() !== undefined ? { width: sink.columns() } : {}),
       });
-      let held: string[][] | undefined = [];
+      const live = holdLinesUntilPlan((lines: string[]) => sink.write(toTerminal(lines)));
       const crawl = session.startPlannedCrawl(options, {
         robotsCache,
         onEvent: (event) => {
@@ -180,19 +181,12 @@ export function startTerminalCrawl(
           if (event.type === 'progress') handle.progress(event);
           const lines = formatter.format(event);
           if (lines.length === 0) return;
-          if (held) held.push(lines);
-          else sink.write(toTerminal(lines));
+          live.write(lines);
         },
       });
-      const planPrinted = crawl.plan
-        .then(
-          (plan) => out(...formatPlanText(plan, 0, true).replace(/\n$/, '').split('\n'), ''),
-          () => undefined,
-        )
-        .finally(() => {
-          for (const lines of held ?? []) sink.write(toTerminal(lines));
-          held = undefined;
-        });
+      const planPrinted = live.printPlan(crawl.plan, (plan) =>
+        out(...formatPlanText(plan, 0, true).replace(/\n$/, '').split('\n'), ''),
+      );
       stopSession = () => {
         out('', dim(`Stopping: no new requests; in-flight ones end within ${options.timeoutSeconds} s.`));
         crawl.stop();

@@ -6,7 +6,8 @@
 import { formatDuration, formatNumber, formatSeconds } from '../../format/duration';
 import { groupFor } from '../explain';
 import { originUnknown, suggestDirective } from '../lint';
-import { largestCrawlDelay, readCrawlDelay, type RobotsFile, type RobotsGroup, type RobotsLine } from '../parse';
+import { largestCrawlDelay, readCrawlDelay } from '../crawlDelay';
+import type { RobotsFile, RobotsGroup, RobotsLine } from '../robotsFile';
 import { readUserAgentValue } from '../token';
 import { crawlDelayEstimate, pagesText, rate, type CrawlDelayEstimate, type EditorContext } from './crawlDelayCost';
 import {

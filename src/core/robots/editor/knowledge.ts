@@ -5,7 +5,7 @@
  * deliberately conservative: they say what each operator's documentation says, and no more.
  */
 import { IGNORED_DIRECTIVE_NOTES } from '../lint';
-import type { RobotsFile, RobotsGroup, RobotsLine, RobotsLineKind } from '../parse';
+import type { RobotsFile, RobotsGroup, RobotsLine, RobotsLineKind } from '../robotsFile';
 
 export interface DirectiveInfo {
   /** The usual spelling. */

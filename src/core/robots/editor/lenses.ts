@@ -4,7 +4,8 @@
  */
 import { formatSeconds } from '../../format/duration';
 import type { OriginHint } from '../lint';
-import { largestCrawlDelay, type RobotsFile } from '../parse';
+import { largestCrawlDelay } from '../crawlDelay';
+import type { RobotsFile } from '../robotsFile';
 import { crawlDelayEstimate, crawlDelayLensTitle, rate, type EditorContext } from './crawlDelayCost';
 import { tokenForGroup } from './urlChecks';
 

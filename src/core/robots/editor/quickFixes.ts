@@ -1,7 +1,8 @@
 /** quickFixes(file, finding): text edits for the findings that have one obvious repair. */
 import type { RobotsFinding } from '../findings';
 import { originUnknown, suggestDirective } from '../lint';
-import { readCrawlDelay, type RobotsFile, type RobotsLine, type RobotsUserAgent } from '../parse';
+import { readCrawlDelay } from '../crawlDelay';
+import type { RobotsFile, RobotsLine, RobotsUserAgent } from '../robotsFile';
 import { readUserAgentValue } from '../token';
 import { KIND_CANONICAL } from './knowledge';
 import { clip } from '../../format/text';

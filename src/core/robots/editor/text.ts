@@ -2,7 +2,7 @@
  * Shared by the hover, the lenses and the quick fixes: a line's text and the group or record it belongs
  * to, and Markdown from untrusted file content (everything from the file is escaped or fenced).
  */
-import type { RobotsFile, RobotsGroup, RobotsLine, RobotsRecord } from '../parse';
+import type { RobotsFile, RobotsGroup, RobotsLine, RobotsRecord } from '../robotsFile';
 import type { DirectiveInfo } from './knowledge';
 
 export function escapeMd(s: string): string {

@@ -3,7 +3,7 @@
  * the verdicts with their deciding line, and one mark per deciding line for the editor.
  */
 import { explain, groupFor, robotsUrlFor, type RobotsExplanation, type RobotsVerdict } from '../explain';
-import type { RobotsFile } from '../parse';
+import type { RobotsFile } from '../robotsFile';
 import { namesToken } from './knowledge';
 import { clip } from '../../format/text';
 import { splitUrlList } from '../../seeds';

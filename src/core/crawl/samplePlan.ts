@@ -1,0 +1,51 @@
+/**
+ * The plan a test crawl is checked against: its seed hosts, `maxPages` spread over them, its delay, workers
+ * and per-host pacing, each host's Crawl-delay from robots.txt, the expected latency, and what an earlier
+ * test crawl measured. Pure: src/net/crawlSession.ts reads robots.txt (fetched, or from the cache) and passes
+ * each origin's Crawl-delay in.
+ */
+import type { Calibration } from '../calibrate/types';
+import { plan, type Plan, type PlanInput } from '../plan';
+import type { RobotsOriginInspection } from '../robots/originInspection';
+import { validateSeeds } from '../seeds';
+import type { SampleCrawlOptions } from './sampleCrawlOptions';
+
+export interface SamplePlanFacts {
+  /** Each seed origin's robots.txt Crawl-delay, when robots.txt is obeyed (null: it declares none). */
+  crawlDelays?: ReadonlyArray<Pick<RobotsOriginInspection, 'origin' | 'crawlDelaySeconds'>>;
+  /** The expected response time, seconds; the plan's default without it. */
+  latencySeconds?: number;
+  /** What an earlier test crawl measured (`--calibrate`). */
+  calibration?: Calibration;
+}
+
+/** Each origin's Crawl-delay by its host; of two origins of one host (http and https), the later one's. */
+export function crawlDelaysByHost(crawlDelays: SamplePlanFacts['crawlDelays'] = []): Record<string, number> {
+  const byHost: Record<string, number> = {};
+  for (const o of crawlDelays) if (o.crawlDelaySeconds !== null) byHost[new URL(o.origin).host] = o.crawlDelaySeconds;
+  return byHost;
+}
+
+/** The test crawl's options and what is known of its hosts as a PlanInput. */
+export function samplePlanInput(options: SampleCrawlOptions, facts: SamplePlanFacts = {}): PlanInput {
+  const { seeds } = validateSeeds(options.seeds.map((text, i) => ({ text, line: i + 1 })));
+  return {
+    seeds,
+    pages: { total: options.maxPages },
+    workers: options.concurrency,
+    delaySeconds: options.delaySeconds,
+    delayFrom: options.delayFrom,
+    ...(facts.latencySeconds !== undefined ? { latencySeconds: facts.latencySeconds } : {}),
+    crawlDelayByHost: crawlDelaysByHost(facts.crawlDelays),
+    crawlDelayPolicy: options.crawlDelayPolicy,
+    maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
+    adaptive: options.adaptive,
+    perHostConcurrency: options.perHostConcurrency,
+    ...(facts.calibration ? { calibration: facts.calibration } : {}),
+  };
+}
+
+/** The plan for a test crawl (see samplePlanInput). */
+export function planSampleCrawl(options: SampleCrawlOptions, facts: SamplePlanFacts = {}): Plan {
+  return plan(samplePlanInput(options, facts));
+}
