@@ -8,6 +8,7 @@ import { formatNumber, formatSeconds } from '../core/format/duration';
 import { renderTable, sanitizeText } from '../core/format/table';
 import { PLAN_DEFAULTS, type PlanInput } from '../core/plan';
 import type { Seed } from '../core/seeds';
+import { mergeCrawlDelaysByHost } from '../core/politeness/interval';
 import type { RobotsCache } from '../net/robotsCache';
 import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
 import type { RobotsOptions } from './planOptions';
@@ -113,12 +114,9 @@ export async function robotsStep(
       seeds: seeds.filter((s) => s.host === host).length,
     });
   }
-  const crawlDelayByHost: Record<string, number> = {};
-  for (const seed of allowed) {
-    const seconds = byOrigin.get(seed.origin)?.crawlDelaySeconds;
-    if (seconds === null || seconds === undefined) continue;
-    crawlDelayByHost[seed.host] = Math.max(crawlDelayByHost[seed.host] ?? 0, seconds);
-  }
+  const crawlDelayByHost = mergeCrawlDelaysByHost(
+    allowed.map((seed) => [seed.host, byOrigin.get(seed.origin)?.crawlDelaySeconds] as const),
+  );
   return {
     inspection,
     header: ro.header,

@@ -10,6 +10,7 @@ import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { applyPlanChange, plan, PlanInputError, type Plan } from '../core/plan';
 import { escapeInvisible } from '../core/seedHygiene';
+import { mergeCrawlDelaysByHost } from '../core/politeness/interval';
 import { validateSeeds, type InvalidSeed, type Seed, type SeedValidation } from '../core/seeds';
 import { demoServeHosts } from '../demo/config';
 import { createRobotsCache } from '../net/robotsInspect';
@@ -105,10 +106,9 @@ export async function planFromOptions(
       m === undefined ? undefined : Object.fromEntries(Object.entries(m).filter(([host]) => !leftOut.has(host)));
     const latencyByHost = keep(options.latencyByHost);
     // A Crawl-delay from robots.txt and one given by hand: the larger (more polite) one is planned.
-    const crawlDelayByHost: Record<string, number> = { ...keep(options.crawlDelayByHost) };
-    for (const [host, seconds] of Object.entries(step.section.crawlDelayByHost)) {
-      crawlDelayByHost[host] = Math.max(crawlDelayByHost[host] ?? 0, seconds);
-    }
+    const crawlDelayByHost = mergeCrawlDelaysByHost(Object.entries(step.section.crawlDelayByHost), {
+      ...keep(options.crawlDelayByHost),
+    });
     planOptions = {
       ...options,
       ...(latencyByHost !== undefined ? { latencyByHost } : {}),

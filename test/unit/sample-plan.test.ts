@@ -39,15 +39,17 @@ describe('samplePlanInput', () => {
 });
 
 describe('crawlDelaysByHost', () => {
-  it('keys each origin’s Crawl-delay by its host; none declared is left out; the later origin of a host wins', () => {
+  it('keys each origin’s Crawl-delay by its host; none declared is left out; of two origins of one host, the larger (merged by max, as estimate --robots does)', () => {
     assert.deepEqual(
       crawlDelaysByHost([
         { origin: 'http://a.example', crawlDelaySeconds: 3 },
         { origin: 'https://a.example', crawlDelaySeconds: 5 },
         { origin: 'http://b.example:8080', crawlDelaySeconds: null },
         { origin: 'https://c.example', crawlDelaySeconds: 0 },
+        { origin: 'https://d.example', crawlDelaySeconds: 7 },
+        { origin: 'http://d.example', crawlDelaySeconds: 2 },
       ]),
-      { 'a.example': 5, 'c.example': 0 },
+      { 'a.example': 5, 'c.example': 0, 'd.example': 7 },
     );
     assert.deepEqual(crawlDelaysByHost(), {});
   });

@@ -6,6 +6,7 @@
  */
 import type { Calibration } from '../calibrate/types';
 import { plan, type Plan, type PlanInput } from '../plan';
+import { mergeCrawlDelaysByHost } from '../politeness/interval';
 import type { RobotsOriginInspection } from '../robots/originInspection';
 import { validateSeeds } from '../seeds';
 import type { SampleCrawlOptions } from './sampleCrawlOptions';
@@ -19,11 +20,9 @@ export interface SamplePlanFacts {
   calibration?: Calibration;
 }
 
-/** Each origin's Crawl-delay by its host; of two origins of one host (http and https), the later one's. */
+/** Each origin's Crawl-delay by its host; of two origins of one host (http and https), the larger. */
 export function crawlDelaysByHost(crawlDelays: SamplePlanFacts['crawlDelays'] = []): Record<string, number> {
-  const byHost: Record<string, number> = {};
-  for (const o of crawlDelays) if (o.crawlDelaySeconds !== null) byHost[new URL(o.origin).host] = o.crawlDelaySeconds;
-  return byHost;
+  return mergeCrawlDelaysByHost(crawlDelays.map((o) => [new URL(o.origin).host, o.crawlDelaySeconds] as const));
 }
 
 /** The test crawl's options and what is known of its hosts as a PlanInput. */

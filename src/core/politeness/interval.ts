@@ -75,3 +75,19 @@ export function effectiveInterval(input: IntervalInput): IntervalDecision {
   }
   return { seconds, source, skipped, ...(crawlDelayAboveCap ? { crawlDelayAboveCap } : {}) };
 }
+
+/**
+ * Crawl-delays merged per host by max (a host's http and https origins, a value typed by hand and one from
+ * robots.txt): the larger, more polite one is kept. Entries without a value (none declared) are skipped.
+ * Adds to `into` and returns it.
+ */
+export function mergeCrawlDelaysByHost(
+  entries: Iterable<readonly [host: string, seconds: number | null | undefined]>,
+  into: Record<string, number> = {},
+): Record<string, number> {
+  for (const [host, seconds] of entries) {
+    if (seconds === null || seconds === undefined) continue;
+    into[host] = Math.max(into[host] ?? 0, seconds);
+  }
+  return into;
+}
