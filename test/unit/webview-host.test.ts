@@ -5,20 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  defaultForm,
-  parseSavedPlanner,
-  PlannerController,
-  PLAN_LATER_SEEDS,
-  type InspectRobotsOptions,
-  type PlannerViewDeps,
-  type SavedPlanner,
-  type SeedFileRead,
-  type SeedFileRef,
-  type SeedFiles,
-  type SizeSitemapsOptions,
-  type TestCrawlRequest,
-} from '../../src/extension/planner/controller';
+import { PlannerController } from '../../src/extension/planner/controller';
+import { PLAN_LATER_SEEDS } from '../../src/extension/planner/currentPlan';
+import type {
+  InspectRobotsOptions,
+  PlannerViewDeps,
+  SeedFileRead,
+  SeedFileRef,
+  SeedFiles,
+  SizeSitemapsOptions,
+  TestCrawlRequest,
+} from '../../src/extension/planner/deps';
+import { defaultForm, parseSavedPlanner, type SavedPlanner } from '../../src/extension/planner/savedState';
 import type { SitemapHostReport, SitemapSizing } from '../../src/core/sitemaps/sizing';
 import {
   MAX_SITEMAP_ERRORS_SHOWN,
