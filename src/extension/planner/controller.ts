@@ -1,8 +1,10 @@
 /**
  * The planner's host side without vscode: it composes the planner's steps (the seeds, robots.txt, sitemaps,
- * simulation, calibration; each in its own file with its own cancellable run), keeps the form and plans it,
- * saves and restores it (savedState.ts), and routes every message from the webview, validated first, to the step
- * that owns it (router.ts). `plannerView.ts` wires it to a WebviewView; tests drive it with fakes.
+ * simulation, calibration, the deadline; each in its own file, and the three that fetch or compute hold a
+ * cancellable run), keeps the form, plans it (currentPlan.ts), saves and restores it (savedState.ts), and routes
+ * every message from the webview, validated first, to the step that owns it (router.ts). It is what the
+ * commands, the view, the plan report and seeds from code call. `plannerView.ts` wires it to a WebviewView;
+ * tests drive it with fakes.
  */
 import type { Simulation } from '../../core/simulate/types';
 import type { Plan } from '../../core/plan';
