@@ -57,6 +57,9 @@ export const CONTEXT_KEYS = {
 
 export const TASK_TYPE = 'crawlPlanner';
 
+/** The status bar item while a test crawl runs (its id: the status bar's menu hides it by this). */
+export const CRAWL_STATUS_ITEM = 'crawlPlanner.crawlStatus';
+
 /** A read-only document scheme for fetched robots.txt files. */
 export const ROBOTS_SCHEME = 'crawl-planner-robots';
 

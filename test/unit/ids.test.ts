@@ -10,6 +10,7 @@ import {
   CATEGORY,
   COMMANDS,
   CONTEXT_KEYS,
+  CRAWL_STATUS_ITEM,
   EXTENSION_ID,
   ROBOTS_SCHEME,
   SETTINGS,
@@ -54,7 +55,7 @@ test('every command has the category "Crawl Planner" and a title', () => {
 });
 
 test('every id is in the crawlPlanner namespace', () => {
-  for (const id of [...Object.values(COMMANDS), ...Object.values(CONTEXT_KEYS), VIEWS.planner])
+  for (const id of [...Object.values(COMMANDS), ...Object.values(CONTEXT_KEYS), VIEWS.planner, CRAWL_STATUS_ITEM])
     assert.match(id, /^crawlPlanner\.[a-zA-Z]+$/);
   for (const [key, id] of Object.entries(SETTINGS)) {
     if (key === 'section') assert.equal(id, 'crawlPlanner');

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { formatDuration, formatNumber } from '../../core/format/duration';
-import { COMMANDS } from '../ids';
+import { COMMANDS, CRAWL_STATUS_ITEM } from '../ids';
 import type { RunningCrawl, RunningCrawls } from './runningCrawls';
 
 export interface CrawlStatusDeps {
@@ -12,7 +12,7 @@ export interface CrawlStatusDeps {
 }
 
 export function registerCrawlStatusBar(context: vscode.ExtensionContext, deps: CrawlStatusDeps): void {
-  const item = vscode.window.createStatusBarItem('crawlPlanner.crawlStatus', vscode.StatusBarAlignment.Left, 50);
+  const item = vscode.window.createStatusBarItem(CRAWL_STATUS_ITEM, vscode.StatusBarAlignment.Left, 50);
   item.name = 'Crawl Planner: test crawl';
   item.command = COMMANDS.stopTestCrawl;
   const render = () => {

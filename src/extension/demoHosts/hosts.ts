@@ -103,9 +103,3 @@ export class DemoHostsService implements vscode.Disposable {
 function summary(h: DemoHostInfo): DemoHostSummary {
   return { name: h.name, origin: h.origin, baseUrl: h.baseUrl, seeds: [...h.seeds], description: h.description };
 }
-
-export function registerDemoHosts(context: vscode.ExtensionContext, deps: DemoHostsDeps): DemoHostsService {
-  const service = new DemoHostsService(deps);
-  context.subscriptions.push(service);
-  return service;
-}

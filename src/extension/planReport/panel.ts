@@ -7,9 +7,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import * as vscode from 'vscode';
-import { COMMANDS, PLAN_REPORT_PANEL } from '../ids';
+import { PLAN_REPORT_PANEL } from '../ids';
 import type { Log } from '../log';
-import { runCommand } from '../commandRun';
 import { makeNonce } from '../planner/html';
 import type { PlannerViewApi } from '../planner/plannerView';
 import { ReportController } from './controller';
@@ -63,7 +62,8 @@ async function writePieces(target: vscode.Uri, pieces: Iterable<string>): Promis
   await vscode.workspace.fs.writeFile(target, all);
 }
 
-export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanReportDeps): PlanReport {
+/** The plan report's panel (one per window, made when first opened) and its controller. */
+export function createPlanReport(context: vscode.ExtensionContext, deps: PlanReportDeps): PlanReport {
   const controller = new ReportController({
     source: {
       currentPlan: () => deps.planner.currentPlan(),
@@ -165,11 +165,5 @@ export function registerPlanReport(context: vscode.ExtensionContext, deps: PlanR
       panel?.dispose();
     },
   };
-  context.subscriptions.push(
-    report,
-    vscode.commands.registerCommand(COMMANDS.openPlanReport, () =>
-      runCommand(deps.log, 'Open Plan Report', () => report.open()),
-    ),
-  );
   return report;
 }

@@ -24,7 +24,7 @@ import { runSimulation } from './simulateRunner';
 import type { PlannerViewApi, PlannerViewDeps } from './plannerView';
 import { createSeedFiles, seedFileRef } from './seedFiles';
 import { sitemapSizingOptions } from './sitemapsResults';
-import type { SeedFileRef } from './controller';
+import type { SeedFileRef } from './deps';
 import * as path from 'node:path';
 import { argObject, CommandArgumentError, optionalBoolean, optionalNumber } from '../commandArgs';
 import { estimateFromArgs } from './estimateCommand';

@@ -11,8 +11,7 @@ export function deliver<M extends { type: string }>(
   fail: (why: string) => void,
 ): Promise<boolean> {
   const failed = (err: unknown): false => {
-    const text = err instanceof Error ? err.message : String(err);
-    fail(`could not post ${message.type}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);
+    fail(`could not post ${message.type}: ${errorText(err)}`);
     return false;
   };
   try {
@@ -20,4 +19,10 @@ export function deliver<M extends { type: string }>(
   } catch (err) {
     return Promise.resolve(failed(err));
   }
+}
+
+/** An error in one line for people: its message, at most 300 characters. */
+export function errorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

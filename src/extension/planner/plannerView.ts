@@ -7,14 +7,9 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan';
 import { VIEWS } from '../ids';
-import {
-  PlannerController,
-  type PlannerExport,
-  type PlannerStore,
-  type PlannerViewDeps,
-  type SavedPlanner,
-  type SeedFileRef,
-} from './controller';
+import { PlannerController } from './controller';
+import type { PlannerExport, PlannerViewDeps, SeedFileRef } from './deps';
+import type { PlannerStore, SavedPlanner } from './savedState';
 import { getHtml, makeNonce } from './html';
 import type { SeedsCheck } from './planning';
 import type { Simulation } from '../../core/simulate/types';
@@ -35,7 +30,7 @@ export type {
   SeedFileRef,
   SizeSitemapsOptions,
   TestCrawlRequest,
-} from './controller';
+} from './deps';
 
 /** What commands may ask of the planner. */
 export interface PlannerViewApi {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { sizeText } from '../../shared/planner/limits';
-import type { SeedFileRead, SeedFileRef, SeedFiles } from './controller';
+import type { SeedFileRead, SeedFileRef, SeedFiles } from './deps';
 
 /** How long a seeds file must be quiet after a change before it is read again. */
 const WATCH_SETTLE_MS = 300;

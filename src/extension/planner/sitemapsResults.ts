@@ -7,7 +7,7 @@ import { sitemapPages, type SitemapSizing } from '../../core/sitemaps/sizing';
 import type { RobotsCache } from '../../net/robotsCache';
 import type { SitemapSizingOptions } from '../../net/sitemaps';
 import type { SitemapHostView, SitemapsView } from '../../shared/planner/viewModel';
-import type { SizeSitemapsOptions } from './controller';
+import type { SizeSitemapsOptions } from './deps';
 import { cut, MAX_TEXT, MAX_URL } from './robotsResults';
 
 /** Origins sized at most per request (a seeds list may name a thousand hosts; each costs polite requests). */

@@ -1,5 +1,5 @@
 /**
- * A ready-made deps object for registerRobotsTxtFeatures, from the extension's services: the settings
+ * A ready-made deps object for the robots.txt editor (registerRobotsTxtEditor), from the extension's services: the settings
  * (config.ts applies workspace trust), the sidebar plan's pages (N in "time for N pages" while the
  * Planner has a plan), and the live-file fetch through the extension's robots.txt cache.
  */
@@ -9,6 +9,7 @@ import type { ConfigAccess } from '../config';
 import type { ContactGuard } from '../contact';
 import { SETTINGS } from '../ids';
 import { errorMessage, type Log } from '../log';
+import type { PlannerViewApi } from '../planner/plannerView';
 import type { RobotsService } from '../robots/service';
 import type { RobotsTxtDeps } from './index';
 import { readRobotsTxtSettings } from './settings';
@@ -19,14 +20,15 @@ export interface RobotsTxtDepsSources {
   /** Asks for a contact before the live fetch reaches a real host without one. */
   contact: ContactGuard;
   log: Log;
-  /** The pages of the sidebar's current plan, or undefined when it has none (PlannerViewApi.currentPlanPages). */
-  plannedPages: () => number | undefined;
-  /** Fires when those pages change, so the CodeLens can be asked again. */
-  onDidChangePlannedPages(listener: () => void): vscode.Disposable;
+  /**
+   * The sidebar planner: its current plan's pages (undefined when it has none), and when they change, so the
+   * CodeLens can be asked again.
+   */
+  planner: Pick<PlannerViewApi, 'currentPlanPages' | 'onDidChangePlannedPages'>;
 }
 
 /**
- * The deps of registerRobotsTxtFeatures from the extension's services. The live fetch goes through the
+ * The editor's deps from the extension's services. The live fetch goes through the
  * shared robots.txt cache with a forced refresh (the user asked for the live file), identifying itself with
  * the configured product token and contact URL. A 4xx gives a one-line comment in place of the file (there
  * is no robots.txt, so everything is allowed); 5xx and network errors give undefined.
@@ -34,12 +36,12 @@ export interface RobotsTxtDepsSources {
 export function createRobotsTxtDeps(sources: RobotsTxtDepsSources): RobotsTxtDeps {
   return {
     log: sources.log,
-    onDidChangePlannedPages: (listener) => sources.onDidChangePlannedPages(listener),
+    onDidChangePlannedPages: (listener) => sources.planner.onDidChangePlannedPages(listener),
     getSettings: () =>
       readRobotsTxtSettings(
         vscode.workspace.getConfiguration(SETTINGS.section),
         sources.config.read().settings,
-        sources.plannedPages(),
+        sources.planner.currentPlanPages(),
       ),
     fetchLiveRobots: async (origin) => {
       const s = sources.config.read().settings;

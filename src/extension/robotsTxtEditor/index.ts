@@ -3,10 +3,10 @@
  * quick fixes, "Test URLs against this robots.txt" and "Compare with live robots.txt", for the
  * `robots-txt` language (files named robots.txt, and the extension's fetched copies).
  *
- * activate() wires it with the sidebar plan's pages, which set N in "time for N pages" while there is a
+ * activate() wires it with the sidebar planner, whose plan's pages set N in "time for N pages" while there is a
  * plan (the `crawlPlanner.robotsTxt.pagesForEstimate` setting otherwise):
  *
- *   registerRobotsTxtFeatures(context, createRobotsTxtDeps({ config, robots, contact, log, plannedPages, onDidChangePlannedPages }));
+ *   registerRobotsTxtEditor(context, { config, robots, contact, log, planner });
  */
 import * as vscode from 'vscode';
 import { SETTINGS } from '../ids';
@@ -21,6 +21,7 @@ import {
   createHoverProvider,
   ROBOTS_TXT_SELECTOR,
 } from './providers';
+import { createRobotsTxtDeps, type RobotsTxtDepsSources } from './deps';
 import type { RobotsTxtSettings } from './settings';
 
 export { createRobotsTxtDeps, type RobotsTxtDepsSources } from './deps';
@@ -42,7 +43,9 @@ export interface RobotsTxtDeps {
   log: Log;
 }
 
-export function registerRobotsTxtFeatures(context: vscode.ExtensionContext, deps: RobotsTxtDeps): void {
+/** The robots.txt editor's features, from the extension's services (deps.ts). */
+export function registerRobotsTxtEditor(context: vscode.ExtensionContext, sources: RobotsTxtDepsSources): void {
+  const deps = createRobotsTxtDeps(sources);
   const settings = (): RobotsTxtSettings => deps.getSettings();
   const analyses = new AnalysisCache(settings);
   const lenses = createCodeLensProvider({ analyses, settings });

@@ -311,7 +311,12 @@ class SeedsCodeLensProvider implements vscode.CodeLensProvider {
   }
 }
 
-export function registerSeedsFromCode(context: vscode.ExtensionContext, deps: SeedsFromCodeDeps): void {
+/** Registers the CodeLens and both commands; a long list goes under the workspace's storage (the global one without a folder). */
+export function registerSeedsFromCode(
+  context: vscode.ExtensionContext,
+  using: Omit<SeedsFromCodeDeps, 'storageUri'>,
+): void {
+  const deps: SeedsFromCodeDeps = { ...using, storageUri: context.storageUri ?? context.globalStorageUri };
   const lenses = new SeedsCodeLensProvider();
   context.subscriptions.push(
     lenses,
