@@ -1,14 +1,42 @@
 /**
- * DOM helpers shared by the planner and the plan report: elements built with text and attributes set as
- * data (never parsed as markup), and the duration chart. Browser only.
+ * DOM helpers shared by the planner and the plan report: the VS Code API, the page's elements by id, elements
+ * built with text and attributes set as data (never parsed as markup), the duration chart and the notices.
+ * Browser only.
  */
 import { formatNumber } from '../core/format/duration';
 import type { ChartModel } from '../core/format/planSummary';
+
+/** The VS Code API of a webview, typed with what the page posts and what it keeps in getState/setState. */
+export interface WebviewApi<ToHost, Saved> {
+  postMessage(message: ToHost): void;
+  getState(): unknown;
+  setState(state: Saved): void;
+}
+declare function acquireVsCodeApi(): WebviewApi<unknown, unknown>;
+
+/** The page's VS Code API (VS Code hands it out once per page: call this once). */
+export function webviewApi<ToHost, Saved>(): WebviewApi<ToHost, Saved> {
+  return acquireVsCodeApi();
+}
 
 export function byId<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (found === null) throw new Error(`#${id} is missing`);
   return found as T;
+}
+
+/** What a page looks up: each name's element id and the element's type (`HTMLInputElement`, …). */
+export type ElementTable = Readonly<Record<string, readonly [id: string, type: abstract new () => HTMLElement]>>;
+
+/** The elements of `table` by name, each checked to be of its type (a page whose markup moved on fails at once). */
+export function elementsById<T extends ElementTable>(table: T): { readonly [K in keyof T]: InstanceType<T[K][1]> } {
+  const found: Record<string, HTMLElement> = {};
+  for (const [name, [id, type]] of Object.entries(table)) {
+    const element = byId(id);
+    if (!(element instanceof type)) throw new Error(`#${id} is not a ${type.name}`);
+    found[name] = element;
+  }
+  return found as { readonly [K in keyof T]: InstanceType<T[K][1]> };
 }
 
 export interface ElementOptions {
