@@ -59,6 +59,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** Sets an input's value when it differs (setting it anew would move the caret and the selection). */
+export function setValue(input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
+  if (input.value !== value) input.value = value;
+}
+
+/** Marks an input invalid (`aria-invalid`) or not. */
+export function markInvalid(input: HTMLElement, invalid: boolean): void {
+  if (invalid) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+}
+
 /** Draws the duration chart into `chart` (a role="img" whose label reads it all) and says in `more` what is left out. */
 export function renderChart(chart: HTMLElement, more: HTMLElement, model: ChartModel | null): void {
   chart.replaceChildren();
