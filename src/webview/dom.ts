@@ -59,6 +59,22 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** Messages from the extension that pass the page's guard go to `handle` (anything else is dropped). */
+export function receiveMessages<T>(isMessage: (raw: unknown) => raw is T, handle: (message: T) => void): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isMessage(event.data)) handle(event.data);
+  });
+}
+
+/**
+ * The element of `type` matching `selector` that an event happened in (a click on a button's text is a click on
+ * the button), or null: what a listener on a list of buttons acts on.
+ */
+export function closestTo<T extends Element>(event: Event, selector: string, type: abstract new () => T): T | null {
+  const found = event.target instanceof Element ? event.target.closest(selector) : null;
+  return found instanceof type ? found : null;
+}
+
 /** Sets an input's value when it differs (setting it anew would move the caret and the selection). */
 export function setValue(input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
   if (input.value !== value) input.value = value;

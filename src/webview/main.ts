@@ -11,7 +11,7 @@
 import { formToRaw, readForm } from '../shared/planner/formFields';
 import { assertNever } from '../shared/messageChecks';
 import { isHostMessage, type HostToWebview, type WebviewToHost } from '../shared/planner/messages';
-import { showNotice, webviewApi } from './dom';
+import { receiveMessages, showNotice, webviewApi } from './dom';
 import { parseSavedState, type SavedState } from './form';
 import { planningText } from './model/plan';
 import { plannerElements, type Planner } from './page';
@@ -169,9 +169,7 @@ function handle(message: HostToWebview): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostMessage(event.data)) handle(event.data);
-});
+receiveMessages(isHostMessage, handle);
 
 // ---------------------------------------------------------------------------------------------
 // Events: each section listens to its own elements; these buttons act on what is on screen

@@ -19,7 +19,7 @@ import {
   type ReportView,
   type TimelineRowView,
 } from '../../shared/planReport/messages';
-import { el, elementsById, renderChart, showNotice, webviewApi } from '../dom';
+import { closestTo, el, elementsById, receiveMessages, renderChart, showNotice, webviewApi } from '../dom';
 import {
   axisTicks,
   bandMarks,
@@ -488,9 +488,7 @@ function handle(message: HostToReport): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostReportMessage(event.data)) handle(event.data);
-});
+receiveMessages(isHostReportMessage, handle);
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -506,8 +504,8 @@ window.addEventListener('resize', () => {
 ui.timelineViewport.addEventListener('scroll', scheduleTimeline);
 
 ui.grid.querySelector('.grid-head')?.addEventListener('click', (event) => {
-  const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;
-  if (!(button instanceof HTMLButtonElement)) return;
+  const button = closestTo(event, 'button[data-sort]', HTMLButtonElement);
+  if (button === null) return;
   setQuery(nextQuerySort(query, button.dataset.sort as ReportSortKey));
 });
 

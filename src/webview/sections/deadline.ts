@@ -3,7 +3,7 @@
  * and the solver's options, each with a button that applies it; and the hosts a drop left out, each with
  * "Plan again".
  */
-import { el } from '../dom';
+import { closestTo, el } from '../dom';
 import { deadlineHeadline, deadlineOptionLabel, droppedText, NO_DEADLINE_OPTION } from '../model/deadline';
 import type { Planner } from '../page';
 
@@ -65,15 +65,15 @@ export function renderDropped(p: Planner): void {
 export function listenDeadline(p: Planner): void {
   const { ui } = p;
   ui.deadlineOptions.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[data-index]') : null;
-    if (!(button instanceof HTMLButtonElement)) return;
+    const button = closestTo(event, 'button[data-index]', HTMLButtonElement);
+    if (button === null) return;
     const plan = Number(button.dataset.plan);
     const index = Number(button.dataset.index);
     if (Number.isInteger(plan) && Number.isInteger(index)) p.post({ type: 'applyDeadlineOption', plan, index });
   });
   ui.droppedList.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[data-host]') : null;
-    if (button instanceof HTMLButtonElement && button.dataset.host !== undefined)
+    const button = closestTo(event, 'button[data-host]', HTMLButtonElement);
+    if (button !== null && button.dataset.host !== undefined)
       p.post({ type: 'restoreHosts', host: button.dataset.host });
   });
   ui.restoreAll.addEventListener('click', () => p.post({ type: 'restoreHosts' }));

@@ -4,7 +4,7 @@
  * extension searches a list longer than the origins it posted. "Open robots.txt" opens the chosen one's.
  */
 import type { HostToWebview } from '../../shared/planner/messages';
-import { el, setValue } from '../dom';
+import { closestTo, el, setValue } from '../dom';
 import {
   chosenOrigin,
   matchingOrigins,
@@ -145,8 +145,8 @@ export function listenOrigins(p: Planner): void {
     }, 150);
   });
   ui.robotsOriginList.addEventListener('mousedown', (event) => {
-    const item = event.target instanceof Element ? event.target.closest('li[data-origin]') : null;
-    if (item instanceof HTMLElement && item.dataset.origin !== undefined) {
+    const item = closestTo(event, 'li[data-origin]', HTMLElement);
+    if (item !== null && item.dataset.origin !== undefined) {
       event.preventDefault();
       pickOrigin(p, item.dataset.origin);
     }

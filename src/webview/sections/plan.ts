@@ -3,7 +3,7 @@
  * first warnings, the duration chart and the host table (hosts alike in one row, sorted by a click on a heading),
  * and the buttons that need a plan.
  */
-import { el, renderChart } from '../dom';
+import { closestTo, el, renderChart } from '../dom';
 import { ariaSort, hostRowView, moreRowsText, moreWarningsText, nextSort, sortRows, type SortKey } from '../model/plan';
 import type { Planner } from '../page';
 
@@ -77,8 +77,8 @@ export function renderPlan(p: Planner): void {
 
 export function listenTable(p: Planner): void {
   p.ui.hostTable.tHead?.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;
-    if (!(button instanceof HTMLButtonElement)) return;
+    const button = closestTo(event, 'button[data-sort]', HTMLButtonElement);
+    if (button === null) return;
     p.state.sort = nextSort(p.state.sort, button.dataset.sort as SortKey);
     renderTable(p);
   });

@@ -4,7 +4,7 @@
  * deciding line). robots.txt is checked again on leaving the seeds or the user agent after a change, never on
  * every keystroke.
  */
-import { el } from '../dom';
+import { closestTo, el } from '../dom';
 import { robotsCards, robotsStatusText, sitemapsSummaryText, type RobotsCard } from '../model/robots';
 import type { Planner } from '../page';
 import { flush, formIsValid } from '../pending';
@@ -96,8 +96,8 @@ export function listenRobots(p: Planner): void {
   ui.seeds.addEventListener('change', () => committed(p));
   ui.userAgent.addEventListener('change', () => committed(p));
   ui.robots.addEventListener('click', (event) => {
-    const target = event.target instanceof Element ? event.target.closest('button[data-origin]') : null;
-    if (!(target instanceof HTMLButtonElement)) return;
+    const target = closestTo(event, 'button[data-origin]', HTMLButtonElement);
+    if (target === null) return;
     const origin = target.dataset.origin;
     if (origin === undefined) return;
     const line = target.dataset.line === undefined ? undefined : Number(target.dataset.line);

@@ -5,7 +5,7 @@
  */
 import { seedsPasteProblem, seedsStoreProblem } from '../../shared/planner/limits';
 import type { SeedsView } from '../../shared/planner/viewModel';
-import { el, markInvalid, setValue } from '../dom';
+import { closestTo, el, markInvalid, setValue } from '../dom';
 import {
   moreInvalidLinesText,
   moreNotesText,
@@ -176,8 +176,8 @@ export function listenSeeds(p: Planner): void {
   ui.useSeedsText.addEventListener('click', () => p.post({ type: 'useSeedsText' }));
   ui.openSeedsFile.addEventListener('click', () => p.post({ type: 'openSeedsFile' }));
   ui.seedErrors.addEventListener('click', (event) => {
-    const target = event.target instanceof Element ? event.target.closest('button[data-line]') : null;
-    if (!(target instanceof HTMLButtonElement) || p.state.seeds.view.source !== 'file') return;
+    const target = closestTo(event, 'button[data-line]', HTMLButtonElement);
+    if (target === null || p.state.seeds.view.source !== 'file') return;
     const line = Number(target.dataset.line);
     if (Number.isInteger(line) && line >= 1) p.post({ type: 'openSeedsFile', line });
   });
