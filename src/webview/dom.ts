@@ -113,18 +113,23 @@ export function renderChart(chart: HTMLElement, more: HTMLElement, model: ChartM
     more.textContent = `${formatNumber(model.hidden)} shorter ${model.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
 }
 
-const noticeTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
-
-/** A short line in a status element (aria-live) that clears itself after `ms`; `data-level` says error or info. */
-export function showNotice(status: HTMLElement, level: 'info' | 'error', message: string, ms: number): void {
+/**
+ * A short line in a status element (aria-live) that clears itself after `ms`; `data-level` says error or info.
+ * `timers.notice` holds the timer that clears it (a new notice restarts it).
+ */
+export function showNotice(
+  status: HTMLElement,
+  level: 'info' | 'error',
+  message: string,
+  ms: number,
+  timers: { notice?: ReturnType<typeof setTimeout> },
+): void {
   status.textContent = message;
   status.dataset.level = level;
-  clearTimeout(noticeTimers.get(status));
-  noticeTimers.set(
-    status,
-    setTimeout(() => {
-      status.textContent = '';
-      delete status.dataset.level;
-    }, ms),
-  );
+  clearTimeout(timers.notice);
+  timers.notice = setTimeout(() => {
+    timers.notice = undefined;
+    status.textContent = '';
+    delete status.dataset.level;
+  }, ms);
 }

@@ -150,7 +150,7 @@ function handle(message: HostToWebview): void {
       renderChangedSince(p);
       break;
     case 'notice':
-      showNotice(ui.status, message.level, message.message, NOTICE_MS);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS, state.timers);
       break;
     case 'crawlResult':
       state.lastCrawl = message.crawl;

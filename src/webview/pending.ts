@@ -23,6 +23,6 @@ export function formIsValid(p: Planner): boolean {
 /** Whether the form is valid; if not, a notice says to fix it first. */
 export function validOrSaySo(p: Planner): boolean {
   if (formIsValid(p)) return true;
-  showNotice(p.ui.status, 'error', 'Fix the fields marked above first.', NOTICE_MS);
+  showNotice(p.ui.status, 'error', 'Fix the fields marked above first.', NOTICE_MS, p.state.timers);
   return false;
 }

@@ -33,12 +33,16 @@ export const NOTICE_MS = 6000;
 
 export type Timer = ReturnType<typeof setTimeout>;
 
-/** The timers that will send what waits: the form, the seeds box's text, the Simulate settings, an origin search. */
+/**
+ * The timers that will send what waits (the form, the seeds box's text, the Simulate settings, an origin search)
+ * and the one that clears the notice.
+ */
 export interface Timers {
   form?: Timer;
   seeds?: Timer;
   simulation?: Timer;
   origins?: Timer;
+  notice?: Timer;
 }
 
 /** The seeds box: its text, and what the extension has of it. */

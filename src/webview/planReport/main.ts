@@ -94,6 +94,8 @@ let waiting: { request: number; offset: number; count: number } | undefined;
 let restoreScroll: number | undefined = state.scrollTop;
 let frame: number | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
+/** The timer that clears the notice. */
+const noticeTimer: { notice?: ReturnType<typeof setTimeout> } = {};
 /** Row elements on screen, by position in the view. */
 const drawn = new Map<number, HTMLElement>();
 
@@ -471,7 +473,7 @@ function handle(message: HostToReport): void {
       received(message);
       break;
     case 'notice':
-      showNotice(ui.status, message.level, message.message, NOTICE_MS);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS, noticeTimer);
       break;
     case 'simulation':
       if (message.plan !== plan) break;
