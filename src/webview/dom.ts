@@ -1,14 +1,42 @@
 /**
- * DOM helpers shared by the planner and the plan report: elements built with text and attributes set as
- * data (never parsed as markup), and the duration chart. Browser only.
+ * DOM helpers shared by the planner and the plan report: the VS Code API, the page's elements by id, elements
+ * built with text and attributes set as data (never parsed as markup), the duration chart and the notices.
+ * Browser only.
  */
 import { formatNumber } from '../core/format/duration';
 import type { ChartModel } from '../core/format/planSummary';
+
+/** The VS Code API of a webview, typed with what the page posts and what it keeps in getState/setState. */
+export interface WebviewApi<ToHost, Saved> {
+  postMessage(message: ToHost): void;
+  getState(): unknown;
+  setState(state: Saved): void;
+}
+declare function acquireVsCodeApi(): WebviewApi<unknown, unknown>;
+
+/** The page's VS Code API (VS Code hands it out once per page: call this once). */
+export function webviewApi<ToHost, Saved>(): WebviewApi<ToHost, Saved> {
+  return acquireVsCodeApi();
+}
 
 export function byId<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (found === null) throw new Error(`#${id} is missing`);
   return found as T;
+}
+
+/** What a page looks up: each name's element id and the element's type (`HTMLInputElement`, …). */
+export type ElementTable = Readonly<Record<string, readonly [id: string, type: abstract new () => HTMLElement]>>;
+
+/** The elements of `table` by name, each checked to be of its type (a page whose markup moved on fails at once). */
+export function elementsById<T extends ElementTable>(table: T): { readonly [K in keyof T]: InstanceType<T[K][1]> } {
+  const found: Record<string, HTMLElement> = {};
+  for (const [name, [id, type]] of Object.entries(table)) {
+    const element = byId(id);
+    if (!(element instanceof type)) throw new Error(`#${id} is not a ${type.name}`);
+    found[name] = element;
+  }
+  return found as { readonly [K in keyof T]: InstanceType<T[K][1]> };
 }
 
 export interface ElementOptions {
@@ -29,6 +57,33 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   for (const [name, value] of Object.entries(options.attrs ?? {})) node.setAttribute(name, value);
   for (const child of children) node.append(child);
   return node;
+}
+
+/** Messages from the extension that pass the page's guard go to `handle` (anything else is dropped). */
+export function receiveMessages<T>(isMessage: (raw: unknown) => raw is T, handle: (message: T) => void): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isMessage(event.data)) handle(event.data);
+  });
+}
+
+/**
+ * The element of `type` matching `selector` that an event happened in (a click on a button's text is a click on
+ * the button), or null: what a listener on a list of buttons acts on.
+ */
+export function closestTo<T extends Element>(event: Event, selector: string, type: abstract new () => T): T | null {
+  const found = event.target instanceof Element ? event.target.closest(selector) : null;
+  return found instanceof type ? found : null;
+}
+
+/** Sets an input's value when it differs (setting it anew would move the caret and the selection). */
+export function setValue(input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
+  if (input.value !== value) input.value = value;
+}
+
+/** Marks an input invalid (`aria-invalid`) or not. */
+export function markInvalid(input: HTMLElement, invalid: boolean): void {
+  if (invalid) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
 }
 
 /** Draws the duration chart into `chart` (a role="img" whose label reads it all) and says in `more` what is left out. */
@@ -58,18 +113,23 @@ export function renderChart(chart: HTMLElement, more: HTMLElement, model: ChartM
     more.textContent = `${formatNumber(model.hidden)} shorter ${model.hidden === 1 ? 'host is' : 'hosts are'} not drawn.`;
 }
 
-const noticeTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
-
-/** A short line in a status element (aria-live) that clears itself after `ms`; `data-level` says error or info. */
-export function showNotice(status: HTMLElement, level: 'info' | 'error', message: string, ms: number): void {
+/**
+ * A short line in a status element (aria-live) that clears itself after `ms`; `data-level` says error or info.
+ * `timers.notice` holds the timer that clears it (a new notice restarts it).
+ */
+export function showNotice(
+  status: HTMLElement,
+  level: 'info' | 'error',
+  message: string,
+  ms: number,
+  timers: { notice?: ReturnType<typeof setTimeout> },
+): void {
   status.textContent = message;
   status.dataset.level = level;
-  clearTimeout(noticeTimers.get(status));
-  noticeTimers.set(
-    status,
-    setTimeout(() => {
-      status.textContent = '';
-      delete status.dataset.level;
-    }, ms),
-  );
+  clearTimeout(timers.notice);
+  timers.notice = setTimeout(() => {
+    timers.notice = undefined;
+    status.textContent = '';
+    delete status.dataset.level;
+  }, ms);
 }

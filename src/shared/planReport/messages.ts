@@ -13,7 +13,15 @@
  */
 import type { ChartModel } from '../../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../../core/plan';
-import { isRecord, messageHead } from '../messageChecks';
+import {
+  fieldless,
+  hasKnownType,
+  type Invalid,
+  isRecord,
+  messageHead,
+  unknownKeys,
+  unknownType,
+} from '../messageChecks';
 import type { NoticeLevel, SimulationView } from '../planner/viewModel';
 
 /** Rows asked for at once at most (a screen is about 40). */
@@ -160,8 +168,6 @@ export type ReportToHost =
 export type ReportMessageType = ReportToHost['type'];
 export type HostReportMessageType = HostToReport['type'];
 
-type Invalid = { error: string };
-
 function isCount(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
 }
@@ -169,7 +175,7 @@ function isCount(value: unknown, max: number): value is number {
 /** Checks a query field by field; returns a fresh query or why not. */
 export function parseReportQuery(raw: unknown): ReportQuery | Invalid {
   if (!isRecord(raw)) return { error: 'query: not an object' };
-  const extra = Object.keys(raw).find((k) => !['sort', 'descending', 'filter', 'search'].includes(k));
+  const extra = unknownKeys(raw, ['sort', 'descending', 'filter', 'search']);
   if (extra !== undefined) return { error: `query: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
   const { sort, descending, filter, search } = raw;
   if (!(REPORT_SORT_KEYS as readonly unknown[]).includes(sort)) return { error: 'query.sort: not a column' };
@@ -190,10 +196,8 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
   const { raw, type, only } = head;
   const known = type as ReportMessageType;
   switch (known) {
-    case 'ready': {
-      const extra = only();
-      return extra ? { error: extra } : { type: 'ready' };
-    }
+    case 'ready':
+      return fieldless('ready', only());
     case 'rows': {
       const extra = only('plan', 'request', 'query', 'offset', 'count');
       if (extra) return { error: extra };
@@ -234,10 +238,8 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
       if ('error' in query) return { error: `export: ${query.error}` };
       return { type: 'export', format: raw.format, query };
     }
-    default: {
-      const _unhandled: never = known;
-      return { error: `message: unknown type ${JSON.stringify(String(_unhandled).slice(0, 40))}` };
-    }
+    default:
+      return unknownType(known);
   }
 }
 
@@ -251,5 +253,5 @@ const HOST_REPORT_MESSAGE_TYPE_SET = {
 
 /** The report webview's guard on incoming messages: an object with a known `type`. */
 export function isHostReportMessage(raw: unknown): raw is HostToReport {
-  return isRecord(raw) && typeof raw.type === 'string' && Object.hasOwn(HOST_REPORT_MESSAGE_TYPE_SET, raw.type);
+  return hasKnownType<HostToReport>(raw, HOST_REPORT_MESSAGE_TYPE_SET);
 }

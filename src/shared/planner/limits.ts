@@ -84,8 +84,13 @@ export const SEEDS_FILE_ADVICE =
 
 const L = PLANNER_SEED_LIMITS;
 
+/** "1,001 seed lines (32.5 KB)": a seeds text's seed lines (blank and comment lines not counted) and size. */
+function seedsSizeText(lines: number, bytes: number): string {
+  return `${seedLinesText(lines)} (${sizeText(bytes)})`;
+}
+
 /** "5,000 seed lines (512 KB)": the box's limits. */
-export const SEEDS_BOX_LIMIT_TEXT = `${seedLinesText(L.textLines)} (${sizeText(L.textBytes)})`;
+export const SEEDS_BOX_LIMIT_TEXT = seedsSizeText(L.textLines, L.textBytes);
 
 /**
  * Why the seeds box text cannot be planned, or undefined: its size and seed lines (blank and comment lines
@@ -95,8 +100,7 @@ export function seedsTextProblem(text: string): string | undefined {
   const bytes = utf8Length(text);
   const lines = countSeedLines(text);
   if (bytes <= L.textBytes && lines <= L.textLines) return undefined;
-  const has = `${seedLinesText(lines)} (${sizeText(bytes)})`;
-  return `${has}: the box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
+  return `${seedsSizeText(lines, bytes)}: the box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
 }
 
 /**
@@ -106,12 +110,15 @@ export function seedsTextProblem(text: string): string | undefined {
  */
 export function seedsPasteProblem(pasted: string, resultText: string): string | undefined {
   if (seedsTextProblem(resultText) === undefined) return undefined;
-  const bytes = utf8Length(pasted);
-  return `Not pasted: ${seedLinesText(countSeedLines(pasted))} (${sizeText(bytes)}). The box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
+  const pastedSize = seedsSizeText(countSeedLines(pasted), utf8Length(pasted));
+  return `Not pasted: ${pastedSize}. The box plans at most ${SEEDS_BOX_LIMIT_TEXT}. ${SEEDS_FILE_ADVICE}`;
 }
 
 /** Why a seeds box text cannot even be kept (over {@link PLANNER_SEED_LIMITS}.storedTextBytes), or undefined. */
 export function seedsStoreProblem(text: string): string | undefined {
-  if (text.length <= L.storedTextBytes / 3 || utf8Length(text) <= L.storedTextBytes) return undefined;
-  return `Not kept: ${sizeText(utf8Length(text))} of seeds; the box keeps at most ${sizeText(L.storedTextBytes)}. ${SEEDS_FILE_ADVICE}`;
+  // At most 3 UTF-8 bytes per UTF-16 unit: a text this short is kept without counting.
+  if (text.length <= L.storedTextBytes / 3) return undefined;
+  const bytes = utf8Length(text);
+  if (bytes <= L.storedTextBytes) return undefined;
+  return `Not kept: ${sizeText(bytes)} of seeds; the box keeps at most ${sizeText(L.storedTextBytes)}. ${SEEDS_FILE_ADVICE}`;
 }

@@ -7,7 +7,7 @@
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
  */
 import { numberProblem, rangeText } from '../../core/limits';
-import { type Invalid, isRecord, messageHead } from '../messageChecks';
+import { fieldless, hasKnownType, type Invalid, messageHead, unknownType } from '../messageChecks';
 import {
   MAX_ORIGIN_CHARS,
   ROBOTS_LINE_LIMIT,
@@ -169,10 +169,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
   const { raw, type, only } = head;
   const known = type as WebviewMessageType;
   switch (known) {
-    case 'ready': {
-      const extra = only();
-      return extra ? { error: extra } : { type: 'ready' };
-    }
+    case 'ready':
+      return fieldless('ready', only());
     case 'fieldsEdited': {
       const extra = only('fields');
       if (extra) return { error: extra };
@@ -245,10 +243,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
     case 'requestRobots':
     case 'runTestCrawl':
     case 'chooseCalibrationReport':
-    case 'copyPlan': {
-      const extra = only();
-      return extra ? { error: extra } : { type: known };
-    }
+    case 'copyPlan':
+      return fieldless(known, only());
     case 'useCalibration': {
       const extra = only('source');
       if (extra) return { error: extra };
@@ -273,11 +269,8 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
         return { error: `openRobots: line must be ${rangeText(ROBOTS_LINE_LIMIT)}` };
       return { type: 'openRobots', origin, line: line as number };
     }
-    default: {
-      // Compile time: every WebviewMessageType has a case above. Run time: `type` may be any string.
-      const _unhandled: never = known;
-      return { error: `message: unknown type ${JSON.stringify(String(_unhandled).slice(0, 40))}` };
-    }
+    default:
+      return unknownType(known);
   }
 }
 
@@ -304,5 +297,5 @@ export const HOST_MESSAGE_TYPES = Object.keys(HOST_MESSAGE_TYPE_SET) as HostMess
 
 /** The webview's guard on incoming messages: an object with a known `type`. The host is trusted; this catches bugs. */
 export function isHostMessage(raw: unknown): raw is HostToWebview {
-  return isRecord(raw) && typeof raw.type === 'string' && Object.hasOwn(HOST_MESSAGE_TYPE_SET, raw.type);
+  return hasKnownType<HostToWebview>(raw, HOST_MESSAGE_TYPE_SET);
 }

@@ -19,7 +19,7 @@ import {
   type ReportView,
   type TimelineRowView,
 } from '../../shared/planReport/messages';
-import { byId, el, renderChart, showNotice } from '../dom';
+import { closestTo, el, elementsById, receiveMessages, renderChart, showNotice, webviewApi } from '../dom';
 import {
   axisTicks,
   bandMarks,
@@ -39,50 +39,43 @@ import {
   type ReportState,
 } from './model';
 
-interface VsCodeApi {
-  postMessage(message: ReportToHost): void;
-  getState(): unknown;
-  setState(state: ReportState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
 const SEARCH_MS = 200;
 const NOTICE_MS = 8000;
 
-const vscode = acquireVsCodeApi();
+const vscode = webviewApi<ReportToHost, ReportState>();
 
-const ui = {
-  main: byId<HTMLElement>('report'),
-  total: byId<HTMLElement>('total'),
-  binding: byId<HTMLElement>('binding'),
-  settings: byId<HTMLElement>('settings'),
-  problems: byId<HTMLUListElement>('problems'),
-  chartSection: byId<HTMLElement>('chart-section'),
-  chart: byId<HTMLElement>('chart'),
-  chartMore: byId<HTMLElement>('chart-more'),
-  warningsSection: byId<HTMLDetailsElement>('warnings-section'),
-  warningsHeading: byId<HTMLElement>('warnings-heading'),
-  warnings: byId<HTMLUListElement>('warnings'),
-  warningsMore: byId<HTMLElement>('warnings-more'),
-  search: byId<HTMLInputElement>('search'),
-  filter: byId<HTMLSelectElement>('filter'),
-  rowCount: byId<HTMLElement>('row-count'),
-  exportCsv: byId<HTMLButtonElement>('export-csv'),
-  exportJson: byId<HTMLButtonElement>('export-json'),
-  grid: byId<HTMLElement>('grid'),
-  viewport: byId<HTMLElement>('viewport'),
-  sizer: byId<HTMLElement>('sizer'),
-  status: byId<HTMLElement>('status'),
-  simulationStatus: byId<HTMLElement>('simulation-status'),
-  simulationBody: byId<HTMLElement>('simulation-body'),
-  simulationText: byId<HTMLElement>('simulation-text'),
-  bandChart: byId<HTMLElement>('band-chart'),
-  timelineAxis: byId<HTMLElement>('timeline-axis'),
-  timeline: byId<HTMLElement>('timeline'),
-  timelineViewport: byId<HTMLElement>('timeline-viewport'),
-  timelineSizer: byId<HTMLElement>('timeline-sizer'),
-  timelineMethod: byId<HTMLElement>('timeline-method'),
-};
+const ui = elementsById({
+  main: ['report', HTMLElement],
+  total: ['total', HTMLElement],
+  binding: ['binding', HTMLElement],
+  settings: ['settings', HTMLElement],
+  problems: ['problems', HTMLUListElement],
+  chartSection: ['chart-section', HTMLElement],
+  chart: ['chart', HTMLElement],
+  chartMore: ['chart-more', HTMLElement],
+  warningsSection: ['warnings-section', HTMLDetailsElement],
+  warningsHeading: ['warnings-heading', HTMLElement],
+  warnings: ['warnings', HTMLUListElement],
+  warningsMore: ['warnings-more', HTMLElement],
+  search: ['search', HTMLInputElement],
+  filter: ['filter', HTMLSelectElement],
+  rowCount: ['row-count', HTMLElement],
+  exportCsv: ['export-csv', HTMLButtonElement],
+  exportJson: ['export-json', HTMLButtonElement],
+  grid: ['grid', HTMLElement],
+  viewport: ['viewport', HTMLElement],
+  sizer: ['sizer', HTMLElement],
+  status: ['status', HTMLElement],
+  simulationStatus: ['simulation-status', HTMLElement],
+  simulationBody: ['simulation-body', HTMLElement],
+  simulationText: ['simulation-text', HTMLElement],
+  bandChart: ['band-chart', HTMLElement],
+  timelineAxis: ['timeline-axis', HTMLElement],
+  timeline: ['timeline', HTMLElement],
+  timelineViewport: ['timeline-viewport', HTMLElement],
+  timelineSizer: ['timeline-sizer', HTMLElement],
+  timelineMethod: ['timeline-method', HTMLElement],
+});
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -101,6 +94,8 @@ let waiting: { request: number; offset: number; count: number } | undefined;
 let restoreScroll: number | undefined = state.scrollTop;
 let frame: number | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
+/** The timer that clears the notice. */
+const noticeTimer: { notice?: ReturnType<typeof setTimeout> } = {};
 /** Row elements on screen, by position in the view. */
 const drawn = new Map<number, HTMLElement>();
 
@@ -478,7 +473,7 @@ function handle(message: HostToReport): void {
       received(message);
       break;
     case 'notice':
-      showNotice(ui.status, message.level, message.message, NOTICE_MS);
+      showNotice(ui.status, message.level, message.message, NOTICE_MS, noticeTimer);
       break;
     case 'simulation':
       if (message.plan !== plan) break;
@@ -495,9 +490,7 @@ function handle(message: HostToReport): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostReportMessage(event.data)) handle(event.data);
-});
+receiveMessages(isHostReportMessage, handle);
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -513,8 +506,8 @@ window.addEventListener('resize', () => {
 ui.timelineViewport.addEventListener('scroll', scheduleTimeline);
 
 ui.grid.querySelector('.grid-head')?.addEventListener('click', (event) => {
-  const button = event.target instanceof Element ? event.target.closest('button[data-sort]') : null;
-  if (!(button instanceof HTMLButtonElement)) return;
+  const button = closestTo(event, 'button[data-sort]', HTMLButtonElement);
+  if (button === null) return;
   setQuery(nextQuerySort(query, button.dataset.sort as ReportSortKey));
 });
 
