@@ -25,9 +25,10 @@ import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent, CrawlSummary, HostDroppedEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
 import { canonicalHttpHost } from './canonicalUrl';
-import { Frontier, intervalMs, type HostSlot } from './frontier';
+import { CrawlState, toReport, UrlRecord, type AdmitContext } from './crawlState';
+import { intervalMs, type Frontier, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
-import { CrawlStats, type HostStats } from './stats';
+import type { CrawlStats, HostStats } from './stats';
 import {
   type CrawlOptions,
   type CrawlResult,
@@ -38,7 +39,6 @@ import {
   type RobotsDecision,
   type RobotsFetch,
   type UrlOutcome,
-  type UrlReport,
 } from './types';
 
 /** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
@@ -59,76 +59,27 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   return new CrawlScheduler(resolved).run();
 }
 
-/** One URL the crawl met. All fields are set in the constructor, so every record has one shape. */
-class UrlRecord {
-  /** Retry backoff or Retry-After: not before this time. */
-  notBefore = 0;
-  attempts = 0;
-  /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
-  inChain = false;
-  state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done' = 'new';
-  /**
-   * Set while this URL carries its origin's robots.txt request through the host's queue: called once the
-   * request is decided or the URL leaves the run, to let the origin's other robots checks go on.
-   */
-  robotsRelease: (() => void) | undefined = undefined;
-  outcome: UrlOutcome | undefined = undefined;
-  status: number | undefined = undefined;
-  detail: string | undefined = undefined;
-
-  constructor(
-    readonly url: string,
-    /** `URL.host`; '' for a URL that did not parse. */
-    readonly host: string,
-    readonly depth: number,
-    readonly from: string | undefined,
-    /** Redirect hops from the start of its chain. */
-    readonly hops: number,
-    /** A redirect target: it continues a chain that has already started, so the page budget does not hold it back. */
-    readonly continuation: boolean,
-  ) {}
-
-  /** `URL.origin` (scheme://host), from the URL's scheme and its host. */
-  get origin(): string {
-    return (this.url.startsWith('https:') ? 'https://' : 'http://') + this.host;
-  }
-}
-
-interface AdmitContext {
-  depth: number;
-  from?: string;
-  hops: number;
-  continuation: boolean;
-  seed: boolean;
-}
-
 class CrawlScheduler {
+  private readonly s: CrawlState;
+  private readonly o: ResolvedCrawlOptions;
   private readonly clock: Clock;
   private readonly frontier: Frontier<UrlRecord>;
-  private readonly records = new Map<string, UrlRecord>();
-  private readonly order: UrlRecord[] = [];
+  private readonly records: Map<string, UrlRecord>;
+  private readonly order: UrlRecord[];
   private readonly stats: CrawlStats;
   private readonly seedHosts = new Set<string>();
-  private readonly checking = new Set<UrlRecord>();
+  private readonly checking: Set<UrlRecord>;
   private readonly originChains = new Map<string, Promise<void>>();
-  /** Requests in flight (robots.txt included), and the controllers of those on the promise road. */
-  private inFlight = 0;
-  private readonly controllers = new Map<UrlRecord, AbortController>();
+  private readonly controllers: Map<UrlRecord, AbortController>;
   /** Aborts the robots.txt gate's calls; made when the first call is, since aborting one costs an exception's stack. */
   private robotsAbortController: AbortController | undefined;
   private robotsAborted = false;
-  /** The one signal of every request on the callback road (CrawlOptions.startFetch): aborts reach them all at once. */
-  private readonly sharedRequests = new AbortController();
-  /** Whether anyone listens to events: when not, none is built. */
+  private readonly sharedRequests: AbortController;
   private readonly emitting: boolean;
   private graceAbort: AbortController | undefined;
 
-  private activeChains = 0;
-  private gateOpen = true;
   private maxPagesReached = false;
 
-  private stopping = false;
-  private fatal: { error: unknown } | undefined;
   /** What runs when the wait in hand ends; undefined while the loop is not waiting. */
   private wakeThen: (() => void) | undefined;
   /** Cancels the wait's timer, when it has one; `idleAt` is when it is set for (a clock's own timer). */
@@ -138,26 +89,24 @@ class CrawlScheduler {
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   private readonly onStop = (): void => this.requestStop();
-  private eventBuffer: CrawlEvent[] | undefined;
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
-  /** Records not yet final (state other than 'done'). */
-  private unfinished = 0;
-  /** More than one request in flight per host: new starts wait for the end of the instant (endOfInstant). */
   private readonly sharedHosts: boolean;
 
-  constructor(private readonly o: ResolvedCrawlOptions) {
-    this.clock = o.clock;
-    this.sharedHosts = o.perHostConcurrency > 1;
-    this.emitting = o.emit !== undefined;
-    this.stats = new CrawlStats(this.clock.now());
-    this.frontier = new Frontier<UrlRecord>({
-      delayFrom: o.delayFrom,
-      perHostConcurrency: o.perHostConcurrency,
-      exempt: (r) => r.attempts > 0 || r.continuation,
-      mayStartNew: () => this.gateOpen,
-    });
+  constructor(o: ResolvedCrawlOptions) {
+    const s = (this.s = new CrawlState(o));
+    this.o = o;
+    this.clock = s.clock;
+    this.frontier = s.frontier;
+    this.records = s.records;
+    this.order = s.order;
+    this.stats = s.stats;
+    this.checking = s.checking;
+    this.controllers = s.controllers;
+    this.sharedRequests = s.sharedRequests;
+    this.emitting = s.emitting;
+    this.sharedHosts = s.sharedHosts;
   }
 
   /**
@@ -186,7 +135,7 @@ class CrawlScheduler {
       const host = (canonical[i] = canonicalHttpHost(seeds[i]!.trim())) ?? seedHost(seeds[i]!);
       if (host !== undefined) this.seedHosts.add(host);
     }
-    if (stop?.aborted) this.stopping = true;
+    if (stop?.aborted) this.s.stopping = true;
     const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
     for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
     stop?.addEventListener('abort', this.onStop);
@@ -198,9 +147,9 @@ class CrawlScheduler {
   // -------------------------------------------------------------------------------------------------
 
   private dispatch(): void {
-    if (this.stopping || this.fatal) return;
+    if (this.s.stopping || this.s.fatal) return;
     const now = this.clock.now();
-    while (this.inFlight < this.o.concurrency) {
+    while (this.s.inFlight < this.o.concurrency) {
       const taken = this.frontier.takeReady(now);
       if (!taken) break;
       if (taken.item.robotsRelease) this.startRobots(taken.slot, taken.item, taken.previousStartAt, now);
@@ -221,15 +170,15 @@ class CrawlScheduler {
   }
 
   private finished(): boolean {
-    if (this.deferred.length > 0 || this.inFlight > 0) return false;
-    if (this.stopping) return true;
+    if (this.deferred.length > 0 || this.s.inFlight > 0) return false;
+    if (this.s.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
   }
 
   /** Ms until the next host is ready, or undefined to wait only for a wake-up (slots full, nothing ready). */
   private wakeDelay(): number | undefined {
-    if (this.stopping || this.inFlight >= this.o.concurrency) return undefined;
+    if (this.s.stopping || this.s.inFlight >= this.o.concurrency) return undefined;
     const at = this.frontier.nextReadyAt();
     if (at === undefined) return undefined;
     return Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
@@ -243,8 +192,8 @@ class CrawlScheduler {
   private readonly step = (): void => {
     if (this.ended) return;
     try {
-      if (this.fatal) {
-        if (this.inFlight === 0) {
+      if (this.s.fatal) {
+        if (this.s.inFlight === 0) {
           this.end(undefined);
           return;
         }
@@ -280,7 +229,7 @@ class CrawlScheduler {
       this.abortRobots();
       if (thrown) throw thrown.error;
       this.runDeferred();
-      if (this.fatal) throw this.fatal.error;
+      if (this.s.fatal) throw this.s.fatal.error;
       settle.resolve(this.finish());
     } catch (err) {
       settle.reject(err);
@@ -366,10 +315,10 @@ class CrawlScheduler {
   }
 
   private requestStop(): void {
-    if (this.stopping) return;
-    this.stopping = true;
+    if (this.s.stopping) return;
+    this.s.stopping = true;
     this.abortRobots();
-    if (this.inFlight > 0) {
+    if (this.s.inFlight > 0) {
       const grace = new AbortController();
       this.graceAbort = grace;
       this.clock.sleep(this.o.graceMs, grace.signal).then(
@@ -385,13 +334,13 @@ class CrawlScheduler {
   /** Aborts every request in flight (a stop's grace is over, or the crawl failed). */
   private abortInFlight(): void {
     for (const controller of this.controllers.values()) controller.abort();
-    if (this.inFlight > this.controllers.size) this.sharedRequests.abort();
+    if (this.s.inFlight > this.controllers.size) this.sharedRequests.abort();
   }
 
   private failCrawl(error: unknown): void {
-    if (this.fatal) return;
-    this.fatal = { error };
-    this.eventBuffer = undefined;
+    if (this.s.fatal) return;
+    this.s.fatal = { error };
+    this.s.eventBuffer = undefined;
     this.abortInFlight();
     this.abortRobots();
     this.wake();
@@ -449,7 +398,7 @@ class CrawlScheduler {
     }
     if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, ctx, 'out-of-scope', 'depth');
     if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, ctx, 'out-of-scope', 'redirect-limit');
-    if (this.stopping) return this.refuse(url, host, ctx, 'not-started', 'stopped');
+    if (this.s.stopping) return this.refuse(url, host, ctx, 'not-started', 'stopped');
     if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
       this.stats.notStartedByMaxPages++;
       return this.refuse(url, host, ctx, 'not-started', 'max-pages');
@@ -489,7 +438,7 @@ class CrawlScheduler {
     const rec = new UrlRecord(url, host, ctx.depth, ctx.from, ctx.hops, ctx.continuation);
     this.records.set(url, rec);
     this.order.push(rec);
-    this.unfinished++;
+    this.s.unfinished++;
     return rec;
   }
 
@@ -542,7 +491,7 @@ class CrawlScheduler {
     const previous = this.originChains.get(origin) ?? Promise.resolve();
     const next = previous.then(async () => {
       // After a stop nothing more is asked (the URL ends as not started).
-      if (rec.state !== 'checking' || this.fatal || this.stopping) return;
+      if (rec.state !== 'checking' || this.s.fatal || this.s.stopping) return;
       if (gate.peek) {
         const known = gate.peek(rec.url);
         if (!known) {
@@ -561,7 +510,7 @@ class CrawlScheduler {
             detail: `robots.txt check failed: ${errorMessage(err)}`,
           };
         }
-        if (rec.state !== 'checking' || this.fatal) return;
+        if (rec.state !== 'checking' || this.s.fatal) return;
         this.decideAtHand(rec, decision);
       }
       this.updateGate();
@@ -703,10 +652,10 @@ class CrawlScheduler {
     const robotsUrl = `${rec.origin}/robots.txt`;
     this.stats.started(slot.name, now);
     const controller = new AbortController();
-    this.inFlight++;
+    this.s.inFlight++;
     this.controllers.set(rec, controller);
     const settle = (decision: RobotsDecision): void => {
-      this.inFlight--;
+      this.s.inFlight--;
       this.controllers.delete(rec);
       this.runDeferred();
       try {
@@ -727,8 +676,8 @@ class CrawlScheduler {
         // The response ended when the fetch says (parsing came after): the end reading counts from then.
         this.frontier.end(slot, Math.min(end, Math.max(fetch.endedAt, fetch.sentAt ?? fetch.endedAt)), fetch.sentAt);
         this.reportRobotsRequest(slot, fetch, end);
-        if (this.fatal) this.finalize(rec, 'failed', 'crawl failed');
-        else if (this.stopping && decision.outcome === 'unreachable') this.finalize(rec, 'not-started', 'stopped');
+        if (this.s.fatal) this.finalize(rec, 'failed', 'crawl failed');
+        else if (this.s.stopping && decision.outcome === 'unreachable') this.finalize(rec, 'not-started', 'stopped');
         else this.robotsDecided(rec, decision, 'front');
         if (!slot.dropped) this.frontier.refresh(slot);
         this.updateGate();
@@ -816,14 +765,14 @@ class CrawlScheduler {
     rec.notBefore = 0;
     if (!rec.inChain) {
       rec.inChain = true;
-      this.activeChains++;
+      this.s.activeChains++;
     }
     this.stats.started(slot.name, now);
     const startFetch = this.o.startFetch;
     if (startFetch) {
       // The callback road (a simulation on its own clock): no promise and no AbortController per request.
       const shared = this.sharedRequests;
-      this.inFlight++;
+      this.s.inFlight++;
       let answered = false;
       const done = (result: PageResult): void => {
         if (answered) return;
@@ -848,7 +797,7 @@ class CrawlScheduler {
       return;
     }
     const controller = new AbortController();
-    this.inFlight++;
+    this.s.inFlight++;
     this.controllers.set(rec, controller);
     let pending: Promise<PageResult>;
     try {
@@ -894,7 +843,7 @@ class CrawlScheduler {
 
   /** A request's result is in: the request leaves the slots, the result is handled, the loop is woken. */
   private settleRequest(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
-    this.inFlight--;
+    this.s.inFlight--;
     this.controllers.delete(rec);
     try {
       this.complete(slot, rec, result);
@@ -908,7 +857,7 @@ class CrawlScheduler {
     this.runDeferred();
     const now = this.clock.now();
     this.frontier.end(slot, now, result.sentAt);
-    if (this.fatal) {
+    if (this.s.fatal) {
       this.finalize(rec, 'failed', 'crawl failed');
       return;
     }
@@ -925,8 +874,8 @@ class CrawlScheduler {
     this.stats.error(slot.name);
     if (isThrottleError(kind) && !slot.dropped) slot.rate.onThrottle('backoff');
     // Our own stop aborting a request says nothing about the host.
-    const giveUp = !slot.dropped && !this.stopping && this.countFailure(st);
-    const wouldRetry = isRetryableError(kind) && rec.attempts <= this.o.maxRetries && !this.stopping;
+    const giveUp = !slot.dropped && !this.s.stopping && this.countFailure(st);
+    const wouldRetry = isRetryableError(kind) && rec.attempts <= this.o.maxRetries && !this.s.stopping;
     const willRetry = wouldRetry && !giveUp && !slot.dropped;
     this.emit({
       type: 'error',
@@ -949,7 +898,7 @@ class CrawlScheduler {
     this.endFailedAttempt(slot, rec, st, detail, {
       wouldRetry,
       dropHost: giveUp,
-      failedDetail: this.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail,
+      failedDetail: this.s.stopping && kind === 'aborted' ? 'aborted: crawl stopped' : detail,
     });
   }
 
@@ -1011,7 +960,7 @@ class CrawlScheduler {
 
     const locationRaw = result.location ?? result.headers['location'];
     if (isRedirectStatus(status) && locationRaw !== undefined && locationRaw.trim() !== '') {
-      this.eventBuffer = [];
+      this.s.eventBuffer = [];
       const target = this.admit(locationRaw, rec.url, {
         depth: rec.depth,
         from: rec.url,
@@ -1040,14 +989,14 @@ class CrawlScheduler {
       // The host's next request first: it goes out while this page is read (not with several requests
       // in flight per host: a response of this same instant may still pause the host, see endOfInstant). Its events wait for this
       // page's response event, and every later completion reads the pages put off before it.
-      this.eventBuffer = [];
+      this.s.eventBuffer = [];
       this.frontier.refresh(slot);
       this.updateGate();
-      const before = this.inFlight;
+      const before = this.s.inFlight;
       this.dispatch();
-      const held = this.eventBuffer;
-      this.eventBuffer = undefined;
-      if (this.inFlight > before) {
+      const held = this.s.eventBuffer;
+      this.s.eventBuffer = undefined;
+      if (this.s.inFlight > before) {
         this.later(() => this.readPage(rec, html, responseEvent, held));
         return;
       }
@@ -1064,8 +1013,8 @@ class CrawlScheduler {
     responseEvent: (linksQueued: number) => CrawlEvent,
     held: readonly CrawlEvent[],
   ): void {
-    if (this.fatal) return;
-    this.eventBuffer = [];
+    if (this.s.fatal) return;
+    this.s.eventBuffer = [];
     let linksQueued = 0;
     let links: string[] = [];
     try {
@@ -1081,8 +1030,8 @@ class CrawlScheduler {
       )
         linksQueued++;
     }
-    const found = this.eventBuffer ?? [];
-    this.eventBuffer = undefined;
+    const found = this.s.eventBuffer ?? [];
+    this.s.eventBuffer = undefined;
     this.emit(responseEvent(linksQueued));
     for (const event of held) this.emit(event);
     for (const event of found) this.emit(event);
@@ -1146,7 +1095,7 @@ class CrawlScheduler {
     }
 
     const giveUp = !slot.dropped && this.countFailure(st);
-    const wouldRetry = isRetryableStatus(status) && rec.attempts <= this.o.maxRetries && !this.stopping;
+    const wouldRetry = isRetryableStatus(status) && rec.attempts <= this.o.maxRetries && !this.s.stopping;
     const willRetry = wouldRetry && !giveUp && !slot.dropped;
     this.emit(responseEvent());
 
@@ -1168,7 +1117,7 @@ class CrawlScheduler {
       return;
     }
     const failedDetail = isRetryableStatus(status)
-      ? `${detail}${this.stopping ? ' (stopped before a retry)' : ' after retries'}`
+      ? `${detail}${this.s.stopping ? ' (stopped before a retry)' : ' after retries'}`
       : detail;
     this.endFailedAttempt(slot, rec, st, detail, { wouldRetry, dropHost: giveUp, failedDetail });
   }
@@ -1249,11 +1198,11 @@ class CrawlScheduler {
       release();
     }
     rec.state = 'done';
-    this.unfinished--;
+    this.s.unfinished--;
     rec.outcome = outcome;
     if (detail !== undefined) rec.detail = detail;
     else if (outcome === 'fetched' || outcome === 'redirected') rec.detail = undefined;
-    if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
+    if (rec.inChain && !(outcome === 'redirected' && continued)) this.s.activeChains--;
     rec.inChain = false;
     if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
   }
@@ -1270,7 +1219,7 @@ class CrawlScheduler {
       }
     }
     // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
-    this.gateOpen = this.stats.pages + this.activeChains < this.o.maxPages;
+    this.s.gateOpen = this.stats.pages + this.s.activeChains < this.o.maxPages;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -1279,8 +1228,8 @@ class CrawlScheduler {
 
   private emit(event: CrawlEvent): void {
     if (!this.emitting) return;
-    if (this.eventBuffer) {
-      this.eventBuffer.push(event);
+    if (this.s.eventBuffer) {
+      this.s.eventBuffer.push(event);
       return;
     }
     try {
@@ -1292,8 +1241,8 @@ class CrawlScheduler {
 
   /** Emits `first`, then what was buffered while it was being worked out (its `queued` events). */
   private flushWith(first: CrawlEvent): void {
-    const buffered = this.eventBuffer ?? [];
-    this.eventBuffer = undefined;
+    const buffered = this.s.eventBuffer ?? [];
+    this.s.eventBuffer = undefined;
     this.emit(first);
     for (const event of buffered) this.emit(event);
   }
@@ -1303,7 +1252,7 @@ class CrawlScheduler {
     if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
     this.lastProgressAt = now;
     const ratePerSecond = this.stats.pageRate(now);
-    const pending = this.unfinished;
+    const pending = this.s.unfinished;
     const pages = this.stats.pages;
     const planned = Math.min(this.o.maxPages, pages + pending);
     const remaining = Math.max(0, planned - pages);
@@ -1314,7 +1263,7 @@ class CrawlScheduler {
       done: pages,
       planned,
       queued: this.frontier.queued + this.checking.size,
-      inFlight: this.inFlight,
+      inFlight: this.s.inFlight,
       ratePerSecond,
       ...(etaSeconds === undefined ? {} : { etaSeconds }),
     });
@@ -1322,20 +1271,20 @@ class CrawlScheduler {
 
   private finish(): CrawlResult {
     const now = this.clock.now();
-    const why = this.stopping ? 'stopped' : 'not scheduled';
+    const why = this.s.stopping ? 'stopped' : 'not scheduled';
     for (const rec of this.frontier.removeWhere(() => true)) this.finalize(rec, 'not-started', why);
     for (const rec of this.order) if (rec.state !== 'done') this.finalize(rec, 'not-started', why);
     this.maybeProgress(now, true);
     const summary = this.summary(now);
     this.emit({ type: 'done', at: now, summary });
-    if (this.fatal) throw this.fatal.error;
+    if (this.s.fatal) throw this.s.fatal.error;
     return { summary, urls: this.o.urlOutcomes === false ? [] : this.order.map(toReport) };
   }
 
   private summary(now: number): CrawlSummary {
     const hosts = [...this.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
     return this.stats.summary(now, hosts, {
-      stopped: this.stopping,
+      stopped: this.s.stopping,
       plannedSeconds: this.o.plannedSeconds,
       notFollowed: summarizeNotFollowed(this.order),
     });
@@ -1362,19 +1311,6 @@ function seedHost(seed: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function toReport(rec: UrlRecord): UrlReport {
-  return {
-    url: rec.url,
-    host: rec.host,
-    outcome: rec.outcome ?? 'not-started',
-    ...(rec.status === undefined ? {} : { status: rec.status }),
-    attempts: rec.attempts,
-    depth: rec.depth,
-    ...(rec.from === undefined ? {} : { from: rec.from }),
-    ...(rec.detail === undefined ? {} : { detail: rec.detail }),
-  };
 }
 
 /** Guards against a fetcher that resolves with something that is not a PageResult. */
