@@ -28,6 +28,7 @@ import { canonicalHttpHost } from './canonicalUrl';
 import { CrawlState, toReport, UrlRecord, type AdmitContext } from './crawlState';
 import { intervalMs, type Frontier, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
+import { WakeUps } from './wakeUps';
 import type { CrawlStats, HostStats } from './stats';
 import {
   type CrawlOptions,
@@ -40,9 +41,6 @@ import {
   type RobotsFetch,
   type UrlOutcome,
 } from './types';
-
-/** The reason an idle wait's timer is cancelled with (a fixed value: `abort()` would build a DOMException each time). */
-const IDLE_OVER = new Error('idle wait over');
 
 /**
  * Runs a crawl to its end (all work done, the page limit, a stop, or every host dropped) and returns the
@@ -80,12 +78,7 @@ class CrawlScheduler {
 
   private maxPagesReached = false;
 
-  /** What runs when the wait in hand ends; undefined while the loop is not waiting. */
-  private wakeThen: (() => void) | undefined;
-  /** Cancels the wait's timer, when it has one; `idleAt` is when it is set for (a clock's own timer). */
-  private idleCancel: (() => void) | undefined;
-  private idleAt = 0;
-  private wakePending = false;
+  private readonly wakeUps: WakeUps;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   private readonly onStop = (): void => this.requestStop();
@@ -107,6 +100,7 @@ class CrawlScheduler {
     this.sharedRequests = s.sharedRequests;
     this.emitting = s.emitting;
     this.sharedHosts = s.sharedHosts;
+    this.wakeUps = new WakeUps(s.clock);
   }
 
   /**
@@ -157,18 +151,6 @@ class CrawlScheduler {
     }
   }
 
-  /**
-   * Lets the clock's current instant run out: every response that ended at this instant is handled
-   * before anything new starts. With more than one request in flight per host, two of a host's
-   * responses can end at the same instant; were the first (a 301) to free a slot and start the host's
-   * next request at once, a Retry-After in the second (a 429) would pause the host from an instant
-   * that already holds a start. With one request per host this cannot happen (a host starts again only
-   * after its one response is handled), so no turn is spent there.
-   */
-  private endOfInstant(then: () => void): void {
-    this.timer(0, then);
-  }
-
   private finished(): boolean {
     if (this.deferred.length > 0 || this.s.inFlight > 0) return false;
     if (this.s.stopping) return true;
@@ -197,7 +179,7 @@ class CrawlScheduler {
           this.end(undefined);
           return;
         }
-        this.idle(undefined, this.step);
+        this.wakeUps.idle(undefined, this.step);
         return;
       }
       this.dispatch();
@@ -205,7 +187,7 @@ class CrawlScheduler {
         this.end(undefined);
         return;
       }
-      this.idle(this.wakeDelay(), this.sharedHosts ? this.afterInstant : this.step);
+      this.wakeUps.idle(this.wakeDelay(), this.sharedHosts ? this.afterInstant : this.step);
     } catch (err) {
       this.end({ error: err });
     }
@@ -214,14 +196,14 @@ class CrawlScheduler {
   /** With more than one request in flight per host, the loop goes on only once the instant has run out (endOfInstant). */
   private readonly afterInstant = (): void => {
     if (this.ended) return;
-    this.endOfInstant(this.step);
+    this.wakeUps.endOfInstant(this.step);
   };
 
   /** The crawl is over (or failed inside the loop): clean up, then settle run()'s promise. */
   private end(thrown: { error: unknown } | undefined): void {
     if (this.ended) return;
     this.ended = true;
-    this.cancelIdle();
+    this.wakeUps.cancelIdle();
     const settle = this.settleRun!;
     try {
       this.o.stop?.removeEventListener('abort', this.onStop);
@@ -250,70 +232,6 @@ class CrawlScheduler {
     this.robotsAbortController?.abort();
   }
 
-  /** Runs `task` after a wait is over, as the continuation of an `await` would run. */
-  private post(task: () => void): void {
-    if (this.clock.post) this.clock.post(task);
-    else void Promise.resolve().then(task);
-  }
-
-  /** Calls `task` after `ms` of the clock's time unless cancelled; the clock's own timer when it has one. */
-  private timer(ms: number, task: () => void): () => void {
-    if (this.clock.setTimer) return this.clock.setTimer(ms, task);
-    const controller = new AbortController();
-    this.clock.sleep(ms, controller.signal).then(task, () => undefined);
-    return () => controller.abort(IDLE_OVER);
-  }
-
-  /** Waits for a wake-up, or `ms` of the clock's time when given, then posts `then`. */
-  private idle(ms: number | undefined, then: () => void): void {
-    if (this.wakePending) {
-      this.wakePending = false;
-      this.post(then);
-      return;
-    }
-    this.wakeThen = then;
-    if (this.clock.setTimer) {
-      // A clock's own timer stays set across wake-ups while the loop wants the same time (one per host start,
-      // not one per response); a wake-up leaves it, a new time replaces it, and a wait for a wake-up alone
-      // (every slot busy) leaves it too: should it fire first, the loop only looks again.
-      if (ms === undefined) return;
-      const at = this.clock.now() + ms;
-      if (this.idleCancel !== undefined && this.idleAt === at) return;
-      this.cancelIdle();
-      this.idleAt = at;
-      this.idleCancel = this.clock.setTimer(ms, this.onIdleTimer);
-      return;
-    }
-    this.cancelIdle();
-    if (ms !== undefined) this.idleCancel = this.timer(ms, this.onIdleTimer);
-  }
-
-  private readonly onIdleTimer = (): void => {
-    this.idleCancel = undefined;
-    this.wakeUp();
-  };
-
-  /** Ends the wait in hand and posts what was to follow it (a sleep's timer is cancelled; a clock's own one stays). */
-  private wakeUp(): void {
-    const then = this.wakeThen;
-    if (then === undefined) return;
-    this.wakeThen = undefined;
-    if (!this.clock.setTimer) this.cancelIdle();
-    this.post(then);
-  }
-
-  private cancelIdle(): void {
-    const cancel = this.idleCancel;
-    if (cancel === undefined) return;
-    this.idleCancel = undefined;
-    cancel();
-  }
-
-  private wake(): void {
-    if (this.wakeThen) this.wakeUp();
-    else this.wakePending = true;
-  }
-
   private requestStop(): void {
     if (this.s.stopping) return;
     this.s.stopping = true;
@@ -328,7 +246,7 @@ class CrawlScheduler {
         () => undefined,
       );
     }
-    this.wake();
+    this.wakeUps.wake();
   }
 
   /** Aborts every request in flight (a stop's grace is over, or the crawl failed). */
@@ -343,7 +261,7 @@ class CrawlScheduler {
     this.s.eventBuffer = undefined;
     this.abortInFlight();
     this.abortRobots();
-    this.wake();
+    this.wakeUps.wake();
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -514,7 +432,7 @@ class CrawlScheduler {
         this.decideAtHand(rec, decision);
       }
       this.updateGate();
-      this.wake();
+      this.wakeUps.wake();
     });
     const chain: Promise<void> = next.then(
       () => this.endChain(origin, chain),
@@ -553,7 +471,7 @@ class CrawlScheduler {
       }
       rec.state = 'queued';
       this.frontier.enqueue(slot, rec, 'front');
-      this.wake();
+      this.wakeUps.wake();
     });
   }
 
@@ -635,7 +553,7 @@ class CrawlScheduler {
     rec.robotsRelease = undefined;
     const done = (): void => {
       release?.();
-      this.wake();
+      this.wakeUps.wake();
     };
     // Another caller may have fetched it since the URL was queued: then there is no request to make (the
     // start the frontier recorded stays: the host waits one interval more, never less).
@@ -784,7 +702,7 @@ class CrawlScheduler {
       } catch (err) {
         // As a fetcher that rejects: the result comes in a later turn, never inside start().
         const endedAt = this.clock.now();
-        this.post(() =>
+        this.wakeUps.post(() =>
           done({
             error: { kind: shared.signal.aborted ? 'aborted' : 'other', message: errorMessage(err) },
             startedAt: now,
@@ -850,7 +768,7 @@ class CrawlScheduler {
     } catch (err) {
       this.failCrawl(err);
     }
-    this.wake();
+    this.wakeUps.wake();
   }
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
@@ -1044,7 +962,7 @@ class CrawlScheduler {
     this.o.defer!(() => {
       this.runDeferred();
       this.updateGate();
-      this.wake();
+      this.wakeUps.wake();
     });
   }
 
