@@ -28,6 +28,7 @@ import { canonicalHttpHost } from './canonicalUrl';
 import { CrawlState, toReport, UrlRecord, type AdmitContext } from './crawlState';
 import { intervalMs, type Frontier, type HostSlot } from './frontier';
 import { summarizeNotFollowed } from './notFollowed';
+import { StopAndFailure } from './stopAndFailure';
 import { WakeUps } from './wakeUps';
 import type { CrawlStats, HostStats } from './stats';
 import {
@@ -69,19 +70,15 @@ class CrawlScheduler {
   private readonly checking: Set<UrlRecord>;
   private readonly originChains = new Map<string, Promise<void>>();
   private readonly controllers: Map<UrlRecord, AbortController>;
-  /** Aborts the robots.txt gate's calls; made when the first call is, since aborting one costs an exception's stack. */
-  private robotsAbortController: AbortController | undefined;
-  private robotsAborted = false;
   private readonly sharedRequests: AbortController;
   private readonly emitting: boolean;
-  private graceAbort: AbortController | undefined;
 
   private maxPagesReached = false;
 
   private readonly wakeUps: WakeUps;
+  private readonly stops: StopAndFailure;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
-  private readonly onStop = (): void => this.requestStop();
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
   private lastProgressAt: number | undefined;
@@ -101,6 +98,7 @@ class CrawlScheduler {
     this.emitting = s.emitting;
     this.sharedHosts = s.sharedHosts;
     this.wakeUps = new WakeUps(s.clock);
+    this.stops = new StopAndFailure(s, this.wakeUps);
   }
 
   /**
@@ -132,7 +130,7 @@ class CrawlScheduler {
     if (stop?.aborted) this.s.stopping = true;
     const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
     for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
-    stop?.addEventListener('abort', this.onStop);
+    this.stops.listen();
     this.updateGate();
   }
 
@@ -206,9 +204,7 @@ class CrawlScheduler {
     this.wakeUps.cancelIdle();
     const settle = this.settleRun!;
     try {
-      this.o.stop?.removeEventListener('abort', this.onStop);
-      this.graceAbort?.abort();
-      this.abortRobots();
+      this.stops.close();
       if (thrown) throw thrown.error;
       this.runDeferred();
       if (this.s.fatal) throw this.s.fatal.error;
@@ -216,52 +212,6 @@ class CrawlScheduler {
     } catch (err) {
       settle.reject(err);
     }
-  }
-
-  /** The signal handed to the robots.txt gate's calls. */
-  private get robotsSignal(): AbortSignal {
-    if (this.robotsAbortController === undefined) {
-      this.robotsAbortController = new AbortController();
-      if (this.robotsAborted) this.robotsAbortController.abort();
-    }
-    return this.robotsAbortController.signal;
-  }
-
-  private abortRobots(): void {
-    this.robotsAborted = true;
-    this.robotsAbortController?.abort();
-  }
-
-  private requestStop(): void {
-    if (this.s.stopping) return;
-    this.s.stopping = true;
-    this.abortRobots();
-    if (this.s.inFlight > 0) {
-      const grace = new AbortController();
-      this.graceAbort = grace;
-      this.clock.sleep(this.o.graceMs, grace.signal).then(
-        () => {
-          this.abortInFlight();
-        },
-        () => undefined,
-      );
-    }
-    this.wakeUps.wake();
-  }
-
-  /** Aborts every request in flight (a stop's grace is over, or the crawl failed). */
-  private abortInFlight(): void {
-    for (const controller of this.controllers.values()) controller.abort();
-    if (this.s.inFlight > this.controllers.size) this.sharedRequests.abort();
-  }
-
-  private failCrawl(error: unknown): void {
-    if (this.s.fatal) return;
-    this.s.fatal = { error };
-    this.s.eventBuffer = undefined;
-    this.abortInFlight();
-    this.abortRobots();
-    this.wakeUps.wake();
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -420,7 +370,7 @@ class CrawlScheduler {
       } else {
         let decision: RobotsDecision;
         try {
-          decision = await gate(rec.url, this.robotsSignal);
+          decision = await gate(rec.url, this.stops.robotsSignal());
         } catch (err) {
           decision = {
             verdict: 'disallowed',
@@ -438,7 +388,7 @@ class CrawlScheduler {
       () => this.endChain(origin, chain),
       (err: unknown) => {
         this.endChain(origin, chain);
-        this.failCrawl(err);
+        this.stops.failCrawl(err);
       },
     );
     this.originChains.set(origin, chain);
@@ -584,7 +534,7 @@ class CrawlScheduler {
           startedAt: now,
           endedAt: end,
           error: {
-            kind: this.robotsSignal.aborted ? 'aborted' : 'other',
+            kind: this.stops.robotsSignal().aborted ? 'aborted' : 'other',
             message: decision.detail ?? 'robots.txt check ended without a response',
           },
           bytes: 0,
@@ -600,13 +550,13 @@ class CrawlScheduler {
         if (!slot.dropped) this.frontier.refresh(slot);
         this.updateGate();
       } catch (err) {
-        this.failCrawl(err);
+        this.stops.failCrawl(err);
       }
       done();
     };
     let pending: Promise<RobotsDecision>;
     try {
-      pending = Promise.resolve(gate(rec.url, this.robotsSignal));
+      pending = Promise.resolve(gate(rec.url, this.stops.robotsSignal()));
     } catch (err) {
       pending = Promise.reject(err);
     }
@@ -766,7 +716,7 @@ class CrawlScheduler {
     try {
       this.complete(slot, rec, result);
     } catch (err) {
-      this.failCrawl(err);
+      this.stops.failCrawl(err);
     }
     this.wakeUps.wake();
   }
@@ -973,7 +923,7 @@ class CrawlScheduler {
       try {
         task();
       } catch (err) {
-        this.failCrawl(err);
+        this.stops.failCrawl(err);
       }
     }
   }
@@ -1153,7 +1103,7 @@ class CrawlScheduler {
     try {
       this.o.emit?.(event);
     } catch (err) {
-      this.failCrawl(err);
+      this.stops.failCrawl(err);
     }
   }
 
