@@ -22,12 +22,12 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
-import type { CrawlEvent, CrawlSummary, HostDroppedEvent } from './events';
+import type { CrawlEvent, HostDroppedEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
 import { canonicalHttpHost } from './canonicalUrl';
 import { CrawlState, toReport, UrlRecord, type AdmitContext } from './crawlState';
 import { intervalMs, type Frontier, type HostSlot } from './frontier';
-import { summarizeNotFollowed } from './notFollowed';
+import { EventStream } from './eventStream';
 import { StopAndFailure } from './stopAndFailure';
 import { WakeUps } from './wakeUps';
 import type { CrawlStats, HostStats } from './stats';
@@ -77,11 +77,11 @@ class CrawlScheduler {
 
   private readonly wakeUps: WakeUps;
   private readonly stops: StopAndFailure;
+  private readonly events: EventStream;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
   private readonly deferred: Array<() => void> = [];
-  private lastProgressAt: number | undefined;
   private readonly sharedHosts: boolean;
 
   constructor(o: ResolvedCrawlOptions) {
@@ -99,6 +99,7 @@ class CrawlScheduler {
     this.sharedHosts = s.sharedHosts;
     this.wakeUps = new WakeUps(s.clock);
     this.stops = new StopAndFailure(s, this.wakeUps);
+    this.events = new EventStream(s, this.stops);
   }
 
   /**
@@ -274,7 +275,7 @@ class CrawlScheduler {
     const rec = this.record(url, host, ctx);
     rec.inChain = ctx.continuation;
     if (this.emitting)
-      this.emit({
+      this.events.emit({
         type: 'queued',
         at: this.clock.now(),
         url,
@@ -468,7 +469,7 @@ class CrawlScheduler {
     }
     if (decision.verdict === 'disallowed') {
       this.stats.robotsSkip(rec.host);
-      this.emit({
+      this.events.emit({
         type: 'robots-skip',
         at: this.clock.now(),
         url: rec.url,
@@ -561,7 +562,7 @@ class CrawlScheduler {
       pending = Promise.reject(err);
     }
     // The request is on its way: now say so (the event sink's work does not delay it).
-    this.emit({
+    this.events.emit({
       type: 'request-start',
       at: now,
       url: robotsUrl,
@@ -588,7 +589,7 @@ class CrawlScheduler {
     if (fetch.status === undefined) {
       this.stats.error(slot.name);
       const error = fetch.error ?? { kind: 'other' as const, message: 'no response' };
-      this.emit({
+      this.events.emit({
         type: 'error',
         at,
         url: fetch.url,
@@ -604,7 +605,7 @@ class CrawlScheduler {
       return;
     }
     this.stats.status(fetch.status);
-    this.emit({
+    this.events.emit({
       type: 'response',
       at,
       url: fetch.url,
@@ -696,7 +697,7 @@ class CrawlScheduler {
     previousStartAt: number | undefined,
     now: number,
   ): void {
-    this.emit({
+    this.events.emit({
       type: 'request-start',
       at: now,
       url: rec.url,
@@ -733,7 +734,7 @@ class CrawlScheduler {
     else this.onResponse(slot, rec, result, now);
     if (!slot.dropped) this.frontier.refresh(slot);
     this.updateGate();
-    this.maybeProgress(now, false);
+    this.events.maybeProgress(now, false);
   }
 
   private onError(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageFailure, now: number): void {
@@ -745,7 +746,7 @@ class CrawlScheduler {
     const giveUp = !slot.dropped && !this.s.stopping && this.countFailure(st);
     const wouldRetry = isRetryableError(kind) && rec.attempts <= this.o.maxRetries && !this.s.stopping;
     const willRetry = wouldRetry && !giveUp && !slot.dropped;
-    this.emit({
+    this.events.emit({
       type: 'error',
       at: now,
       url: rec.url,
@@ -828,7 +829,7 @@ class CrawlScheduler {
 
     const locationRaw = result.location ?? result.headers['location'];
     if (isRedirectStatus(status) && locationRaw !== undefined && locationRaw.trim() !== '') {
-      this.s.eventBuffer = [];
+      this.events.hold();
       const target = this.admit(locationRaw, rec.url, {
         depth: rec.depth,
         from: rec.url,
@@ -837,7 +838,7 @@ class CrawlScheduler {
         seed: false,
       });
       this.finalize(rec, 'redirected', target.queued ? undefined : `not followed: ${target.why}`, target.queued);
-      this.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
+      this.events.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
       return;
     }
 
@@ -850,20 +851,19 @@ class CrawlScheduler {
         ? result.body
         : undefined;
     if (html === undefined) {
-      if (this.emitting) this.emit(responseEvent(0));
+      if (this.emitting) this.events.emit(responseEvent(0));
       return;
     }
     if (this.o.defer && !this.sharedHosts) {
       // The host's next request first: it goes out while this page is read (not with several requests
       // in flight per host: a response of this same instant may still pause the host, see endOfInstant). Its events wait for this
       // page's response event, and every later completion reads the pages put off before it.
-      this.s.eventBuffer = [];
+      this.events.hold();
       this.frontier.refresh(slot);
       this.updateGate();
       const before = this.s.inFlight;
       this.dispatch();
-      const held = this.s.eventBuffer;
-      this.s.eventBuffer = undefined;
+      const held = this.events.takeHeld() ?? [];
       if (this.s.inFlight > before) {
         this.later(() => this.readPage(rec, html, responseEvent, held));
         return;
@@ -882,7 +882,7 @@ class CrawlScheduler {
     held: readonly CrawlEvent[],
   ): void {
     if (this.s.fatal) return;
-    this.s.eventBuffer = [];
+    this.events.hold();
     let linksQueued = 0;
     let links: string[] = [];
     try {
@@ -898,11 +898,10 @@ class CrawlScheduler {
       )
         linksQueued++;
     }
-    const found = this.s.eventBuffer ?? [];
-    this.s.eventBuffer = undefined;
-    this.emit(responseEvent(linksQueued));
-    for (const event of held) this.emit(event);
-    for (const event of found) this.emit(event);
+    const found = this.events.takeHeld() ?? [];
+    this.events.emit(responseEvent(linksQueued));
+    for (const event of held) this.events.emit(event);
+    for (const event of found) this.events.emit(event);
   }
 
   /** Puts `task` off until the I/O started now has gone out (CrawlOptions.defer). */
@@ -951,7 +950,7 @@ class CrawlScheduler {
     if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff');
 
     if (valid && retryAfter!.capped && !slot.dropped) {
-      this.emit(responseEvent());
+      this.events.emit(responseEvent());
       const asked = Math.round(retryAfter!.requestedMs / 1000);
       this.dropHost(
         slot,
@@ -965,13 +964,13 @@ class CrawlScheduler {
     const giveUp = !slot.dropped && this.countFailure(st);
     const wouldRetry = isRetryableStatus(status) && rec.attempts <= this.o.maxRetries && !this.s.stopping;
     const willRetry = wouldRetry && !giveUp && !slot.dropped;
-    this.emit(responseEvent());
+    this.events.emit(responseEvent());
 
     let pausedUntil: number | undefined;
     if (valid && !slot.dropped) {
       pausedUntil = now + retryAfter!.delayMs;
       this.frontier.pause(slot, pausedUntil);
-      this.emit({ type: 'host-paused', at: now, host: slot.name, until: pausedUntil, retryAfter: raw!, status });
+      this.events.emit({ type: 'host-paused', at: now, host: slot.name, until: pausedUntil, retryAfter: raw!, status });
     }
     const detail = `status ${status}`;
     if (willRetry) {
@@ -1008,7 +1007,7 @@ class CrawlScheduler {
     rec.notBefore = notBefore;
     rec.state = 'queued';
     this.stats.retry(slot.name);
-    this.emit({
+    this.events.emit({
       type: 'retry-scheduled',
       at: this.clock.now(),
       url: rec.url,
@@ -1041,7 +1040,14 @@ class CrawlScheduler {
     const all = [...(current ? [current] : []), ...left, ...checking];
     st.dropReason = reason;
     st.dropped = `${reason}: ${detail}`;
-    this.emit({ type: 'host-dropped', at: this.clock.now(), host: slot.name, reason, detail, urlsLeft: all.length });
+    this.events.emit({
+      type: 'host-dropped',
+      at: this.clock.now(),
+      host: slot.name,
+      reason,
+      detail,
+      urlsLeft: all.length,
+    });
     for (const rec of all) this.finalizeForDroppedHost(slot, rec);
   }
 
@@ -1050,7 +1056,13 @@ class CrawlScheduler {
     const st = this.stats.host(slot.name);
     if (st.dropReason === 'robots-unreachable') {
       this.stats.robotsSkip(slot.name);
-      this.emit({ type: 'robots-skip', at: this.clock.now(), url: rec.url, host: rec.host, reason: 'unreachable' });
+      this.events.emit({
+        type: 'robots-skip',
+        at: this.clock.now(),
+        url: rec.url,
+        host: rec.host,
+        reason: 'unreachable',
+      });
       this.finalize(rec, 'robots-unreachable', st.dropped);
     } else {
       this.finalize(rec, 'host-dropped', st.dropped);
@@ -1091,71 +1103,19 @@ class CrawlScheduler {
   }
 
   // -------------------------------------------------------------------------------------------------
-  // Events and the end
+  // The end
   // -------------------------------------------------------------------------------------------------
-
-  private emit(event: CrawlEvent): void {
-    if (!this.emitting) return;
-    if (this.s.eventBuffer) {
-      this.s.eventBuffer.push(event);
-      return;
-    }
-    try {
-      this.o.emit?.(event);
-    } catch (err) {
-      this.stops.failCrawl(err);
-    }
-  }
-
-  /** Emits `first`, then what was buffered while it was being worked out (its `queued` events). */
-  private flushWith(first: CrawlEvent): void {
-    const buffered = this.s.eventBuffer ?? [];
-    this.s.eventBuffer = undefined;
-    this.emit(first);
-    for (const event of buffered) this.emit(event);
-  }
-
-  private maybeProgress(now: number, force: boolean): void {
-    if (!this.emitting) return;
-    if (!force && this.lastProgressAt !== undefined && now - this.lastProgressAt < this.o.progressIntervalMs) return;
-    this.lastProgressAt = now;
-    const ratePerSecond = this.stats.pageRate(now);
-    const pending = this.s.unfinished;
-    const pages = this.stats.pages;
-    const planned = Math.min(this.o.maxPages, pages + pending);
-    const remaining = Math.max(0, planned - pages);
-    const etaSeconds = remaining === 0 ? 0 : ratePerSecond > 0 ? remaining / ratePerSecond : undefined;
-    this.emit({
-      type: 'progress',
-      at: now,
-      done: pages,
-      planned,
-      queued: this.frontier.queued + this.checking.size,
-      inFlight: this.s.inFlight,
-      ratePerSecond,
-      ...(etaSeconds === undefined ? {} : { etaSeconds }),
-    });
-  }
 
   private finish(): CrawlResult {
     const now = this.clock.now();
     const why = this.s.stopping ? 'stopped' : 'not scheduled';
     for (const rec of this.frontier.removeWhere(() => true)) this.finalize(rec, 'not-started', why);
     for (const rec of this.order) if (rec.state !== 'done') this.finalize(rec, 'not-started', why);
-    this.maybeProgress(now, true);
-    const summary = this.summary(now);
-    this.emit({ type: 'done', at: now, summary });
+    this.events.maybeProgress(now, true);
+    const summary = this.events.summary(now);
+    this.events.emit({ type: 'done', at: now, summary });
     if (this.s.fatal) throw this.s.fatal.error;
     return { summary, urls: this.o.urlOutcomes === false ? [] : this.order.map(toReport) };
-  }
-
-  private summary(now: number): CrawlSummary {
-    const hosts = [...this.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
-    return this.stats.summary(now, hosts, {
-      stopped: this.s.stopping,
-      plannedSeconds: this.o.plannedSeconds,
-      notFollowed: summarizeNotFollowed(this.order),
-    });
   }
 }
 
