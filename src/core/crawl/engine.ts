@@ -22,12 +22,13 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import { TokenBucket } from '../politeness/tokenBucket';
-import type { CrawlEvent, HostDroppedEvent } from './events';
+import type { CrawlEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
 import { canonicalHttpHost } from './canonicalUrl';
-import { CrawlState, toReport, UrlRecord, type AdmitContext } from './crawlState';
+import { CrawlState, UrlRecord, type AdmitContext } from './crawlState';
 import { intervalMs, type Frontier, type HostSlot } from './frontier';
 import { EventStream } from './eventStream';
+import { Outcomes } from './outcomes';
 import { StopAndFailure } from './stopAndFailure';
 import { WakeUps } from './wakeUps';
 import type { CrawlStats, HostStats } from './stats';
@@ -73,11 +74,10 @@ class CrawlScheduler {
   private readonly sharedRequests: AbortController;
   private readonly emitting: boolean;
 
-  private maxPagesReached = false;
-
   private readonly wakeUps: WakeUps;
   private readonly stops: StopAndFailure;
   private readonly events: EventStream;
+  private readonly outcomes: Outcomes;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
@@ -100,6 +100,7 @@ class CrawlScheduler {
     this.wakeUps = new WakeUps(s.clock);
     this.stops = new StopAndFailure(s, this.wakeUps);
     this.events = new EventStream(s, this.stops);
+    this.outcomes = new Outcomes(s, this.events);
   }
 
   /**
@@ -132,7 +133,7 @@ class CrawlScheduler {
     const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
     for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
     this.stops.listen();
-    this.updateGate();
+    this.outcomes.updateGate();
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -284,7 +285,7 @@ class CrawlScheduler {
         ...(rec.from === undefined ? {} : { from: rec.from }),
       });
     const slot = this.ensureHost(host);
-    if (slot.dropped) this.finalizeForDroppedHost(slot, rec);
+    if (slot.dropped) this.outcomes.finalizeForDroppedHost(slot, rec);
     else this.checkRobots(rec);
     return { queued: true, url };
   }
@@ -298,7 +299,7 @@ class CrawlScheduler {
   ): { queued: false; url: string; why: string } {
     if (!this.records.has(url)) {
       const rec = this.record(url, host, ctx);
-      this.finalize(rec, outcome, why);
+      this.outcomes.finalize(rec, outcome, why);
     }
     return { queued: false, url, why };
   }
@@ -382,7 +383,7 @@ class CrawlScheduler {
         if (rec.state !== 'checking' || this.s.fatal) return;
         this.decideAtHand(rec, decision);
       }
-      this.updateGate();
+      this.outcomes.updateGate();
       this.wakeUps.wake();
     });
     const chain: Promise<void> = next.then(
@@ -417,7 +418,7 @@ class CrawlScheduler {
       const slot = this.frontier.get(rec.host)!;
       rec.robotsRelease = release;
       if (slot.dropped) {
-        this.finalizeForDroppedHost(slot, rec);
+        this.outcomes.finalizeForDroppedHost(slot, rec);
         return;
       }
       rec.state = 'queued';
@@ -446,18 +447,23 @@ class CrawlScheduler {
     this.checking.delete(rec);
     const slot = this.frontier.get(rec.host)!;
     if (slot.dropped) {
-      this.finalizeForDroppedHost(slot, rec);
+      this.outcomes.finalizeForDroppedHost(slot, rec);
       return;
     }
     if (decision.outcome === 'unreachable') {
-      this.dropHost(slot, 'robots-unreachable', decision.detail ?? `robots.txt of ${rec.origin} is unreachable`, rec);
+      this.outcomes.dropHost(
+        slot,
+        'robots-unreachable',
+        decision.detail ?? `robots.txt of ${rec.origin} is unreachable`,
+        rec,
+      );
       return;
     }
     if (decision.crawlDelaySeconds !== undefined) {
       const plan = slot.rate.mergeCrawlDelay(decision.crawlDelaySeconds);
       if (plan.skipped) {
         const above = plan.crawlDelayAboveCap;
-        this.dropHost(
+        this.outcomes.dropHost(
           slot,
           'crawl-delay-above-cap',
           `Crawl-delay ${above?.declaredSeconds ?? decision.crawlDelaySeconds} s is above the cap of ${above?.capSeconds ?? this.o.maxCrawlDelaySeconds} s`,
@@ -482,7 +488,7 @@ class CrawlScheduler {
         decision.line === undefined
           ? undefined
           : `robots.txt line ${decision.line}${decision.rule ? `: ${decision.rule}` : ''}`;
-      this.finalize(rec, 'robots-disallowed', where);
+      this.outcomes.finalize(rec, 'robots-disallowed', where);
       return;
     }
     rec.state = 'queued';
@@ -513,7 +519,7 @@ class CrawlScheduler {
       this.frontier.end(slot, now);
       this.robotsDecided(rec, known, 'front');
       if (!slot.dropped) this.frontier.refresh(slot);
-      this.updateGate();
+      this.outcomes.updateGate();
       done();
       return;
     }
@@ -545,11 +551,12 @@ class CrawlScheduler {
         // The response ended when the fetch says (parsing came after): the end reading counts from then.
         this.frontier.end(slot, Math.min(end, Math.max(fetch.endedAt, fetch.sentAt ?? fetch.endedAt)), fetch.sentAt);
         this.reportRobotsRequest(slot, fetch, end);
-        if (this.s.fatal) this.finalize(rec, 'failed', 'crawl failed');
-        else if (this.s.stopping && decision.outcome === 'unreachable') this.finalize(rec, 'not-started', 'stopped');
+        if (this.s.fatal) this.outcomes.finalize(rec, 'failed', 'crawl failed');
+        else if (this.s.stopping && decision.outcome === 'unreachable')
+          this.outcomes.finalize(rec, 'not-started', 'stopped');
         else this.robotsDecided(rec, decision, 'front');
         if (!slot.dropped) this.frontier.refresh(slot);
-        this.updateGate();
+        this.outcomes.updateGate();
       } catch (err) {
         this.stops.failCrawl(err);
       }
@@ -662,7 +669,7 @@ class CrawlScheduler {
         );
       }
       if (this.emitting) this.emitRequestStart(slot, rec, previousStartAt, now);
-      this.updateGate();
+      this.outcomes.updateGate();
       return;
     }
     const controller = new AbortController();
@@ -678,7 +685,7 @@ class CrawlScheduler {
     }
     // The request is on its way: now say so (the event sink's work does not delay it).
     if (this.emitting) this.emitRequestStart(slot, rec, previousStartAt, now);
-    this.updateGate();
+    this.outcomes.updateGate();
     pending
       .then(
         (result) => normaliseResult(result, now, this.clock.now()),
@@ -727,13 +734,13 @@ class CrawlScheduler {
     const now = this.clock.now();
     this.frontier.end(slot, now, result.sentAt);
     if (this.s.fatal) {
-      this.finalize(rec, 'failed', 'crawl failed');
+      this.outcomes.finalize(rec, 'failed', 'crawl failed');
       return;
     }
     if ('error' in result) this.onError(slot, rec, result, now);
     else this.onResponse(slot, rec, result, now);
     if (!slot.dropped) this.frontier.refresh(slot);
-    this.updateGate();
+    this.outcomes.updateGate();
     this.events.maybeProgress(now, false);
   }
 
@@ -786,12 +793,12 @@ class CrawlScheduler {
     const why = `${st.consecutiveFailures} consecutive failures (last: ${detail})`;
     if (end.wouldRetry && (end.dropHost || slot.dropped)) {
       rec.detail = detail;
-      if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why, rec);
-      else this.finalizeForDroppedHost(slot, rec);
+      if (end.dropHost) this.outcomes.dropHost(slot, 'consecutive-failures', why, rec);
+      else this.outcomes.finalizeForDroppedHost(slot, rec);
       return;
     }
-    this.finalize(rec, 'failed', end.failedDetail);
-    if (end.dropHost) this.dropHost(slot, 'consecutive-failures', why);
+    this.outcomes.finalize(rec, 'failed', end.failedDetail);
+    if (end.dropHost) this.outcomes.dropHost(slot, 'consecutive-failures', why);
   }
 
   private onResponse(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, now: number): void {
@@ -837,12 +844,17 @@ class CrawlScheduler {
         continuation: true,
         seed: false,
       });
-      this.finalize(rec, 'redirected', target.queued ? undefined : `not followed: ${target.why}`, target.queued);
+      this.outcomes.finalize(
+        rec,
+        'redirected',
+        target.queued ? undefined : `not followed: ${target.why}`,
+        target.queued,
+      );
       this.events.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
       return;
     }
 
-    this.finalize(rec, 'fetched', undefined);
+    this.outcomes.finalize(rec, 'fetched', undefined);
     const html =
       this.o.extractLinks &&
       status >= 200 &&
@@ -860,7 +872,7 @@ class CrawlScheduler {
       // page's response event, and every later completion reads the pages put off before it.
       this.events.hold();
       this.frontier.refresh(slot);
-      this.updateGate();
+      this.outcomes.updateGate();
       const before = this.s.inFlight;
       this.dispatch();
       const held = this.events.takeHeld() ?? [];
@@ -910,7 +922,7 @@ class CrawlScheduler {
     if (this.deferred.length > 1) return;
     this.o.defer!(() => {
       this.runDeferred();
-      this.updateGate();
+      this.outcomes.updateGate();
       this.wakeUps.wake();
     });
   }
@@ -952,7 +964,7 @@ class CrawlScheduler {
     if (valid && retryAfter!.capped && !slot.dropped) {
       this.events.emit(responseEvent());
       const asked = Math.round(retryAfter!.requestedMs / 1000);
-      this.dropHost(
+      this.outcomes.dropHost(
         slot,
         'retry-after-above-cap',
         `Retry-After: ${raw!.trim()} (${asked} s) is above the cap of ${this.o.retryAfterCapSeconds} s`,
@@ -1023,99 +1035,18 @@ class CrawlScheduler {
   // Outcomes
   // -------------------------------------------------------------------------------------------------
 
-  /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */
-  private dropHost(
-    slot: HostSlot<UrlRecord>,
-    reason: HostDroppedEvent['reason'],
-    detail: string,
-    current?: UrlRecord,
-  ): void {
-    const st = this.stats.host(slot.name);
-    if (slot.dropped) {
-      if (current) this.finalizeForDroppedHost(slot, current);
-      return;
-    }
-    const left = this.frontier.drop(slot);
-    const checking = [...this.checking].filter((r) => r.host === slot.name && r !== current);
-    const all = [...(current ? [current] : []), ...left, ...checking];
-    st.dropReason = reason;
-    st.dropped = `${reason}: ${detail}`;
-    this.events.emit({
-      type: 'host-dropped',
-      at: this.clock.now(),
-      host: slot.name,
-      reason,
-      detail,
-      urlsLeft: all.length,
-    });
-    for (const rec of all) this.finalizeForDroppedHost(slot, rec);
-  }
-
-  private finalizeForDroppedHost(slot: HostSlot<UrlRecord>, rec: UrlRecord): void {
-    this.checking.delete(rec);
-    const st = this.stats.host(slot.name);
-    if (st.dropReason === 'robots-unreachable') {
-      this.stats.robotsSkip(slot.name);
-      this.events.emit({
-        type: 'robots-skip',
-        at: this.clock.now(),
-        url: rec.url,
-        host: rec.host,
-        reason: 'unreachable',
-      });
-      this.finalize(rec, 'robots-unreachable', st.dropped);
-    } else {
-      this.finalize(rec, 'host-dropped', st.dropped);
-    }
-  }
-
-  private finalize(rec: UrlRecord, outcome: UrlOutcome, detail: string | undefined, continued = false): void {
-    if (rec.state === 'done') return;
-    this.checking.delete(rec);
-    const release = rec.robotsRelease;
-    if (release) {
-      rec.robotsRelease = undefined;
-      release();
-    }
-    rec.state = 'done';
-    this.s.unfinished--;
-    rec.outcome = outcome;
-    if (detail !== undefined) rec.detail = detail;
-    else if (outcome === 'fetched' || outcome === 'redirected') rec.detail = undefined;
-    if (rec.inChain && !(outcome === 'redirected' && continued)) this.s.activeChains--;
-    rec.inChain = false;
-    if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
-  }
-
-  /** The page budget: new URLs start only while pages + chains in progress < maxPages. */
-  private updateGate(): void {
-    if (!this.maxPagesReached && this.stats.pages >= this.o.maxPages) {
-      this.maxPagesReached = true;
-      const cut = (r: UrlRecord): boolean => r.attempts === 0 && !r.continuation;
-      const left = [...this.frontier.removeWhere(cut), ...[...this.checking].filter(cut)];
-      for (const rec of left) {
-        this.stats.notStartedByMaxPages++;
-        this.finalize(rec, 'not-started', 'max-pages');
-      }
-    }
-    // The frontier reads the gate through mayStartNew when it takes work: nothing to re-key.
-    this.s.gateOpen = this.stats.pages + this.s.activeChains < this.o.maxPages;
-  }
-
   // -------------------------------------------------------------------------------------------------
   // The end
   // -------------------------------------------------------------------------------------------------
 
   private finish(): CrawlResult {
     const now = this.clock.now();
-    const why = this.s.stopping ? 'stopped' : 'not scheduled';
-    for (const rec of this.frontier.removeWhere(() => true)) this.finalize(rec, 'not-started', why);
-    for (const rec of this.order) if (rec.state !== 'done') this.finalize(rec, 'not-started', why);
+    this.outcomes.finalizeUnfinished(this.s.stopping ? 'stopped' : 'not scheduled');
     this.events.maybeProgress(now, true);
     const summary = this.events.summary(now);
     this.events.emit({ type: 'done', at: now, summary });
     if (this.s.fatal) throw this.s.fatal.error;
-    return { summary, urls: this.o.urlOutcomes === false ? [] : this.order.map(toReport) };
+    return { summary, urls: this.outcomes.reports() };
   }
 }
 
