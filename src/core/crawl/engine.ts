@@ -27,6 +27,7 @@ import { resolveCrawlOptions } from './engineOptions';
 import { canonicalHttpHost } from './canonicalUrl';
 import { CrawlState, UrlRecord, type AdmitContext } from './crawlState';
 import { intervalMs, type Frontier, type HostSlot } from './frontier';
+import { DeferredWork } from './deferredWork';
 import { EventStream } from './eventStream';
 import { Outcomes } from './outcomes';
 import { StopAndFailure } from './stopAndFailure';
@@ -78,10 +79,9 @@ class CrawlScheduler {
   private readonly stops: StopAndFailure;
   private readonly events: EventStream;
   private readonly outcomes: Outcomes;
+  private readonly deferred: DeferredWork;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
-  /** Pages to read once their host's next request is on its way (see CrawlOptions.defer), in order. */
-  private readonly deferred: Array<() => void> = [];
   private readonly sharedHosts: boolean;
 
   constructor(o: ResolvedCrawlOptions) {
@@ -101,6 +101,7 @@ class CrawlScheduler {
     this.stops = new StopAndFailure(s, this.wakeUps);
     this.events = new EventStream(s, this.stops);
     this.outcomes = new Outcomes(s, this.events);
+    this.deferred = new DeferredWork(s, this.outcomes, this.stops, this.wakeUps);
   }
 
   /**
@@ -152,7 +153,7 @@ class CrawlScheduler {
   }
 
   private finished(): boolean {
-    if (this.deferred.length > 0 || this.s.inFlight > 0) return false;
+    if (this.deferred.tasks.length > 0 || this.s.inFlight > 0) return false;
     if (this.s.stopping) return true;
     if (this.checking.size > 0) return false;
     return this.frontier.queued === 0 || this.frontier.nextReadyAt() === undefined;
@@ -208,7 +209,7 @@ class CrawlScheduler {
     try {
       this.stops.close();
       if (thrown) throw thrown.error;
-      this.runDeferred();
+      this.deferred.runDeferred();
       if (this.s.fatal) throw this.s.fatal.error;
       settle.resolve(this.finish());
     } catch (err) {
@@ -532,7 +533,7 @@ class CrawlScheduler {
     const settle = (decision: RobotsDecision): void => {
       this.s.inFlight--;
       this.controllers.delete(rec);
-      this.runDeferred();
+      this.deferred.runDeferred();
       try {
         const end = this.clock.now();
         // A gate that gave no details (or was stopped) still closes the request it started.
@@ -730,7 +731,7 @@ class CrawlScheduler {
   }
 
   private complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
-    this.runDeferred();
+    this.deferred.runDeferred();
     const now = this.clock.now();
     this.frontier.end(slot, now, result.sentAt);
     if (this.s.fatal) {
@@ -877,7 +878,7 @@ class CrawlScheduler {
       this.dispatch();
       const held = this.events.takeHeld() ?? [];
       if (this.s.inFlight > before) {
-        this.later(() => this.readPage(rec, html, responseEvent, held));
+        this.deferred.later(() => this.readPage(rec, html, responseEvent, held));
         return;
       }
       this.readPage(rec, html, responseEvent, held);
@@ -914,29 +915,6 @@ class CrawlScheduler {
     this.events.emit(responseEvent(linksQueued));
     for (const event of held) this.events.emit(event);
     for (const event of found) this.events.emit(event);
-  }
-
-  /** Puts `task` off until the I/O started now has gone out (CrawlOptions.defer). */
-  private later(task: () => void): void {
-    this.deferred.push(task);
-    if (this.deferred.length > 1) return;
-    this.o.defer!(() => {
-      this.runDeferred();
-      this.outcomes.updateGate();
-      this.wakeUps.wake();
-    });
-  }
-
-  /** Runs the work put off so far, in order (also before any completion, so events stay in order). */
-  private runDeferred(): void {
-    while (this.deferred.length > 0) {
-      const task = this.deferred.shift()!;
-      try {
-        task();
-      } catch (err) {
-        this.stops.failCrawl(err);
-      }
-    }
   }
 
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
