@@ -11,7 +11,6 @@
 import { MAX_TIMER_MS, type Clock } from '../clock';
 import { errorMessage } from '../format/text';
 import { backoffDelayMs } from '../politeness/backoff';
-import { HostRate } from '../politeness/hostRate';
 import { parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
 import {
   isRedirectStatus,
@@ -21,12 +20,11 @@ import {
   isThrottleStatus,
   readsRetryAfter,
 } from '../politeness/retryPolicy';
-import { TokenBucket } from '../politeness/tokenBucket';
 import type { CrawlEvent } from './events';
 import { resolveCrawlOptions } from './engineOptions';
-import { canonicalHttpHost } from './canonicalUrl';
-import { CrawlState, UrlRecord, type AdmitContext } from './crawlState';
+import { CrawlState, type UrlRecord } from './crawlState';
 import type { Frontier, HostSlot } from './frontier';
+import { Admission } from './admission';
 import { DeferredWork } from './deferredWork';
 import { EventStream } from './eventStream';
 import { Outcomes } from './outcomes';
@@ -41,7 +39,6 @@ import {
   type PageResult,
   type PageSuccess,
   type ResolvedCrawlOptions,
-  type UrlOutcome,
 } from './types';
 
 /**
@@ -64,10 +61,7 @@ class CrawlScheduler {
   private readonly o: ResolvedCrawlOptions;
   private readonly clock: Clock;
   private readonly frontier: Frontier<UrlRecord>;
-  private readonly records: Map<string, UrlRecord>;
-  private readonly order: UrlRecord[];
   private readonly stats: CrawlStats;
-  private readonly seedHosts = new Set<string>();
   private readonly checking: Set<UrlRecord>;
   private readonly controllers: Map<UrlRecord, AbortController>;
   private readonly sharedRequests: AbortController;
@@ -79,6 +73,7 @@ class CrawlScheduler {
   private readonly outcomes: Outcomes;
   private readonly deferred: DeferredWork;
   private readonly robots: RobotsTimeline;
+  private readonly admission: Admission;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   private readonly sharedHosts: boolean;
@@ -88,8 +83,6 @@ class CrawlScheduler {
     this.o = o;
     this.clock = s.clock;
     this.frontier = s.frontier;
-    this.records = s.records;
-    this.order = s.order;
     this.stats = s.stats;
     this.checking = s.checking;
     this.controllers = s.controllers;
@@ -108,6 +101,7 @@ class CrawlScheduler {
       stops: this.stops,
       wakeUps: this.wakeUps,
     });
+    this.admission = new Admission(s, this.events, this.outcomes, this.robots);
   }
 
   /**
@@ -128,17 +122,8 @@ class CrawlScheduler {
   }
 
   private begin(): void {
-    const stop = this.o.stop;
-    const seeds = this.o.seeds;
-    // Each seed's host when it is a canonical URL (so that admit need not look again), else undefined.
-    const canonical = new Array<string | undefined>(seeds.length);
-    for (let i = 0; i < seeds.length; i++) {
-      const host = (canonical[i] = canonicalHttpHost(seeds[i]!.trim())) ?? seedHost(seeds[i]!);
-      if (host !== undefined) this.seedHosts.add(host);
-    }
-    if (stop?.aborted) this.s.stopping = true;
-    const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
-    for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
+    if (this.o.stop?.aborted) this.s.stopping = true;
+    this.admission.admitSeeds();
     this.stops.listen();
     this.outcomes.updateGate();
   }
@@ -221,125 +206,6 @@ class CrawlScheduler {
     } catch (err) {
       settle.reject(err);
     }
-  }
-
-  // -------------------------------------------------------------------------------------------------
-  // Meeting URLs
-  // -------------------------------------------------------------------------------------------------
-
-  /**
-   * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
-   * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
-   */
-  private admit(
-    raw: string,
-    base: string | undefined,
-    ctx: AdmitContext,
-    canonicalHost?: string,
-  ): { queued: boolean; url?: string; why?: string } {
-    const text = raw.trim();
-    let url: string;
-    let host: string | undefined = canonicalHost ?? canonicalHttpHost(text);
-    if (host !== undefined) {
-      url = text;
-    } else {
-      let u: URL;
-      try {
-        u = base === undefined ? new URL(text) : new URL(text, base);
-      } catch {
-        return this.refuse(text, '', ctx, 'out-of-scope', 'invalid-url');
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-        u.hash = '';
-        return this.refuse(u.href, '', ctx, 'out-of-scope', 'scheme');
-      }
-      // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
-      url = u.href;
-      if (url.includes('#')) {
-        u.hash = '';
-        url = u.href;
-      }
-      host = u.host;
-    }
-    if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
-    // One string per host, however many URLs it has (the frontier's name for it).
-    const known = this.frontier.get(host);
-    if (known) host = known.name;
-    if (
-      !ctx.seed &&
-      !this.o.allowOtherHosts &&
-      !(ctx.continuation && this.o.followOtherHostRedirects) &&
-      !this.seedHosts.has(host)
-    ) {
-      return this.refuse(url, host, ctx, 'out-of-scope', 'other-host');
-    }
-    if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, ctx, 'out-of-scope', 'depth');
-    if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, ctx, 'out-of-scope', 'redirect-limit');
-    if (this.s.stopping) return this.refuse(url, host, ctx, 'not-started', 'stopped');
-    if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
-      this.stats.notStartedByMaxPages++;
-      return this.refuse(url, host, ctx, 'not-started', 'max-pages');
-    }
-    const rec = this.record(url, host, ctx);
-    rec.inChain = ctx.continuation;
-    if (this.emitting)
-      this.events.emit({
-        type: 'queued',
-        at: this.clock.now(),
-        url,
-        host,
-        depth: rec.depth,
-        ...(rec.from === undefined ? {} : { from: rec.from }),
-      });
-    const slot = this.ensureHost(host);
-    if (slot.dropped) this.outcomes.finalizeForDroppedHost(slot, rec);
-    else this.robots.checkRobots(rec);
-    return { queued: true, url };
-  }
-
-  private refuse(
-    url: string,
-    host: string,
-    ctx: AdmitContext,
-    outcome: UrlOutcome,
-    why: string,
-  ): { queued: false; url: string; why: string } {
-    if (!this.records.has(url)) {
-      const rec = this.record(url, host, ctx);
-      this.outcomes.finalize(rec, outcome, why);
-    }
-    return { queued: false, url, why };
-  }
-
-  private record(url: string, host: string, ctx: AdmitContext): UrlRecord {
-    const rec = new UrlRecord(url, host, ctx.depth, ctx.from, ctx.hops, ctx.continuation);
-    this.records.set(url, rec);
-    this.order.push(rec);
-    this.s.unfinished++;
-    return rec;
-  }
-
-  private ensureHost(host: string): HostSlot<UrlRecord> {
-    const existing = this.frontier.get(host);
-    if (existing) return existing;
-    const rate = new HostRate({
-      configuredSeconds: this.o.delaySeconds,
-      crawlDelayPolicy: this.o.crawlDelayPolicy,
-      maxCrawlDelaySeconds: this.o.maxCrawlDelaySeconds,
-      adaptive: this.o.adaptive,
-      increaseFactor: this.o.rateIncreaseFactor,
-      recoveryFactor: this.o.rateRecoveryFactor,
-      maxIntervalSeconds: this.o.maxRaisedIntervalSeconds,
-      minRaisedSeconds: 1,
-    });
-    const bucket = this.o.tokenBucket
-      ? new TokenBucket(
-          { ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst },
-          this.clock.now(),
-        )
-      : undefined;
-    this.stats.addHost(host);
-    return this.frontier.add(host, rate, bucket);
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -548,13 +414,7 @@ class CrawlScheduler {
     const locationRaw = result.location ?? result.headers['location'];
     if (isRedirectStatus(status) && locationRaw !== undefined && locationRaw.trim() !== '') {
       this.events.hold();
-      const target = this.admit(locationRaw, rec.url, {
-        depth: rec.depth,
-        from: rec.url,
-        hops: rec.hops + 1,
-        continuation: true,
-        seed: false,
-      });
+      const target = this.admission.admitRedirect(rec, locationRaw);
       this.outcomes.finalize(
         rec,
         'redirected',
@@ -613,14 +473,7 @@ class CrawlScheduler {
     } catch {
       links = [];
     }
-    for (const link of links) {
-      if (
-        typeof link === 'string' &&
-        this.admit(link, rec.url, { depth: rec.depth + 1, from: rec.url, hops: 0, continuation: false, seed: false })
-          .queued
-      )
-        linksQueued++;
-    }
+    linksQueued = this.admission.admitLinks(rec, links);
     const found = this.events.takeHeld() ?? [];
     this.events.emit(responseEvent(linksQueued));
     for (const event of held) this.events.emit(event);
@@ -743,19 +596,6 @@ function noEvent(): CrawlEvent {
   return NO_EVENT;
 }
 const NO_EVENT: CrawlEvent = { type: 'progress', at: 0, done: 0, planned: 0, queued: 0, inFlight: 0, ratePerSecond: 0 };
-
-/** The host of a seed that is an http(s) URL (its politeness key), else undefined. */
-function seedHost(seed: string): string | undefined {
-  const text = seed.trim();
-  const fast = canonicalHttpHost(text);
-  if (fast !== undefined) return fast;
-  try {
-    const u = new URL(text);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Guards against a fetcher that resolves with something that is not a PageResult. */
 function normaliseResult(result: PageResult, startedAt: number, now: number): PageResult {
