@@ -28,6 +28,7 @@ import { Admission } from './admission';
 import { DeferredWork } from './deferredWork';
 import { EventStream } from './eventStream';
 import { Outcomes } from './outcomes';
+import { PageReading } from './pageReading';
 import { RobotsTimeline } from './robotsTimeline';
 import { StopAndFailure } from './stopAndFailure';
 import { WakeUps } from './wakeUps';
@@ -74,6 +75,7 @@ class CrawlScheduler {
   private readonly deferred: DeferredWork;
   private readonly robots: RobotsTimeline;
   private readonly admission: Admission;
+  private readonly pages: PageReading;
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined;
   private readonly sharedHosts: boolean;
@@ -102,6 +104,13 @@ class CrawlScheduler {
       wakeUps: this.wakeUps,
     });
     this.admission = new Admission(s, this.events, this.outcomes, this.robots);
+    this.pages = new PageReading(s, {
+      events: this.events,
+      outcomes: this.outcomes,
+      admission: this.admission,
+      deferred: this.deferred,
+      startReady: () => this.dispatch(),
+    });
   }
 
   /**
@@ -426,58 +435,7 @@ class CrawlScheduler {
     }
 
     this.outcomes.finalize(rec, 'fetched', undefined);
-    const html =
-      this.o.extractLinks &&
-      status >= 200 &&
-      status < 300 &&
-      isHtml(result.contentType ?? result.headers['content-type'])
-        ? result.body
-        : undefined;
-    if (html === undefined) {
-      if (this.emitting) this.events.emit(responseEvent(0));
-      return;
-    }
-    if (this.o.defer && !this.sharedHosts) {
-      // The host's next request first: it goes out while this page is read (not with several requests
-      // in flight per host: a response of this same instant may still pause the host, see endOfInstant). Its events wait for this
-      // page's response event, and every later completion reads the pages put off before it.
-      this.events.hold();
-      this.frontier.refresh(slot);
-      this.outcomes.updateGate();
-      const before = this.s.inFlight;
-      this.dispatch();
-      const held = this.events.takeHeld() ?? [];
-      if (this.s.inFlight > before) {
-        this.deferred.later(() => this.readPage(rec, html, responseEvent, held));
-        return;
-      }
-      this.readPage(rec, html, responseEvent, held);
-      return;
-    }
-    this.readPage(rec, html, responseEvent, []);
-  }
-
-  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
-  private readPage(
-    rec: UrlRecord,
-    html: string,
-    responseEvent: (linksQueued: number) => CrawlEvent,
-    held: readonly CrawlEvent[],
-  ): void {
-    if (this.s.fatal) return;
-    this.events.hold();
-    let linksQueued = 0;
-    let links: string[] = [];
-    try {
-      links = this.o.extractLinks!(html, rec.url);
-    } catch {
-      links = [];
-    }
-    linksQueued = this.admission.admitLinks(rec, links);
-    const found = this.events.takeHeld() ?? [];
-    this.events.emit(responseEvent(linksQueued));
-    for (const event of held) this.events.emit(event);
-    for (const event of found) this.events.emit(event);
+    this.pages.fetched(slot, rec, result, responseEvent);
   }
 
   /** 429 and 5xx: Retry-After, the rate raise, retry or give up. */
@@ -612,8 +570,4 @@ function normaliseResult(result: PageResult, startedAt: number, now: number): Pa
     }
   }
   return { error: { kind: 'other', message: 'the fetcher returned no result' }, startedAt, endedAt: now };
-}
-
-function isHtml(contentType: string | undefined): boolean {
-  return contentType === undefined || /html/i.test(contentType);
 }
