@@ -1,8 +1,8 @@
 /**
  * What a crawl counts as it runs, over all hosts and per host (requests started and their start times,
  * pages, retries, errors, robots.txt skips, statuses, Retry-After values, why a host was dropped), the
- * recent page rate for the progress event, and the summary built from them at the end. The scheduler
- * (engine.ts) decides what happened; this only keeps count.
+ * recent page rate for the progress event, and the summary built from them at the end. The scheduler's
+ * parts (engine.ts wires them) decide what happened; this only keeps count.
  */
 import type { IntervalDecision } from '../politeness/interval';
 import type { CrawlSummary, HostDroppedEvent, HostSummary, NotFollowed } from './events';

@@ -1,0 +1,212 @@
+/**
+ * URL records and admission: how the crawl meets a URL (a seed, a link of a fetched page, a redirect
+ * target). A URL is resolved, normalised (fragment dropped), deduped and scope-checked (other hosts,
+ * depth, redirects, a stop, the page budget), recorded once, and an in-scope one is announced (`queued`)
+ * and sent through robots.txt into its host's queue; its host's politeness state is made on first meeting.
+ */
+import type { Clock } from '../clock';
+import { HostRate } from '../politeness/hostRate';
+import { TokenBucket } from '../politeness/tokenBucket';
+import { canonicalHttpHost } from './canonicalUrl';
+import { UrlRecord, type AdmitContext, type CrawlState } from './crawlState';
+import type { EventStream } from './eventStream';
+import type { Frontier, HostSlot } from './frontier';
+import type { Outcomes } from './outcomes';
+import type { RobotsTimeline } from './robotsTimeline';
+import type { CrawlStats } from './stats';
+import type { ResolvedCrawlOptions, UrlOutcome } from './types';
+
+/** What admission says of a URL: queued, or why not (`url` is the URL as normalised, when it parsed). */
+export interface Admitted {
+  queued: boolean;
+  url?: string;
+  why?: string;
+}
+
+export class Admission {
+  private readonly o: ResolvedCrawlOptions;
+  private readonly clock: Clock;
+  private readonly frontier: Frontier<UrlRecord>;
+  private readonly records: Map<string, UrlRecord>;
+  private readonly order: UrlRecord[];
+  private readonly stats: CrawlStats;
+  private readonly emitting: boolean;
+  /** The seeds' hosts: the crawl's scope, unless other hosts are allowed. */
+  private readonly seedHosts = new Set<string>();
+
+  constructor(
+    private readonly s: CrawlState,
+    private readonly events: EventStream,
+    private readonly outcomes: Outcomes,
+    private readonly robots: RobotsTimeline,
+  ) {
+    this.o = s.o;
+    this.clock = s.clock;
+    this.frontier = s.frontier;
+    this.records = s.records;
+    this.order = s.order;
+    this.stats = s.stats;
+    this.emitting = s.emitting;
+  }
+
+  /** The seeds (CrawlOptions.seeds), in order: their hosts are the crawl's scope. */
+  admitSeeds(): void {
+    const seeds = this.o.seeds;
+    // Each seed's host when it is a canonical URL (so that admit need not look again), else undefined.
+    const canonical = new Array<string | undefined>(seeds.length);
+    for (let i = 0; i < seeds.length; i++) {
+      const host = (canonical[i] = canonicalHttpHost(seeds[i]!.trim())) ?? seedHost(seeds[i]!);
+      if (host !== undefined) this.seedHosts.add(host);
+    }
+    const ctx: AdmitContext = { depth: 0, hops: 0, continuation: false, seed: true };
+    for (let i = 0; i < seeds.length; i++) this.admit(seeds[i]!, undefined, ctx, canonical[i]);
+  }
+
+  /** The links of a fetched page, one level deeper; returns how many were queued. */
+  admitLinks(page: UrlRecord, links: readonly string[]): number {
+    let linksQueued = 0;
+    for (const link of links) {
+      if (
+        typeof link === 'string' &&
+        this.admit(link, page.url, { depth: page.depth + 1, from: page.url, hops: 0, continuation: false, seed: false })
+          .queued
+      )
+        linksQueued++;
+    }
+    return linksQueued;
+  }
+
+  /** A redirect's target (Location, resolved against the URL that redirected): the next hop of its chain. */
+  admitRedirect(rec: UrlRecord, location: string): Admitted {
+    return this.admit(location, rec.url, {
+      depth: rec.depth,
+      from: rec.url,
+      hops: rec.hops + 1,
+      continuation: true,
+      seed: false,
+    });
+  }
+
+  /**
+   * Meets a URL: resolves, normalises (fragment dropped), dedupes and scope-checks it, records it, and for
+   * an in-scope URL emits `queued` and sends it through robots.txt into its host's queue.
+   */
+  private admit(raw: string, base: string | undefined, ctx: AdmitContext, canonicalHost?: string): Admitted {
+    const text = raw.trim();
+    let url: string;
+    let host: string | undefined = canonicalHost ?? canonicalHttpHost(text);
+    if (host !== undefined) {
+      url = text;
+    } else {
+      let u: URL;
+      try {
+        u = base === undefined ? new URL(text) : new URL(text, base);
+      } catch {
+        return this.refuse(text, '', ctx, 'out-of-scope', 'invalid-url');
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+        u.hash = '';
+        return this.refuse(u.href, '', ctx, 'out-of-scope', 'scheme');
+      }
+      // Only a fragment puts '#' in a serialized URL; setting `hash` re-parses, so it is done only then.
+      url = u.href;
+      if (url.includes('#')) {
+        u.hash = '';
+        url = u.href;
+      }
+      host = u.host;
+    }
+    if (this.records.has(url)) return { queued: false, url, why: 'already-met' };
+    // One string per host, however many URLs it has (the frontier's name for it).
+    const known = this.frontier.get(host);
+    if (known) host = known.name;
+    if (
+      !ctx.seed &&
+      !this.o.allowOtherHosts &&
+      !(ctx.continuation && this.o.followOtherHostRedirects) &&
+      !this.seedHosts.has(host)
+    ) {
+      return this.refuse(url, host, ctx, 'out-of-scope', 'other-host');
+    }
+    if (ctx.depth > this.o.maxDepth) return this.refuse(url, host, ctx, 'out-of-scope', 'depth');
+    if (ctx.hops > this.o.maxRedirects) return this.refuse(url, host, ctx, 'out-of-scope', 'redirect-limit');
+    if (this.s.stopping) return this.refuse(url, host, ctx, 'not-started', 'stopped');
+    if (!ctx.continuation && this.stats.pages >= this.o.maxPages) {
+      this.stats.notStartedByMaxPages++;
+      return this.refuse(url, host, ctx, 'not-started', 'max-pages');
+    }
+    const rec = this.record(url, host, ctx);
+    rec.inChain = ctx.continuation;
+    if (this.emitting)
+      this.events.emit({
+        type: 'queued',
+        at: this.clock.now(),
+        url,
+        host,
+        depth: rec.depth,
+        ...(rec.from === undefined ? {} : { from: rec.from }),
+      });
+    const slot = this.ensureHost(host);
+    if (slot.dropped) this.outcomes.finalizeForDroppedHost(slot, rec);
+    else this.robots.checkRobots(rec);
+    return { queued: true, url };
+  }
+
+  private refuse(
+    url: string,
+    host: string,
+    ctx: AdmitContext,
+    outcome: UrlOutcome,
+    why: string,
+  ): { queued: false; url: string; why: string } {
+    if (!this.records.has(url)) {
+      const rec = this.record(url, host, ctx);
+      this.outcomes.finalize(rec, outcome, why);
+    }
+    return { queued: false, url, why };
+  }
+
+  private record(url: string, host: string, ctx: AdmitContext): UrlRecord {
+    const rec = new UrlRecord(url, host, ctx.depth, ctx.from, ctx.hops, ctx.continuation);
+    this.records.set(url, rec);
+    this.order.push(rec);
+    this.s.unfinished++;
+    return rec;
+  }
+
+  private ensureHost(host: string): HostSlot<UrlRecord> {
+    const existing = this.frontier.get(host);
+    if (existing) return existing;
+    const rate = new HostRate({
+      configuredSeconds: this.o.delaySeconds,
+      crawlDelayPolicy: this.o.crawlDelayPolicy,
+      maxCrawlDelaySeconds: this.o.maxCrawlDelaySeconds,
+      adaptive: this.o.adaptive,
+      increaseFactor: this.o.rateIncreaseFactor,
+      recoveryFactor: this.o.rateRecoveryFactor,
+      maxIntervalSeconds: this.o.maxRaisedIntervalSeconds,
+      minRaisedSeconds: 1,
+    });
+    const bucket = this.o.tokenBucket
+      ? new TokenBucket(
+          { ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst },
+          this.clock.now(),
+        )
+      : undefined;
+    this.stats.addHost(host);
+    return this.frontier.add(host, rate, bucket);
+  }
+}
+
+/** The host of a seed that is an http(s) URL (its politeness key), else undefined. */
+function seedHost(seed: string): string | undefined {
+  const text = seed.trim();
+  const fast = canonicalHttpHost(text);
+  if (fast !== undefined) return fast;
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A fetched page read for its links: a 2xx HTML page, when the crawl has a link extractor, has its links
+ * admitted (admission.ts), and its response event goes out with their count, then the events they caused.
+ * With CrawlOptions.defer the host's next request is started first and the page is read once that request
+ * is on its way (deferredWork.ts); its events still come in order.
+ */
+import type { Admission } from './admission';
+import type { CrawlState, UrlRecord } from './crawlState';
+import type { DeferredWork } from './deferredWork';
+import type { CrawlEvent } from './events';
+import type { EventStream } from './eventStream';
+import type { Frontier, HostSlot } from './frontier';
+import type { Outcomes } from './outcomes';
+import type { PageSuccess, ResolvedCrawlOptions } from './types';
+
+/** A response's event, built only when it goes out: with the links it queued (and a redirect's target). */
+export type ResponseEvent = (linksQueued: number, location?: string) => CrawlEvent;
+
+/** What reading a page works with, besides the crawl's state. */
+export interface PageReadingParts {
+  events: EventStream;
+  outcomes: Outcomes;
+  admission: Admission;
+  deferred: DeferredWork;
+  /** Starts what may start now (the host's next request, before the page is read). */
+  startReady: () => void;
+}
+
+export class PageReading {
+  private readonly o: ResolvedCrawlOptions;
+  private readonly frontier: Frontier<UrlRecord>;
+  private readonly emitting: boolean;
+  private readonly sharedHosts: boolean;
+  private readonly events: EventStream;
+  private readonly outcomes: Outcomes;
+  private readonly admission: Admission;
+  private readonly deferred: DeferredWork;
+  private readonly startReady: () => void;
+
+  constructor(
+    private readonly s: CrawlState,
+    parts: PageReadingParts,
+  ) {
+    this.o = s.o;
+    this.frontier = s.frontier;
+    this.emitting = s.emitting;
+    this.sharedHosts = s.sharedHosts;
+    this.events = parts.events;
+    this.outcomes = parts.outcomes;
+    this.admission = parts.admission;
+    this.deferred = parts.deferred;
+    this.startReady = parts.startReady;
+  }
+
+  /** A page fetched (its outcome recorded): read for links when it is HTML, else its response event goes out. */
+  fetched(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, responseEvent: ResponseEvent): void {
+    const status = result.status;
+    const html =
+      this.o.extractLinks &&
+      status >= 200 &&
+      status < 300 &&
+      isHtml(result.contentType ?? result.headers['content-type'])
+        ? result.body
+        : undefined;
+    if (html === undefined) {
+      if (this.emitting) this.events.emit(responseEvent(0));
+      return;
+    }
+    if (this.o.defer && !this.sharedHosts) {
+      // The host's next request first: it goes out while this page is read (not with several requests in
+      // flight per host: a response of this same instant may still pause the host, see WakeUps.endOfInstant).
+      // Its events wait for this page's response event, and every later completion reads the pages put off
+      // before it.
+      this.events.hold();
+      this.frontier.refresh(slot);
+      this.outcomes.updateGate();
+      const before = this.s.inFlight;
+      this.startReady();
+      const held = this.events.takeHeld() ?? [];
+      if (this.s.inFlight > before) {
+        this.deferred.later(() => this.read(rec, html, responseEvent, held));
+        return;
+      }
+      this.read(rec, html, responseEvent, held);
+      return;
+    }
+    this.read(rec, html, responseEvent, []);
+  }
+
+  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
+  private read(rec: UrlRecord, html: string, responseEvent: ResponseEvent, held: readonly CrawlEvent[]): void {
+    if (this.s.fatal) return;
+    this.events.hold();
+    let links: string[] = [];
+    try {
+      links = this.o.extractLinks!(html, rec.url);
+    } catch {
+      links = [];
+    }
+    const linksQueued = this.admission.admitLinks(rec, links);
+    const found = this.events.takeHeld() ?? [];
+    this.events.emit(responseEvent(linksQueued));
+    for (const event of held) this.events.emit(event);
+    for (const event of found) this.events.emit(event);
+  }
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return contentType === undefined || /html/i.test(contentType);
+}
