@@ -649,6 +649,13 @@ class CrawlScheduler {
       }
       this.frontier.refresh(slot);
     }
+    if (decision.fetch !== undefined && rec.url.endsWith('/robots.txt') && rec.url === `${rec.origin}/robots.txt`) {
+      // The origin's own robots.txt (always allowed, RFC 9309 §2.2.2): the robots.txt request behind this
+      // decision answered it, so it is not fetched again, and it is not a page (no page request was made).
+      if (decision.fetch.status !== undefined) rec.status = decision.fetch.status;
+      this.finalize(rec, 'fetched', 'answered by its robots.txt request');
+      return;
+    }
     if (decision.verdict === 'disallowed') {
       this.stats.robotsSkip(rec.host);
       this.emit({
@@ -1032,7 +1039,8 @@ class CrawlScheduler {
       isHtml(result.contentType ?? result.headers['content-type'])
         ? result.body
         : undefined;
-    if (html === undefined) {
+    const given = result.links;
+    if (html === undefined && given === undefined) {
       if (this.emitting) this.emit(responseEvent(0));
       return;
     }
@@ -1048,30 +1056,37 @@ class CrawlScheduler {
       const held = this.eventBuffer;
       this.eventBuffer = undefined;
       if (this.inFlight > before) {
-        this.later(() => this.readPage(rec, html, responseEvent, held));
+        this.later(() => this.readPage(rec, html, given, responseEvent, held));
         return;
       }
-      this.readPage(rec, html, responseEvent, held);
+      this.readPage(rec, html, given, responseEvent, held);
       return;
     }
-    this.readPage(rec, html, responseEvent, []);
+    this.readPage(rec, html, given, responseEvent, []);
   }
 
-  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
+  /**
+   * Queues the links of a fetched page (those the fetcher gave, then the body's), then emits its response
+   * event, the held events and the links' events.
+   */
   private readPage(
     rec: UrlRecord,
-    html: string,
+    html: string | undefined,
+    given: readonly string[] | undefined,
     responseEvent: (linksQueued: number) => CrawlEvent,
     held: readonly CrawlEvent[],
   ): void {
     if (this.fatal) return;
     this.eventBuffer = [];
     let linksQueued = 0;
-    let links: string[] = [];
-    try {
-      links = this.o.extractLinks!(html, rec.url);
-    } catch {
-      links = [];
+    let links: readonly string[] = given ?? [];
+    if (html !== undefined) {
+      try {
+        const found = this.o.extractLinks!(html, rec.url);
+        links = given === undefined ? found : [...given, ...found];
+      } catch {
+        // A page whose links cannot be read adds none.
+      }
     }
     for (const link of links) {
       if (
@@ -1255,7 +1270,8 @@ class CrawlScheduler {
     else if (outcome === 'fetched' || outcome === 'redirected') rec.detail = undefined;
     if (rec.inChain && !(outcome === 'redirected' && continued)) this.activeChains--;
     rec.inChain = false;
-    if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
+    // A robots.txt URL answered by its robots.txt request made no page request (attempts 0): not a page.
+    if (outcome === 'fetched' && rec.attempts > 0) this.stats.page(rec.host, this.clock.now());
   }
 
   /** The page budget: new URLs start only while pages + chains in progress < maxPages. */
