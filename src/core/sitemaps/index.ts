@@ -2,7 +2,7 @@
  * Sitemap sizing, the pure half: reading sitemap files as they stream in (parse.ts), `<lastmod>` dates
  * (lastmod.ts), counting URLs per host with robots.txt verdicts (tally.ts), the limits (limits.ts), the
  * report's shape (sizing.ts), what a file's outcome means as an error (fileErrors.ts) and the report put
- * together (report.ts). src/net/sitemaps.ts fetches the files. See
+ * together (report.ts). src/net/sitemaps.ts (and src/net/sitemapSizing/) fetches the files through the crawl engine. See
  * docs/how-it-works.md §Sitemap sizing.
  */
 export * from './limits';
