@@ -6,7 +6,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as net from 'node:net';
 import * as zlib from 'node:zlib';
+import { CRAWL_DEFAULTS } from '../../src/core/crawl/engineOptions';
 import { sizeFromSitemaps, type SitemapSizingOptions } from '../../src/net/sitemaps';
 import {
   SITEMAP_MAX_BYTES_PER_FILE,
@@ -410,6 +413,65 @@ describe('sitemaps: counting across hosts', () => {
     assert.deepEqual([h.urls, h.disallowed, h.unchecked], [2, 1, 0]);
   });
 
+  it(
+    "the other scheme's robots.txt is read after the files, an interval after the host's last request",
+    T,
+    async () => {
+      // One port for both schemes: plain HTTP is served; a TLS hello (https://same-host:port) is noted and cut,
+      // so that origin's robots.txt is unreachable and its URLs are disallowed.
+      const DELAY = 0.3;
+      const host = hostsAvailable ? '127.0.0.21' : '127.0.0.1';
+      const arrivals: Array<{ at: number; path: string }> = [];
+      const tlsAt: number[] = [];
+      let origin = '';
+      const web = http.createServer((req, res) => {
+        arrivals.push({ at: Date.now(), path: req.url ?? '' });
+        const body =
+          req.url === '/robots.txt'
+            ? `User-agent: *\nDisallow:\nSitemap: ${origin}/s.xml\n`
+            : req.url === '/s.xml'
+              ? urlset([`${origin}/a`, `${origin}/b`, `${origin.replace('http:', 'https:')}/c`])
+              : undefined;
+        res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' }).end(body ?? 'not found');
+      });
+      const sockets = new Set<net.Socket>();
+      const front = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+        socket.once('data', (d) => {
+          if (d[0] === 0x16) {
+            tlsAt.push(Date.now());
+            socket.destroy();
+            return;
+          }
+          socket.unshift(d);
+          web.emit('connection', socket);
+        });
+      });
+      await new Promise<void>((resolve) => front.listen(0, host, resolve));
+      origin = `http://${host}:${(front.address() as net.AddressInfo).port}`;
+      try {
+        const lag = measureServerLag();
+        const s = await size([`${origin}/`], { delaySeconds: DELAY });
+        const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+        assert.deepEqual(
+          arrivals.map((a) => a.path),
+          ['/robots.txt', '/s.xml'],
+        );
+        assert.equal(tlsAt.length, 1, "the https origin's robots.txt was asked once");
+        const gap = tlsAt[0]! - arrivals[1]!.at;
+        assert.ok(gap + allowanceMs >= DELAY * 1000, `${gap} ms after the host's last request`);
+        const h = s.hosts[0]!;
+        assert.deepEqual([h.urls, h.disallowed, h.unchecked], [2, 1, 0], 'https://…/c: its robots.txt is unreachable');
+        assert.equal(s.requests, 3);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => front.close(() => resolve()));
+      }
+    },
+  );
+
   it('lastmod summary and changed-since on the real clock', T, async () => {
     const srv = await server('127.0.0.21');
     const now = Date.now();
@@ -550,6 +612,148 @@ describe("sitemaps: politeness (the servers' arrival logs)", () => {
     assert.deepEqual(codes(h), ['http-status', 'retry-after']);
     assert.match(h.errors[1]!.message, /asked to wait 3600 s \(Retry-After: 3600\), above the cap of 300 s/);
     assert.equal(far.arrivalsFor('/next.xml').length, 0);
+  });
+});
+
+/** Answers `first` to the first `times` requests, then `then`. */
+function answers(first: LoopbackHandler, then: LoopbackHandler, times = 1): LoopbackHandler {
+  let n = 0;
+  return (req, res, arrival) => (n++ < times ? first : then)(req, res, arrival);
+}
+
+describe('sitemaps: 429 and 5xx are waited out and retried through the host queue, like pages', () => {
+  it(
+    "a 429 with Retry-After: 1 (a rate limiter's text/plain answer) is asked again after the pause, and its URLs count",
+    T,
+    async () => {
+      const srv = await server('127.0.0.21');
+      srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/s.xml')}`));
+      srv.route(
+        '/s.xml',
+        answers(
+          text(429, '<html><body>429 Too Many Requests</body></html>', {
+            'content-type': 'text/plain',
+            'retry-after': '1',
+          }),
+          xml(urlset(pages(srv, '/p', 4))),
+        ),
+      );
+      const lag = measureServerLag();
+      const s = await size([srv.url('/')], { delaySeconds: 0.05 });
+      const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+      assert.deepEqual(
+        srv.arrivals.map((a) => a.path),
+        ['/robots.txt', '/s.xml', '/s.xml'],
+      );
+      const [, limited, again] = srv.arrivals;
+      assert.ok(
+        again!.at - limited!.at + allowanceMs >= 1000,
+        `asked again ${again!.at - limited!.at} ms after the 429`,
+      );
+      const h = hostOf(s, srv);
+      assert.deepEqual([h.urls, h.files, h.errors], [4, 1, []]);
+      assert.deepEqual([h.sitemaps[0]!.status, h.sitemaps[0]!.error], [200, null]);
+      assert.equal(s.requests, 3, 'robots.txt, the 429, the retry');
+      assert.equal(s.complete, true);
+    },
+  );
+
+  it('a 503 without Retry-After is retried with backoff; the gaps after it keep the raised interval', T, async () => {
+    const DELAY = 0.05;
+    const srv = await server('127.0.0.21');
+    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/busy.xml')}`, `Sitemap: ${srv.url('/next.xml')}`));
+    srv.route('/busy.xml', answers(text(503, 'busy'), xml(urlset(pages(srv, '/b', 2)))));
+    srv.route('/next.xml', xml(urlset(pages(srv, '/n', 3))));
+    const lag = measureServerLag();
+    const s = await size([srv.url('/')], { delaySeconds: DELAY });
+    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+    const arrivals = srv.arrivals.map((a) => a.path);
+    assert.equal(arrivals[0], '/robots.txt');
+    assert.equal(srv.arrivalsFor('/busy.xml').length, 2, 'the 503 and its retry');
+    assert.equal(srv.arrivalsFor('/next.xml').length, 1);
+    // After the 503 the host is kept to at least 1 s (from 50 ms), and a success brings it down by 0.9 only.
+    const i = srv.arrivals.findIndex((a) => a.path === '/busy.xml');
+    const after503 = gaps(srv.arrivals.slice(i).map((a) => a.at));
+    assert.ok(after503[0]! + allowanceMs >= 1000, `${after503[0]} ms after the 503`);
+    assert.ok(after503[1]! + allowanceMs >= 900, `${after503[1]} ms after the next success, raised 1 s × 0.9`);
+    for (const g of gaps(srv.arrivals.map((a) => a.at))) assert.ok(g + allowanceMs >= DELAY * 1000);
+    const h = hostOf(s, srv);
+    assert.deepEqual([h.urls, h.files, codes(h)], [5, 2, []]);
+    assert.equal(h.intervalSeconds, DELAY, 'the planned interval; the raise is live');
+  });
+
+  it("a Retry-After given as an HTTP-date is waited out, measured against the server's Date", T, async () => {
+    const srv = await server('127.0.0.21');
+    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/s.xml')}`));
+    srv.route(
+      '/s.xml',
+      answers(
+        (req, res, arrival) => {
+          const now = Date.now();
+          return text(429, 'slow down', {
+            date: new Date(now).toUTCString(),
+            'retry-after': new Date(now + 3000).toUTCString(),
+          })(req, res, arrival);
+        },
+        xml(urlset(pages(srv, '/p', 2))),
+      ),
+    );
+    const lag = measureServerLag();
+    const s = await size([srv.url('/')], { delaySeconds: 0.05 });
+    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+    const [limited, again] = srv.arrivalsFor('/s.xml');
+    assert.ok(again, 'asked again');
+    assert.ok(again.at - limited!.at + allowanceMs >= 3000, `asked again ${again.at - limited!.at} ms after the 429`);
+    assert.deepEqual([hostOf(s, srv).urls, codes(hostOf(s, srv))], [2, []]);
+  });
+
+  it("retries give up after the crawl's retry limit: http-status with the status", T, async () => {
+    const srv = await server('127.0.0.21');
+    srv.route('/robots.txt', robots(`Sitemap: ${srv.url('/down.xml')}`));
+    srv.route('/down.xml', text(503, 'down'));
+    const lag = measureServerLag();
+    const s = await size([srv.url('/')], { delaySeconds: 0.05 });
+    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+    const attempts = CRAWL_DEFAULTS.maxRetries + 1;
+    assert.equal(srv.arrivalsFor('/down.xml').length, attempts);
+    for (const g of gaps(srv.arrivalsFor('/down.xml').map((a) => a.at)))
+      assert.ok(g + allowanceMs >= 1000, `${g} ms between two tries of a 503`);
+    const h = hostOf(s, srv);
+    assert.deepEqual(codes(h), ['http-status']);
+    assert.equal(h.errors[0]!.url, srv.url('/down.xml'));
+    assert.match(h.errors[0]!.message, new RegExp(`^503: the sitemap was not served; ${attempts} attempts$`));
+    assert.deepEqual([h.sitemaps[0]!.status, h.sitemaps[0]!.error, h.files], [503, 'http-status', 0]);
+    assert.equal(s.requests, 1 + attempts);
+  });
+
+  it("one host's 429 pauses that host only: the other's requests go on meanwhile", T, async () => {
+    const DELAY = 0.2;
+    const busy = await server('127.0.0.21');
+    const free = await server('127.0.0.21');
+    busy.route('/robots.txt', robots(`Sitemap: ${busy.url('/a.xml')}`, `Sitemap: ${busy.url('/b.xml')}`));
+    busy.route('/a.xml', answers(text(429, 'slow down', { 'retry-after': '2' }), xml(urlset(pages(busy, '/a', 2)))));
+    busy.route('/b.xml', xml(urlset(pages(busy, '/b', 2))));
+    free.route('/robots.txt', robots(...[1, 2, 3, 4, 5].map((n) => `Sitemap: ${free.url(`/f${n}.xml`)}`)));
+    for (const n of [1, 2, 3, 4, 5]) free.route(`/f${n}.xml`, xml(urlset(pages(free, `/f${n}-`, 1))));
+    const lag = measureServerLag();
+    const s = await size([busy.url('/'), free.url('/')], { delaySeconds: DELAY });
+    const allowanceMs = LOOPBACK_SLACK_MS + lag.stop();
+    const limited = busy.arrivalsFor('/a.xml')[0]!;
+    const pauseEnd = limited.at + 2000;
+    const later = busy.arrivals.filter((a) => a.seq > limited.seq);
+    assert.deepEqual(
+      later.map((a) => a.path),
+      ['/b.xml', '/a.xml'],
+      'the other file first, then the retry',
+    );
+    for (const a of later) assert.ok(a.at + allowanceMs >= pauseEnd, `${a.path} ${pauseEnd - a.at} ms into the pause`);
+    const during = free.arrivals.filter((a) => a.at > limited.at && a.at < pauseEnd);
+    assert.ok(during.length >= 3, `the other host went on during the pause (${during.length} requests)`);
+    for (const g of gaps(free.arrivals.map((a) => a.at))) assert.ok(g + allowanceMs >= DELAY * 1000);
+    assert.deepEqual(
+      [hostOf(s, busy).urls, hostOf(s, free).urls, codes(hostOf(s, busy)), codes(hostOf(s, free))],
+      [4, 5, [], []],
+    );
   });
 });
 

@@ -47,7 +47,8 @@ export class Outcomes {
     else if (outcome === 'fetched' || outcome === 'redirected') rec.detail = undefined;
     if (rec.inChain && !(outcome === 'redirected' && continued)) this.s.activeChains--;
     rec.inChain = false;
-    if (outcome === 'fetched') this.stats.page(rec.host, this.clock.now());
+    // A robots.txt URL answered by its robots.txt request made no page request (attempts 0): not a page.
+    if (outcome === 'fetched' && rec.attempts > 0) this.stats.page(rec.host, this.clock.now());
   }
 
   /** Drops a host for the run; every URL of it that is queued or awaiting robots.txt gets its outcome. */

@@ -52,7 +52,10 @@ export class PageReading {
     this.startReady = parts.startReady;
   }
 
-  /** A page fetched (its outcome recorded): read for links when it is HTML, else its response event goes out. */
+  /**
+   * A page fetched (its outcome recorded): read for links when it is HTML or the fetcher found links itself
+   * (`PageSuccess.links`), else its response event goes out.
+   */
   fetched(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageSuccess, responseEvent: ResponseEvent): void {
     const status = result.status;
     const html =
@@ -62,7 +65,8 @@ export class PageReading {
       isHtml(result.contentType ?? result.headers['content-type'])
         ? result.body
         : undefined;
-    if (html === undefined) {
+    const given = result.links;
+    if (html === undefined && given === undefined) {
       if (this.emitting) this.events.emit(responseEvent(0));
       return;
     }
@@ -78,24 +82,36 @@ export class PageReading {
       this.startReady();
       const held = this.events.takeHeld() ?? [];
       if (this.s.inFlight > before) {
-        this.deferred.later(() => this.read(rec, html, responseEvent, held));
+        this.deferred.later(() => this.read(rec, html, given, responseEvent, held));
         return;
       }
-      this.read(rec, html, responseEvent, held);
+      this.read(rec, html, given, responseEvent, held);
       return;
     }
-    this.read(rec, html, responseEvent, []);
+    this.read(rec, html, given, responseEvent, []);
   }
 
-  /** Queues the links of a fetched page, then emits its response event, the held events and the links' events. */
-  private read(rec: UrlRecord, html: string, responseEvent: ResponseEvent, held: readonly CrawlEvent[]): void {
+  /**
+   * Queues the links of a fetched page (those the fetcher gave, then the body's), then emits its response
+   * event, the held events and the links' events.
+   */
+  private read(
+    rec: UrlRecord,
+    html: string | undefined,
+    given: readonly string[] | undefined,
+    responseEvent: ResponseEvent,
+    held: readonly CrawlEvent[],
+  ): void {
     if (this.s.fatal) return;
     this.events.hold();
-    let links: string[] = [];
-    try {
-      links = this.o.extractLinks!(html, rec.url);
-    } catch {
-      links = [];
+    let links: readonly string[] = given ?? [];
+    if (html !== undefined) {
+      try {
+        const found = this.o.extractLinks!(html, rec.url);
+        links = given === undefined ? found : [...given, ...found];
+      } catch {
+        // A page whose links cannot be read adds none.
+      }
     }
     const linksQueued = this.admission.admitLinks(rec, links);
     const found = this.events.takeHeld() ?? [];

@@ -203,6 +203,13 @@ export class RobotsTimeline {
       }
       this.frontier.refresh(slot);
     }
+    if (decision.fetch !== undefined && rec.url.endsWith('/robots.txt') && rec.url === `${rec.origin}/robots.txt`) {
+      // The origin's own robots.txt (always allowed, RFC 9309 §2.2.2): the robots.txt request behind this
+      // decision answered it, so it is not fetched again, and it is not a page (no page request was made).
+      if (decision.fetch.status !== undefined) rec.status = decision.fetch.status;
+      this.outcomes.finalize(rec, 'fetched', 'answered by its robots.txt request');
+      return;
+    }
     if (decision.verdict === 'disallowed') {
       this.stats.robotsSkip(rec.host);
       this.events.emit({

@@ -35,6 +35,12 @@ export interface PageSuccess {
   truncated: boolean;
   /** For 3xx: the Location, absolute or relative (resolved against the request URL). Falls back to headers.location. */
   location?: string;
+  /**
+   * URLs the fetcher found itself (a sitemap index's children, say), absolute or relative: admitted as the
+   * links of an HTML body are (depth + 1, scope, dedupe), whatever the content type, for a final response
+   * (not a redirect that is followed, not a 429 or 5xx). With an HTML body, its links come after these.
+   */
+  links?: readonly string[];
   /** When the request started and ended, by the fetcher's clock (the same Clock), for latency. */
   startedAt: number;
   /** When the request was written to its connection (after any connect), by the same Clock. The

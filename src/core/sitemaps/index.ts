@@ -1,7 +1,9 @@
 /**
  * Sitemap sizing, the pure half: reading sitemap files as they stream in (parse.ts), `<lastmod>` dates
- * (lastmod.ts), counting URLs per host with robots.txt verdicts (tally.ts), the limits (limits.ts) and the
- * report's shape (report.ts). src/net/sitemaps.ts fetches the files. See docs/how-it-works.md §Sitemap sizing.
+ * (lastmod.ts), counting URLs per host with robots.txt verdicts (tally.ts), the limits (limits.ts), the
+ * report's shape (sizing.ts), what a file's outcome means as an error (fileErrors.ts) and the report put
+ * together (report.ts). src/net/sitemaps.ts (and src/net/sitemapSizing/) fetches the files through the crawl engine. See
+ * docs/how-it-works.md §Sitemap sizing.
  */
 export * from './limits';
 export { parseChangedSince, parseLastmod } from './lastmod';
@@ -23,3 +25,5 @@ export {
   type TallyOptions,
 } from './tally';
 export * from './sizing';
+export * from './fileErrors';
+export * from './report';
