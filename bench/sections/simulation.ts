@@ -106,7 +106,7 @@ export const simulationSection: BenchSection = {
         ],
       ],
       notes: [
-        'The plan adds the first to every gap a host waits for its interval, the second to every gap it waits for an answer (docs/how-it-works.md §Per host).',
+        'The plan adds the first to every gap a host waits for its interval, the second to every gap it waits for an answer (docs/planning.md#per-host).',
         'Timer lateness and the request reaching its connection make the first; reading the answer and starting the next request the second. A loaded machine makes both larger:',
         '`estimate --calibrate` then uses what its test crawl measured.',
       ],

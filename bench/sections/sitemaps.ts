@@ -103,7 +103,7 @@ async function parsing(ctx: BenchContext, urls: readonly string[], reps: number)
     ],
     notes: [
       `Median of ${reps} runs; URLs handed to a counter that does nothing. htmlparser2 in XML mode, UTF-8 decoded with TextDecoder.`,
-      'For the choice of parser (htmlparser2 against saxes and sax on the same file) see docs/how-it-works.md §Sitemap sizing.',
+      'For the choice of parser (htmlparser2 against saxes and sax on the same file) see docs/sitemaps.md#reading-a-sitemap.',
     ],
   };
 }

@@ -1,6 +1,5 @@
 /**
- * Asking for a contact before the extension reaches a real host without one (docs/how-it-works.md, "How
- * Crawl Planner identifies itself"). With `crawlPlanner.contactUrl` empty, the first test crawl or robots.txt
+ * Asking for a contact before the extension reaches a real host without one (docs/identity.md). With `crawlPlanner.contactUrl` empty, the first test crawl or robots.txt
  * fetch that would reach a host other than this machine's (loopback, the demo hosts: see
  * src/core/identity.ts) shows a warning with two actions:
  *

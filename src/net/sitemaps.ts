@@ -8,7 +8,7 @@
  *   for (const h of sizing.hosts) h.urls; // pages per host
  *
  * Sitemap fetches are requests of the crawl engine (src/core/crawl/engine.ts), so they keep the crawl's
- * politeness, from the one place it is written (docs/how-it-works.md §Sitemap sizing): robots.txt first on
+ * politeness, from the one place it is written (docs/sitemaps.md): robots.txt first on
  * every host (and every input origin's before any sitemap), one request in flight per host and starts an
  * interval apart (the delay, with Crawl-delay merged by max under the cap policy), the global slots,
  * Retry-After (above the cap the host is left), the host rate raised after 429, 5xx and timeouts, and

@@ -1,5 +1,5 @@
 /**
- * The User-Agent header every request sends (docs/how-it-works.md, "How Crawl Planner identifies itself"):
+ * The User-Agent header every request sends (docs/identity.md):
  * `<token>/<version>` without a contact, `<token>/<version> (+<contact>)` with one. The token is what
  * robots.txt groups are matched against (RFC 9309 §2.2.1); the contact lets site operators reach whoever
  * runs the crawl. There is no default contact (src/core/identity.ts says why).

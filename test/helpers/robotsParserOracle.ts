@@ -4,7 +4,7 @@
  * silently disagree.
  *
  * The comparison is only meaningful where robots-parser has no known gap (see the gap table in
- * docs/how-it-works.md §robots-parser's gaps): it is fed our groups and canonical patterns (G2, G3/G4, G7, G8 closed by
+ * docs/robots-txt.md#robots-parsers-gaps-g1g19): it is fed our groups and canonical patterns (G2, G3/G4, G7, G8 closed by
  * construction) and asked with canonical paths (G3/G4); URLs are left out when they are `/robots.txt` (G9),
  * end in an empty query (`/a?`: its WHATWG URL drops the `?`), or belong to another origin (G16).
  */

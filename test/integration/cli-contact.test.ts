@@ -1,5 +1,5 @@
 /**
- * The CLI's contact rules end to end (docs/how-it-works.md, "How Crawl Planner identifies itself"): the BUILT dist/cli.js
+ * The CLI's contact rules end to end (docs/identity.md): the BUILT dist/cli.js
  * in a child process. Without --contact, a command that would reach a real host prints one warning line
  * before its first request, and with --require-contact refuses to start (exit 2, one line, nothing
  * fetched); loopback and the demo hosts are not real hosts. The real host is REAL_HOST_NO_TRAFFIC, which no

@@ -24,7 +24,7 @@ const only = (p: Plan): HostPlan => {
   return p.hosts[0]!;
 };
 
-// ---- The numbers of the politeness rules (docs/how-it-works.md §The plan), each in its own test. ----
+// ---- The numbers of the politeness rules (docs/planning.md), each in its own test. ----
 
 test('seed: 1,000,000 pages at a 1 s interval take about 1,000,000 s = 278.1 h = 11.6 days', () => {
   const p = plan({ seeds: A, pages: { total: 1_000_000 }, delaySeconds: 1 });

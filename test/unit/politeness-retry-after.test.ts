@@ -1,6 +1,6 @@
 /**
  * Retry-After parsing: every edge case of `Retry-After = HTTP-date / delay-seconds` (RFC 9110 §10.2.3;
- * docs/how-it-works.md §Retry-After), plus the HTTP-date grammar. Runs with TZ=America/New_York set below, so a local-time reading of asctime would show.
+ * docs/crawl-engine.md#retry-after), plus the HTTP-date grammar. Runs with TZ=America/New_York set below, so a local-time reading of asctime would show.
  */
 process.env.TZ = 'America/New_York';
 

@@ -4,7 +4,7 @@
  * URL's origin, then explain() with the case's user agent.
  *
  * - `rfc9309: defined` cases (124): hard assertions against the upstream expectation.
- * - `open` (17) and `contradicts` (4) cases: we assert OUR documented choice (docs/how-it-works.md), so the
+ * - `open` (17) and `contradicts` (4) cases: we assert OUR documented choice (docs/robots-txt.md#conformance-decisions), so the
  *   test fails when behaviour drifts, and print a table comparing it with Google's.
  */
 import { describe, it, after } from 'node:test';
@@ -40,7 +40,7 @@ function run(c: Case) {
   return explain(file, c.url, c.userAgent);
 }
 
-/** Our documented choice for every open/contradicts case (docs/how-it-works.md §Conformance decisions). */
+/** Our documented choice for every open/contradicts case (docs/robots-txt.md#conformance-decisions). */
 const P = 'google-robotstxt/';
 const DECISIONS: Record<string, { verdict: RobotsVerdict; why: string }> = {
   [`${P}GoogleOnly_SystemTest/01`]: {

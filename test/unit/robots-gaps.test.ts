@@ -1,5 +1,5 @@
 /**
- * One test (or table) per robots-parser gap G# (docs/how-it-works.md §robots-parser's gaps) that this
+ * One test (or table) per robots-parser gap G# (docs/robots-txt.md#robots-parsers-gaps-g1g19) that this
  * wrapper closes or decides. Bodies here are written by us (derived material), not upstream cases.
  */
 import { describe, it } from 'node:test';

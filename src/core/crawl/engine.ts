@@ -6,7 +6,7 @@
  * Politeness is counted in request STARTS: every request to a host, first tries, retries and redirect
  * hops alike, goes through that host's queue and waits for its next-allowed time, so no rule (interval,
  * Retry-After pause, token bucket, per-host concurrency) can be bypassed. The model, the retry table
- * and the defaults are written up in docs/how-it-works.md §The crawl engine.
+ * and the defaults are written up in docs/crawl-engine.md.
  *
  * This file is the entry point and the wiring. The scheduler is in parts, one job each, that share the
  * crawl's state (crawlState.ts) and are given the parts they use, each only ones above it in this list:

@@ -3,7 +3,7 @@
  * (its rate raised, Retry-After read and the host paused, the attempt retried with backoff at the back of
  * the host's queue, or given up, and the host dropped after too many failures in a row); a 3xx is a new
  * hop through admission; anything else is a page fetched, read for links (pageReading.ts). The retry
- * table is docs/how-it-works.md §The crawl engine.
+ * table is docs/crawl-engine.md.
  */
 import type { Clock } from '../clock';
 import { backoffDelayMs } from '../politeness/backoff';

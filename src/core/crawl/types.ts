@@ -1,7 +1,7 @@
 /**
  * The crawl engine's contract with its adapters: what it is given (a clock, randomness, a page fetcher, a
  * robots.txt gate, a link extractor, an event sink, a stop signal, options) and what it returns (the
- * summary and one outcome per URL met). See docs/how-it-works.md §The crawl engine.
+ * summary and one outcome per URL met). See docs/crawl-engine.md.
  */
 import type { Clock, Random } from '../clock';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';

@@ -1,5 +1,5 @@
 /**
- * The deadline solver (docs/how-it-works.md §What meets the deadline): with a deadline, what each host
+ * The deadline solver (docs/planning.md#what-meets-the-deadline): with a deadline, what each host
  * can give by it, the earliest finish possible at all, and what meets it: capping or dropping the hosts
  * that make it impossible, or else the workers, the global rate or the machines it would take.
  *

@@ -1,5 +1,5 @@
 /**
- * One host's time with faults (docs/how-it-works.md §Faults in the plan): a walk through its requests in
+ * One host's time with faults (docs/calibration-and-simulation.md#faults-in-the-plan): a walk through its requests in
  * order, as the crawl engine would make them, with each kind of fault coming at its measured rate (evenly
  * spaced: a fault of rate 1/10 on every tenth request) and the engine's own rules on each: the host's
  * live interval (HostRate: raised at once on 429, 5xx and transport failures, ×0.9 per success), the

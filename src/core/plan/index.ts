@@ -1,4 +1,4 @@
-/** The crawl plan engine: `plan()` and its data. See docs/how-it-works.md §The plan for the conventions. */
+/** The crawl plan engine: `plan()` and its data. See docs/planning.md for the conventions. */
 export { plan } from './plan';
 export { planHost, tidy } from './host';
 export { resolvePlanInput, validatePlanInput } from './input';

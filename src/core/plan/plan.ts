@@ -4,7 +4,7 @@
  * same `plan()`. The parts: input.ts (checks and defaults), host.ts (one host), makespan.ts (one
  * machine), words.ts (the binding constraint in words), warnings.ts.
  *
- * Timing convention (docs/how-it-works.md §Timing convention): the first request starts at t = 0 and the crawl is done when
+ * Timing convention (docs/planning.md#timing-convention): the first request starts at t = 0 and the crawl is done when
  * the last response has arrived. A host's first request is its robots.txt; its n pages on one lane then
  * take firstPage + (n − 1) × step + latency, the step being its period plus the per-request overhead;
  * the global rate allows its N requests in (N − 1) / rate + the shortest latency; the worker slots, each

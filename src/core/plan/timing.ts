@@ -1,6 +1,6 @@
 /**
- * The gap between two request starts on one host, as the crawl engine makes it (docs/how-it-works.md
- * §Per host): after an answer that took L, with the interval I in whole milliseconds (as the engine keeps it)
+ * The gap between two request starts on one host, as the crawl engine makes it (docs/planning.md#per-host):
+ * after an answer that took L, with the interval I in whole milliseconds (as the engine keeps it)
  * and the per-request overhead (REQUEST_OVERHEAD, src/core/politeness/pacing.ts, or as a test crawl measured it):
  *
  *   start reading:  L + afterResponse        when that is at least I (the answer is what the host waits for)

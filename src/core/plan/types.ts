@@ -137,7 +137,7 @@ export interface HostPlan {
    * plus faultSeconds; 0 for no pages.
    */
   seconds: number;
-  /** When its first page starts: the gap after its robots.txt request (docs/how-it-works.md §Per host). */
+  /** When its first page starts: the gap after its robots.txt request (docs/planning.md#per-host). */
   firstPageSeconds: number;
   /** The mean gap between two page starts on one lane: the period plus the per-request overhead, over the measured answer times when calibrated. */
   stepSeconds: number;
@@ -295,7 +295,7 @@ export interface Plan {
   /** The bounds of the machine that sets the total (the only machine without sharding). */
   bounds: Bounds;
   /**
-   * The crawl's own time per request the plan counted (docs/how-it-works.md §Per host): REQUEST_OVERHEAD, or
+   * The crawl's own time per request the plan counted (docs/planning.md#per-host): REQUEST_OVERHEAD, or
    * (`measured`) the means a calibration's test crawl measured.
    */
   overhead: { afterIntervalSeconds: number; afterResponseSeconds: number; measured: boolean };

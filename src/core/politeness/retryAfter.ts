@@ -1,6 +1,6 @@
 /**
  * Retry-After (RFC 9110 §10.2.3): `HTTP-date / delay-seconds`, parsed by hand so that none of
- * JavaScript's lenient number and date parsers decides a wait (docs/how-it-works.md §Retry-After):
+ * JavaScript's lenient number and date parsers decides a wait (docs/crawl-engine.md#retry-after):
  *
  * - `delay-seconds` is checked with `/^\d+$/` BEFORE any date parse (`Date.parse('0')` is the year 2000,
  *   `parseInt('120abc')` is 120, `Number('1e3')` is 1000: all of those are invalid here);
@@ -9,7 +9,7 @@
  * - the delay is never negative and never above the cap, and never above the largest timer Node can
  *   arm (`setTimeout` with more than 2^31-1 ms fires after 1 ms).
  *
- * Points RFC 9110 leaves open, decided (docs/how-it-works.md §Retry-After):
+ * Points RFC 9110 leaves open, decided (docs/crawl-engine.md#retry-after):
  * - lower-case names (`fri, 31 dec 1999 … gmt`): accepted leniently, note `case-insensitive`;
  * - a zone other than GMT (`UTC`, `UT`, `Z`, or a numeric `+0100`): accepted leniently with the offset
  *   applied, note `zone`; any other zone name is invalid;

@@ -3,7 +3,7 @@
  */
 import type { RobotsCrawlDelay } from './robotsFile';
 
-/** Result of reading a Crawl-delay value (decision G17, docs/how-it-works.md §Behaviour decisions). */
+/** Result of reading a Crawl-delay value (decision G17, docs/robots-txt.md#behaviour-decisions). */
 export interface CrawlDelayReading {
   seconds?: number;
   /** Set when the value is not used. */

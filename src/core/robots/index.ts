@@ -1,7 +1,7 @@
 /**
  * robots.txt core: decode (RFC 9309 §2.5 limit, BOMs), parse (lines, groups, Crawl-delay records, sitemaps,
  * findings), and verdicts (verdict() bare, explain() with the reason) from rules compiled once per file,
- * closing robots-parser's fail-open gaps. See docs/how-it-works.md §robots.txt core.
+ * closing robots-parser's fail-open gaps. See docs/robots-txt.md.
  */
 export {
   decodeRobotsBody,

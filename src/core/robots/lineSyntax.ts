@@ -12,7 +12,7 @@
  */
 import type { ColumnRange, RobotsLine, RobotsLineKind } from './robotsFile';
 
-/** Google's per-line limit (8 × 2083 bytes). We do not cut lines (docs/how-it-works.md §Behaviour decisions); we report them. */
+/** Google's per-line limit (8 × 2083 bytes). We do not cut lines (docs/robots-txt.md#behaviour-decisions); we report them. */
 export const GOOGLE_MAX_LINE_BYTES = 16_664;
 
 /** A known key: the line kind it makes and its spelling in messages; `typo` for an accepted misspelling. */

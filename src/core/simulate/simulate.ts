@@ -2,7 +2,7 @@
  * `estimate --simulate`: the plan's crawl run many times by the crawl engine itself (runCrawl: the same
  * scheduler, politeness rules, Retry-After, backoff and retries) on the simulation's virtual clock, each run
  * over answer times and faults drawn from the calibration (model.ts), and the spread of the makespans as a
- * p10–p90 band. docs/how-it-works.md §The simulation; the JSON: docs/formats.md §The `simulation` section.
+ * p10–p90 band. docs/calibration-and-simulation.md#the-simulation---simulate; the JSON: docs/formats.md §The `simulation` section.
  *
  * Each host's first request is its robots.txt (a request with its measured answer time; the Crawl-delay is
  * known from it before any page), then its pages, every one a seed. The clock adds the per-request overhead

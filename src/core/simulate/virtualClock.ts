@@ -8,7 +8,7 @@
  *
  * Timers fire in (time, creation order). `lateness` models a real timer's lateness: every timer armed with
  * `setTimer` for a positive time fires that much late (Node fires timers about a millisecond late; see
- * docs/how-it-works.md §The simulation), while `at` is exact (the simulated network).
+ * docs/calibration-and-simulation.md#the-simulation---simulate), while `at` is exact (the simulated network).
  *
  * `sleep` works too (for code that waits on promises), but what follows it runs only when the caller of
  * `run()` lets microtasks run; the engine on the callback road never sleeps.

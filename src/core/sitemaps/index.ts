@@ -3,7 +3,7 @@
  * (lastmod.ts), counting URLs per host with robots.txt verdicts (tally.ts), the limits (limits.ts), the
  * report's shape (sizing.ts), what a file's outcome means as an error (fileErrors.ts) and the report put
  * together (report.ts). src/net/sitemaps.ts (and src/net/sitemapSizing/) fetches the files through the crawl engine. See
- * docs/how-it-works.md §Sitemap sizing.
+ * docs/sitemaps.md.
  */
 export * from './limits';
 export { parseChangedSince, parseLastmod } from './lastmod';

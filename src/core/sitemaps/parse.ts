@@ -19,7 +19,7 @@
  * a close tag that closed other elements, or a document cut off inside an element. An entry that the end
  * of the data cuts off is not counted. No DTD is read and no entity but XML's five and character
  * references is expanded, so neither external entities nor entity bombs can do anything. See
- * docs/how-it-works.md §Sitemap sizing for the measurements behind the choice.
+ * docs/sitemaps.md#reading-a-sitemap for the measurements behind the choice.
  *
  * Limits (sitemaps.org): at most `maxEntries` entries (50,000) and `maxBytes` bytes (50 MiB) per file.
  * Past either, `write` returns false, the caller stops reading, and `stopped` says which.

@@ -2,7 +2,7 @@
  * One sizing run: runs of the crawl engine (runCrawl) on the injected clock, sharing one robots.txt cache,
  * one robots gate and one HTTP client, so that every sitemap request keeps the crawl's politeness (robots.txt
  * first on its host, the interval with Crawl-delay, one request in flight per host and the global slots,
- * Retry-After, the host-rate raise, retries through the host's queue). docs/how-it-works.md §Sitemap sizing.
+ * Retry-After, the host-rate raise, retries through the host's queue). docs/sitemaps.md.
  *
  * 1. robots.txt of every input origin (its URLs are the seeds; the engine answers each from the robots.txt
  *    request itself): all of them are read before any sitemap, as a host's acceptance of another host's

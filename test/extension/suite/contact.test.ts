@@ -1,6 +1,5 @@
 /**
- * The contact question in a real extension host (src/extension/contact.ts; docs/how-it-works.md, "How Crawl
- * Planner identifies itself"). The fixture workspace sets no `crawlPlanner.contactUrl`.
+ * The contact question in a real extension host (src/extension/contact.ts; docs/identity.md). The fixture workspace sets no `crawlPlanner.contactUrl`.
  *
  * The real host is REAL_HOST_NO_TRAFFIC, which no packet can reach: a request that goes ahead fails at once
  * and its robots.txt reads as unreachable. The question is answered with VS Code's own
