@@ -6,39 +6,47 @@
 export const EXTENSION_ID = 'crawl-planner.crawl-planner';
 export const CATEGORY = 'Crawl Planner';
 
-export const COMMANDS = {
-  estimate: 'crawlPlanner.estimate',
-  inspectRobots: 'crawlPlanner.inspectRobots',
-  runTestCrawl: 'crawlPlanner.runTestCrawl',
-  stopTestCrawl: 'crawlPlanner.stopTestCrawl',
-  openPlanner: 'crawlPlanner.openPlanner',
-  startDemoHosts: 'crawlPlanner.startDemoHosts',
-  stopDemoHosts: 'crawlPlanner.stopDemoHosts',
-  copyPlanJson: 'crawlPlanner.copyPlanJson',
-  openRobotsTxt: 'crawlPlanner.openRobotsTxt',
+/** The commands, by name: each id is `crawlPlanner.<name>` (COMMANDS), contributed in package.json. */
+const COMMAND_NAMES = [
+  'estimate',
+  'inspectRobots',
+  'runTestCrawl',
+  'stopTestCrawl',
+  'openPlanner',
+  'startDemoHosts',
+  'stopDemoHosts',
+  'copyPlanJson',
+  'openRobotsTxt',
   /** The plan report: every host of the planner's plan in an editor tab (docs/extension.md §The plan report). */
-  openPlanReport: 'crawlPlanner.openPlanReport',
+  'openPlanReport',
   /** Plans with what a crawl report measured (docs/extension.md §Calibration and simulation). */
-  calibrateFromReport: 'crawlPlanner.calibrateFromReport',
+  'calibrateFromReport',
   /** Plans with what the last test crawl in this window measured (or, given false, with the typed values again). */
-  planWithTestCrawl: 'crawlPlanner.planWithTestCrawl',
+  'planWithTestCrawl',
   /** Simulates the planner's plan: the p10–p90 band and the per-host timeline. */
-  simulatePlan: 'crawlPlanner.simulatePlan',
+  'simulatePlan',
   /** Makes a file the planner's seeds (docs/extension.md §Seeds). */
-  loadSeedsFile: 'crawlPlanner.loadSeedsFile',
+  'loadSeedsFile',
   /** Each planner seed host's pages from its sitemaps (docs/extension.md §Pages from sitemaps). */
-  sizeFromSitemaps: 'crawlPlanner.sizeFromSitemaps',
+  'sizeFromSitemaps',
   /** The planner's plan as files for Scrapy, Crawlee, Nutch or StormCrawler (docs/extension.md §Export Plan). */
-  exportPlan: 'crawlPlanner.exportPlan',
+  'exportPlan',
   /** robots.txt editor: test URLs against the unsaved buffer (docs/robots-txt-editor.md). */
-  testRobotsTxtUrls: 'crawlPlanner.testRobotsTxtUrls',
+  'testRobotsTxtUrls',
   /** robots.txt editor: diff the buffer against the live file of its origin. */
-  compareLiveRobotsTxt: 'crawlPlanner.compareLiveRobotsTxt',
+  'compareLiveRobotsTxt',
   /** Seeds from code (docs/extension.md §Seeds from code): the URLs of the selection or the file into the planner. */
-  planUrlsInSelection: 'crawlPlanner.planUrlsInSelection',
+  'planUrlsInSelection',
   /** Seeds from code: the CodeLens's command (a file's URI and the line of its start URLs). */
-  planSeedsFromCode: 'crawlPlanner.planSeedsFromCode',
-} as const;
+  'planSeedsFromCode',
+] as const;
+
+type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** Each command's id by its name: `COMMANDS.estimate` is `'crawlPlanner.estimate'`. */
+export const COMMANDS = Object.freeze(
+  Object.fromEntries(COMMAND_NAMES.map((name) => [name, `crawlPlanner.${name}`])),
+) as { readonly [N in CommandName]: `crawlPlanner.${N}` };
 
 export const VIEWS = {
   /** The activity bar container. */

@@ -18,31 +18,30 @@ export function unknownKeys(record: Record<string, unknown>, allowed: readonly s
   return Object.keys(record).find((key) => !allowed.includes(key));
 }
 
+/** The fields (besides `type`) that each message of a protocol `M` may carry, by type. */
+export type MessageFields<M extends { type: string }> = {
+  readonly [T in M['type']]: readonly Exclude<keyof Extract<M, { type: T }>, 'type'>[];
+};
+
+/** A message that has passed `checkMessage`'s checks: its type is one of `M`'s, and it carries only that type's fields. */
+export type MessageHead<M extends { type: string }> = Record<string, unknown> & { type: M['type'] };
+
 /**
- * The start of every message check (this protocol's and the plan report's): an object with a string `type`,
- * and `only(...keys)`, which says which field is not one of `keys` (and `type`), if any.
+ * Every message check (the planner's and the plan report's): an object, with a string `type` that `fields`
+ * knows, and no field but that type's; then `check`, the type's own checks of its fields.
  */
-export function messageHead(
-  raw: unknown,
-): { raw: Record<string, unknown>; type: string; only: (...keys: string[]) => string | undefined } | Invalid {
-  if (!isRecord(raw)) return { error: 'message: not an object' };
-  const type = raw.type;
+export function checkMessage<M extends { type: string }>(
+  input: unknown,
+  fields: MessageFields<M>,
+  check: (raw: MessageHead<M>) => M | Invalid,
+): M | Invalid {
+  if (!isRecord(input)) return { error: 'message: not an object' };
+  const type = input.type;
   if (typeof type !== 'string') return { error: 'message: no type' };
-  const only = (...keys: string[]): string | undefined => {
-    const extra = unknownKeys(raw, ['type', ...keys]);
-    return extra === undefined ? undefined : `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}`;
-  };
-  return { raw, type, only };
-}
-
-/** A message of `type` that carries no field but its type (`ready`, a button's message), or why not. */
-export function fieldless<T extends string>(type: T, extra: string | undefined): { type: T } | Invalid {
-  return extra === undefined ? { type } : { error: extra };
-}
-
-/** The `default:` of a message check's switch: at compile time every type has a case; at run time `type` may be any string. */
-export function unknownType(type: never): Invalid {
-  return { error: `message: unknown type ${JSON.stringify(String(type).slice(0, 40))}` };
+  if (!Object.hasOwn(fields, type)) return { error: `message: unknown type ${JSON.stringify(type.slice(0, 40))}` };
+  const extra = unknownKeys(input, ['type', ...(fields[type as M['type']] as readonly string[])]);
+  if (extra !== undefined) return { error: `${type}: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
+  return check(input as MessageHead<M>);
 }
 
 /**

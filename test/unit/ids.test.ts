@@ -43,6 +43,10 @@ test('contributed commands are exactly COMMANDS', () => {
   assert.deepEqual(sorted(c.commands.map((x) => x.command)), sorted(Object.values(COMMANDS)));
 });
 
+test('each command id is crawlPlanner.<its name in COMMANDS>', () => {
+  for (const [name, id] of Object.entries(COMMANDS)) assert.equal(id, `crawlPlanner.${name}`);
+});
+
 test('every command has the category "Crawl Planner" and a title', () => {
   for (const command of c.commands) {
     assert.equal(command.category, CATEGORY, command.command);

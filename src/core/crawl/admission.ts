@@ -4,17 +4,15 @@
  * depth, redirects, a stop, the page budget), recorded once, and an in-scope one is announced (`queued`)
  * and sent through robots.txt into its host's queue; its host's politeness state is made on first meeting.
  */
-import type { Clock } from '../clock';
 import { HostRate } from '../politeness/hostRate';
 import { TokenBucket } from '../politeness/tokenBucket';
 import { canonicalHttpHost } from './canonicalUrl';
-import { UrlRecord, type AdmitContext, type CrawlState } from './crawlState';
+import { crawlPart, UrlRecord, type AdmitContext, type CrawlState } from './crawlState';
 import type { EventStream } from './eventStream';
-import type { Frontier, HostSlot } from './frontier';
+import type { HostSlot } from './frontier';
 import type { Outcomes } from './outcomes';
 import type { RobotsTimeline } from './robotsTimeline';
-import type { CrawlStats } from './stats';
-import type { ResolvedCrawlOptions, UrlOutcome } from './types';
+import type { UrlOutcome } from './types';
 
 /** What admission says of a URL: queued, or why not (`url` is the URL as normalised, when it parsed). */
 export interface Admitted {
@@ -23,30 +21,23 @@ export interface Admitted {
   why?: string;
 }
 
-export class Admission {
-  private readonly o: ResolvedCrawlOptions;
-  private readonly clock: Clock;
-  private readonly frontier: Frontier<UrlRecord>;
+/** What admission works with, besides the crawl's state. */
+export interface AdmissionParts {
+  events: EventStream;
+  outcomes: Outcomes;
+  robots: RobotsTimeline;
+}
+
+export class Admission extends crawlPart<AdmissionParts>() {
   private readonly records: Map<string, UrlRecord>;
   private readonly order: UrlRecord[];
-  private readonly stats: CrawlStats;
-  private readonly emitting: boolean;
   /** The seeds' hosts: the crawl's scope, unless other hosts are allowed. */
   private readonly seedHosts = new Set<string>();
 
-  constructor(
-    private readonly s: CrawlState,
-    private readonly events: EventStream,
-    private readonly outcomes: Outcomes,
-    private readonly robots: RobotsTimeline,
-  ) {
-    this.o = s.o;
-    this.clock = s.clock;
-    this.frontier = s.frontier;
+  constructor(s: CrawlState, parts: AdmissionParts) {
+    super(s, parts);
     this.records = s.records;
     this.order = s.order;
-    this.stats = s.stats;
-    this.emitting = s.emitting;
   }
 
   /** The seeds (CrawlOptions.seeds), in order: their hosts are the crawl's scope. */

@@ -6,7 +6,7 @@
  */
 import { MAX_TIMER_MS } from '../clock';
 import type { Admission } from './admission';
-import type { CrawlState } from './crawlState';
+import { crawlPart } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { EventStream } from './eventStream';
 import type { Outcomes } from './outcomes';
@@ -26,29 +26,9 @@ export interface CrawlLoopParts {
   requests: RequestStarts;
 }
 
-export class CrawlLoop {
-  private readonly wakeUps: WakeUps;
-  private readonly stops: StopAndFailure;
-  private readonly events: EventStream;
-  private readonly outcomes: Outcomes;
-  private readonly deferred: DeferredWork;
-  private readonly admission: Admission;
-  private readonly requests: RequestStarts;
+export class CrawlLoop extends crawlPart<CrawlLoopParts>() {
   private ended = false;
   private settleRun: { resolve: (result: CrawlResult) => void; reject: (err: unknown) => void } | undefined = undefined;
-
-  constructor(
-    private readonly s: CrawlState,
-    parts: CrawlLoopParts,
-  ) {
-    this.wakeUps = parts.wakeUps;
-    this.stops = parts.stops;
-    this.events = parts.events;
-    this.outcomes = parts.outcomes;
-    this.deferred = parts.deferred;
-    this.admission = parts.admission;
-    this.requests = parts.requests;
-  }
 
   /**
    * Starts the crawl and returns its result. The first turn of the loop runs at once; after that the loop
@@ -68,7 +48,7 @@ export class CrawlLoop {
   }
 
   private begin(): void {
-    if (this.s.o.stop?.aborted) this.s.stopping = true;
+    if (this.o.stop?.aborted) this.s.stopping = true;
     this.admission.admitSeeds();
     this.stops.listen();
     this.outcomes.updateGate();

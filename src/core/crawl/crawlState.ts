@@ -2,7 +2,8 @@
  * The state of one crawl, shared by the scheduler's parts (engine.ts wires them): the URL records, the
  * frontier and the counts, the requests in flight, the page budget's chains, and whether the crawl is
  * stopping or has failed. Data only: each part reads and writes the fields of its job here (plain fields,
- * no getters: the engine is hot), and keeps what only it uses to itself.
+ * no getters: the engine is hot), and keeps what only it uses to itself. Each part that works with it
+ * extends `crawlPart` (below).
  */
 import type { Clock } from '../clock';
 import type { CrawlEvent } from './events';
@@ -96,6 +97,42 @@ export class CrawlState {
       mayStartNew: () => this.gateOpen,
     });
   }
+}
+
+/**
+ * The base of every scheduler part: the crawl's state, the fields of it that most parts read (copied once,
+ * so that the hot path reads a plain field of its own, not `this.s.…`), and the parts it works with, which
+ * `crawlPart` makes its own fields too.
+ */
+abstract class CrawlPartBase {
+  protected readonly o: ResolvedCrawlOptions;
+  protected readonly clock: Clock;
+  protected readonly frontier: Frontier<UrlRecord>;
+  protected readonly stats: CrawlStats;
+  protected readonly emitting: boolean;
+
+  constructor(
+    protected readonly s: CrawlState,
+    parts: object,
+  ) {
+    this.o = s.o;
+    this.clock = s.clock;
+    this.frontier = s.frontier;
+    this.stats = s.stats;
+    this.emitting = s.emitting;
+    // One object literal per part in engine.ts, its keys always in one order: every instance of a part has
+    // one shape, and its fields are read as directly as if each were assigned here by name.
+    Object.assign(this, parts);
+  }
+}
+
+/**
+ * The base class of a scheduler part that works with the parts `P` (its `…Parts`): `class X extends
+ * crawlPart<XParts>()`, made as `new X(state, { …parts })`, reads each of them as a field (`this.events`).
+ * (They are readonly and, to the type checker, public: a part calls another only through its methods.)
+ */
+export function crawlPart<P extends object>(): abstract new (s: CrawlState, parts: P) => CrawlPartBase & Readonly<P> {
+  return CrawlPartBase as abstract new (s: CrawlState, parts: P) => CrawlPartBase & Readonly<P>;
 }
 
 /** A record as the crawl's result lists it. */

@@ -4,27 +4,27 @@
  * was put off runs in order, and before anything else completes (a response, a robots.txt answer, the
  * end), so the events stay in order.
  */
-import type { CrawlState } from './crawlState';
+import { crawlPart } from './crawlState';
 import type { Outcomes } from './outcomes';
 import type { StopAndFailure } from './stopAndFailure';
 import type { WakeUps } from './wakeUps';
 
-export class DeferredWork {
+/** What deferred work works with, besides the crawl's state. */
+export interface DeferredWorkParts {
+  outcomes: Outcomes;
+  stops: StopAndFailure;
+  wakeUps: WakeUps;
+}
+
+export class DeferredWork extends crawlPart<DeferredWorkParts>() {
   /** The work put off so far, in order (the loop is not finished while any is left). */
   readonly tasks: Array<() => void> = [];
-
-  constructor(
-    private readonly s: CrawlState,
-    private readonly outcomes: Outcomes,
-    private readonly stops: StopAndFailure,
-    private readonly wakeUps: WakeUps,
-  ) {}
 
   /** Puts `task` off until the I/O started now has gone out (CrawlOptions.defer). */
   later(task: () => void): void {
     this.tasks.push(task);
     if (this.tasks.length > 1) return;
-    this.s.o.defer!(() => {
+    this.o.defer!(() => {
       this.runDeferred();
       this.outcomes.updateGate();
       this.wakeUps.wake();

@@ -57,12 +57,12 @@ export function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
 function scheduler(o: ResolvedCrawlOptions): CrawlLoop {
   const s = new CrawlState(o);
   const wakeUps = new WakeUps(s.clock);
-  const stops = new StopAndFailure(s, wakeUps);
-  const events = new EventStream(s, stops);
-  const outcomes = new Outcomes(s, events);
-  const deferred = new DeferredWork(s, outcomes, stops, wakeUps);
+  const stops = new StopAndFailure(s, { wakeUps });
+  const events = new EventStream(s, { stops });
+  const outcomes = new Outcomes(s, { events });
+  const deferred = new DeferredWork(s, { outcomes, stops, wakeUps });
   const robots = new RobotsTimeline(s, { events, outcomes, deferred, stops, wakeUps });
-  const admission = new Admission(s, events, outcomes, robots);
+  const admission = new Admission(s, { events, outcomes, robots });
   // The one way back up the list: with CrawlOptions.defer, a fetched page starts its host's next request
   // before it is read (`requests` is made below; this runs only once the crawl is under way).
   const startReady = (): void => requests.startReady();

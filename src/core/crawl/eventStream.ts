@@ -5,21 +5,18 @@
  * causes are held and go out after it. The progress event is timed here; the summary at the end is built
  * from the counts (stats.ts).
  */
-import type { CrawlState } from './crawlState';
+import { crawlPart } from './crawlState';
 import type { CrawlEvent, CrawlSummary } from './events';
 import { summarizeNotFollowed } from './notFollowed';
 import type { StopAndFailure } from './stopAndFailure';
 
-export class EventStream {
-  private lastProgressAt: number | undefined = undefined;
-  private readonly emitting: boolean;
+/** What the event stream works with, besides the crawl's state. */
+export interface EventStreamParts {
+  stops: StopAndFailure;
+}
 
-  constructor(
-    private readonly s: CrawlState,
-    private readonly stops: StopAndFailure,
-  ) {
-    this.emitting = s.emitting;
-  }
+export class EventStream extends crawlPart<EventStreamParts>() {
+  private lastProgressAt: number | undefined = undefined;
 
   emit(event: CrawlEvent): void {
     if (!this.emitting) return;

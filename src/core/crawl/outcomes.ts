@@ -5,29 +5,24 @@
  * the URLs that have not started leave as not started). What leads to an outcome is decided by the parts
  * that meet it (admission, the robots.txt timeline, the response rules); this is where it is recorded.
  */
-import type { Clock } from '../clock';
-import { toReport, type CrawlState, type UrlRecord } from './crawlState';
+import { crawlPart, toReport, type CrawlState, type UrlRecord } from './crawlState';
 import type { HostDroppedEvent } from './events';
 import type { EventStream } from './eventStream';
-import type { Frontier, HostSlot } from './frontier';
-import type { CrawlStats } from './stats';
+import type { HostSlot } from './frontier';
 import type { UrlOutcome, UrlReport } from './types';
 
-export class Outcomes {
-  private readonly clock: Clock;
-  private readonly frontier: Frontier<UrlRecord>;
-  private readonly stats: CrawlStats;
+/** What outcomes work with, besides the crawl's state. */
+export interface OutcomesParts {
+  events: EventStream;
+}
+
+export class Outcomes extends crawlPart<OutcomesParts>() {
   private readonly checking: Set<UrlRecord>;
   private readonly maxPages: number;
   private maxPagesReached = false;
 
-  constructor(
-    private readonly s: CrawlState,
-    private readonly events: EventStream,
-  ) {
-    this.clock = s.clock;
-    this.frontier = s.frontier;
-    this.stats = s.stats;
+  constructor(s: CrawlState, parts: OutcomesParts) {
+    super(s, parts);
     this.checking = s.checking;
     this.maxPages = s.o.maxPages;
   }
@@ -116,6 +111,6 @@ export class Outcomes {
 
   /** One outcome per URL met, in the order met (none when CrawlOptions.urlOutcomes is false). */
   reports(): UrlReport[] {
-    return this.s.o.urlOutcomes === false ? [] : this.s.order.map(toReport);
+    return this.o.urlOutcomes === false ? [] : this.s.order.map(toReport);
   }
 }

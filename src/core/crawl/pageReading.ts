@@ -5,13 +5,13 @@
  * is on its way (deferredWork.ts); its events still come in order.
  */
 import type { Admission } from './admission';
-import type { CrawlState, UrlRecord } from './crawlState';
+import { crawlPart, type CrawlState, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { CrawlEvent } from './events';
 import type { EventStream } from './eventStream';
-import type { Frontier, HostSlot } from './frontier';
+import type { HostSlot } from './frontier';
 import type { Outcomes } from './outcomes';
-import type { PageSuccess, ResolvedCrawlOptions } from './types';
+import type { PageSuccess } from './types';
 
 /** A response's event, built only when it goes out: with the links it queued (and a redirect's target). */
 export type ResponseEvent = (linksQueued: number, location?: string) => CrawlEvent;
@@ -26,30 +26,12 @@ export interface PageReadingParts {
   startReady: () => void;
 }
 
-export class PageReading {
-  private readonly o: ResolvedCrawlOptions;
-  private readonly frontier: Frontier<UrlRecord>;
-  private readonly emitting: boolean;
+export class PageReading extends crawlPart<PageReadingParts>() {
   private readonly sharedHosts: boolean;
-  private readonly events: EventStream;
-  private readonly outcomes: Outcomes;
-  private readonly admission: Admission;
-  private readonly deferred: DeferredWork;
-  private readonly startReady: () => void;
 
-  constructor(
-    private readonly s: CrawlState,
-    parts: PageReadingParts,
-  ) {
-    this.o = s.o;
-    this.frontier = s.frontier;
-    this.emitting = s.emitting;
+  constructor(s: CrawlState, parts: PageReadingParts) {
+    super(s, parts);
     this.sharedHosts = s.sharedHosts;
-    this.events = parts.events;
-    this.outcomes = parts.outcomes;
-    this.admission = parts.admission;
-    this.deferred = parts.deferred;
-    this.startReady = parts.startReady;
   }
 
   /**

@@ -4,17 +4,15 @@
  * callback (CrawlOptions.startFetch: the simulation's, no promise and one shared signal), announced once it
  * is on its way, and its result, whatever the fetcher gave, handed to the response rules.
  */
-import type { Clock } from '../clock';
 import { errorMessage } from '../format/text';
-import type { CrawlState, UrlRecord } from './crawlState';
+import { crawlPart, type CrawlState, type UrlRecord } from './crawlState';
 import type { EventStream } from './eventStream';
-import type { Frontier, HostSlot } from './frontier';
+import type { HostSlot } from './frontier';
 import type { Outcomes } from './outcomes';
 import type { ResponseRules } from './responseRules';
 import type { RobotsTimeline } from './robotsTimeline';
-import type { CrawlStats } from './stats';
 import type { StopAndFailure } from './stopAndFailure';
-import type { PageFailure, PageResult, ResolvedCrawlOptions } from './types';
+import type { PageFailure, PageResult } from './types';
 import type { WakeUps } from './wakeUps';
 
 /** What request starts work with, besides the crawl's state. */
@@ -27,38 +25,14 @@ export interface RequestStartsParts {
   wakeUps: WakeUps;
 }
 
-export class RequestStarts {
-  private readonly o: ResolvedCrawlOptions;
-  private readonly clock: Clock;
-  private readonly frontier: Frontier<UrlRecord>;
-  private readonly stats: CrawlStats;
+export class RequestStarts extends crawlPart<RequestStartsParts>() {
   private readonly controllers: Map<UrlRecord, AbortController>;
   private readonly sharedRequests: AbortController;
-  private readonly emitting: boolean;
-  private readonly events: EventStream;
-  private readonly outcomes: Outcomes;
-  private readonly responses: ResponseRules;
-  private readonly robots: RobotsTimeline;
-  private readonly stops: StopAndFailure;
-  private readonly wakeUps: WakeUps;
 
-  constructor(
-    private readonly s: CrawlState,
-    parts: RequestStartsParts,
-  ) {
-    this.o = s.o;
-    this.clock = s.clock;
-    this.frontier = s.frontier;
-    this.stats = s.stats;
+  constructor(s: CrawlState, parts: RequestStartsParts) {
+    super(s, parts);
     this.controllers = s.controllers;
     this.sharedRequests = s.sharedRequests;
-    this.emitting = s.emitting;
-    this.events = parts.events;
-    this.outcomes = parts.outcomes;
-    this.responses = parts.responses;
-    this.robots = parts.robots;
-    this.stops = parts.stops;
-    this.wakeUps = parts.wakeUps;
   }
 
   /**

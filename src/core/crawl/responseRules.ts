@@ -5,7 +5,6 @@
  * hop through admission; anything else is a page fetched, read for links (pageReading.ts). The retry
  * table is docs/crawl-engine.md.
  */
-import type { Clock } from '../clock';
 import { backoffDelayMs } from '../politeness/backoff';
 import { parseRetryAfter, type RetryAfter } from '../politeness/retryAfter';
 import {
@@ -17,15 +16,15 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import type { Admission } from './admission';
-import type { CrawlState, UrlRecord } from './crawlState';
+import { crawlPart, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { CrawlEvent } from './events';
 import type { EventStream } from './eventStream';
-import type { Frontier, HostSlot } from './frontier';
+import type { HostSlot } from './frontier';
 import type { Outcomes } from './outcomes';
 import type { PageReading } from './pageReading';
-import type { CrawlStats, HostStats } from './stats';
-import type { PageFailure, PageResult, PageSuccess, ResolvedCrawlOptions } from './types';
+import type { HostStats } from './stats';
+import type { PageFailure, PageResult, PageSuccess } from './types';
 
 /** What the rules work with, besides the crawl's state. */
 export interface ResponseRulesParts {
@@ -36,34 +35,7 @@ export interface ResponseRulesParts {
   pages: PageReading;
 }
 
-export class ResponseRules {
-  private readonly o: ResolvedCrawlOptions;
-  private readonly clock: Clock;
-  private readonly frontier: Frontier<UrlRecord>;
-  private readonly stats: CrawlStats;
-  private readonly emitting: boolean;
-  private readonly events: EventStream;
-  private readonly outcomes: Outcomes;
-  private readonly admission: Admission;
-  private readonly deferred: DeferredWork;
-  private readonly pages: PageReading;
-
-  constructor(
-    private readonly s: CrawlState,
-    parts: ResponseRulesParts,
-  ) {
-    this.o = s.o;
-    this.clock = s.clock;
-    this.frontier = s.frontier;
-    this.stats = s.stats;
-    this.emitting = s.emitting;
-    this.events = parts.events;
-    this.outcomes = parts.outcomes;
-    this.admission = parts.admission;
-    this.deferred = parts.deferred;
-    this.pages = parts.pages;
-  }
-
+export class ResponseRules extends crawlPart<ResponseRulesParts>() {
   /** A request's result is in (the request has left the slots): the rules for it, then the host re-keyed. */
   complete(slot: HostSlot<UrlRecord>, rec: UrlRecord, result: PageResult): void {
     this.deferred.runDeferred();

@@ -4,16 +4,14 @@
  * host's queue (checkRobots, startRobots). `robotsDecided` is the one place a decision takes effect: the
  * host's Crawl-delay, the host dropped, the URL disallowed or queued.
  */
-import type { Clock } from '../clock';
 import { errorMessage } from '../format/text';
-import type { CrawlState, UrlRecord } from './crawlState';
+import { crawlPart, type CrawlState, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { EventStream } from './eventStream';
-import { intervalMs, type Frontier, type HostSlot } from './frontier';
+import { intervalMs, type HostSlot } from './frontier';
 import type { Outcomes } from './outcomes';
-import type { CrawlStats } from './stats';
 import type { StopAndFailure } from './stopAndFailure';
-import type { ResolvedCrawlOptions, RobotsDecision, RobotsFetch } from './types';
+import type { RobotsDecision, RobotsFetch } from './types';
 import type { WakeUps } from './wakeUps';
 
 /** robots.txt's answer when there is no gate: everything is allowed. */
@@ -28,36 +26,16 @@ export interface RobotsTimelineParts {
   wakeUps: WakeUps;
 }
 
-export class RobotsTimeline {
-  private readonly o: ResolvedCrawlOptions;
-  private readonly clock: Clock;
-  private readonly frontier: Frontier<UrlRecord>;
-  private readonly stats: CrawlStats;
+export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
   private readonly checking: Set<UrlRecord>;
   private readonly controllers: Map<UrlRecord, AbortController>;
-  private readonly events: EventStream;
-  private readonly outcomes: Outcomes;
-  private readonly deferred: DeferredWork;
-  private readonly stops: StopAndFailure;
-  private readonly wakeUps: WakeUps;
   /** Each origin's questions that wait for a turn, one after another: the last one's promise. */
   private readonly originChains = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly s: CrawlState,
-    parts: RobotsTimelineParts,
-  ) {
-    this.o = s.o;
-    this.clock = s.clock;
-    this.frontier = s.frontier;
-    this.stats = s.stats;
+  constructor(s: CrawlState, parts: RobotsTimelineParts) {
+    super(s, parts);
     this.checking = s.checking;
     this.controllers = s.controllers;
-    this.events = parts.events;
-    this.outcomes = parts.outcomes;
-    this.deferred = parts.deferred;
-    this.stops = parts.stops;
-    this.wakeUps = parts.wakeUps;
   }
 
   /**

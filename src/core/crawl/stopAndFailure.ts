@@ -4,10 +4,15 @@
  * aborted and the crawl rejects once they have settled), and the aborts that reach every request, pages on
  * both roads and the robots.txt gate's calls. Each wakes the loop, which ends the crawl.
  */
-import type { CrawlState } from './crawlState';
+import { crawlPart } from './crawlState';
 import type { WakeUps } from './wakeUps';
 
-export class StopAndFailure {
+/** What a stop and a failure work with, besides the crawl's state. */
+export interface StopAndFailureParts {
+  wakeUps: WakeUps;
+}
+
+export class StopAndFailure extends crawlPart<StopAndFailureParts>() {
   /** Aborts the robots.txt gate's calls; made when the first call is, since aborting one costs an exception's stack. */
   private robotsAbortController: AbortController | undefined = undefined;
   private robotsAborted = false;
@@ -16,19 +21,14 @@ export class StopAndFailure {
   /** The stop signal's listener. */
   private readonly onStop = (): void => this.requestStop();
 
-  constructor(
-    private readonly s: CrawlState,
-    private readonly wakeUps: WakeUps,
-  ) {}
-
   /** Listens to the stop signal (CrawlOptions.stop), once the seeds are in. */
   listen(): void {
-    this.s.o.stop?.addEventListener('abort', this.onStop);
+    this.o.stop?.addEventListener('abort', this.onStop);
   }
 
   /** The crawl is over: no more listening, a stop's grace cancelled, the robots.txt gate's calls aborted. */
   close(): void {
-    this.s.o.stop?.removeEventListener('abort', this.onStop);
+    this.o.stop?.removeEventListener('abort', this.onStop);
     this.graceAbort?.abort();
     this.abortRobots();
   }

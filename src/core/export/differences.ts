@@ -33,18 +33,76 @@ function pageRange(shards: ExportShards): string {
   return least === most ? formatNumber(most) : `${formatNumber(least)} to ${formatNumber(most)}`;
 }
 
-/** Lines shared by the formats that run the plan with code of ours inside the framework (Scrapy, Crawlee). */
-function codeFormats(plan: Plan, shards: ExportShards, where: string): string[] {
+/**
+ * What a framework that runs the plan with code of ours inside it (Scrapy, Crawlee) does not keep: one
+ * outline, each framework's own words (CODE_FRAMEWORKS).
+ */
+interface CodeFramework {
+  /** Where our code keeps the plan's politeness ("the hook"). */
+  where: string;
+  /** How a delay is measured, when the plan counts from a request's start and from its end (PlanInput.delayFrom). */
+  delayFromStart: string;
+  delayFromEnd: string;
+  workers: (workers: number) => string;
+  globalRate: (rate: number) => string;
+  /** After the lines the code formats share: the framework's own. */
+  own: string[];
+  /** With more than one machine. */
+  sharding: (machines: number) => string;
+}
+
+const CODE_FRAMEWORKS: Record<'scrapy' | 'crawlee', CodeFramework> = {
+  scrapy: {
+    where: 'planned/politeness.py',
+    delayFromStart:
+      "Delay measurement: Scrapy counts a slot's delay from when a request LEAVES the slot, but its reactor writes the request out only when the rest of its current round is done (tens of ms later under load), and a new connection (DNS, TCP, TLS) delays it further. planned/politeness.py moves the slot's clock to the start of the reactor's next round, just before the write, and counts the first interval on each host from the end of its first answer, the request that opened the connection. A connection that the server closes and Scrapy opens again can still make one gap short by the time it takes to connect.",
+    delayFromEnd:
+      "Delay measurement: Scrapy has no end-to-start delay; planned/politeness.py moves the slot's clock to the end of every answer (signal response_downloaded). After a transport error there is no answer: the next request can follow the failed one's departure by the interval.",
+    workers: (workers) =>
+      `Workers: CONCURRENT_REQUESTS = ${workers}, but Scrapy counts requests that wait out a slot's delay among them. planned/politeness.py's scheduler queue takes the next request for the host that is ready soonest, and all seeds are queued at once, so few wait; when every queued host is within its interval, the requests taken wait holding workers, and the crawl is slower than planned (never faster).`,
+    globalRate: (rate) =>
+      `Global rate: Scrapy has none; planned/politeness.py admits at most ${formatNumber(rate, 3)} requests per second into the downloader, but requests that then wait in their host's slot can leave closer together.`,
+    own: [
+      "Slots: one download slot per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy's own slots would be per host name without the port.",
+    ],
+    sharding: (machines) =>
+      `Sharding over ${machines} machines: run one Scrapy process per machine, \`scrapy crawl planned -a machine=K\` (K = 0 to ${machines - 1}); it reads seeds/machine-K.txt and drops requests to every other machine's hosts, so a host is only ever crawled by one process. The processes share no queue and no politeness state; none is needed, as no host has two.`,
+  },
+  crawlee: {
+    where: 'the hook',
+    delayFromStart:
+      "Delay measurement: the pre-navigation hook lets a request go, and once its answer comes back moves the request's start to when got finished writing it (response.timings.upload), so the next interval counts from the request on the wire, as the plan does; a request that failed without an answer counts as started when it failed. The first interval on each host is counted from the end of its first answer (robots.txt).",
+    delayFromEnd:
+      'Delay measurement: the end of a request is when its body has arrived (requestHandler) or its failure is reported (errorHandler), a little after the last byte reached the socket.',
+    workers: (workers) =>
+      `Workers: minConcurrency = maxConcurrency = ${workers}. A request whose host is not ready goes back in the queue on a timer (the crawler's delayRequest, which Crawlee uses for sameDomainDelaySecs), so it holds no worker while it waits; an idle pool looks again every 20 ms.`,
+    globalRate: (rate) => {
+      const perMinute = Math.floor(rate * 60);
+      return perMinute >= 1
+        ? `Global rate: maxRequestsPerMinute = ${formatNumber(perMinute)} (⌊${formatNumber(rate, 3)}/s × 60⌋): Crawlee counts requests per minute, so a minute's requests may come in a burst.`
+        : `Global rate: ${formatNumber(rate, 6)}/s is below one request per minute, which maxRequestsPerMinute cannot express: no global rate is set.`;
+    },
+    own: [
+      "robots.txt is fetched by the hook, on the host's timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
+      "Redirects are followed one hop at a time, each as a new request on its target host's timeline (at most 5 hops, plan hosts only). Requests send the plan's User-Agent header, without the browser-like headers Crawlee generates by default.",
+    ],
+    sharding: (machines) =>
+      `Sharding over ${machines} machines: run \`node crawl.mjs --machine K\` (K = 0 to ${machines - 1}) on each; it reads seeds/machine-K.txt and never enqueues a URL of another machine's host, so a host is only ever crawled by one process.`,
+  },
+};
+
+function codeDifferences(plan: Plan, shards: ExportShards, f: CodeFramework): string[] {
   const r = plan.input;
-  const lines: string[] = [];
+  const lines = [r.delayFrom === 'start' ? f.delayFromStart : f.delayFromEnd, f.workers(r.workers)];
+  if (r.rate !== null) lines.push(f.globalRate(r.rate));
   if (r.perHostConcurrency > 1) {
     lines.push(
-      `Lanes: the plan gives each host ${r.perHostConcurrency} requests in flight, each lane keeping the interval; ${where} keeps the interval between ANY two request starts on a host, so a host gets at most one request per interval: slower than planned, never faster.`,
+      `Lanes: the plan gives each host ${r.perHostConcurrency} requests in flight, each lane keeping the interval; ${f.where} keeps the interval between ANY two request starts on a host, so a host gets at most one request per interval: slower than planned, never faster.`,
     );
   }
   if (r.adaptive) {
     lines.push(
-      `Adaptive rule: planned with the expected latency; at run time ${where} raises a host's interval to max(${formatSeconds(ADAPTIVE_FLOOR_SECONDS)}, ${ADAPTIVE_LATENCY_FACTOR} × the last response time it measured), so it follows the real latency instead.`,
+      `Adaptive rule: planned with the expected latency; at run time ${f.where} raises a host's interval to max(${formatSeconds(ADAPTIVE_FLOOR_SECONDS)}, ${ADAPTIVE_LATENCY_FACTOR} × the last response time it measured), so it follows the real latency instead.`,
     );
   }
   lines.push(
@@ -52,75 +110,9 @@ function codeFormats(plan: Plan, shards: ExportShards, where: string): string[] 
     `Retry-After on 429 and 503: honoured for the host (delay-seconds or an HTTP-date); one above ${formatSeconds(EXPORT_DEFAULTS.retryAfterCapSeconds)} drops the host for the run. Without Retry-After, a retried answer waits a full-jitter backoff (ceiling ${formatSeconds(EXPORT_DEFAULTS.backoffBaseMs / 1000)} doubling to ${formatSeconds(EXPORT_DEFAULTS.backoffCapMs / 1000)}). Crawl Planner's own crawler also raises a host's interval after a 429 or 5xx and lets it recover; the export does not.`,
     `robots.txt: 2xx is parsed, other 4xx allows everything, and 429, 5xx or no answer at all disallows the whole origin (RFC 9309 §2.3.1.4) for the rest of the run; Crawl Planner's crawler tries an unreachable robots.txt again later.`,
     `Pages: each host gets at most its planned pages (${pageRange(shards)} here), counted as distinct URLs requested, not as successful pages. Links and redirects to hosts outside the plan are not followed.`,
+    ...f.own,
   );
-  return lines;
-}
-
-function scrapyDifferences(plan: Plan, shards: ExportShards): string[] {
-  const r = plan.input;
-  const lines: string[] = [];
-  if (r.delayFrom === 'start') {
-    lines.push(
-      "Delay measurement: Scrapy counts a slot's delay from when a request LEAVES the slot, but its reactor writes the request out only when the rest of its current round is done (tens of ms later under load), and a new connection (DNS, TCP, TLS) delays it further. planned/politeness.py moves the slot's clock to the start of the reactor's next round, just before the write, and counts the first interval on each host from the end of its first answer, the request that opened the connection. A connection that the server closes and Scrapy opens again can still make one gap short by the time it takes to connect.",
-    );
-  } else {
-    lines.push(
-      "Delay measurement: Scrapy has no end-to-start delay; planned/politeness.py moves the slot's clock to the end of every answer (signal response_downloaded). After a transport error there is no answer: the next request can follow the failed one's departure by the interval.",
-    );
-  }
-  lines.push(
-    `Workers: CONCURRENT_REQUESTS = ${r.workers}, but Scrapy counts requests that wait out a slot's delay among them. planned/politeness.py's scheduler queue takes the next request for the host that is ready soonest, and all seeds are queued at once, so few wait; when every queued host is within its interval, the requests taken wait holding workers, and the crawl is slower than planned (never faster).`,
-  );
-  if (r.rate !== null) {
-    lines.push(
-      `Global rate: Scrapy has none; planned/politeness.py admits at most ${formatNumber(r.rate, 3)} requests per second into the downloader, but requests that then wait in their host's slot can leave closer together.`,
-    );
-  }
-  lines.push(...codeFormats(plan, shards, 'planned/politeness.py'));
-  lines.push(
-    "Slots: one download slot per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy's own slots would be per host name without the port.",
-  );
-  if (shards.machines > 1) {
-    lines.push(
-      `Sharding over ${shards.machines} machines: run one Scrapy process per machine, \`scrapy crawl planned -a machine=K\` (K = 0 to ${shards.machines - 1}); it reads seeds/machine-K.txt and drops requests to every other machine's hosts, so a host is only ever crawled by one process. The processes share no queue and no politeness state; none is needed, as no host has two.`,
-    );
-  }
-  return lines;
-}
-
-function crawleeDifferences(plan: Plan, shards: ExportShards): string[] {
-  const r = plan.input;
-  const lines: string[] = [];
-  if (r.delayFrom === 'start') {
-    lines.push(
-      "Delay measurement: the pre-navigation hook lets a request go, and once its answer comes back moves the request's start to when got finished writing it (response.timings.upload), so the next interval counts from the request on the wire, as the plan does; a request that failed without an answer counts as started when it failed. The first interval on each host is counted from the end of its first answer (robots.txt).",
-    );
-  } else {
-    lines.push(
-      'Delay measurement: the end of a request is when its body has arrived (requestHandler) or its failure is reported (errorHandler), a little after the last byte reached the socket.',
-    );
-  }
-  lines.push(
-    `Workers: minConcurrency = maxConcurrency = ${r.workers}. A request whose host is not ready goes back in the queue on a timer (the crawler's delayRequest, which Crawlee uses for sameDomainDelaySecs), so it holds no worker while it waits; an idle pool looks again every 20 ms.`,
-  );
-  if (r.rate !== null) {
-    const perMinute = Math.floor(r.rate * 60);
-    lines.push(
-      perMinute >= 1
-        ? `Global rate: maxRequestsPerMinute = ${formatNumber(perMinute)} (⌊${formatNumber(r.rate, 3)}/s × 60⌋): Crawlee counts requests per minute, so a minute's requests may come in a burst.`
-        : `Global rate: ${formatNumber(r.rate, 6)}/s is below one request per minute, which maxRequestsPerMinute cannot express: no global rate is set.`,
-    );
-  }
-  lines.push(...codeFormats(plan, shards, 'the hook'));
-  lines.push(
-    "robots.txt is fetched by the hook, on the host's timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
-    "Redirects are followed one hop at a time, each as a new request on its target host's timeline (at most 5 hops, plan hosts only). Requests send the plan's User-Agent header, without the browser-like headers Crawlee generates by default.",
-  );
-  if (shards.machines > 1) {
-    lines.push(
-      `Sharding over ${shards.machines} machines: run \`node crawl.mjs --machine K\` (K = 0 to ${shards.machines - 1}) on each; it reads seeds/machine-K.txt and never enqueues a URL of another machine's host, so a host is only ever crawled by one process.`,
-    );
-  }
+  if (shards.machines > 1) lines.push(f.sharding(shards.machines));
   return lines;
 }
 
@@ -213,9 +205,8 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
 export function differences(format: ExportFormat, plan: Plan, shards: ExportShards): string[] {
   switch (format) {
     case 'scrapy':
-      return scrapyDifferences(plan, shards);
     case 'crawlee':
-      return crawleeDifferences(plan, shards);
+      return codeDifferences(plan, shards, CODE_FRAMEWORKS[format]);
     case 'nutch':
       return clusterDifferences(plan, shards, 'Nutch');
     case 'stormcrawler':

@@ -14,13 +14,14 @@
 import type { ChartModel } from '../../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../../core/plan';
 import {
-  fieldless,
+  assertNever,
+  checkMessage,
   hasKnownType,
   type Invalid,
   isRecord,
-  messageHead,
+  type MessageFields,
+  type MessageHead,
   unknownKeys,
-  unknownType,
 } from '../messageChecks';
 import type { NoticeLevel, SimulationView } from '../planner/viewModel';
 
@@ -191,16 +192,23 @@ export function parseReportQuery(raw: unknown): ReportQuery | Invalid {
  * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
  */
 export function parseReportMessage(input: unknown): ReportToHost | Invalid {
-  const head = messageHead(input);
-  if ('error' in head) return head;
-  const { raw, type, only } = head;
-  const known = type as ReportMessageType;
-  switch (known) {
+  return checkMessage(input, REPORT_MESSAGE_FIELDS, reportMessage);
+}
+
+/** The fields each message may carry (besides `type`), checked before its own checks. */
+const REPORT_MESSAGE_FIELDS: MessageFields<ReportToHost> = {
+  ready: [],
+  rows: ['plan', 'request', 'query', 'offset', 'count'],
+  timeline: ['plan', 'simulation', 'request', 'offset', 'count'],
+  export: ['format', 'query'],
+};
+
+/** A message's own checks, once it has a known type and only that type's fields. */
+function reportMessage(raw: MessageHead<ReportToHost>): ReportToHost | Invalid {
+  switch (raw.type) {
     case 'ready':
-      return fieldless('ready', only());
+      return { type: 'ready' };
     case 'rows': {
-      const extra = only('plan', 'request', 'query', 'offset', 'count');
-      if (extra) return { error: extra };
       if (!isCount(raw.plan, Number.MAX_SAFE_INTEGER) || !isCount(raw.request, Number.MAX_SAFE_INTEGER))
         return { error: 'rows: plan and request must be whole numbers' };
       if (!isCount(raw.offset, 10_000_000)) return { error: 'rows: offset must be a whole number from 0' };
@@ -210,8 +218,6 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
       return { type: 'rows', plan: raw.plan, request: raw.request, query, offset: raw.offset, count: raw.count };
     }
     case 'timeline': {
-      const extra = only('plan', 'simulation', 'request', 'offset', 'count');
-      if (extra) return { error: extra };
       if (
         !isCount(raw.plan, Number.MAX_SAFE_INTEGER) ||
         !isCount(raw.simulation, Number.MAX_SAFE_INTEGER) ||
@@ -231,15 +237,13 @@ export function parseReportMessage(input: unknown): ReportToHost | Invalid {
       };
     }
     case 'export': {
-      const extra = only('format', 'query');
-      if (extra) return { error: extra };
       if (raw.format !== 'csv' && raw.format !== 'json') return { error: 'export: format must be csv or json' };
       const query = parseReportQuery(raw.query);
       if ('error' in query) return { error: `export: ${query.error}` };
       return { type: 'export', format: raw.format, query };
     }
     default:
-      return unknownType(known);
+      return assertNever(raw.type);
   }
 }
 

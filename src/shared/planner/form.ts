@@ -223,22 +223,12 @@ export function formNumberProblem(
       };
       break;
     case 'rate':
-      input = { seeds, pages: { total: 1 }, rate: value };
-      break;
     case 'workers':
-      input = { seeds, pages: { total: 1 }, workers: value };
-      break;
     case 'machines':
-      input = { seeds, pages: { total: 1 }, machines: value };
-      break;
     case 'deadlineSeconds':
-      input = { seeds, pages: { total: 1 }, deadlineSeconds: value };
-      break;
     case 'delaySeconds':
-      input = { seeds, pages: { total: 1 }, delaySeconds: value };
-      break;
     case 'latencySeconds':
-      input = { seeds, pages: { total: 1 }, latencySeconds: value };
+      input = { seeds, pages: { total: 1 }, [field]: value };
       break;
     default:
       return assertNever(field);

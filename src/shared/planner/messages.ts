@@ -7,7 +7,14 @@
  * Pure: no vscode, no DOM, no I/O. Bundled into both the extension and the webview.
  */
 import { numberProblem, rangeText } from '../../core/limits';
-import { fieldless, hasKnownType, type Invalid, messageHead, unknownType } from '../messageChecks';
+import {
+  assertNever,
+  checkMessage,
+  hasKnownType,
+  type Invalid,
+  type MessageFields,
+  type MessageHead,
+} from '../messageChecks';
 import {
   MAX_ORIGIN_CHARS,
   ROBOTS_LINE_LIMIT,
@@ -162,54 +169,68 @@ export function parseOrigin(raw: unknown): string | Invalid {
  * Validates a message from the webview. Every field is checked (types, sizes, ranges, URL schemes);
  * anything unknown or extra is refused. The host logs and ignores what comes back as `{ error }`.
  */
-
 export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
-  const head = messageHead(input);
-  if ('error' in head) return head;
-  const { raw, type, only } = head;
-  const known = type as WebviewMessageType;
-  switch (known) {
+  return checkMessage(input, WEBVIEW_MESSAGE_FIELDS, webviewMessage);
+}
+
+/** The fields each message may carry (besides `type`), checked before its own checks. */
+const WEBVIEW_MESSAGE_FIELDS: MessageFields<WebviewToHost> = {
+  ready: [],
+  fieldsEdited: ['fields'],
+  formChanged: ['form'],
+  seedsChanged: ['text'],
+  openSeedsFile: ['line'],
+  findOrigins: ['query'],
+  sizeFromSitemaps: ['changedSince'],
+  applyDeadlineOption: ['plan', 'index'],
+  restoreHosts: ['host'],
+  cancelSitemaps: [],
+  exportPlan: [],
+  loadSeedsFile: [],
+  useWorkspaceSeeds: [],
+  useSeedsText: [],
+  openReport: [],
+  requestRobots: [],
+  runTestCrawl: [],
+  chooseCalibrationReport: [],
+  copyPlan: [],
+  useCalibration: ['source'],
+  simulate: ['settings'],
+  openRobots: ['origin', 'line'],
+};
+
+/** A message's own checks, once it has a known type and only that type's fields. */
+function webviewMessage(raw: MessageHead<WebviewToHost>): WebviewToHost | Invalid {
+  switch (raw.type) {
     case 'ready':
-      return fieldless('ready', only());
+      return { type: 'ready' };
     case 'fieldsEdited': {
-      const extra = only('fields');
-      if (extra) return { error: extra };
       const fields = parseRawForm(raw.fields);
       return fields === undefined
         ? { error: "fieldsEdited: fields are not the form's fields" }
         : { type: 'fieldsEdited', fields };
     }
     case 'formChanged': {
-      const extra = only('form');
-      if (extra) return { error: extra };
       const form = parsePlannerForm(raw.form);
       return 'error' in form ? { error: `formChanged: ${form.error}` } : { type: 'formChanged', form };
     }
     case 'seedsChanged': {
-      const extra = only('text');
-      if (extra) return { error: extra };
       if (typeof raw.text !== 'string') return { error: 'seedsChanged: text is not a string' };
       const problem = seedsStoreProblem(raw.text);
       return problem !== undefined ? { error: `seedsChanged: ${problem}` } : { type: 'seedsChanged', text: raw.text };
     }
     case 'openSeedsFile': {
-      const extra = only('line');
-      if (extra) return { error: extra };
       if (raw.line === undefined) return { type: 'openSeedsFile' };
       if (numberProblem(raw.line, SEEDS_FILE_LINE_LIMIT) !== undefined)
         return { error: `openSeedsFile: line must be ${rangeText(SEEDS_FILE_LINE_LIMIT)}` };
       return { type: 'openSeedsFile', line: raw.line as number };
     }
     case 'findOrigins': {
-      const extra = only('query');
-      if (extra) return { error: extra };
       if (typeof raw.query !== 'string' || raw.query.length > MAX_ORIGIN_QUERY_CHARS)
         return { error: `findOrigins: query must be a string of at most ${MAX_ORIGIN_QUERY_CHARS} characters` };
       return { type: 'findOrigins', query: raw.query };
     }
     case 'sizeFromSitemaps': {
-      const extra = only('changedSince');
-      if (extra) return { error: extra };
       if (typeof raw.changedSince !== 'string' || raw.changedSince.length > MAX_CHANGED_SINCE_CHARS) {
         return {
           error: `sizeFromSitemaps: changedSince must be a string of at most ${MAX_CHANGED_SINCE_CHARS} characters`,
@@ -218,8 +239,6 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       return { type: 'sizeFromSitemaps', changedSince: raw.changedSince };
     }
     case 'applyDeadlineOption': {
-      const extra = only('plan', 'index');
-      if (extra) return { error: extra };
       if (numberProblem(raw.plan, PLAN_NUMBER_LIMIT) !== undefined)
         return { error: `applyDeadlineOption: plan must be ${rangeText(PLAN_NUMBER_LIMIT)}` };
       if (numberProblem(raw.index, DEADLINE_OPTION_LIMIT) !== undefined)
@@ -227,8 +246,6 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       return { type: 'applyDeadlineOption', plan: raw.plan as number, index: raw.index as number };
     }
     case 'restoreHosts': {
-      const extra = only('host');
-      if (extra) return { error: extra };
       if (raw.host === undefined) return { type: 'restoreHosts' };
       if (typeof raw.host !== 'string' || hostKeyProblem(raw.host) !== undefined)
         return { error: 'restoreHosts: host must be a lower-case host[:port]' };
@@ -244,23 +261,17 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
     case 'runTestCrawl':
     case 'chooseCalibrationReport':
     case 'copyPlan':
-      return fieldless(known, only());
+      return { type: raw.type };
     case 'useCalibration': {
-      const extra = only('source');
-      if (extra) return { error: extra };
       if (raw.source !== 'crawl' && raw.source !== 'off')
         return { error: 'useCalibration: source must be crawl or off' };
       return { type: 'useCalibration', source: raw.source };
     }
     case 'simulate': {
-      const extra = only('settings');
-      if (extra) return { error: extra };
       const settings = parseSimulationSettings(raw.settings);
       return 'error' in settings ? { error: `simulate: ${settings.error}` } : { type: 'simulate', settings };
     }
     case 'openRobots': {
-      const extra = only('origin', 'line');
-      if (extra) return { error: extra };
       const origin = parseOrigin(raw.origin);
       if (typeof origin !== 'string') return { error: `openRobots: ${origin.error}` };
       if (raw.line === undefined) return { type: 'openRobots', origin };
@@ -270,7 +281,7 @@ export function parseWebviewMessage(input: unknown): WebviewToHost | Invalid {
       return { type: 'openRobots', origin, line: line as number };
     }
     default:
-      return unknownType(known);
+      return assertNever(raw.type);
   }
 }
 
