@@ -28,15 +28,30 @@ export function byId<T extends HTMLElement>(id: string): T {
 /** What a page looks up: each name's element id and the element's type (`HTMLInputElement`, …). */
 export type ElementTable = Readonly<Record<string, readonly [id: string, type: abstract new () => HTMLElement]>>;
 
+/** The elements a table names, by name, each of its type. */
+export type Elements<T extends ElementTable> = { readonly [K in keyof T]: InstanceType<T[K][1]> };
+
 /** The elements of `table` by name, each checked to be of its type (a page whose markup moved on fails at once). */
-export function elementsById<T extends ElementTable>(table: T): { readonly [K in keyof T]: InstanceType<T[K][1]> } {
+export function elementsById<T extends ElementTable>(table: T): Elements<T> {
   const found: Record<string, HTMLElement> = {};
   for (const [name, [id, type]] of Object.entries(table)) {
     const element = byId(id);
     if (!(element instanceof type)) throw new Error(`#${id} is not a ${type.name}`);
     found[name] = element;
   }
-  return found as { readonly [K in keyof T]: InstanceType<T[K][1]> };
+  return found as Elements<T>;
+}
+
+/**
+ * What every section of a page is handed (the planner's, the plan report's): the page's one state, its
+ * elements, and the way to the extension.
+ */
+export interface WebviewPage<State, Elements, ToHost> {
+  readonly state: State;
+  readonly ui: Elements;
+  post(message: ToHost): void;
+  /** Keeps what the page saves in the webview's own state (getState/setState). */
+  save(): void;
 }
 
 export interface ElementOptions {

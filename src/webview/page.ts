@@ -3,7 +3,7 @@
  * section (src/webview/sections/) is handed: the one state, the elements, and the way to the extension.
  */
 import type { WebviewToHost } from '../shared/planner/messages';
-import { elementsById } from './dom';
+import { elementsById, type WebviewPage } from './dom';
 import type { PlannerState, Timers } from './state';
 
 export function plannerElements() {
@@ -124,14 +124,8 @@ export function plannerElements() {
 
 export type PlannerElements = ReturnType<typeof plannerElements>;
 
-/** What every section is handed. */
-export interface Planner {
-  readonly state: PlannerState;
-  readonly ui: PlannerElements;
-  post(message: WebviewToHost): void;
-  /** Keeps the fields as typed and the chosen origin in the webview's own state (getState/setState). */
-  save(): void;
-}
+/** What every section is handed; it saves the fields as typed and the chosen origin. */
+export type Planner = WebviewPage<PlannerState, PlannerElements, WebviewToHost>;
 
 /** Stops one of the state's timers (what it would have sent waits for the next edit, or goes now). */
 export function stopTimer(p: Planner, name: keyof Timers): void {

@@ -1,7 +1,7 @@
 /**
  * The plan report's decisions as pure functions (unit-tested in node): which rows a scroll position shows,
  * which of them to ask the extension for, how a heading click changes the order, and what the report keeps
- * in getState. `main.ts` only turns these into elements.
+ * in getState. The sections (sections/) only turn these into elements.
  */
 import { formatDuration, formatNumber } from '../../core/format/duration';
 import {
@@ -12,7 +12,7 @@ import {
   type ReportSortKey,
 } from '../../shared/planReport/messages';
 
-/** Each row's height in CSS pixels (main.ts hands it to the stylesheet as --row-height). */
+/** Each row's height in CSS pixels (sections/hosts.ts hands it to the stylesheet as --row-height). */
 export const ROW_HEIGHT = 22;
 /** Rows drawn beyond the visible ones on each side, so a scroll shows rows already there. */
 export const OVERSCAN = 30;
@@ -97,7 +97,7 @@ export function parseReportState(value: unknown): ReportState {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The simulation's band and timeline (drawn as SVG in main.ts)
+// The simulation's band and timeline (drawn as SVG in sections/simulation.ts)
 
 /** Each timeline row's height in CSS pixels. */
 export const TIMELINE_ROW_HEIGHT = 28;
