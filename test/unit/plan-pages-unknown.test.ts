@@ -1,6 +1,6 @@
 /**
- * Hosts whose pages are unknown (issue 24, item 6): a sizing that could not read a host's sitemaps gives it no
- * count, and the plan (`pages.unknown`, src/core/plan/pages.ts) leaves it out
+ * Hosts whose pages are unknown (issue 24, item 6): a sizing that could not read a host's sitemaps (src/core/sitemaps
+ * `sizedPages`, `sizingPages`) gives it no count, and the plan (`pages.unknown`, src/core/plan/pages.ts) leaves it out
  * of every total instead of planning 0 pages: `complete: false`, `unknownHosts`, the `pages-unknown` warning, and
  * `pages: null` with why in the estimate document. What a deadline, machines and the simulation make of such a host,
  * and the text (`estimate`, the sidebar's summary) that says so.
@@ -20,6 +20,13 @@ import { formatPlanText } from '../../src/core/format/planText';
 import { formatSimulationText } from '../../src/core/format/calibrationText';
 import { hostRowText, totalText } from '../../src/core/format/planSummary';
 import { simulate, simulatedHosts } from '../../src/core/simulate/simulate';
+import {
+  sizedPages,
+  sizingPages,
+  type SitemapError,
+  type SitemapFileReport,
+  type SitemapHostReport,
+} from '../../src/core/sitemaps';
 import { calibration, hostCalibration } from '../helpers/calibration';
 
 const hosts = (...names: string[]) => names.map((host) => ({ host }));
@@ -317,4 +324,76 @@ test('the sidebar summary: the total says it leaves them out, and the host row s
     [row.pages, row.duration, row.detail],
     ['unknown', '—', 'pages unknown (429: the sitemap was not served; 3 attempts), left out of the total'],
   );
+});
+
+// ---- The sizing → the plan's input: which hosts are counted, which are unknown and why. ----
+
+function file(format: SitemapFileReport['format'], patch: Partial<SitemapFileReport> = {}): SitemapFileReport {
+  return {
+    url: 'https://x.example/s.xml',
+    via: 'robots.txt',
+    depth: 0,
+    status: format === null ? 429 : 200,
+    redirects: [],
+    format,
+    gzip: false,
+    entries: 0,
+    bytes: 0,
+    error: null,
+    ...patch,
+  };
+}
+const err = (code: SitemapError['code'], message: string, url: string | null = null): SitemapError => ({
+  code,
+  url,
+  message,
+});
+function host(
+  name: string,
+  sitemaps: SitemapFileReport[],
+  errors: SitemapError[] = [],
+  urls = 0,
+): Pick<SitemapHostReport, 'host' | 'urls' | 'changedSince' | 'sitemaps' | 'errors'> {
+  return { host: name, urls, changedSince: urls > 0 ? 2 : null, sitemaps, errors };
+}
+
+test('sizedPages: counted once a file that lists pages was read; else unknown, with the error that decided it', () => {
+  assert.deepEqual(sizedPages(host('a', [file('urlset')], [], 40), false), { pages: 40 });
+  assert.deepEqual(sizedPages(host('a', [file('urlset')], [], 40), true), { pages: 2 }, 'a recrawl: changed since');
+  assert.deepEqual(sizedPages(host('a', [file('text')]), false), { pages: 0 }, 'an empty list is 0 pages, known');
+  // An index read, every child refused after its retries: not 0 pages, unknown.
+  const refused = err('http-status', '429: the sitemap was not served; 3 attempts', 'https://x.example/c1.xml');
+  assert.deepEqual(sizedPages(host('a', [file('sitemapindex'), file(null)], [refused]), false), {
+    unknown: { code: 'http-status', reason: '429: the sitemap was not served; 3 attempts' },
+  });
+  const unreachable = err('robots-unreachable', '503: no sitemap of https://x.example is fetched');
+  assert.deepEqual(sizedPages(host('a', [], [unreachable]), false), {
+    unknown: { code: 'robots-unreachable', reason: '503: no sitemap of https://x.example is fetched' },
+  });
+  // The Retry-After above the cap decides before the file it left.
+  const left = err('retry-after', 'x.example asked to wait 3600 s (Retry-After: 3600), above the cap of 300 s');
+  assert.equal(
+    (sizedPages(host('a', [file(null)], [refused, left]), false) as { unknown: PagesUnknown }).unknown.code,
+    'retry-after',
+  );
+  const none = err('no-sitemap', 'robots.txt names no sitemap, and https://x.example/sitemap.xml answered 404');
+  assert.deepEqual(sizedPages(host('a', [file(null, { via: 'fallback', status: 404 })], [none]), false), {
+    unknown: { code: 'no-sitemap', reason: none.message },
+  });
+  assert.deepEqual(sizedPages(host('a', [file('feed')], [err('feed', 'an RSS feed')]), false), {
+    unknown: { code: 'feed', reason: 'an RSS feed' },
+  });
+  assert.deepEqual(sizedPages(host('a', [file('sitemapindex')]), false), {
+    unknown: { code: 'not-read', reason: 'its sitemaps list no page' },
+  });
+  assert.deepEqual(sizedPages(host('a', []), false), { unknown: { code: 'not-read', reason: 'no sitemap was read' } });
+
+  const mapped = sizingPages({
+    changedSince: null,
+    hosts: [host('a.example', [file('urlset')], [], 12), host('b.example', [], [unreachable])] as SitemapHostReport[],
+  });
+  assert.deepEqual(mapped, {
+    counts: { 'a.example': 12 },
+    unknown: { 'b.example': { code: 'robots-unreachable', reason: unreachable.message } },
+  });
 });
