@@ -5,7 +5,8 @@
  * nginx's own 503 and no Retry-After. `estimate --sitemaps` (the built CLI) must size every host with its true
  * count, and nginx's access log must show the politeness: robots.txt first on each host, every refused
  * request asked again (after the Retry-After when there is one, the host paused meanwhile), and no two starts
- * on a host closer than the interval. Fails, never skips, without nginx.
+ * on a host closer than the interval. A host whose limiter asks for an hour is not planned as 0 pages: its
+ * pages are unknown, and the plan says so. Fails, never skips, without nginx.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -161,6 +162,7 @@ describe('sitemap sizing against nginx limit_req', () => {
         truth.map(([h, n]) => [h, n, 'sitemaps']),
       );
       assert.equal(doc.totalPages, 312);
+      assert.deepEqual([doc.complete, doc.unknownHosts], [true, []]);
       for (const h of doc.sitemaps!.sizing.hosts) {
         assert.deepEqual(h.errors, [], `${h.host}: ${JSON.stringify(h.errors)}`);
         assert.equal(h.disallowed, HOSTS[doc.sitemaps!.sizing.hosts.indexOf(h)]!.drafts, `${h.host}: drafts`);
@@ -223,4 +225,40 @@ describe('sitemap sizing against nginx limit_req', () => {
       for (const line of report) t.diagnostic(line);
     },
   );
+
+  it('a host whose limiter asks to wait an hour is not planned as 0 pages: its pages are unknown', T, async () => {
+    const spec: HostSpec = {
+      address: '127.0.0.85',
+      section: 'status',
+      pages: 30,
+      children: 0,
+      drafts: 0,
+      limit: { rate: '1r/s', status: 429, retryAfter: '3600' },
+    };
+    const nginx = await serve([spec, HOSTS[2]!]);
+    const [limited, open] = nginx.sites;
+    const doc = await estimate([limited!, open!]);
+    const h = doc.hosts[0]!;
+    assert.equal(h.host, hostOf(limited!));
+    assert.equal(h.pages, null);
+    // The one sitemap it has was refused with a Retry-After above the 300 s cap: the host was left at once.
+    assert.equal(h.pagesUnknown?.code, 'http-status');
+    assert.match(
+      h.pagesUnknown!.reason,
+      /^429: the sitemap was not served; it asked to wait 3600 s \(Retry-After: 3600\), above the cap of 300 s/,
+    );
+    assert.ok(doc.warnings.some((w) => w.code === 'pages-unknown'));
+    assert.equal(doc.hosts[1]!.pages, 80);
+    assert.equal(doc.totalPages, 80);
+    assert.equal(doc.complete, false);
+    assert.deepEqual(doc.unknownHosts, [hostOf(limited!)]);
+    // The host was left at once: robots.txt, the refused sitemap, and nothing after it.
+    assert.deepEqual(
+      nginx.arrivalsOf(limited!).map((a) => [a.path, a.status]),
+      [
+        ['/robots.txt', 200],
+        ['/sitemap.xml', 429],
+      ],
+    );
+  });
 });
