@@ -27,6 +27,9 @@ import {
   type SitemapFileReport,
   type SitemapHostReport,
 } from '../../src/core/sitemaps';
+import { DEFAULT_QUERY } from '../../src/webview/planReport/model';
+import { ReportTable, reportRow } from '../../src/extension/planReport/table';
+import { exportShards } from '../../src/core/export/hosts';
 import { calibration, hostCalibration } from '../helpers/calibration';
 
 const hosts = (...names: string[]) => names.map((host) => ({ host }));
@@ -396,4 +399,25 @@ test('sizedPages: counted once a file that lists pages was read; else unknown, w
     counts: { 'a.example': 12 },
     unknown: { 'b.example': { code: 'robots-unreachable', reason: unreachable.message } },
   });
+});
+
+test('the plan report: the row says unknown, and the CSV leaves its pages and time empty (never 0)', () => {
+  const table = new ReportTable(plan(INPUT));
+  const row = reportRow(table.plan.hosts[2]!, table.plan);
+  assert.deepEqual([row.pages, row.duration], ['unknown', 'pages unknown']);
+  const csv = [...table.csv(DEFAULT_QUERY, 10)].join('').split('\r\n');
+  assert.equal(csv[3], 'c.example,1,,1,configured,1,3600,,pages unknown,false,false');
+  assert.match(csv[1]!, /^a\.example,1,100,/);
+});
+
+test('an export leaves a host whose pages are unknown out, and says why (not "no pages")', () => {
+  const shards = exportShards(
+    plan(INPUT),
+    ['a', 'b', 'c', 'd'].map((h) => ({ url: `https://${h}.example/`, host: `${h}.example` })),
+  );
+  assert.deepEqual(
+    shards.hosts.map((h) => h.host),
+    ['a.example', 'b.example'],
+  );
+  assert.deepEqual([shards.hostsPagesUnknown, shards.hostsWithoutPages], [['c.example', 'd.example'], []]);
 });
