@@ -30,6 +30,9 @@ import {
 import { DEFAULT_QUERY } from '../../src/webview/planReport/model';
 import { ReportTable, reportRow } from '../../src/extension/planReport/table';
 import { exportShards } from '../../src/core/export/hosts';
+import { checkSeedText, computePlan, pagesTarget } from '../../src/extension/planner/planning';
+import { defaultForm } from '../../src/extension/planner/savedState';
+import { settings } from '../helpers/plannerHost';
 import { calibration, hostCalibration } from '../helpers/calibration';
 
 const hosts = (...names: string[]) => names.map((host) => ({ host }));
@@ -420,4 +423,49 @@ test('an export leaves a host whose pages are unknown out, and says why (not "no
     ['a.example', 'b.example'],
   );
   assert.deepEqual([shards.hostsPagesUnknown, shards.hostsWithoutPages], [['c.example', 'd.example'], []]);
+});
+
+test("the sidebar's form → the plan's target: its hosts a sizing could not count are unknown unless the form gives them a number", () => {
+  const form = { ...defaultForm(settings), pagesMode: 'byHost' as const, pages: null, pagesByHost: { 'a.example': 4 } };
+  const seeds = new Set(['a.example', 'b.example', 'c.example']);
+  const unknown = { 'b.example': NONE, 'c.example': THROTTLED, 'gone.example': NONE };
+  const target = pagesTarget(form, seeds, unknown);
+  assert.deepEqual(target, {
+    byHost: { 'a.example': 4 },
+    unknown: { 'b.example': NONE, 'c.example': THROTTLED },
+  });
+  const c = computePlan(
+    form,
+    checkSeedText('https://a.example/\nhttps://b.example/\nhttps://c.example/'),
+    settings,
+    {},
+    [],
+    undefined,
+    unknown,
+  );
+  assert.deepEqual(c.plan!.unknownHosts, ['b.example', 'c.example']);
+  // A number for the other hosts ("per host" before the sizing) plans them: none unknown.
+  const others = computePlan(
+    { ...form, pages: 9 },
+    checkSeedText('https://a.example/\nhttps://b.example/'),
+    settings,
+    {},
+    [],
+    undefined,
+    unknown,
+  );
+  assert.deepEqual([others.plan!.complete, others.plan!.hosts.map((h) => h.pages)], [true, [4, 9]]);
+  // "In total" or "per host": no host's pages are unknown.
+  assert.deepEqual(pagesTarget({ ...form, pagesMode: 'total', pages: 10 }, seeds, unknown), { total: 10 });
+  // A dropped host is not unknown: it is not planned.
+  const dropped = computePlan(
+    form,
+    checkSeedText('https://a.example/\nhttps://b.example/\nhttps://c.example/'),
+    settings,
+    {},
+    ['c.example'],
+    undefined,
+    unknown,
+  );
+  assert.deepEqual(dropped.plan!.unknownHosts, ['b.example']);
 });
