@@ -6,18 +6,23 @@
  */
 import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
-import { sitemapPages, type SitemapSizing } from '../core/sitemaps';
+import { unknownPagesOf, type ByHostTarget } from '../core/plan/pages';
+import type { PagesUnknown } from '../core/plan/types';
+import { sizingPages, type SitemapSizing } from '../core/sitemaps';
 import { UsageError } from './args';
 import { colors } from '../core/format/ansi';
 import { sitemapNotes, sitemapTable, sizingOptions, type SizingArgs } from './sitemaps';
 
-/** Where a host's page count came from. */
+/** Where a host's page count came from; `none`: nowhere, its pages are unknown. */
 export type PagesFrom = 'sitemaps' | 'changed-since' | 'pages-for' | 'pages-per-host' | 'none';
 
 export interface HostPages {
   host: string;
-  pages: number;
+  /** Its pages; null when they are unknown (`from: 'none'`). */
+  pages: number | null;
   from: PagesFrom;
+  /** Only when its pages are unknown: why (the plan's `pagesUnknown`). */
+  unknown?: PagesUnknown;
 }
 
 /** The `sitemaps` section of the estimate document (null without --sitemaps). */
@@ -37,26 +42,44 @@ export interface SitemapsStepOptions extends SizingArgs {
   fallback?: number | undefined;
 }
 
-/** Sizes the seed hosts from their sitemaps and decides each one's pages. */
+/**
+ * Sizes the seed hosts from their sitemaps and decides each one's pages: the section, and the plan's page target
+ * (the counts, the typed numbers, `--pages-per-host`, and the hosts whose pages are unknown, which the plan
+ * leaves out of its totals).
+ */
 export async function sitemapsStep(
   seeds: ReadonlyArray<{ url: string; host: string }>,
   o: SitemapsStepOptions,
-): Promise<EstimateSitemapsSection> {
+): Promise<{ section: EstimateSitemapsSection; target: ByHostTarget }> {
   const { sizeFromSitemaps } = await import('../net/sitemaps.js');
   const sizing = await sizeFromSitemaps(
     seeds.map((s) => s.url),
     sizingOptions(o),
   );
+  const { counts, unknown } = sizingPages(sizing);
+  // The typed numbers of the hosts sized (a typed host that is no seed's, robots.txt left out, say, is not planned).
+  const typed = Object.fromEntries(
+    sizing.hosts.filter((h) => Object.hasOwn(o.typed, h.host)).map((h) => [h.host, o.typed[h.host]!]),
+  );
+  const target: ByHostTarget = {
+    byHost: { ...counts, ...typed },
+    ...(o.fallback !== undefined ? { otherwise: o.fallback } : {}),
+    unknown,
+  };
+  const from = (host: string): PagesFrom =>
+    Object.hasOwn(o.typed, host)
+      ? 'pages-for'
+      : Object.hasOwn(counts, host)
+        ? o.changedSince !== undefined
+          ? 'changed-since'
+          : 'sitemaps'
+        : 'pages-per-host';
   const pages: HostPages[] = sizing.hosts.map((h) => {
-    if (Object.hasOwn(o.typed, h.host)) return { host: h.host, pages: o.typed[h.host]!, from: 'pages-for' };
-    const sized = sitemapPages(h, o.changedSince !== undefined);
-    if (sized !== undefined)
-      return { host: h.host, pages: sized, from: o.changedSince !== undefined ? 'changed-since' : 'sitemaps' };
-    return o.fallback !== undefined
-      ? { host: h.host, pages: o.fallback, from: 'pages-per-host' }
-      : { host: h.host, pages: 0, from: 'none' };
+    const why = unknownPagesOf(target, h.host);
+    if (why !== undefined) return { host: h.host, pages: null, from: 'none', unknown: why };
+    return { host: h.host, pages: target.byHost[h.host] ?? target.otherwise ?? 0, from: from(h.host) };
   });
-  return { changedSince: sizing.changedSince, pages, sizing };
+  return { section: { changedSince: sizing.changedSince, pages, sizing }, target };
 }
 
 /** The section printed before the plan table: the sizing, then where each host's pages come from. */
@@ -76,12 +99,12 @@ export function formatSitemapsSection(section: EstimateSitemapsSection, color: b
   );
   for (const p of section.pages) {
     if (p.from === 'pages-for')
-      lines.push(`  ${sanitizeText(p.host)}: ${formatNumber(p.pages)} pages as typed (--pages-for)`);
+      lines.push(`  ${sanitizeText(p.host)}: ${formatNumber(p.pages ?? 0)} pages as typed (--pages-for)`);
     else if (p.from === 'pages-per-host')
-      lines.push(`  ${sanitizeText(p.host)}: no sitemap read, ${formatNumber(p.pages)} pages (--pages-per-host)`);
+      lines.push(`  ${sanitizeText(p.host)}: no sitemap read, ${formatNumber(p.pages ?? 0)} pages (--pages-per-host)`);
     else if (p.from === 'none')
       lines.push(
-        `  ${s.yellow(sanitizeText(p.host))}: no sitemap read, so no pages; give a number with --pages-for ${sanitizeText(p.host)}=N or --pages-per-host N`,
+        `  ${s.yellow(sanitizeText(p.host))}: pages unknown (${sanitizeText(p.unknown?.reason ?? 'no sitemap read')}); set them with --pages-for ${sanitizeText(p.host)}=N or --pages-per-host N`,
       );
   }
   if (!sizing.complete) lines.push(`  ${s.yellow('A cap on the sizing was reached: these counts are lower bounds.')}`);

@@ -9,6 +9,7 @@ import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { applyPlanChange, plan, PlanInputError, type Plan } from '../core/plan';
+import type { ByHostTarget } from '../core/plan/pages';
 import { escapeInvisible } from '../core/seedHygiene';
 import { mergeCrawlDelaysByHost } from '../core/politeness/interval';
 import { validateSeeds, type InvalidSeed, type Seed, type SeedValidation } from '../core/seeds';
@@ -136,7 +137,8 @@ export async function planFromOptions(
   let sitemapsSection: EstimateSitemapsSection | undefined;
   if (ro && values.sitemaps) {
     const pages = planOptions.pages as { byHost: Record<string, number>; otherwise?: number };
-    sitemapsSection = await sitemapsStep(planSeeds, {
+    let target: ByHostTarget;
+    ({ section: sitemapsSection, target } = await sitemapsStep(planSeeds, {
       productToken: ro.productToken,
       userAgentHeader: ro.header,
       delaySeconds: options.delaySeconds,
@@ -147,11 +149,9 @@ export async function planFromOptions(
       cache,
       typed: pages.byHost,
       fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
-    });
-    planOptions = {
-      ...planOptions,
-      pages: { byHost: Object.fromEntries(sitemapsSection.pages.map((p) => [p.host, p.pages])), otherwise: 0 },
-    };
+    }));
+    // The hosts whose pages are unknown stay so: the plan leaves them out of its totals and says so.
+    planOptions = { ...planOptions, pages: target };
     if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 

@@ -19,7 +19,13 @@ import {
   SITEMAP_TOTALS_LIMITS,
   type SitemapTotals,
 } from '../core/sitemaps/limits';
-import { SITEMAPS_SCHEMA_VERSION, type SitemapHostReport, type SitemapSizing } from '../core/sitemaps/sizing';
+import {
+  SITEMAPS_SCHEMA_VERSION,
+  sizedPages,
+  sizingPages,
+  type SitemapHostReport,
+  type SitemapSizing,
+} from '../core/sitemaps/sizing';
 import { sortUrls } from '../net/robotsInspect';
 import type { SitemapSizingOptions } from '../net/sitemaps';
 import { DEFAULT_PRODUCT_TOKEN, userAgentHeader } from '../net/userAgent';
@@ -151,7 +157,8 @@ export function sitemapTable(sizing: SitemapSizing, s: Colors, indent = ''): str
     ],
     sizing.hosts.map((h) => [
       sanitizeText(h.host),
-      formatNumber(h.urls),
+      // Not 0: a host whose sitemaps could not be read has an unknown number of pages.
+      'unknown' in sizedPages(h, false) ? 'unknown' : formatNumber(h.urls),
       formatNumber(h.disallowed),
       formatNumber(h.otherHosts.urls),
       formatNumber(h.files),
@@ -206,12 +213,25 @@ export function formatSizing(sizing: SitemapSizing, color: boolean): string {
   ];
   lines.push(...sitemapTable(sizing, s), '');
   for (const h of sizing.hosts) lines.push(...sitemapNotes(h, s));
-  const total = sizing.hosts.reduce((n, h) => n + h.urls, 0);
+  const { counts, unknown } = sizingPages({ hosts: sizing.hosts, changedSince: null });
+  const counted = Object.keys(counts).length;
+  const total = Object.values(counts).reduce((n, urls) => n + urls, 0);
   lines.push(
     '',
-    `${formatNumber(total)} URL${total === 1 ? '' : 's'} on ${formatNumber(sizing.hosts.length)} host${sizing.hosts.length === 1 ? '' : 's'}, ` +
+    `${formatNumber(total)} URL${total === 1 ? '' : 's'} on ${formatNumber(counted)} host${counted === 1 ? '' : 's'}, ` +
       `${formatNumber(sizing.requests)} request${sizing.requests === 1 ? '' : 's'}; lastmod windows end ${sizing.generatedAt.slice(0, 16).replace('T', ' ')} UTC`,
   );
+  const unread = Object.keys(unknown);
+  if (unread.length > 0) {
+    const named =
+      unread.slice(0, 5).map(sanitizeText).join(', ') +
+      (unread.length > 5 ? `, +${formatNumber(unread.length - 5)} more` : '');
+    lines.push(
+      s.yellow(
+        `${unread.length === 1 ? "1 host's pages are" : `${formatNumber(unread.length)} hosts' pages are`} unknown: no sitemap of ${unread.length === 1 ? 'it' : 'theirs'} could be read (${named}; the errors above say why).`,
+      ),
+    );
+  }
   if (!sizing.complete)
     lines.push(s.yellow('A cap on the run was reached: the counts are lower bounds (see --max-files, --max-urls).'));
   return lines.join('\n') + '\n';

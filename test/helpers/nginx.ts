@@ -43,6 +43,8 @@ export interface NginxSiteOptions {
   limit?: NginxLimit;
   /** nginx's `limit_rate` (bytes per second per connection, e.g. `150k`): answer time grows with size. */
   bandwidth?: string;
+  /** The port to listen on (default: a free one), so that files can name their own origin. */
+  port?: number;
 }
 
 export interface NginxSite {
@@ -84,7 +86,8 @@ export function nginxBinary(): string | undefined {
 export const NGINX_MISSING =
   'nginx is not installed: `apt-get install -y nginx-light` (npm test installs it when run as root; CI does)';
 
-async function freePort(host: string): Promise<number> {
+/** A free port on `host`: for a site whose files name their own origin, given as its `port`. */
+export async function freePort(host: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
@@ -147,7 +150,7 @@ export async function startNginx(sites: readonly NginxSiteOptions[]): Promise<Ng
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-planner-nginx-'));
   // Started as root, nginx's workers run as `nobody`: everything they read must be world-readable.
   fs.chmodSync(prefix, 0o755);
-  const ports = await Promise.all(sites.map((s) => freePort(s.host)));
+  const ports = await Promise.all(sites.map((s) => s.port ?? freePort(s.host)));
   const roots = sites.map((site, i) => {
     const root = path.join(prefix, `site${i}`);
     for (const [p, body] of Object.entries(site.files)) {

@@ -113,7 +113,7 @@ describe('crawl-planner sitemaps', () => {
     assert.doesNotMatch(r.stdout, /\x1b/);
   });
 
-  it('exit 1 when no sitemap file could be read', T, async () => {
+  it('exit 1 when no sitemap file could be read; the host is "unknown" in the table, not 0 URLs', T, async () => {
     const empty = await startLoopback({ routes: { '/robots.txt': text(200, 'User-agent: *\nDisallow:\n') } });
     try {
       const r = await sitemaps(empty.url('/'));
@@ -121,6 +121,16 @@ describe('crawl-planner sitemaps', () => {
       assert.match(
         r.stdout,
         /^ {2}no-sitemap http:\/\/\S+\/sitemap\.xml: robots\.txt names no sitemap, and \S+ answered 404$/m,
+      );
+      const h = esc(new URL(empty.origin).host);
+      assert.match(r.stdout, new RegExp(`^${h}\\s+unknown\\s+0\\s`, 'm'));
+      assert.match(r.stdout, /^0 URLs on 0 hosts, 2 requests; /m);
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^1 host's pages are unknown: no sitemap of it could be read \\(${h}; the errors above say why\\)\\.$`,
+          'm',
+        ),
       );
     } finally {
       await empty.close();

@@ -15,6 +15,10 @@ const DAY = 86_400_000;
 let a: LoopbackServer;
 let b: LoopbackServer;
 let bare: LoopbackServer;
+/** Hosts sizing cannot read: a sitemap that answers 404, a robots.txt that answers 503, a Retry-After of an hour. */
+let gone: LoopbackServer;
+let down: LoopbackServer;
+let slow: LoopbackServer;
 
 type Doc = EstimateDocument & { sitemaps: EstimateSitemapsSection | null; robots: unknown };
 
@@ -43,6 +47,13 @@ before(async () => {
       { 'content-type': 'application/xml' },
     ),
   );
+  gone = await startLoopback();
+  gone.route('/robots.txt', text(200, `User-agent: *\nSitemap: ${gone.url('/pages.xml')}\n`));
+  gone.route('/pages.xml', text(404, 'not found'));
+  down = await startLoopback({ routes: { '/robots.txt': text(503, 'down for maintenance') } });
+  slow = await startLoopback();
+  slow.route('/robots.txt', text(200, `User-agent: *\nSitemap: ${slow.url('/s.xml')}\n`));
+  slow.route('/s.xml', text(429, 'slow down', { 'retry-after': '3600' }));
   b.route(
     '/sitemap.xml',
     text(200, urlset(Array.from({ length: 12 }, (_, i) => [b.url(`/p${i}`), ago(i < 3 ? 5 : 400)])), {
@@ -52,7 +63,7 @@ before(async () => {
 });
 
 after(async () => {
-  await Promise.all([a?.close(), b?.close(), bare?.close()]);
+  await Promise.all([a?.close(), b?.close(), bare?.close(), gone?.close(), down?.close(), slow?.close()]);
 });
 
 const estimate = (...args: string[]) => runCli(['estimate', '--delay', '0.01', ...args]);
@@ -129,19 +140,106 @@ describe('estimate --sitemaps', () => {
   );
 
   it(
-    'a host without sitemaps and without --pages-per-host gets no pages, and the text says how to give some',
+    'a host without sitemaps and without --pages-per-host: its pages are unknown (never 0), and the text names the flag',
     T,
     async () => {
+      // This used to plan the host at 0 pages ("1 of 2 hosts gets no pages"); issue 24 asks for "pages unknown".
       const r = await estimate('--sitemaps', b.url('/'), bare.url('/'));
       assert.equal(r.status, 0, r.stderr);
+      const h = esc(host(bare));
       assert.match(
         r.stdout,
         new RegExp(
-          `^ {2}${esc(host(bare))}: no sitemap read, so no pages; give a number with --pages-for ${esc(host(bare))}=N or --pages-per-host N$`,
+          `^ {2}${h}: pages unknown \\(robots\\.txt names no sitemap, and ${esc(bare.url('/sitemap.xml'))} answered 404\\); set them with --pages-for ${h}=N or --pages-per-host N$`,
           'm',
         ),
       );
-      assert.match(r.stdout, /1 of 2 hosts gets no pages/);
+      assert.doesNotMatch(r.stdout, /gets no pages/);
+      assert.match(r.stdout, new RegExp(`^${h}\\s+unknown\\s`, 'm'), 'the table: unknown, not 0');
+      assert.match(r.stdout, /^Total: .* for 12 pages on 1 host; a lower bound: 1 host's pages unknown \(below\)$/m);
+      assert.match(
+        r.stdout,
+        /^Pages unknown: 1 host's pages unknown; the total covers the other hosts only \(1 host\):$/m,
+      );
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^ {2}Set them with --pages-for ${h}=N, or --pages-per-host N for every host without a count\\.$`,
+          'm',
+        ),
+      );
+      assert.match(r.stdout, /^ {2}pages-unknown: 1 host's pages are unknown: /m);
+    },
+  );
+
+  it(
+    'hosts sizing cannot read (a sitemap 404, a robots.txt 503, a Retry-After of 3600 s): pages null with why, the plan not complete',
+    T,
+    async () => {
+      const t0 = Date.now();
+      const doc = await json('--sitemaps', b.url('/'), gone.url('/'), down.url('/'), slow.url('/'));
+      assert.ok(Date.now() - t0 < 20_000, 'a Retry-After of an hour is not waited');
+      assert.deepEqual(
+        doc.hosts.map((h) => [h.host, h.pages, h.pagesUnknown?.code ?? null]),
+        [
+          [host(b), 12, null],
+          [host(gone), null, 'http-status'],
+          [host(down), null, 'robots-unreachable'],
+          [host(slow), null, 'http-status'],
+        ],
+      );
+      const why = Object.fromEntries(doc.hosts.map((h) => [h.host, h.pagesUnknown?.reason]));
+      assert.match(why[host(gone)]!, /^404: the sitemap was not served/);
+      assert.match(why[host(down)]!, /503/);
+      assert.match(why[host(slow)]!, /asked to wait 3600 s \(Retry-After: 3600\), above the cap of 300 s/);
+      assert.equal(doc.complete, false);
+      assert.deepEqual(doc.unknownHosts, [host(gone), host(down), host(slow)]);
+      assert.equal(doc.totalPages, 12, 'the total covers b only');
+      assert.deepEqual(
+        doc.sitemaps!.pages.map((p) => [p.pages, p.from]),
+        [
+          [12, 'sitemaps'],
+          [null, 'none'],
+          [null, 'none'],
+          [null, 'none'],
+        ],
+      );
+      assert.deepEqual(Object.keys(doc.settings.pages), ['byHost', 'otherwise', 'unknown']);
+      const codes = doc.warnings.map((w) => w.code);
+      assert.ok(codes.includes('pages-unknown'), codes.join());
+      assert.ok(!codes.includes('hosts-without-pages'), codes.join());
+      // Nothing fetched from the host that asked for an hour after its refusal; robots.txt first everywhere.
+      assert.deepEqual(
+        slow.arrivals.map((a) => a.path),
+        ['/robots.txt', '/s.xml'],
+      );
+      assert.deepEqual(
+        down.arrivals.map((a) => a.path),
+        ['/robots.txt'],
+      );
+    },
+  );
+
+  it(
+    '--pages-for keeps an unsized host planned at its number, --pages-per-host every such host: complete again',
+    T,
+    async () => {
+      const doc = await json('--sitemaps', '--pages-for', `${host(gone)}=30`, b.url('/'), gone.url('/'), down.url('/'));
+      assert.deepEqual(
+        doc.hosts.map((h) => [h.pages, h.pagesUnknown?.code ?? null]),
+        [
+          [12, null],
+          [30, null],
+          [null, 'robots-unreachable'],
+        ],
+      );
+      assert.deepEqual(doc.unknownHosts, [host(down)]);
+      const all = await json('--sitemaps', '--pages-per-host', '7', b.url('/'), gone.url('/'), down.url('/'));
+      assert.deepEqual(
+        all.hosts.map((h) => h.pages),
+        [12, 7, 7],
+      );
+      assert.deepEqual([all.complete, all.unknownHosts], [true, []]);
     },
   );
 

@@ -2,8 +2,10 @@
  * The sidebar's "Size from sitemaps" over real HTTP: the planner's controller with the net code the CLI's
  * `sitemaps` uses (src/net/sitemaps.ts), given its options by `sitemapSizingOptions` as the extension does,
  * against loopback hosts. Each host's pages are its sitemap URLs that robots.txt allows (an index with a
- * gzip child followed), a host whose sitemap answers 404 keeps its pages and shows the error, "changed
- * since" plans a recrawl, the form's delay spaces the requests to a host, and Cancel stops a run.
+ * gzip child followed), a host whose sitemap answers 404 keeps its pages and shows the error, hosts sizing
+ * cannot read (a sitemap 404, a robots.txt 503, a Retry-After of an hour) without a number in the form are
+ * "pages unknown" with why and left out of the total (never 0 pages), "changed since" plans a recrawl, the form's
+ * delay spaces the requests to a host, and Cancel stops a run.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +19,7 @@ import { sitemapSizingOptions } from '../../src/extension/planner/sitemapsResult
 import type { HostToWebview } from '../../src/shared/planner/messages';
 import type { PlannerForm } from '../../src/shared/planner/form';
 import type { PlannerViewSettings, SitemapsState } from '../../src/shared/planner/viewModel';
+import { sitemapHostItems } from '../../src/webview/model/sitemaps';
 import { hang, startLoopback, text, type LoopbackServer } from '../helpers/loopback';
 import { gaps, LOOPBACK_SLACK_MS, measureServerLag } from '../helpers/serverLag';
 
@@ -39,6 +42,10 @@ const urlset = (locs: Array<[string, string | undefined]>) =>
 let a: LoopbackServer;
 let b: LoopbackServer;
 let slow: LoopbackServer;
+/** Hosts sizing cannot read: a sitemap that answers 404, a robots.txt that answers 503, a Retry-After of an hour. */
+let gone: LoopbackServer;
+let down: LoopbackServer;
+let waits: LoopbackServer;
 
 before(async () => {
   const now = Date.now();
@@ -86,10 +93,17 @@ before(async () => {
     ),
   );
   b.route('/robots.txt', text(200, 'User-agent: *\nDisallow:\n'));
+  gone = await startLoopback({ host: '127.0.0.4' });
+  gone.route('/robots.txt', text(200, `User-agent: *\nSitemap: ${gone.url('/pages.xml')}\n`));
+  gone.route('/pages.xml', text(404, 'not found'));
+  down = await startLoopback({ host: '127.0.0.5', routes: { '/robots.txt': text(503, 'maintenance') } });
+  waits = await startLoopback({ host: '127.0.0.6' });
+  waits.route('/robots.txt', text(200, `User-agent: *\nSitemap: ${waits.url('/s.xml')}\n`));
+  waits.route('/s.xml', text(429, 'slow down', { 'retry-after': '3600' }));
 });
 
 after(async () => {
-  await Promise.all([a?.close(), b?.close(), slow?.close()]);
+  await Promise.all([a?.close(), b?.close(), slow?.close(), gone?.close(), down?.close(), waits?.close()]);
 });
 
 function planner(seeds: string, form: Partial<PlannerForm> = {}) {
@@ -155,9 +169,11 @@ describe('the sidebar sizes the seed hosts from their sitemaps', () => {
         [ha!.lastmod.last7d, ha!.lastmod.last30d, ha!.lastmod.last365d, ha!.lastmod.undated],
         [1, 2, 3, 1],
       );
+      // b.example has no count: it keeps the 25 pages "per host" gave it (this view said null before: now it says
+      // what the form gives it, and why there is no count).
       assert.deepEqual(
-        [hb!.host, hb!.files, hb!.pages, hb!.errors.map((e) => e.code)],
-        [hostOf(b), 0, null, ['no-sitemap']],
+        [hb!.host, hb!.files, hb!.pages, hb!.unknown?.code, hb!.errors.map((e) => e.code)],
+        [hostOf(b), 0, 25, 'no-sitemap', ['no-sitemap']],
       );
       const set = p.last('formSet')!;
       assert.deepEqual([set.form.pagesMode, set.form.pagesByHost, set.form.pages], ['byHost', { [hostOf(a)]: 4 }, 25]);
@@ -177,6 +193,55 @@ describe('the sidebar sizes the seed hosts from their sitemaps', () => {
       for (const g of gaps(arrivals.map((r) => r.at)))
         assert.ok(g + allowanceMs >= DELAY * 1000, `${g} ms between requests, interval ${DELAY * 1000} ms`);
       assert.ok(p.posted.some((m) => m.type === 'sitemapsState' && m.sitemaps.state === 'loading'));
+    },
+  );
+
+  it(
+    'hosts it cannot read (a sitemap 404, a robots.txt 503, a Retry-After of 3600 s): "pages unknown" with why, left out of the total',
+    T,
+    async () => {
+      const p = planner([a.url('/'), gone.url('/'), down.url('/'), waits.url('/')].join('\n'), {
+        pagesMode: 'total',
+        pages: 1000,
+      });
+      const t0 = Date.now();
+      const view = done(await p.controller.sizeFromSitemaps(''));
+      assert.ok(Date.now() - t0 < 20_000, 'an hour is not waited');
+      assert.deepEqual(
+        view.hosts.map((h) => [h.host, h.pages, h.unknown?.code ?? null]),
+        [
+          [hostOf(a), 4, null],
+          [hostOf(gone), null, 'http-status'],
+          [hostOf(down), null, 'robots-unreachable'],
+          [hostOf(waits), null, 'http-status'],
+        ],
+      );
+      // The cards: pages unknown, why, and what to do.
+      const items = sitemapHostItems(view);
+      assert.deepEqual(
+        items.map((i) => i.pagesUnknown),
+        [false, true, true, true],
+      );
+      assert.match(
+        items[1]!.pagesText,
+        /^Pages unknown: 404: the sitemap was not served\. Type its pages under Pages by host/,
+      );
+      assert.match(items[2]!.pagesText, /^Pages unknown: 503/);
+      assert.match(items[3]!.pagesText, /asked to wait 3600 s \(Retry-After: 3600\), above the cap of 300 s/);
+      // The plan: the other hosts only, and it says so.
+      const summary = p.last('planResult')!.result.summary!;
+      assert.match(
+        summary.totalText,
+        /^at least .* for 4 pages over 1 host; leaves out 3 hosts whose pages are unknown$/,
+      );
+      assert.ok(summary.warnings.some((w) => w.code === 'pages-unknown'));
+      const doc = JSON.parse(p.controller.currentPlanJson()!) as { complete: boolean; unknownHosts: string[] };
+      assert.deepEqual([doc.complete, doc.unknownHosts], [false, [hostOf(gone), hostOf(down), hostOf(waits)]]);
+      // Nothing more asked of the host that wants an hour.
+      assert.deepEqual(
+        waits.arrivals.map((r) => r.path),
+        ['/robots.txt', '/s.xml'],
+      );
     },
   );
 

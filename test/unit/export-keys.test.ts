@@ -129,6 +129,7 @@ function checkAgainst(name: string, defaults: Map<string, DefaultKey>, propertie
       seeds: [[]],
       skippedHosts: [],
       hostsWithoutPages: [],
+      hostsPagesUnknown: [],
       seedsLeftOut: 0,
     };
     for (const prop of properties(p, shards, o)) {
@@ -191,6 +192,7 @@ describe("export keys against the frameworks' own defaults", () => {
       seeds: [[]],
       skippedHosts: [],
       hostsWithoutPages: [],
+      hostsPagesUnknown: [],
       seedsLeftOut: 0,
     };
     const cluster = { productToken: 'ExampleBot', contact: 'https://ops.example/', timeoutSeconds: 15, maxRetries: 2 };

@@ -116,6 +116,35 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     },
     nearMiss: { seeds: hosts(3), pages: { total: 3 } },
   },
+  'pages-unknown': {
+    raise: {
+      seeds: hosts(3),
+      pages: {
+        byHost: { 'h0.example': 10 },
+        unknown: {
+          'h1.example': { code: 'http-status', reason: '429: the sitemap was not served; 3 attempts' },
+          'h2.example': { code: 'no-sitemap', reason: 'no sitemap' },
+        },
+      },
+    },
+    expected: {
+      code: 'pages-unknown',
+      message:
+        "2 hosts' pages are unknown: h1.example (429: the sitemap was not served; 3 attempts) and h2.example (no sitemap). They are left out of the plan: its total is a lower bound, for the other host only. Give each a number of pages to plan them.",
+    },
+    // A number for every host (its own, or the one for the others) makes them known.
+    nearMiss: {
+      seeds: hosts(3),
+      pages: {
+        byHost: { 'h0.example': 10, 'h1.example': 5 },
+        otherwise: 0,
+        unknown: {
+          'h1.example': { code: 'http-status', reason: '429' },
+          'h2.example': { code: 'no-sitemap', reason: 'no sitemap' },
+        },
+      },
+    },
+  },
   'all-hosts-skipped': {
     raise: { seeds: A, pages: { total: 100 }, crawlDelayByHost: { 'a.example': 60 }, crawlDelayPolicy: 'skip' },
     expected: {

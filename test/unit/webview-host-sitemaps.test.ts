@@ -65,6 +65,32 @@ const A_SIZED = sizedHost('a.example', {
   otherHosts: { urls: 2, hosts: [{ host: 'c.example', urls: 2 }] },
   files: 2,
   source: 'robots.txt',
+  sitemaps: [
+    {
+      url: 'https://a.example/index.xml',
+      via: 'robots.txt',
+      depth: 0,
+      status: 200,
+      redirects: [],
+      format: 'sitemapindex',
+      gzip: false,
+      entries: 1,
+      bytes: 200,
+      error: null,
+    },
+    {
+      url: 'https://a.example/pages.xml',
+      via: 'index',
+      depth: 1,
+      status: 200,
+      redirects: [],
+      format: 'urlset',
+      gzip: false,
+      entries: 45,
+      bytes: 4000,
+      error: null,
+    },
+  ],
   lastmod: {
     dated: 30,
     newest: '2025-12-30T00:00:00.000Z',
@@ -118,12 +144,18 @@ test("Size from sitemaps: one URL per origin, the form's agent and delay; each s
     [a!.host, a!.urls, a!.disallowed, a!.otherHostUrls, a!.files, a!.pages, a!.lastmod.last30d],
     ['a.example', 40, 3, 2, 2, 40, 9],
   );
-  assert.deepEqual([b!.pages, b!.errorCount, b!.errors[0]!.code], [null, 1, 'no-sitemap']);
+  // b.example got no count: it keeps the number "per host" gave it (the view says which, and why no count).
+  assert.deepEqual(
+    [b!.pages, b!.unknown?.code, b!.errorCount, b!.errors[0]!.code],
+    [100, 'no-sitemap', 1, 'no-sitemap'],
+  );
+  assert.equal(a!.unknown, null);
+  assert.equal(result.summary!.warnings.filter((w) => w.code === 'pages-unknown').length, 0, 'a number for it: known');
   assert.equal(b!.errors[0]!.message, B_FAILED.errors[0]!.message, 'sent as data; the webview shows it as text');
   assert.deepEqual(h.saved.at(-1)!.form.pagesByHost, { 'a.example': 40 });
 });
 
-test('Size from sitemaps from "in total": the hosts without a sitemap get none, as estimate --sitemaps', async () => {
+test('Size from sitemaps from "in total": a host without a count has unknown pages, left out of the total and said so (not 0 pages)', async () => {
   const h = harness({
     seeds: SEEDS,
     form: { ...form, pagesMode: 'total', pages: 1000 },
@@ -133,7 +165,42 @@ test('Size from sitemaps from "in total": the hosts without a sitemap get none, 
   const state = await h.controller.sizeFromSitemaps('');
   assert.equal(state.state, 'done');
   assert.deepEqual([h.last('formSet')!.form.pages, h.last('formSet')!.fields.pages], [null, '']);
-  assert.match(h.last('planResult')!.result.summary!.totalText, /for 40 pages/);
+  const summary = h.last('planResult')!.result.summary!;
+  assert.match(summary.totalText, /^at least .* for 40 pages over 1 host; leaves out 1 host whose pages are unknown$/);
+  const warning = summary.warnings.find((w) => w.code === 'pages-unknown');
+  assert.ok(warning, JSON.stringify(summary.warnings));
+  assert.match(warning.text, /b\.example \(\/sitemap\.xml answered 404/);
+  assert.ok(!summary.warnings.some((w) => w.code === 'hosts-without-pages'), 'unknown is not "no pages"');
+  const row = summary.groups.find((g) => g.host === 'b.example')!;
+  assert.deepEqual([row.pages, row.duration], ['unknown', '—']);
+  assert.match(row.detail, /^pages unknown \(/);
+  // The card says so, with why and what to do.
+  const done = h.last('sitemapsState')!.sitemaps;
+  assert.ok(done.state === 'done');
+  const b = done.sitemaps.hosts[1]!;
+  assert.deepEqual([b.pages, b.unknown?.code], [null, 'no-sitemap']);
+  // The JSON copy: pages null, why, and a plan that is not complete.
+  const doc = JSON.parse(h.controller.currentPlanJson()!) as {
+    complete: boolean;
+    unknownHosts: string[];
+    hosts: Array<{ host: string; pages: number | null; pagesUnknown?: { code: string } }>;
+  };
+  assert.deepEqual(
+    [doc.complete, doc.unknownHosts, doc.hosts[1]!.pages, doc.hosts[1]!.pagesUnknown?.code],
+    [false, ['b.example'], null, 'no-sitemap'],
+  );
+  // Saved: a reloaded planner still knows b.example's pages are unknown.
+  assert.deepEqual(Object.keys(h.saved.at(-1)!.pagesUnknown ?? {}), ['b.example']);
+  const again = harness({ stored: h.saved.at(-1) });
+  again.controller.receive({ type: 'ready' });
+  assert.match(again.last('state')!.result.summary!.totalText, /leaves out 1 host whose pages are unknown/);
+
+  // A number typed for it makes it known: planned, in the total.
+  h.controller.receive({
+    type: 'formChanged',
+    form: { ...h.last('formSet')!.form, pagesByHost: { 'a.example': 40, 'b.example': 5 } },
+  });
+  assert.match(h.last('planResult')!.result.summary!.totalText, /^\S.* for 45 pages over 2 hosts$/);
 });
 
 test('Size from sitemaps with "changed since" plans a recrawl: the pages are the URLs changed since', async () => {

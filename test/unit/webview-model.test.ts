@@ -550,6 +550,7 @@ test('sitemapsStatusText says what is under way, what was done and what is a low
     lastmod: { newest: null, oldest: null, last7d: 0, last30d: 0, last365d: 0, undated: 3 },
     changedSince: null,
     pages: 3,
+    unknown: null,
     errors: [],
     errorCount: 0,
   };
@@ -559,11 +560,14 @@ test('sitemapsStatusText says what is under way, what was done and what is a low
     complete: false,
     requests: 4,
     omittedOrigins: 3,
-    hosts: [host, { ...host, host: 'b.example', pages: null, files: 0 }],
+    hosts: [
+      host,
+      { ...host, host: 'b.example', pages: null, files: 0, unknown: { code: 'no-sitemap', reason: 'no sitemap' } },
+    ],
   };
   assert.equal(
     sitemapsStatusText({ state: 'done', sitemaps: view }),
-    'Sized 1 host of 2 from their sitemaps (4 requests, as “ExampleBot”). Pages: the URLs changed since 2025-12-02 (a recrawl). A cap on the run was reached: the counts are lower bounds. 3 more origins were not sized (limit per run).',
+    "Sized 1 host of 2 from their sitemaps (4 requests, as “ExampleBot”). 1 host's pages are unknown: the plan leaves it out until it has a number. Pages: the URLs changed since 2025-12-02 (a recrawl). A cap on the run was reached: the counts are lower bounds. 3 more origins were not sized (limit per run).",
   );
 });
 
@@ -593,6 +597,7 @@ test('sitemapHostItems: the counts, the lastmod summary, the errors (as data) an
         },
         changedSince: 120,
         pages: 120,
+        unknown: null,
         errors: [{ code: 'malformed', url: 'https://a.example/<b>.xml', message: 'cut off <i>here</i>' }],
         errorCount: 7,
       },
@@ -602,6 +607,7 @@ test('sitemapHostItems: the counts, the lastmod summary, the errors (as data) an
     {
       host: 'a.example',
       pagesText: 'Pages: 120',
+      pagesUnknown: false,
       countsText: '1,250 URLs · 50 disallowed · 3 on other hosts · 2 files (named in robots.txt)',
       lastmodText: 'lastmod 2023-01-02 to 2025-12-30 · 10 in the last 7 days, 50 in 30, 200 in 365 · 4 undated',
       changedText: '120 changed since 2025-12-02',

@@ -29,6 +29,8 @@ export interface ExportShards {
   /** Hosts left out: skipped for a Crawl-delay above the cap, or given no pages by the plan. */
   skippedHosts: string[];
   hostsWithoutPages: string[];
+  /** Hosts left out because their pages are unknown (a sizing could not read them; the plan's `unknownHosts`). */
+  hostsPagesUnknown: string[];
   /** Seeds whose host is not in the export (a skipped host, no pages, or not a host of the plan at all). */
   seedsLeftOut: number;
 }
@@ -48,10 +50,15 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
   const hosts: ExportHost[] = [];
   const skippedHosts: string[] = [];
   const hostsWithoutPages: string[] = [];
+  const hostsPagesUnknown: string[] = [];
   const byHost = new Map<string, ExportHost>();
   for (const h of plan.hosts) {
     if (h.skipped) {
       skippedHosts.push(h.host);
+      continue;
+    }
+    if (h.pagesUnknown !== undefined) {
+      hostsPagesUnknown.push(h.host);
       continue;
     }
     if (h.pages === 0) {
@@ -86,7 +93,7 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
     seen.add(parsed.url);
     lists[host.machine]!.push(parsed.url);
   }
-  return { hosts, machines, seeds: lists, skippedHosts, hostsWithoutPages, seedsLeftOut };
+  return { hosts, machines, seeds: lists, skippedHosts, hostsWithoutPages, hostsPagesUnknown, seedsLeftOut };
 }
 
 /** Where a seed list goes: `null` for the one list of a plan that is not sharded, else the machine (`'K'`: any machine, for messages). */

@@ -54,6 +54,12 @@ function leftOutNotes(shards: ExportShards): string[] {
       `${formatNumber(shards.hostsWithoutPages.length)} ${shards.hostsWithoutPages.length === 1 ? 'host is' : 'hosts are'} left out: the plan gives ${shards.hostsWithoutPages.length === 1 ? 'it' : 'them'} no pages.`,
     );
   }
+  const unknown = shards.hostsPagesUnknown;
+  if (unknown.length > 0) {
+    notes.push(
+      `${formatNumber(unknown.length)} ${unknown.length === 1 ? 'host is' : 'hosts are'} left out: ${unknown.length === 1 ? 'its' : 'their'} pages are unknown (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); give ${unknown.length === 1 ? 'it a number' : 'each a number'} of pages to export ${unknown.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
   if (shards.seedsLeftOut > 0)
     notes.push(
       `${formatNumber(shards.seedsLeftOut)} ${shards.seedsLeftOut === 1 ? 'seed is' : 'seeds are'} left out with ${shards.seedsLeftOut === 1 ? 'its host' : 'their hosts'}.`,

@@ -133,5 +133,11 @@ export function formatSimulationText(sim: Simulation, plan: Plan, color: boolean
     sim.p10Seconds === sim.p90Seconds
       ? `${formatDuration(sim.p50Seconds)} in every run (nothing measured to draw from)`
       : `p10 ${formatDuration(sim.p10Seconds)}, p50 ${formatDuration(sim.p50Seconds)}, p90 ${formatDuration(sim.p90Seconds)}`;
-  return `${bold('Simulated:')} ${band} over ${plural(sim.runs, 'run')} ${how}, seed ${sim.seed}; the plan says ${formatDuration(plan.totalSeconds)}\n`;
+  // A host whose pages are unknown has none to run: the band, like the plan's total, covers the other hosts only.
+  const unknown = plan.unknownHosts.length;
+  const without =
+    unknown === 0
+      ? ''
+      : `; like the plan, the band leaves out the ${unknown === 1 ? 'host' : `${formatNumber(unknown)} hosts`} whose pages are unknown`;
+  return `${bold('Simulated:')} ${band} over ${plural(sim.runs, 'run')} ${how}, seed ${sim.seed}; the plan says ${formatDuration(plan.totalSeconds)}${without}\n`;
 }

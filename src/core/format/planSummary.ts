@@ -26,11 +26,18 @@ export function intervalSourceLabel(source: IntervalSource): string {
   return SOURCE_LABELS[source];
 }
 
-/** "11 d 13 h 47 m for 1,000,000 pages over 2 hosts" (+ skipped pages). */
+/**
+ * "11 d 13 h 47 m for 1,000,000 pages over 2 hosts" (+ skipped pages); with hosts whose pages are unknown, over
+ * the other hosts, and says it leaves those out: "at least 1 m 3 s for 120 pages over 2 hosts; leaves out 1 host
+ * whose pages are unknown".
+ */
 export function totalText(plan: Plan): string {
-  const hosts = plan.hosts.length;
-  let text = `${formatDuration(plan.totalSeconds)} for ${formatNumber(plan.totalPages)} ${plan.totalPages === 1 ? 'page' : 'pages'} over ${formatNumber(hosts)} ${hosts === 1 ? 'host' : 'hosts'}`;
+  const unknown = plan.unknownHosts.length;
+  const hosts = plan.hosts.length - unknown;
+  let text = `${unknown > 0 ? 'at least ' : ''}${formatDuration(plan.totalSeconds)} for ${formatNumber(plan.totalPages)} ${plan.totalPages === 1 ? 'page' : 'pages'} over ${formatNumber(hosts)} ${hosts === 1 ? 'host' : 'hosts'}`;
   if (plan.skippedPages > 0) text += ` (${formatNumber(plan.skippedPages)} pages of skipped hosts not counted)`;
+  if (unknown > 0)
+    text += `; leaves out ${formatNumber(unknown)} ${unknown === 1 ? 'host' : 'hosts'} whose pages are unknown`;
   return text;
 }
 
@@ -48,7 +55,8 @@ export interface HostGroup {
 }
 
 function groupKey(h: HostPlan): string {
-  return `${h.pages}|${h.intervalSeconds}|${h.intervalSource}|${h.periodSeconds}|${h.seconds}|${h.skipped ? 1 : 0}`;
+  const pages = h.pagesUnknown !== undefined ? `?${h.pagesUnknown.code}` : h.pages;
+  return `${pages}|${h.intervalSeconds}|${h.intervalSource}|${h.periodSeconds}|${h.seconds}|${h.skipped ? 1 : 0}`;
 }
 
 /**
@@ -116,7 +124,11 @@ export interface HostRowText {
 
 /** The text of a host's row (`count` > 1: a group's row, named after `h`). */
 export function hostRowText(h: HostPlan, binding: boolean, count = 1): HostRowText {
-  const pages = `${formatNumber(h.pages)} ${h.pages === 1 ? 'page' : 'pages'}${count > 1 ? ' each' : ''}`;
+  const unknown = h.pagesUnknown;
+  const pages =
+    unknown !== undefined
+      ? `pages unknown (${unknown.reason}), left out of the total`
+      : `${formatNumber(h.pages)} ${h.pages === 1 ? 'page' : 'pages'}${count > 1 ? ' each' : ''}`;
   const row: HostRowText = {
     label: count > 1 ? `${formatNumber(count)} hosts like ${h.host}` : h.host,
     host: h.host,
@@ -126,11 +138,11 @@ export function hostRowText(h: HostPlan, binding: boolean, count = 1): HostRowTe
       : binding
         ? `${pages}, limits the crawl`
         : pages,
-    pages: formatNumber(h.pages),
+    pages: unknown !== undefined ? 'unknown' : formatNumber(h.pages),
     interval: formatSeconds(h.intervalSeconds),
     intervalSource: h.intervalSource,
     pagesPerHour: formatNumber(h.pagesPerHour, 1),
-    duration: formatDuration(h.seconds),
+    duration: unknown !== undefined && !h.skipped ? '—' : formatDuration(h.seconds),
     binding,
     skipped: h.skipped,
   };

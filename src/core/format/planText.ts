@@ -4,6 +4,7 @@
 import { colors } from './ansi';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
+import { plural } from './text';
 import type { BindingConstraint, DeadlineCheck, Plan } from '../plan/types';
 
 const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
@@ -16,10 +17,44 @@ const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
   none: 'nothing to crawl',
 };
 
+/** Hosts whose pages are unknown listed with why, at most (the warning and --json have them all). */
+const UNKNOWN_SHOWN = 10;
+
+/** "2 hosts' pages unknown" */
+function unknownCount(p: Plan): string {
+  const n = p.unknownHosts.length;
+  return n === 1 ? "1 host's pages unknown" : `${formatNumber(n)} hosts' pages unknown`;
+}
+
+/**
+ * The hosts whose pages are unknown, each with why, and what to set (docs/cli.md §Pages unknown): the total covers
+ * the other hosts only.
+ */
+function unknownSection(p: Plan, bold: (s: string) => string, yellow: (s: string) => string): string[] {
+  const unknown = new Set(p.unknownHosts);
+  const hosts = p.hosts.filter((h) => unknown.has(h.host));
+  const lines = [
+    `${bold('Pages unknown:')} ${yellow(unknownCount(p))}; the total covers the other hosts only (${plural(p.hosts.filter((h) => !h.skipped).length - hosts.length, 'host')}):`,
+  ];
+  for (const h of hosts.slice(0, UNKNOWN_SHOWN))
+    lines.push(`  ${sanitizeText(h.host)}: ${sanitizeText(h.pagesUnknown?.reason ?? 'pages unknown')}`);
+  if (hosts.length > UNKNOWN_SHOWN)
+    lines.push(`  and ${formatNumber(hosts.length - UNKNOWN_SHOWN)} more (all in --json's unknownHosts)`);
+  const flags = hosts
+    .slice(0, 3)
+    .map((h) => `--pages-for ${shellWord(sanitizeText(h.host))}=N`)
+    .join(' ');
+  lines.push(
+    `  Set them with ${flags}${hosts.length > 3 ? ' …' : ''}, or --pages-per-host N for every host without a count.`,
+  );
+  return lines;
+}
+
 /** The plan as text: a per-host table, the total with the binding constraint in words, sharding, warnings. */
 export function formatPlanText(p: Plan, invalidCount: number, color: boolean): string {
   const { bold, yellow } = colors(color);
   const sharded = p.sharding !== null;
+  const unknown = new Set(p.unknownHosts);
   const lines: string[] = [];
   const columns = [
     { header: 'Host', truncate: 'middle' as const, maxWidth: 48 },
@@ -33,18 +68,18 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   ];
   const rows = p.hosts.map((h) => [
     sanitizeText(h.host),
-    formatNumber(h.pages),
+    h.pagesUnknown !== undefined ? 'unknown' : formatNumber(h.pages),
     `${formatSeconds(h.intervalSeconds)} (${h.intervalSource})`,
     formatSeconds(h.periodSeconds),
     formatNumber(h.pagesPerHour, 1),
-    h.skipped ? 'skipped' : formatDuration(h.seconds),
+    h.skipped ? 'skipped' : h.pagesUnknown !== undefined ? '—' : formatDuration(h.seconds),
     ...(p.deadline ? [h.skipped ? '—' : formatNumber(p.deadline.pagesByHost[h.host] ?? 0)] : []),
     ...(sharded ? [String(h.machine)] : []),
   ]);
   lines.push(...renderTable(columns, rows, { styleHeader: bold }), '');
 
   const t = p.totalSeconds;
-  const hostCount = p.hosts.filter((h) => !h.skipped).length;
+  const hostCount = p.hosts.filter((h) => !h.skipped).length - p.unknownHosts.length;
   // The same total in seconds, hours and days says something only from an hour up ("9.5 s (9.5 s = 0 h)" did not).
   const units =
     t >= 3600
@@ -53,7 +88,8 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   lines.push(
     `${bold('Total:')} ${formatDuration(t)}${units} ` +
       `for ${formatNumber(p.totalPages)} ${p.totalPages === 1 ? 'page' : 'pages'} on ${formatNumber(hostCount)} ${hostCount === 1 ? 'host' : 'hosts'}` +
-      (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : ''),
+      (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : '') +
+      (p.complete ? '' : `; ${yellow('a lower bound')}: ${unknownCount(p)} (below)`),
   );
   const who = p.bindingHost !== null ? ` at ${sanitizeText(p.bindingHost)}` : '';
   lines.push(`${bold('Limited by:')} ${CONSTRAINT_WORDS[p.bindingConstraint]}${who}`);
@@ -79,6 +115,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     `${bold('Per request:')} each host's robots.txt comes first; the crawl's own time is ${formatNumber(o.afterIntervalSeconds * 1000, 2)} ms after an interval, ` +
       `${formatNumber(o.afterResponseSeconds * 1000, 2)} ms after an answer (${o.measured ? 'measured by the test crawl' : 'measured on loopback'})`,
   );
+  if (!p.complete) lines.push(...unknownSection(p, bold, yellow));
   if (p.deadline) {
     const d = p.deadline;
     lines.push(`${bold('Deadline:')} ${deadlineFacts(p, d).verdict}`);
@@ -109,6 +146,14 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     lines.push(
       `  Imbalance: ${formatNumber(s.imbalance, 2)}× (slowest machine / mean), pages ${formatNumber(s.pagesImbalance, 2)}×`,
     );
+    if (!p.complete) {
+      const on = s.perMachine.filter((m) => m.hosts.some((h) => unknown.has(h)));
+      const named = on.slice(0, UNKNOWN_SHOWN).map((m) => String(m.machine));
+      const more = on.length > named.length ? ` and ${formatNumber(on.length - named.length)} more` : '';
+      lines.push(
+        `  ${yellow('Hosts whose pages are unknown')} are assigned (by the hash) to machine${on.length === 1 ? '' : 's'} ${named.join(', ')}${more}, whose pages and time leave them out.`,
+      );
+    }
   }
   if (p.warnings.length > 0) {
     lines.push('', bold(`Warnings (${p.warnings.length}):`));
@@ -149,7 +194,8 @@ export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; ear
       `${formatDuration(d.seconds)}, ` +
       (d.met
         ? `met with ${formatDuration(d.marginSeconds)} to spare`
-        : `missed by ${formatDuration(-d.marginSeconds)}`),
+        : `missed by ${formatDuration(-d.marginSeconds)}`) +
+      (p.complete ? '' : unknownDeadlineText(p, d)),
     earliest:
       `Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
       (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
@@ -159,6 +205,18 @@ export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; ear
         ? `No number of workers or machines, and no higher rate, helps ${who}: only fewer pages from ${n === 1 ? 'it' : 'them'}.`
         : 'Every host fits in it alone: what is short is the worker slots or the global rate.',
   };
+}
+
+/**
+ * What a deadline's verdict means when some hosts' pages are unknown: it is the other hosts' (a miss stays a
+ * miss; a deadline met may not be), and each unknown host fits alone up to its pages by the deadline.
+ */
+function unknownDeadlineText(p: Plan, d: DeadlineCheck): string {
+  const shown = p.unknownHosts.slice(0, 3).map((h) => `${sanitizeText(h)} ${formatNumber(d.pagesByHost[h] ?? 0)}`);
+  const more = p.unknownHosts.length > 3 ? `, and ${formatNumber(p.unknownHosts.length - 3)} more` : '';
+  return d.met
+    ? ` by the hosts whose pages are known; ${unknownCount(p)}, so it may not be: each fits alone only with at most the pages it gives by the deadline at its own interval (${shown.join(', ')}${more})`
+    : ` by the hosts whose pages are known alone (${unknownCount(p)})`;
 }
 
 /** "What meets the deadline" (docs/cli.md §What meets the deadline): a missed deadline's options. */

@@ -68,28 +68,38 @@ function without(record: Readonly<Record<string, number>>, drop: ReadonlySet<str
   return Object.fromEntries(Object.entries(record).filter(([host]) => !drop.has(host.trim().toLowerCase())));
 }
 
-/** The page target with `caps` set and `drop` removed, every other host keeping its pages. */
+/**
+ * The page target with `caps` set and `drop` removed, every other host keeping its pages: a host whose pages are
+ * unknown stays unknown (a cap gives it a number; a drop removes it).
+ */
 function pagesAfter(
   pages: PagesTarget,
   seeds: ReadonlyArray<{ host: string }>,
   caps: Readonly<Record<string, number>>,
   drop: ReadonlySet<string>,
 ): PagesTarget {
-  let byHost: Record<string, number>;
-  let otherwise: number;
   if ('byHost' in pages) {
-    byHost = lowerKeys(pages.byHost);
-    otherwise = pages.otherwise ?? 0;
-  } else if ('perHost' in pages) {
+    const byHost = lowerKeys(pages.byHost);
+    for (const [host, n] of Object.entries(caps)) byHost[host] = n;
+    for (const host of drop) delete byHost[host];
+    const out: PagesTarget = { byHost, ...(pages.otherwise !== undefined ? { otherwise: pages.otherwise } : {}) };
+    if (pages.unknown !== undefined) {
+      const unknown = lowerKeys(pages.unknown);
+      for (const host of drop) delete unknown[host];
+      out.unknown = unknown;
+    }
+    return out;
+  }
+  let otherwise: number;
+  const byHost: Record<string, number> = {};
+  if ('perHost' in pages) {
     if (Object.keys(caps).length === 0) return pages;
-    byHost = {};
     otherwise = pages.perHost;
   } else {
     // Each host's share of the total, pinned: the last host has the base share, the first few one more.
     const hosts = [...groupHosts(seeds).keys()];
     const shares = spreadPages(pages, hosts.length);
     otherwise = shares[shares.length - 1] ?? 0;
-    byHost = {};
     hosts.forEach((host, i) => {
       if (shares[i] !== otherwise) byHost[host] = shares[i]!;
     });

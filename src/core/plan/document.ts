@@ -6,7 +6,7 @@ import { calibrationMatcher } from '../calibrate/match';
 import type { Calibration } from '../calibrate/types';
 import { formatDuration } from '../format/duration';
 import type { InvalidSeed, SeedNote } from '../seeds';
-import type { Plan, ResolvedPlanInput } from './types';
+import type { HostPlan, Plan, ResolvedPlanInput } from './types';
 
 /** Bumped only on a breaking change (a field removed, renamed or retyped); new fields do not bump it. */
 export const ESTIMATE_SCHEMA_VERSION = 1;
@@ -15,8 +15,9 @@ export const ESTIMATE_SCHEMA_VERSION = 1;
  * The plan's own fields (declared once, in types.ts), with the input as `settings`, the total in human
  * units and the seed lines that were not used. The key order of the JSON is estimateDocument's.
  */
-export type EstimateDocument = Omit<Plan, 'input'> & {
+export type EstimateDocument = Omit<Plan, 'input' | 'hosts'> & {
   schemaVersion: typeof ESTIMATE_SCHEMA_VERSION;
+  hosts: EstimateHost[];
   /** totalSeconds in human units, e.g. "11 d 13 h 47 m". */
   totalHuman: string;
   /** The input as used, without the calibration (which has a field of its own). */
@@ -29,6 +30,14 @@ export type EstimateDocument = Omit<Plan, 'input'> & {
   /** What a test crawl measured and the plan used (`estimate --calibrate`), or null. */
   calibration: CalibrationSection | null;
 };
+
+/** A host as the document gives it: `pages` is null when its pages are unknown (`pagesUnknown` says why). */
+export type EstimateHost = Omit<HostPlan, 'pages'> & { pages: number | null };
+
+/** The host as the document gives it: a host whose pages are unknown has `pages: null`, never 0. */
+export function estimateHost(h: HostPlan): EstimateHost {
+  return h.pagesUnknown === undefined ? h : { ...h, pages: null };
+}
 
 /** The seed notes and duplicates of `validateSeeds`, for the document. */
 export interface SeedHygieneSection {
@@ -61,6 +70,8 @@ export function estimateDocument(
     totalHuman: formatDuration(plan.totalSeconds),
     totalPages: plan.totalPages,
     skippedPages: plan.skippedPages,
+    complete: plan.complete,
+    unknownHosts: plan.unknownHosts,
     bindingConstraint: plan.bindingConstraint,
     bindingHost: plan.bindingHost,
     bindingMachine: plan.bindingMachine,
@@ -69,7 +80,7 @@ export function estimateDocument(
     bounds: plan.bounds,
     overhead: plan.overhead,
     settings: settingsOf(plan.input),
-    hosts: plan.hosts,
+    hosts: plan.complete ? plan.hosts : plan.hosts.map(estimateHost),
     warnings: plan.warnings,
     invalidSeeds: [...invalidSeeds],
     seedNotes: [...seeds.notes],

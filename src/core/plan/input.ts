@@ -5,6 +5,7 @@
  */
 import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
+import { effectiveUnknown } from './pages';
 import {
   PLAN_DEFAULTS,
   PLAN_LIMITS,
@@ -15,10 +16,17 @@ import {
 } from './types';
 
 /** The record with its keys trimmed and lower-cased (hosts as the plan keys them). */
-export function lowerKeys(record: Readonly<Record<string, number>> | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
+export function lowerKeys<T = number>(record: Readonly<Record<string, T>> | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
   if (record) for (const key of Object.keys(record)) out[key.trim().toLowerCase()] = record[key]!;
   return out;
+}
+
+/** Why `value` is not a PagesUnknown ({ code, reason }, two strings), or undefined. */
+function pagesUnknownProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'must be { code, reason }';
+  const { code, reason } = value as Record<string, unknown>;
+  return typeof code === 'string' && typeof reason === 'string' ? undefined : 'code and reason must be text';
 }
 
 /** A problem named by the PlanInput field: `workers: 0 must be at least 1`. */
@@ -51,6 +59,20 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
     else
       for (const [host, value] of Object.entries(byHost)) checkNumber(problems, `pages.byHost[${host}]`, value, some);
     checkNumber(problems, 'pages.otherwise', input.pages.otherwise, some);
+    const unknown = input.pages.unknown;
+    if (unknown !== undefined) {
+      if (typeof unknown !== 'object' || unknown === null)
+        problems.push({
+          field: 'pages.unknown',
+          message: 'pages.unknown: must map hosts to why their pages are unknown',
+        });
+      else
+        for (const [host, why] of Object.entries(unknown)) {
+          const problem = pagesUnknownProblem(why);
+          if (problem !== undefined)
+            problems.push({ field: `pages.unknown[${host}]`, message: `pages.unknown[${host}]: ${problem}` });
+        }
+    }
     if (problems.length === 0) {
       const named = Object.values(byHost).reduce((a, b) => a + b, 0);
       if (named + (input.pages.otherwise ?? 0) * hostCount > PLAN_LIMITS.pages.max) {
@@ -122,8 +144,17 @@ export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
   };
 }
 
+/** The target as planned: with a number per host, `otherwise` a number and `unknown` only the hosts it decides. */
 function resolvePages(pages: PlanInput['pages']): ResolvedPlanInput['pages'] {
-  if ('byHost' in pages) return { byHost: lowerKeys(pages.byHost), otherwise: pages.otherwise ?? 0 };
+  if ('byHost' in pages) {
+    const byHost = lowerKeys(pages.byHost);
+    const unknown = effectiveUnknown({
+      byHost,
+      ...(pages.otherwise !== undefined ? { otherwise: pages.otherwise } : {}),
+      unknown: lowerKeys(pages.unknown),
+    });
+    return { byHost, otherwise: pages.otherwise ?? 0, ...(Object.keys(unknown).length > 0 ? { unknown } : {}) };
+  }
   return 'perHost' in pages ? { perHost: pages.perHost } : { total: pages.total };
 }
 

@@ -43,10 +43,17 @@ export function plan(input: PlanInput): Plan {
   const hosts: HostPlan[] = new Array<HostPlan>(groups.size);
   const calibrationOf = calibrationMatcher(r.calibration);
   const overhead = overheadOf(r.calibration);
+  // The hosts whose pages are unknown (resolvePlanInput kept only those the target decides): 0 pages, no total.
+  const unknown = 'byHost' in r.pages ? r.pages.unknown : undefined;
+  const unknownHosts: string[] = [];
   let index = 0;
   for (const [host, seeds] of groups) {
     const planned = planHostWithNotes(host, seeds, pages[index]!, r, calibrationOf(host), overhead);
     if (planned.notes.capped) notes.set(host, planned.notes);
+    if (unknown !== undefined && Object.hasOwn(unknown, host)) {
+      planned.plan.pagesUnknown = unknown[host]!;
+      if (!planned.plan.skipped) unknownHosts.push(host);
+    }
     hosts[index++] = planned.plan;
   }
   groups = undefined;
@@ -100,6 +107,7 @@ export function plan(input: PlanInput): Plan {
     sharding,
     deadline,
     totalSeconds: total.seconds,
+    unknownHosts,
   });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
@@ -107,10 +115,12 @@ export function plan(input: PlanInput): Plan {
     totalSeconds: total.seconds,
     totalPages,
     skippedPages: hosts.reduce((s, h) => s + (h.skipped ? h.pages : 0), 0),
+    complete: unknownHosts.length === 0,
+    unknownHosts,
     bindingConstraint: total.bindingConstraint,
     bindingHost: total.bindingHost?.host ?? null,
     bindingMachine: r.machines !== null ? slowest : null,
-    bindingDescription: describeBinding(total, r, notes, machineNote),
+    bindingDescription: describeBinding(total, r, notes, machineNote, unknownHosts.length),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
     bounds: total.bounds,
     overhead,

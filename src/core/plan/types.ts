@@ -11,11 +11,35 @@ import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
 
 /**
+ * Why a host's pages are not known: its sitemaps could not be read (every one failed after its retries, its
+ * robots.txt was unreachable, it asked to wait longer than the cap, it has none) and no number was given for it.
+ * Such a host is planned with no pages and left out of every total, which then covers the other hosts only
+ * (`Plan.complete` is false).
+ */
+export interface PagesUnknown {
+  /**
+   * Why, as a stable code: the sitemaps error that decided it (`http-status`, `fetch-failed`, `retry-after`,
+   * `robots-unreachable`, `no-sitemap`, `disallowed`, …; docs/formats.md §The sitemaps document), or `not-read`.
+   */
+  code: string;
+  /** Why, in one line for people: "429: the sitemap was not served; 3 attempts". */
+  reason: string;
+}
+
+/**
  * How many pages: a total spread evenly over the hosts, the same number for every host, or a number per
- * host (keyed by host, e.g. counted from its sitemaps) with `otherwise` (default 0) for the hosts not named.
+ * host (keyed by host, e.g. counted from its sitemaps). A host `byHost` does not name gets `otherwise` when it
+ * is given; else, when `unknown` names it, its pages are unknown (its sizing failed: see {@link PagesUnknown});
+ * else 0. `hostPages` (pages.ts) is that rule.
  */
 export type PagesTarget =
-  { total: number } | { perHost: number } | { byHost: Readonly<Record<string, number>>; otherwise?: number };
+  | { total: number }
+  | { perHost: number }
+  | {
+      byHost: Readonly<Record<string, number>>;
+      otherwise?: number;
+      unknown?: Readonly<Record<string, PagesUnknown>>;
+    };
 
 export interface PlanInput {
   /** The seeds (e.g. `validateSeeds(...).seeds`); only `host` is read. Hosts keep first-seen order. */
@@ -61,6 +85,10 @@ export interface PlanInput {
 
 /** The input with every default filled in, as the plan used it. */
 export interface ResolvedPlanInput {
+  /**
+   * The target as planned: with `byHost`, `otherwise` is a number, and `unknown` holds only the hosts whose
+   * pages are unknown by `hostPages` (absent when none is).
+   */
   pages: PagesTarget;
   rate: number | null;
   workers: number;
@@ -157,6 +185,11 @@ export interface HostPlan {
   skipped: boolean;
   /** The machine this host is sharded to (only when sharding). */
   machine?: number;
+  /**
+   * Only when the host's pages are unknown (a sizing could not read them and none was given): why. Its `pages`
+   * is then 0 in the plan (it is in no total) and `null` in the estimate document.
+   */
+  pagesUnknown?: PagesUnknown;
 }
 
 /** An input of a host's plan that came from a test crawl's report. */
@@ -180,7 +213,8 @@ export type PlanWarningCode =
   | 'hosts-without-pages'
   | 'all-hosts-skipped'
   | 'shard-imbalance'
-  | 'override-for-unknown-host';
+  | 'override-for-unknown-host'
+  | 'pages-unknown';
 
 export interface PlanWarning {
   code: PlanWarningCode;
@@ -284,6 +318,13 @@ export interface Plan {
   totalPages: number;
   /** Pages of skipped hosts. */
   skippedPages: number;
+  /**
+   * False when some planned (not skipped) host's pages are unknown (`unknownHosts`): every total, the time, the
+   * pages, the bounds, the machines and the deadline's verdict, then covers the other hosts only, a lower bound.
+   */
+  complete: boolean;
+  /** The planned (not skipped) hosts whose pages are unknown (`HostPlan.pagesUnknown`), in host order. */
+  unknownHosts: string[];
   bindingConstraint: BindingConstraint;
   bindingHost: string | null;
   /** The slowest machine when sharding, else null. */

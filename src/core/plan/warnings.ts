@@ -35,6 +35,19 @@ export interface PlanFacts {
   sharding: Sharding | null;
   deadline: DeadlineVerdict | null;
   totalSeconds: number;
+  /** The planned hosts whose pages are unknown (Plan.unknownHosts). */
+  unknownHosts: readonly string[];
+}
+
+/** Hosts named in the `pages-unknown` warning (the rest are counted). */
+export const UNKNOWN_HOSTS_NAMED = 3;
+
+/** "a.example (429: …), b.example (no sitemap) and 3 more": the first few hosts with why. */
+export function unknownHostsText(hosts: readonly HostPlan[], named = UNKNOWN_HOSTS_NAMED): string {
+  const shown = hosts.slice(0, named).map((h) => `${h.host} (${h.pagesUnknown?.reason ?? 'pages unknown'})`);
+  const more = hosts.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${formatNumber(more)} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
 }
 
 export function planWarnings(f: PlanFacts): PlanWarning[] {
@@ -112,7 +125,8 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
       `${c} requests in flight per host: each host can see ${c} requests at the same instant, a burst of ${c}× its configured rate. Keep 1 unless the server is known to absorb more.`,
     );
   }
-  const withoutPages = hosts.filter((h) => h.pages === 0).length;
+  // A host whose pages are unknown has none planned, but none were given for it either: `pages-unknown` says so.
+  const withoutPages = hosts.filter((h) => h.pages === 0 && h.pagesUnknown === undefined).length;
   if (withoutPages > 0) {
     warn(
       'hosts-without-pages',
@@ -120,6 +134,21 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
         ('byHost' in r.pages
           ? `no page count above 0 was given for ${withoutPages === 1 ? 'it' : 'them'}.`
           : 'the page total is smaller than the number of hosts.'),
+    );
+  }
+  if (f.unknownHosts.length > 0) {
+    const unknown = new Set(f.unknownHosts);
+    const which = hosts.filter((h) => unknown.has(h.host));
+    const n = which.length;
+    const others = hosts.filter((h) => !h.skipped).length - n;
+    warn(
+      'pages-unknown',
+      `${n === 1 ? "1 host's pages are" : `${formatNumber(n)} hosts' pages are`} unknown: ${unknownHostsText(which)}. ` +
+        `${n === 1 ? 'It is' : 'They are'} left out of the plan: ` +
+        (others === 0
+          ? `it has nothing to crawl until ${n === 1 ? 'it has' : 'they have'} pages. `
+          : `its total is a lower bound, for the other ${others === 1 ? 'host' : `${formatNumber(others)} hosts`} only. `) +
+        `Give ${n === 1 ? 'it a number' : 'each a number'} of pages to plan ${n === 1 ? 'it' : 'them'}.`,
     );
   }
   if (hosts.length > 0 && hosts.every((h) => h.skipped)) {

@@ -45,6 +45,7 @@ export function describeBinding(
   r: ResolvedPlanInput,
   notes: ReadonlyMap<string, HostNotes>,
   machine: { index: number; of: number } | null,
+  unknownHosts = 0,
 ): string {
   const all = `${plural(m.pages, 'page')} and their hosts' robots.txt (${plural(m.requests, 'request')})`;
   const where = machine ? `On machine ${machine.index} (the slowest of ${machine.of}), ` : '';
@@ -52,7 +53,9 @@ export function describeBinding(
   const took = formatDuration(m.seconds);
   switch (m.bindingConstraint) {
     case 'none':
-      return 'Nothing to crawl: every host with pages is skipped.';
+      return unknownHosts > 0
+        ? `Nothing to crawl yet: the pages of ${plural(unknownHosts, 'host')} are unknown, and no other host has pages.`
+        : 'Nothing to crawl: every host with pages is skipped.';
     case 'global-rate':
       return (
         `${where}${cap('the')} global rate of ${formatNumber(r.rate ?? 0, 3)} req/s limits the crawl: ` +

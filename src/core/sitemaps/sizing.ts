@@ -2,6 +2,7 @@
  * The shape of a sitemap sizing (`crawl-planner sitemaps --json`, `estimate --sitemaps`, and the sidebar
  * later): plain data with stable string codes. docs/formats.md §The sitemaps document describes it.
  */
+import type { PagesUnknown } from '../plan/types';
 import type { RobotsOutcome } from '../robots';
 import type { SitemapFormat } from './parse';
 import type { SitemapHostCounts } from './tally';
@@ -120,15 +121,57 @@ export interface SitemapSizing {
   hosts: SitemapHostReport[];
 }
 
+/** Why a host's sizing gave no count, in the order a reason is chosen: the one that decided it first. */
+const UNKNOWN_REASONS: readonly SitemapErrorCode[] = [
+  'retry-after',
+  'crawl-delay-skip',
+  'robots-unreachable',
+  'http-status',
+  'fetch-failed',
+  'no-sitemap',
+  'disallowed',
+  'redirect',
+  'limit',
+];
+
 /**
  * A host's pages from its sizing, as `estimate --sitemaps` and the sidebar take them: its sitemap URLs that
- * robots.txt allows, or with a "changed since" (`recrawl`) those whose lastmod is on or after it; undefined
- * when none of its sitemaps could be read (then a typed number, or none, applies).
+ * robots.txt allows, or with a "changed since" (`recrawl`) those whose lastmod is on or after it. Known only when
+ * at least one file that lists pages (a urlset or a text list; an index only names other files) was read;
+ * otherwise the pages are unknown, with the error that decided it (a Retry-After above the cap, an unreachable
+ * robots.txt, a sitemap that still failed after its retries, no sitemap at all, …): never 0 pages.
  */
-export function sitemapPages(
-  h: Pick<SitemapHostReport, 'files' | 'urls' | 'changedSince'>,
+export function sizedPages(
+  h: Pick<SitemapHostReport, 'urls' | 'changedSince' | 'sitemaps' | 'errors'>,
   recrawl: boolean,
-): number | undefined {
-  if (h.files === 0) return undefined;
-  return recrawl ? (h.changedSince ?? 0) : h.urls;
+): { pages: number } | { unknown: PagesUnknown } {
+  if (h.sitemaps.some((f) => f.format === 'urlset' || f.format === 'text'))
+    return { pages: recrawl ? (h.changedSince ?? 0) : h.urls };
+  const decided = UNKNOWN_REASONS.map((code) => h.errors.find((e) => e.code === code)).find((e) => e !== undefined);
+  const error = decided ?? h.errors[0];
+  if (error !== undefined) return { unknown: { code: error.code, reason: error.message } };
+  return {
+    unknown: {
+      code: 'not-read',
+      reason: h.sitemaps.length > 0 ? 'its sitemaps list no page' : 'no sitemap was read',
+    },
+  };
+}
+
+/**
+ * Each sized host's pages (`counts`) or why they are unknown (`unknown`), from one sizing (a recrawl when it has
+ * `changedSince`): the input `estimate --sitemaps` and the sidebar's Size from sitemaps plan from.
+ */
+export function sizingPages(sizing: Pick<SitemapSizing, 'hosts' | 'changedSince'>): {
+  counts: Record<string, number>;
+  unknown: Record<string, PagesUnknown>;
+} {
+  const counts: Record<string, number> = {};
+  const unknown: Record<string, PagesUnknown> = {};
+  for (const h of sizing.hosts) {
+    const sized = sizedPages(h, sizing.changedSince !== null);
+    if ('pages' in sized) counts[h.host] = sized.pages;
+    else unknown[h.host] = sized.unknown;
+  }
+  return { counts, unknown };
 }

@@ -50,13 +50,13 @@ export function reportRow(h: HostPlan, plan: Plan): ReportRowView {
   const row: ReportRowView = {
     host: h.host,
     seeds: formatNumber(h.seeds),
-    pages: formatNumber(h.pages),
+    pages: h.pagesUnknown !== undefined ? 'unknown' : formatNumber(h.pages),
     interval: formatSeconds(h.intervalSeconds),
     source: intervalSourceLabel(h.intervalSource),
     intervalSource: h.intervalSource,
     period: formatSeconds(h.periodSeconds),
     pagesPerHour: formatNumber(h.pagesPerHour, 1),
-    duration: h.skipped ? 'skipped' : formatDuration(h.seconds),
+    duration: h.skipped ? 'skipped' : h.pagesUnknown !== undefined ? 'pages unknown' : formatDuration(h.seconds),
     binding: plan.bindingHost === h.host,
     skipped: h.skipped,
   };
@@ -178,13 +178,14 @@ export class ReportTable {
       piece += csvRow([
         h.host,
         h.seeds,
-        h.pages,
+        // Empty, never 0, for a host whose pages are unknown (the estimate document's null).
+        h.pagesUnknown !== undefined ? null : h.pages,
         h.intervalSeconds,
         h.intervalSource,
         h.periodSeconds,
         h.pagesPerHour,
-        h.skipped ? null : h.seconds,
-        h.skipped ? 'skipped' : formatDuration(h.seconds),
+        h.skipped || h.pagesUnknown !== undefined ? null : h.seconds,
+        h.skipped ? 'skipped' : h.pagesUnknown !== undefined ? 'pages unknown' : formatDuration(h.seconds),
         h.skipped,
         this.plan.bindingHost === h.host,
         ...(sharded ? [h.machine ?? null] : []),

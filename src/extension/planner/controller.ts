@@ -306,6 +306,7 @@ export class PlannerController {
       this.fields = saved.fields;
       if (saved.simulation !== undefined) this.steps.simulation.restore(saved.simulation);
       this.steps.deadline.restore(saved.dropHosts ?? []);
+      this.steps.sitemaps.restore(saved.pagesUnknown ?? {});
       this.steps.seeds.restore(saved.seedsText, saved.seedsFile);
     }
     this.plan.invalidate();
@@ -334,6 +335,7 @@ export class PlannerController {
         seedsFile: this.steps.seeds.fileRef,
         simulation: this.steps.simulation.settings,
         dropHosts: this.steps.deadline.hosts,
+        pagesUnknown: this.steps.sitemaps.unknownPages(),
       }),
     );
   }

@@ -1,6 +1,6 @@
 /**
- * The planner's current plan: made from the form, the seeds, robots.txt's Crawl-delays, the dropped hosts and the
- * calibration when first asked after a change (each plan numbered: a deadline's options name the plan they
+ * The planner's current plan: made from the form, the seeds, robots.txt's Crawl-delays, the hosts a sitemap sizing
+ * could not count, the dropped hosts and the calibration when first asked after a change (each plan numbered: a deadline's options name the plan they
  * belong to), what the sidebar is sent of it, and who hears when it changes. A long list is planned after a
  * `planning` message has gone out.
  */
@@ -14,7 +14,7 @@ import type { PlannerSteps } from './router';
 export const PLAN_LATER_SEEDS = 10_000;
 
 /** The steps the plan is made from (and the simulation, whose result goes into its document). */
-export type PlanSteps = Pick<PlannerSteps, 'seeds' | 'robots' | 'calibration' | 'simulation'>;
+export type PlanSteps = Pick<PlannerSteps, 'seeds' | 'robots' | 'sitemaps' | 'calibration' | 'simulation'>;
 
 export class CurrentPlan {
   private computation: PlanComputation | undefined;
@@ -46,7 +46,7 @@ export class CurrentPlan {
   get(): PlanComputation {
     this.readSaved();
     if (this.computation === undefined) {
-      const { seeds, robots, calibration } = this.steps;
+      const { seeds, robots, sitemaps, calibration } = this.steps;
       this.computation = computePlan(
         this.host.form(),
         seeds.check(),
@@ -54,6 +54,7 @@ export class CurrentPlan {
         robots.crawlDelays(),
         this.host.dropped(),
         calibration.using?.calibration,
+        sitemaps.unknownPages(),
       );
       this.planNumber++;
       this.resultView = undefined;

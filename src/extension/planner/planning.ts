@@ -11,6 +11,7 @@ import {
   plan as makePlan,
   validatePlanInput,
   type PagesTarget,
+  type PagesUnknown,
   type Plan,
   type PlanInput,
   type PlanProblem,
@@ -84,13 +85,23 @@ export interface PlanComputation {
   dropped: string[];
 }
 
-/** The form's pages as the plan's target: in `byHost` mode only the seed hosts' own numbers (others are stale). */
-export function pagesTarget(form: PlannerForm, seedHosts: ReadonlySet<string>): PagesTarget {
+/**
+ * The form's pages as the plan's target: in `byHost` mode only the seed hosts' own numbers (others are stale),
+ * the number for the other hosts when the form has one, and the seed hosts a sizing could not count (`unknown`,
+ * the sitemaps step's): the plan decides which of those are unknown (a number in the form wins).
+ */
+export function pagesTarget(
+  form: PlannerForm,
+  seedHosts: ReadonlySet<string>,
+  unknown: Readonly<Record<string, PagesUnknown>> = {},
+): PagesTarget {
   if (form.pagesMode === 'total') return { total: form.pages! };
   if (form.pagesMode === 'perHost') return { perHost: form.pages! };
+  const seedUnknown = Object.entries(unknown).filter(([host]) => seedHosts.has(host));
   return {
     byHost: Object.fromEntries(Object.entries(form.pagesByHost).filter(([host]) => seedHosts.has(host))),
-    otherwise: form.pages ?? 0,
+    ...(form.pages !== null ? { otherwise: form.pages } : {}),
+    ...(seedUnknown.length > 0 ? { unknown: Object.fromEntries(seedUnknown) } : {}),
   };
 }
 
@@ -110,7 +121,8 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
  * so are the form's own page counts. `dropHosts` (a deadline's "drop" option) leaves those seed hosts out as
  * `crawl-planner estimate --drop-host` does: the other hosts keep their pages (applyPlanChange).
  * With `calibration` (what a test crawl measured), the hosts it saw take their answer times, faults and
- * Crawl-delay from it, as `estimate --calibrate` does.
+ * Crawl-delay from it, as `estimate --calibrate` does. `pagesUnknown` (the hosts the last sitemap sizing could not
+ * count) makes a host the form gives no number a host whose pages are unknown, as `estimate --sitemaps` does.
  */
 export function computePlan(
   form: PlannerForm,
@@ -119,6 +131,7 @@ export function computePlan(
   crawlDelayByHost: Readonly<Record<string, number>> = {},
   dropHosts: readonly string[] = [],
   calibration?: Calibration,
+  pagesUnknown: Readonly<Record<string, PagesUnknown>> = {},
 ): PlanComputation {
   const { seeds: valid, invalid } = seeds.validation;
   const seedHosts = new Set(seeds.hosts);
@@ -152,7 +165,7 @@ export function computePlan(
 
   let input: PlanInput = {
     seeds: valid,
-    pages: pagesTarget(form, seedHosts),
+    pages: pagesTarget(form, seedHosts, pagesUnknown),
     ...(form.rate === null ? {} : { rate: form.rate }),
     ...(form.workers === null ? {} : { workers: form.workers }),
     ...(form.machines === null ? {} : { machines: form.machines }),

@@ -19,6 +19,7 @@ import {
 } from '../../shared/planner/form';
 import { MAX_PAGES_BY_HOST, seedsStoreProblem } from '../../shared/planner/limits';
 import { readForm } from '../../shared/planner/formFields';
+import type { PagesUnknown } from '../../core/plan/types';
 import type { SeedFileRef } from './deps';
 import { errorText } from './deliver';
 
@@ -34,6 +35,8 @@ export interface SavedPlanner {
   simulation?: SimulationSettings;
   /** Seed hosts dropped from the plan (a deadline's drop option), until they are restored. */
   dropHosts?: string[];
+  /** The hosts the last sitemap sizing could not count, with why: their pages stay unknown until the form gives them a number. */
+  pagesUnknown?: Record<string, PagesUnknown>;
 }
 
 /** A saved planner read back. */
@@ -86,6 +89,22 @@ function parseHosts(raw: unknown): string[] | undefined {
   return raw.every((h) => typeof h === 'string' && hostKeyProblem(h) === undefined) ? (raw as string[]) : undefined;
 }
 
+/** Saved hosts whose pages are unknown ({ host: { code, reason } }, at most MAX_PAGES_BY_HOST), or undefined. */
+function parsePagesUnknown(raw: unknown): Record<string, PagesUnknown> | undefined {
+  if (!isRecord(raw)) return undefined;
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_PAGES_BY_HOST) return undefined;
+  const out: Record<string, PagesUnknown> = {};
+  for (const [host, why] of entries) {
+    if (hostKeyProblem(host) !== undefined || !isRecord(why)) return undefined;
+    const { code, reason } = why;
+    if (typeof code !== 'string' || typeof reason !== 'string' || code.length > 100 || reason.length > 2000)
+      return undefined;
+    out[host] = { code, reason };
+  }
+  return out;
+}
+
 /**
  * Reads a saved planner back: this version's, or the form an earlier version saved (its seeds inside it).
  * Anything damaged gives undefined: the defaults apply.
@@ -112,6 +131,8 @@ export function parseSavedPlanner(raw: unknown): RestoredPlanner | undefined {
     }
     const dropHosts = parseHosts(raw.dropHosts);
     if (dropHosts !== undefined && dropHosts.length > 0) saved.dropHosts = dropHosts;
+    const pagesUnknown = parsePagesUnknown(raw.pagesUnknown);
+    if (pagesUnknown !== undefined && Object.keys(pagesUnknown).length > 0) saved.pagesUnknown = pagesUnknown;
     return saved;
   }
   // Saved before the seeds left the form: { seeds, ...form }.
@@ -129,6 +150,7 @@ export interface HeldPlanner {
   seedsFile: SeedFileRef | undefined;
   simulation: SimulationSettings;
   dropHosts: readonly string[];
+  pagesUnknown: Readonly<Record<string, PagesUnknown>>;
 }
 
 /** What a save writes: what is held, leaving out what is absent or the default (Simulate off, default runs and seed). */
@@ -141,6 +163,7 @@ export function savedPlanner(held: HeldPlanner): SavedPlanner {
     state.simulation = { ...sim };
   }
   if (held.dropHosts.length > 0) state.dropHosts = [...held.dropHosts];
+  if (Object.keys(held.pagesUnknown).length > 0) state.pagesUnknown = { ...held.pagesUnknown };
   return state;
 }
 

@@ -3,7 +3,8 @@
  * seed URLs to size, each host's pages from the `SitemapSizing` the injected `sizeFromSitemaps` returns
  * (src/net/sitemaps.ts), and the sizing as the webview is sent it, trimmed. Pure.
  */
-import { sitemapPages, type SitemapSizing } from '../../core/sitemaps/sizing';
+import type { PagesUnknown } from '../../core/plan/types';
+import type { SitemapSizing } from '../../core/sitemaps/sizing';
 import type { RobotsCache } from '../../net/robotsCache';
 import type { SitemapSizingOptions } from '../../net/sitemaps';
 import type { SitemapHostView, SitemapsView } from '../../shared/planner/viewModel';
@@ -53,24 +54,15 @@ export function sitemapSizingOptions(
 }
 
 /**
- * Each host's pages from a sizing, as `estimate --sitemaps` takes them: its sitemap URLs that robots.txt
- * allows, or with `changedSince` those whose lastmod is on or after it (a recrawl). A host whose sitemaps
- * could not be read gets none: it keeps whatever the form says.
+ * The sizing as the webview is sent it: plain data, errors and texts cut. `pages` is what the form gives each
+ * host after the sizing (its count, or a number it already had); `unknown` why a host's sizing gave no count
+ * (sizingPages, src/core/sitemaps/sizing.ts).
  */
-export function pagesFromSizing(sizing: SitemapSizing): Record<string, number> {
-  const pages: Record<string, number> = {};
-  for (const h of sizing.hosts) {
-    const sized = sitemapPages(h, sizing.changedSince !== null);
-    if (sized !== undefined) pages[h.host] = sized;
-  }
-  return pages;
-}
-
-/** The sizing as the webview is sent it: plain data, errors and texts cut. */
 export function toSitemapsView(
   sizing: SitemapSizing,
   pages: Readonly<Record<string, number>>,
   omittedOrigins = 0,
+  unknown: Readonly<Record<string, PagesUnknown>> = {},
 ): SitemapsView {
   return {
     userAgent: cut(sizing.productToken, MAX_TEXT),
@@ -96,6 +88,9 @@ export function toSitemapsView(
       },
       changedSince: h.changedSince,
       pages: Object.hasOwn(pages, h.host) ? pages[h.host]! : null,
+      unknown: Object.hasOwn(unknown, h.host)
+        ? { code: cut(unknown[h.host]!.code, MAX_TEXT), reason: cut(unknown[h.host]!.reason, MAX_TEXT) }
+        : null,
       errors: h.errors.slice(0, MAX_SITEMAP_ERRORS_SHOWN).map((e) => ({
         code: e.code,
         url: e.url === null ? null : cut(e.url, MAX_URL),

@@ -1,18 +1,21 @@
 /**
  * The planner's sitemaps step (Size from sitemaps): the seed hosts sized from their sitemaps through the injected
- * `sizeFromSitemaps`, each sized host's count becoming its pages. A newer sizing supersedes the one running
- * (aborted, its result dropped); Cancel stops it and keeps the form.
+ * `sizeFromSitemaps`, each sized host's count becoming its pages, and the hosts whose sizing gave no count kept
+ * with why (`unknownPages`): the plan leaves such a host out (its pages are unknown) until the form gives it a
+ * number. A newer sizing supersedes the one running (aborted, its result dropped); Cancel stops it and keeps the
+ * form.
  */
 import type { PlannerForm } from '../../shared/planner/form';
 import { MAX_PAGES_BY_HOST } from '../../shared/planner/limits';
 import type { SitemapsState } from '../../shared/planner/viewModel';
-import type { SitemapSizing } from '../../core/sitemaps/sizing';
+import type { PagesUnknown } from '../../core/plan/types';
+import { sizingPages, type SitemapSizing } from '../../core/sitemaps/sizing';
 import { parseChangedSince } from '../../core/sitemaps/lastmod';
 import { CancellableRun } from './cancellableRun';
 import type { StepHost } from './deps';
 import { errorText } from './deliver';
 import { effectiveDelay, effectiveUserAgent } from './planning';
-import { pagesFromSizing, sitemapTargets, toSitemapsView } from './sitemapsResults';
+import { sitemapTargets, toSitemapsView } from './sitemapsResults';
 
 /** Sitemap sizing progress is posted at most this often. */
 const SITEMAP_PROGRESS_MS = 200;
@@ -41,15 +44,36 @@ export function formWithSitemapPages(
   return { ...form, pagesMode: 'byHost', pagesByHost, pages: others };
 }
 
+/** What the form gives `host` after a sizing: its own number, else the one for the other hosts, else none. */
+function formPages(form: PlannerForm, host: string): number | null {
+  if (form.pagesMode !== 'byHost') return form.pages;
+  return Object.hasOwn(form.pagesByHost, host) ? form.pagesByHost[host]! : form.pages;
+}
+
 export class SitemapsStep {
   private sitemaps: SitemapsState = { state: 'off' };
   private readonly run = new CancellableRun();
+  /** The hosts the last sizing gave no count for, and why (saved with the planner). */
+  private unknown: Record<string, PagesUnknown> = {};
 
   constructor(private readonly host: StepHost) {}
 
   /** Where the step stands, as the webview is sent it. */
   get state(): SitemapsState {
     return this.sitemaps;
+  }
+
+  /**
+   * The hosts the last sizing could not count, with why: the plan's `pages.unknown` (a host the form gives a
+   * number keeps it; src/core/plan/pages.ts decides).
+   */
+  unknownPages(): Readonly<Record<string, PagesUnknown>> {
+    return this.unknown;
+  }
+
+  /** The hosts a saved planner had no count for (from its last sizing). */
+  restore(unknown: Readonly<Record<string, PagesUnknown>>): void {
+    this.unknown = { ...unknown };
   }
 
   /** Cancel: the sizing running stops and the pages stay as they were. */
@@ -137,13 +161,28 @@ export class SitemapsStep {
   }
 
   private sized(sizing: SitemapSizing, omittedOrigins: number): void {
-    const pages = pagesFromSizing(sizing);
-    const sized = Object.keys(pages).length;
+    // One reading of a sizing for the CLI and the sidebar: each host's count, or why its pages are unknown.
+    const { counts, unknown } = sizingPages(sizing);
+    const sized = Object.keys(counts).length;
+    this.unknown = unknown;
+    // Saved with the form (changeForm saves).
     if (sized > 0)
-      this.host.changeForm(formWithSitemapPages(this.host.form(), pages, new Set(this.host.current().seeds.hosts)));
+      this.host.changeForm(formWithSitemapPages(this.host.form(), counts, new Set(this.host.current().seeds.hosts)));
+    else {
+      // The form is as it was, but a host it gives no number now has unknown pages: plan again.
+      this.host.invalidate();
+      this.host.save();
+      this.host.postPlan();
+    }
     for (const h of sizing.hosts)
       this.host.log(`sitemaps of ${h.host}: ${h.urls} URLs, ${h.files} files, ${h.errors.length} errors`);
-    this.set({ state: 'done', sitemaps: toSitemapsView(sizing, pages, omittedOrigins) });
+    const form = this.host.form();
+    const pages: Record<string, number> = {};
+    for (const h of sizing.hosts) {
+      const n = formPages(form, h.host);
+      if (n !== null) pages[h.host] = n;
+    }
+    this.set({ state: 'done', sitemaps: toSitemapsView(sizing, pages, omittedOrigins, unknown) });
     if (sized === 0) this.host.notice('error', 'No sitemap could be read: the pages are as they were.');
   }
 }

@@ -73,6 +73,8 @@ export class FileBook {
   private readonly retryAfters = new Map<string, { raw: string; date: string | undefined; at: number }>();
   /** Hosts the engine left out after failures in a row, and why ("5 consecutive failures (last: …)"). */
   private readonly leftAfterFailures = new Map<string, string>();
+  /** Hosts the engine left out for a Retry-After above the cap. */
+  private readonly leftForRetryAfter = new Set<string>();
   /** Files of each root host that a cap on the run left unread. */
   readonly capped = new Map<string, number>();
   /** The first error a progress callback threw: the run fails with it. */
@@ -165,6 +167,7 @@ export class FileBook {
         return;
       case 'host-dropped':
         if (e.reason === 'consecutive-failures') this.leftAfterFailures.set(e.host, e.detail);
+        if (e.reason === 'retry-after-above-cap') this.leftForRetryAfter.add(e.host);
         return;
       case 'response': {
         const item = e.robotsTxt ? undefined : this.byUrl.get(e.url);
@@ -261,12 +264,28 @@ export class FileBook {
     }
   }
 
-  /** A 429 or 5xx that was the file's last answer; when its host was left after failures in a row, that too. */
+  /**
+   * A 429 or 5xx that was the file's last answer; when its host was left for it (failures in a row, a Retry-After
+   * above the cap: the answer that asked is the file's own), that too.
+   */
   private failedStatus(item: FileItem, status: number, attempts: number): FileError {
     const e = statusError(item.report, status, attempts);
     const host = new URL(item.current).host;
     const left = this.leftAfterFailures.get(host);
-    return left === undefined ? e : { ...e, message: `${e.message}; ${host} was left after ${left}` };
+    if (left !== undefined) return { ...e, message: `${e.message}; ${host} was left after ${left}` };
+    const seen = this.retryAfters.get(host);
+    if (this.leftForRetryAfter.has(host) && seen !== undefined) {
+      const wait = parseRetryAfter(seen.raw, seen.at, {
+        capSeconds: this.options.retryAfterCapSeconds,
+        ...(seen.date === undefined ? {} : { dateHeader: seen.date }),
+      });
+      if (wait.kind !== 'invalid')
+        return {
+          ...e,
+          message: `${e.message}; it asked to wait ${Math.round(wait.requestedMs / 1000)} s (Retry-After: ${seen.raw.trim()}), above the cap of ${this.options.retryAfterCapSeconds} s, so ${host} was left`,
+        };
+    }
+    return e;
   }
 
   /** The finished files read for `root`, in the order they were met. */

@@ -170,8 +170,14 @@ export interface SitemapHostView {
   };
   /** URLs whose lastmod is on or after the sizing's `changedSince`; null without it. */
   changedSince: number | null;
-  /** The pages the form was given for this host (its URLs, or those changed since); null: no sitemap read, none given. */
+  /**
+   * The pages the form gives this host after the sizing: its URLs (or those changed since), or, when its sitemaps
+   * could not be read, a number it already had (its own, or the one for the other hosts); null: none, so its
+   * pages are unknown and the plan leaves it out.
+   */
   pages: number | null;
+  /** Why the sizing gave no count for this host (`PagesUnknown` of src/core/plan/types.ts); null: it was counted. */
+  unknown: { code: string; reason: string } | null;
   /** The first errors (code, the sitemap's URL, one line); `errorCount` has them all. */
   errors: Array<{ code: SitemapErrorCode; url: string | null; message: string }>;
   errorCount: number;

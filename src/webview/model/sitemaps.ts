@@ -33,8 +33,11 @@ export function sitemapsStatusText(state: SitemapsState): string {
       return state.message;
     case 'done': {
       const s = state.sitemaps;
-      const sized = s.hosts.filter((h) => h.pages !== null).length;
+      const sized = s.hosts.filter((h) => h.unknown === null).length;
+      const unknown = s.hosts.filter((h) => h.unknown !== null && h.pages === null).length;
       let text = `Sized ${plural(sized, 'host')} of ${formatNumber(s.hosts.length)} from their sitemaps (${plural(s.requests, 'request')}, as “${s.userAgent}”).`;
+      if (unknown > 0)
+        text += ` ${unknown === 1 ? "1 host's pages are" : `${formatNumber(unknown)} hosts' pages are`} unknown: the plan leaves ${unknown === 1 ? 'it' : 'them'} out until ${unknown === 1 ? 'it has' : 'they have'} a number.`;
       if (s.changedSince !== null) text += ` Pages: the URLs changed since ${s.changedSince.slice(0, 10)} (a recrawl).`;
       if (!s.complete) text += ' A cap on the run was reached: the counts are lower bounds.';
       if (s.omittedOrigins > 0)
@@ -48,8 +51,13 @@ export function sitemapsStatusText(state: SitemapsState): string {
 
 export interface SitemapHostItem {
   host: string;
-  /** "Pages: 1,200" or "No sitemap read: its pages are as they were." */
+  /**
+   * "Pages: 1,200"; for a host the sizing could not count, "Pages unknown: <why>. <what to do>" or, when the form
+   * already gives it a number, that it keeps it.
+   */
   pagesText: string;
+  /** The sizing gave no count for the host and the form gives it none: its pages are unknown. */
+  pagesUnknown: boolean;
   /** "1,250 URLs · 50 disallowed · 3 on other hosts · 2 files (from robots.txt)" */
   countsText: string;
   /** "lastmod 2023-01-02 to 2024-05-01 · 10 in the last 7 days, 50 in 30, 200 in 365 · 4 undated", or none. */
@@ -67,6 +75,14 @@ const SOURCE_TEXT: Readonly<Record<SitemapHostView['source'], string>> = {
   none: 'no sitemap found',
 };
 
+/** What the card says of a host's pages: its count, or why there is none and what then. */
+function pagesText(h: SitemapHostView): string {
+  if (h.unknown === null) return h.pages === null ? 'No sitemap read.' : `Pages: ${formatNumber(h.pages)}`;
+  const why = h.unknown.reason.replace(/[.\s]+$/, '');
+  if (h.pages !== null) return `No count (${why}): it keeps the ${plural(h.pages, 'page')} the form gives it.`;
+  return `Pages unknown: ${why}. Type its pages under Pages by host (or a number for the other hosts); until then the plan leaves it out of the total.`;
+}
+
 export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
   return view.hosts.map((h) => {
     const counts = [
@@ -77,7 +93,8 @@ export function sitemapHostItems(view: SitemapsView): SitemapHostItem[] {
     ];
     const item: SitemapHostItem = {
       host: h.host,
-      pagesText: h.pages === null ? 'No sitemap read: its pages are as they were.' : `Pages: ${formatNumber(h.pages)}`,
+      pagesText: pagesText(h),
+      pagesUnknown: h.unknown !== null && h.pages === null,
       countsText: counts.join(' · '),
       errors: h.errors.map((e) => ({ code: e.code, text: e.message, url: e.url })),
     };

@@ -43,7 +43,10 @@ export function renderSitemaps(p: Planner): void {
   for (const item of sitemapHostItems(sitemaps.sitemaps)) {
     const card = el('section', { className: 'sitemap-host', attrs: { 'data-host': item.host } }, [
       el('h3', { text: item.host }),
-      el('p', { className: 'sitemap-pages', text: item.pagesText }),
+      el('p', {
+        className: item.pagesUnknown ? 'sitemap-pages pages-unknown' : 'sitemap-pages',
+        text: item.pagesText,
+      }),
       el('p', { className: 'sitemap-counts', text: item.countsText }),
     ]);
     if (item.lastmodText !== undefined)

@@ -75,16 +75,22 @@ test('Size Pages from Sitemaps: the demo hosts with a sitemap get its URL count,
   const withSitemap = sized.hosts.filter((h) => h.files > 0);
   assert.ok(withSitemap.length >= 2, 'the fast and polite demo hosts serve a sitemap');
   for (const h of withSitemap) assert.equal(h.pages, h.urls);
-  for (const h of sized.hosts.filter((x) => x.files === 0)) {
+  const unsized = sized.hosts.filter((x) => x.files === 0);
+  for (const h of unsized) {
     assert.equal(h.pages, null);
+    assert.ok(h.unknown !== null && h.unknown.reason.length > 0, `${h.host}: why it has no count`);
     assert.ok(h.errorCount > 0 && h.errors[0]!.message.length > 0, `${h.host}: an error says why`);
   }
-  // The planner's plan now has those pages (the others, from "in total", none).
+  // The planner's plan now has those pages; the others (from "in total", no number) are pages unknown, not 0 pages
+  // (this expected 0 before issue 24), and the plan says it is not complete.
   const plan = JSON.parse(await vscode.commands.executeCommand<string>(COMMANDS.copyPlanJson)) as {
-    hosts: Array<{ host: string; pages: number }>;
+    complete: boolean;
+    unknownHosts: string[];
+    hosts: Array<{ host: string; pages: number | null }>;
   };
   const pages = new Map(plan.hosts.map((h) => [h.host, h.pages]));
-  for (const h of sized.hosts) assert.equal(pages.get(h.host), h.pages ?? 0, h.host);
+  for (const h of sized.hosts) assert.equal(pages.get(h.host), h.pages, h.host);
+  assert.deepEqual([plan.complete, plan.unknownHosts], [unsized.length === 0, unsized.map((h) => h.host)]);
 }, 120_000);
 
 test('Export Plan… with a format and a folder writes what crawl-planner export writes for the same plan', async () => {
