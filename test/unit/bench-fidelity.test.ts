@@ -1,6 +1,7 @@
 /**
  * The fidelity bench's pure parts: the scenario generator (the same seed gives the same scenarios, within their
- * ranges) and the statistics (median and 90th percentile of |error|, coverage, the targets).
+ * ranges), the server's limiters and 503 windows (decided by the requests' timing), and the statistics (median
+ * and 90th percentile of |error|, coverage, the targets).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,8 +11,11 @@ import {
   FIDELITY_SIZES,
   fidelityScenarios,
   serverSeed,
+  type OutageSpec,
 } from '../../bench/lib/fidelityScenarios';
 import { fidelitySummary, inBand, median, signedError, type FidelityOutcome } from '../../bench/lib/fidelityStats';
+import { limiterState, outageState } from '../../bench/lib/scenarioServer';
+import { mulberry32 } from '../../src/core/random';
 
 describe('fidelity scenarios', () => {
   it('are the same for the same seed and differ for another', () => {
@@ -54,6 +58,78 @@ describe('fidelity scenarios', () => {
     // Each mechanism is drawn for some hosts and not for others.
     assert.ok(limiters > hosts * 0.3 && limiters < hosts * 0.6, `${limiters} limiters of ${hosts} hosts`);
     assert.ok(outages > hosts * 0.2 && outages < hosts * 0.5, `${outages} hosts with 503 windows of ${hosts}`);
+  });
+});
+
+describe('the scenario server: limiters and 503 windows', () => {
+  it('a minimum-interval limiter counts from the last accepted request, or from any', () => {
+    const accepted = limiterState({
+      kind: 'min-interval',
+      intervalMs: 500,
+      since: 'accepted',
+      status: 429,
+      retryAfter: { form: 'none' },
+    });
+    assert.deepEqual(
+      [0, 300, 600, 900, 1100].map((t) => accepted.admit(t)),
+      [true, false, true, false, true],
+    );
+    const any = limiterState({
+      kind: 'min-interval',
+      intervalMs: 500,
+      since: 'any',
+      status: 503,
+      retryAfter: { form: 'seconds', seconds: 1 },
+    });
+    // 600 is 300 after the refused 300: refused too; 1100 is 500 after it.
+    assert.deepEqual(
+      [0, 300, 600, 1100].map((t) => any.admit(t)),
+      [true, false, false, true],
+    );
+  });
+
+  it('a token bucket passes its burst, then its rate', () => {
+    const bucket = limiterState({
+      kind: 'token-bucket',
+      ratePerSecond: 2,
+      burst: 3,
+      status: 429,
+      retryAfter: { form: 'none' },
+    });
+    assert.deepEqual(
+      [0, 1, 2, 3].map((t) => bucket.admit(t)),
+      [true, true, true, false],
+    );
+    assert.equal(bucket.admit(400), false); // 0.8 of a token
+    assert.equal(bucket.admit(600), true); // 1.2
+    assert.equal(bucket.admit(700), false);
+  });
+
+  it('503 windows fall on the clock: the same seed gives the same windows, whatever asks when', () => {
+    const spec: OutageSpec = { meanGapMs: 2000, minDurationMs: 300, maxDurationMs: 600, retryAfter: 'left' };
+    const windows = (step: number): Array<[number, number]> => {
+      const o = outageState(spec, mulberry32(7));
+      const out: Array<[number, number]> = [];
+      for (let t = 0; t < 60_000; t += step) {
+        const left = o.leftMs(t);
+        if (left > 0) out.push([t, left]);
+      }
+      return out;
+    };
+    const fine = windows(10);
+    assert.ok(fine.length > 0);
+    // Each window ends at t + left, and a window is 300–600 ms long.
+    const ends = new Set(fine.map(([t, left]) => Math.round(t + left)));
+    assert.ok(ends.size > 10, `${ends.size} windows in a minute`);
+    for (const end of ends) {
+      const inIt = fine.filter(([t, left]) => Math.round(t + left) === end);
+      const span = end - inIt[0]![0];
+      assert.ok(span >= 290 && span <= 610, `window of ${span} ms`);
+    }
+    // A coarser pace meets fewer answers in the same windows (the windows are time, not a request count).
+    const coarse = windows(250);
+    assert.ok(coarse.length < fine.length / 10);
+    for (const [t, left] of coarse) assert.ok(ends.has(Math.round(t + left)));
   });
 });
 
