@@ -285,6 +285,7 @@ async function runScenario(
 }
 
 const s2 = (x: number): string => x.toFixed(2);
+const scenarioCount = (n: number): string => `${n} scenario${n === 1 ? '' : 's'}`;
 const signedPct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -373,7 +374,7 @@ function summaryTable(results: ScenarioResult[], seed: number): BenchTable {
   const t = FIDELITY_TARGETS;
   const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
   return {
-    title: `Over ${results.length} scenarios (seed ${seed}): the plan's error and the band's coverage`,
+    title: `Over ${scenarioCount(results.length)} (seed ${seed}): the plan's error and the band's coverage`,
     columns: [{ header: 'measure' }, { header: 'value', align: 'right' }, { header: 'target' }, { header: '' }],
     rows: [
       ['median |error|', pct(sum.medianAbsError), `≤ ${pct(t.medianAbsError)}`, verdict(sum.met.medianAbsError)],
@@ -416,7 +417,7 @@ export const fidelitySection: BenchSection = {
     });
     const flags: CrawlFlags = { pagesFor: /--pages-for\b/.test(help.stdout ?? '') };
     ctx.log(
-      `seed ${seed}: ${scenarios.length} scenarios${flags.pagesFor ? ', per-host budgets (crawl --pages-for)' : ', crawl without per-host budgets'}`,
+      `seed ${seed}: ${scenarioCount(scenarios.length)}${flags.pagesFor ? ', per-host budgets (crawl --pages-for)' : ', crawl without per-host budgets'}`,
     );
     const results: ScenarioResult[] = [];
     try {
