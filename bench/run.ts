@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- [--quick] [SECTION...]]`: runs the bench sections in order (all of them, or those named),
- * prints each table on the terminal, and writes one result file per section as soon as it ends:
+ * `npm run bench [-- [--quick] [--NAME=VALUE...] [SECTION...]]`: runs the bench sections in order (all of them, or
+ * those named; `--NAME=VALUE` is for a section that reads it, e.g. the fidelity section's `--seed=N`), prints each
+ * table on the terminal, and writes one result file per section as soon as it ends:
  * `bench/results/<YYYY-MM-DD>-<section>.json` (`-quick` before `.json` with `--quick`), written whole by this run
  * (the date, the machine, the git commit of the tree and whether it was dirty, the section's tables;
  * bench/lib/results.ts). Nothing is merged: a later run of the same section on the same date replaces its file,
@@ -21,6 +22,13 @@ import { SECTIONS } from './sections';
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
+  // `--seed=7`: a value a section may read (ctx.flags); a section that reads none ignores it.
+  const flags = Object.fromEntries(
+    args.flatMap((a) => {
+      const m = /^--([a-z][a-z0-9-]*)=(.*)$/.exec(a);
+      return m ? [[m[1]!, m[2]!]] : [];
+    }),
+  );
   const wanted = args.filter((a) => !a.startsWith('--'));
   const unknown = wanted.filter((id) => !SECTIONS.some((s) => s.id === id));
   if (unknown.length > 0) {
@@ -40,7 +48,13 @@ async function main(): Promise<void> {
   const failed: string[] = [];
   for (const section of chosen) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `crawl-planner-bench-${section.id}-`));
-    const ctx: BenchContext = { root, tmp, quick, log: (line) => process.stderr.write(`  [${section.id}] ${line}\n`) };
+    const ctx: BenchContext = {
+      root,
+      tmp,
+      quick,
+      flags,
+      log: (line) => process.stderr.write(`  [${section.id}] ${line}\n`),
+    };
     console.log(`\n## ${section.title}`);
     const started = new Date();
     const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);

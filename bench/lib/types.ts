@@ -21,6 +21,8 @@ export interface BenchContext {
   tmp: string;
   /** `--quick`: fewer repetitions and smaller sizes, for a smoke run. */
   quick: boolean;
+  /** The run's `--name=value` arguments by name (`--seed=7` gives `{ seed: '7' }`), for a section that reads one. */
+  flags?: Readonly<Record<string, string>>;
   /** Progress lines to stderr (not part of the results). */
   log(line: string): void;
 }

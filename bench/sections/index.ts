@@ -2,6 +2,7 @@
 import type { BenchSection } from '../lib/types';
 import { crawlersSection } from './crawlers';
 import { exportsSection } from './exports';
+import { fidelitySection } from './fidelity';
 import { frontierSection } from './frontier';
 import { robotsSection } from './robots';
 import { scaleSection } from './scale';
@@ -16,4 +17,5 @@ export const SECTIONS: BenchSection[] = [
   scaleSection,
   sitemapsSection,
   exportsSection,
+  fidelitySection,
 ];
