@@ -1,5 +1,5 @@
 /**
- * The runs' makespans as a histogram: how the band is drawn (docs/calibration-and-simulation.md#reading-the-band;
+ * The runs' makespans as a histogram: how the band is drawn (docs/extension.md#calibration-and-simulation;
  * the JSON: docs/formats.md §The `simulation` section). Round bins (1, 2 or 5 × 10^k seconds wide), about √runs
  * of them and never more than {@link HISTOGRAM_MAX_BINS}, so the estimate document and the plan report's message
  * stay small whatever `--runs` is. Pure.

@@ -51,7 +51,11 @@ export class RequestLog {
     const n = this.count;
     const at = (i: number): TimelineRequest => {
       const status = this.values[3 * i + 2]!;
-      return { startSeconds: this.values[3 * i]!, endSeconds: this.values[3 * i + 1]!, status: status < 0 ? null : status };
+      return {
+        startSeconds: this.values[3 * i]!,
+        endSeconds: this.values[3 * i + 1]!,
+        status: status < 0 ? null : status,
+      };
     };
     if (n <= max) return Array.from({ length: n }, (_, i) => at(i));
     const faults: number[] = [];
@@ -79,7 +83,10 @@ function evenly(list: readonly number[], count: number): number[] {
  * The timeline's order of hosts: the host that limits the crawl first, then by end, latest first (ties: the
  * given order). The plan report draws the rows in it, and the hosts whose requests are kept are its first.
  */
-export function timelineOrder(hosts: ReadonlyArray<{ host: string; endSeconds: number }>, bindingHost: string | null): number[] {
+export function timelineOrder(
+  hosts: ReadonlyArray<{ host: string; endSeconds: number }>,
+  bindingHost: string | null,
+): number[] {
   const indexes = Array.from({ length: hosts.length }, (_, i) => i);
   const rank = (i: number) => (hosts[i]!.host === bindingHost ? 0 : 1);
   return indexes.sort((a, b) => rank(a) - rank(b) || hosts[b]!.endSeconds - hosts[a]!.endSeconds || a - b);
