@@ -84,7 +84,7 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
         </div>
         <p id="timeline-method" class="hint"></p>
         <p id="timeline-ticks" class="hint" hidden></p>
-        <p class="hint timeline-legend">Each line: the host's span from its robots.txt to its last answer, a tick for each request (<span class="legend-refused">tall and red: refused, 429 or 503</span>; <span class="legend-error">yellow: another fault</span>), its pages over time rising from the bottom to the top, and shaded its Retry-After pauses. Above the lines: the p10–p90 band, p50 and the plan on the same time axis.</p>
+        <p class="hint timeline-legend">Each line: the host's span from its robots.txt to its last answer, a tick for each request (<span class="legend-refused">tall and red: refused, 429 or 503</span>; <span class="legend-error">yellow: another fault</span>), its pages over time rising from the bottom to the top, and shaded its Retry-After pauses. Above the lines: the p10–p90 band, p50 and the plan on the same time axis (a p90 past its end runs to the edge).</p>
       </div>
     </section>
   </div>

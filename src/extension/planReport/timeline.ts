@@ -21,7 +21,8 @@ export function simulationMethodText(sim: Simulation): string {
 
 /** The section's header for a simulation of `plan`. */
 export function reportSimulationView(sim: Simulation, plan: Plan, number: number): ReportSimulationView {
-  let axis = Math.max(sim.p90Seconds, plan.totalSeconds, sim.timeline.seconds);
+  // The run drawn and the plan fill the axis; a p90 past them runs to its end (the histogram shows the band whole).
+  let axis = Math.max(plan.totalSeconds, sim.timeline.seconds);
   for (const h of sim.timeline.hosts) {
     if (h.endSeconds > axis) axis = h.endSeconds;
     for (const p of h.pauses) if (p.untilSeconds > axis) axis = p.untilSeconds;

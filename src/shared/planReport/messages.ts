@@ -117,7 +117,7 @@ export interface ReportSimulationView extends SimulationView {
   number: number;
   /** How the band and the timeline were made, in words (per-host sums say so). */
   methodText: string;
-  /** The time axis's end: the latest of the band, the plan and the timeline's ends. */
+  /** The time axis's end: the latest of the plan, the run drawn (its p50, its hosts' ends and pauses); the band's p90 may lie past it. */
   axisSeconds: number;
   /** The runs' makespans in round bins (at most HISTOGRAM_MAX_BINS); null when the simulation has none. */
   histogram: MakespanHistogram | null;

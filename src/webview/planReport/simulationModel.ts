@@ -12,8 +12,8 @@ import { rangeTicks, timeX, TIMELINE_HEIGHT } from './model';
 /** The histogram's SVG size in its own units (stretched to the section's width). */
 export const HISTOGRAM_WIDTH = 1000;
 export const HISTOGRAM_HEIGHT = 60;
-/** The markers' labels closer than this (per cent of the width) go on different lines. */
-const LABEL_GAP_PERCENT = 7;
+/** The markers' labels closer than this (per cent of the width) go on different lines, unless told otherwise. */
+const LABEL_GAP_PERCENT = 15;
 
 export interface HistogramBar {
   x: number;
@@ -54,6 +54,7 @@ export interface HistogramLayout {
 export function histogramLayout(
   histogram: MakespanHistogram,
   band: { p10Seconds: number; p50Seconds: number; p90Seconds: number; planSeconds: number },
+  labelGapPercent = LABEL_GAP_PERCENT,
   width = HISTOGRAM_WIDTH,
   height = HISTOGRAM_HEIGHT,
 ): HistogramLayout {
@@ -93,6 +94,7 @@ export function histogramLayout(
       line: 0,
       label: `${kind} ${formatDuration(seconds)}`,
     })),
+    labelGapPercent,
   );
   return {
     fromSeconds: lo,
@@ -104,12 +106,12 @@ export function histogramLayout(
   };
 }
 
-/** Each mark on the first line whose labels are all far enough from it (in order of place; ties keep their order). */
-function markLines(marks: HistogramMark[]): HistogramMark[] {
+/** Each mark on the first line whose labels are all `gap` per cent from it or more (in order of place). */
+function markLines(marks: HistogramMark[], gap: number): HistogramMark[] {
   const lines: number[][] = [];
   const placed = [...marks].sort((a, b) => a.percent - b.percent);
   for (const mark of placed) {
-    let line = lines.findIndex((taken) => taken.every((p) => Math.abs(p - mark.percent) >= LABEL_GAP_PERCENT));
+    let line = lines.findIndex((taken) => taken.every((p) => Math.abs(p - mark.percent) >= gap));
     if (line < 0) line = lines.push([]) - 1;
     lines[line]!.push(mark.percent);
     mark.line = line;

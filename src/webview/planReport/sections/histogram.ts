@@ -9,6 +9,9 @@ import type { PlanReport } from '../page';
 import { HISTOGRAM_HEIGHT, HISTOGRAM_WIDTH, histogramLayout } from '../simulationModel';
 import { svg, svgTitle } from './svg';
 
+/** A mark's label's width at most, CSS pixels (14 characters of the report's small text, and a gap). */
+const LABEL_PX = 110;
+
 /** Draws the histogram of `simulation` (or clears it: none, or none binned). */
 export function renderHistogram(p: PlanReport, simulation: ReportSimulationView | null): void {
   const { ui } = p;
@@ -19,7 +22,9 @@ export function renderHistogram(p: PlanReport, simulation: ReportSimulationView 
   ui.histogram.hidden = simulation === null || histogram === null || histogram.counts.length === 0;
   ui.histogram.dataset.bins = '0';
   if (simulation === null || histogram === null || ui.histogram.hidden) return;
-  const layout = histogramLayout(histogram, simulation);
+  // Labels ("p50 12 m 40 s") are about LABEL_PX wide: those closer than that go on separate lines.
+  const chartPx = ui.histogramChart.clientWidth;
+  const layout = histogramLayout(histogram, simulation, chartPx > 0 ? (LABEL_PX / chartPx) * 100 : undefined);
   ui.histogram.dataset.bins = String(histogram.counts.length);
   ui.histogram.dataset.runs = String(histogram.counts.reduce((sum, n) => sum + n, 0));
   ui.histogramChart.setAttribute(
