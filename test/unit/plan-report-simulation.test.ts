@@ -87,26 +87,66 @@ test('the histogram drawn: bars by count, p10/p50/p90 and the plan marked on its
   );
   // p10 and p50 are 9.6 % apart: two lines at the default gap (15 %); p90 and the plan clear of them.
   assert.deepEqual(
-    layout.marks.map((m) => m.line),
-    [0, 1, 0, 0],
+    layout.labels.map((l) => [l.text, l.line]),
+    [
+      ['p10 10.5 s', 0],
+      ['p50 11.5 s', 1],
+      ['p90 13 s', 0],
+      ['plan 20 s', 0],
+    ],
   );
   assert.equal(layout.lines, 2);
   // A wider chart (labels 7 % of it): one line.
   const wide = histogramLayout(histogram, { p10Seconds: 10.5, p50Seconds: 11.5, p90Seconds: 13, planSeconds: 20 }, 7);
   assert.deepEqual(
-    wide.marks.map((m) => m.line),
+    wide.labels.map((l) => l.line),
     [0, 0, 0, 0],
   );
-  assert.match(layout.marks[1]!.label, /^p50 11\.5 s$/);
-  // Marks close together go on separate lines, each clear of the others on its line.
+  // Marks close together: those that read alike share a label; the others go on separate lines, each clear
+  // of the others on its line; every mark is in one label.
   const close = histogramLayout(
-    { fromSeconds: 12, binSeconds: 0.02, counts: [3, 5, 2] },
-    { p10Seconds: 12.02, p50Seconds: 12.03, p90Seconds: 12.05, planSeconds: 12.03 },
+    { fromSeconds: 12, binSeconds: 0.2, counts: [3, 5, 2] },
+    { p10Seconds: 12.1, p50Seconds: 12.3, p90Seconds: 12.5, planSeconds: 12.3 },
+    25,
   );
-  assert.ok(close.lines > 1);
-  for (const a of close.marks)
-    for (const b of close.marks)
-      if (a !== b && a.line === b.line) assert.ok(Math.abs(a.percent - b.percent) >= 15, `${a.kind} and ${b.kind}`);
+  assert.deepEqual(
+    close.labels.map((l) => [l.text, l.line]),
+    [
+      ['p10 12.1 s', 0],
+      ['p50 = plan 12.3 s', 1],
+      ['p90 12.5 s', 0],
+    ],
+  );
+  // A band narrower than a tenth of a second (the issue's 12.08–12.16 s): labels to the millisecond.
+  const narrow = histogramLayout(
+    { fromSeconds: 12.08, binSeconds: 0.02, counts: [1, 2, 0, 0, 1] },
+    { p10Seconds: 12.08, p50Seconds: 12.1, p90Seconds: 12.16, planSeconds: 12.12 },
+    10,
+  );
+  assert.deepEqual(
+    narrow.labels.map((l) => l.text),
+    ['p10 12.08 s', 'p50 12.1 s', 'p90 12.16 s', 'plan 12.12 s'],
+  );
+  assert.equal(narrow.bars[0]!.label, '1 run ended between 12.08 s and 12.1 s');
+  assert.deepEqual(close.labels.flatMap((l) => l.kinds).sort(), ['p10', 'p50', 'p90', 'plan']);
+  for (const a of close.labels)
+    for (const b of close.labels)
+      if (a !== b && a.line === b.line) assert.ok(Math.abs(a.percent - b.percent) >= 15, `${a.text} and ${b.text}`);
+  // Runs that all end alike (no spread): one label, and one bar a fifth of the axis wide, not all of it.
+  const alike = histogramLayout(
+    { fromSeconds: 8.4, binSeconds: 0.1, counts: [200] },
+    { p10Seconds: 8.45, p50Seconds: 8.45, p90Seconds: 8.45, planSeconds: 8.45 },
+  );
+  assert.deepEqual(
+    alike.labels.map((l) => [l.text, l.line]),
+    [['p10 = p50 = p90 = plan 8.5 s', 0]],
+  );
+  assert.ok(Math.abs(alike.bars[0]!.width - HISTOGRAM_WIDTH / 5) < 2, `${alike.bars[0]!.width}`);
+  assert.deepEqual(
+    alike.ticks.map((t) => t.label),
+    [...new Set(alike.ticks.map((t) => t.label))],
+    'no two ticks read alike',
+  );
   // The axis's ticks are round and inside it.
   for (const t of layout.ticks) assert.ok(t.seconds >= 9.8 && t.seconds <= 20.2 && t.percent >= 0 && t.percent <= 100);
   assert.deepEqual(

@@ -3,7 +3,7 @@
  * which of them to ask the extension for, how a heading click changes the order, and what the report keeps
  * in getState. The sections (sections/) only turn these into elements.
  */
-import { formatDuration, formatNumber } from '../../core/format/duration';
+import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
 import { niceStep } from '../../core/statistics';
 import {
   REPORT_FILTERS,
@@ -137,7 +137,18 @@ export function axisTicks(axisSeconds: number, count = 5): Array<{ seconds: numb
   return rangeTicks(0, axisSeconds, count);
 }
 
-/** Round ticks from `from` (the first at or after it) to at most `to`, each with its place in per cent of the range. */
+/**
+ * `seconds` as a label on an axis whose steps are `step` apart: as a duration ("4 m 15 s", "12.1 s"), or, for
+ * steps finer than the tenth of a second a duration shows, to the millisecond ("12.08 s").
+ */
+export function secondsLabel(seconds: number, step: number): string {
+  return step < 0.1 && seconds >= 1 ? formatSeconds(seconds) : formatDuration(seconds);
+}
+
+/**
+ * Round ticks from `from` (the first at or after it) to at most `to`, each with its place in per cent of the range;
+ * of ticks that would read alike, the first.
+ */
 export function rangeTicks(
   from: number,
   to: number,
@@ -149,7 +160,10 @@ export function rangeTicks(
   const ticks: Array<{ seconds: number; percent: number; label: string }> = [];
   for (let k = Math.ceil(from / step - 1e-9); k * step <= to + span * 1e-9 && ticks.length <= count * 3; k++) {
     const seconds = Number((k * step).toPrecision(12));
-    ticks.push({ seconds, percent: ((seconds - from) / span) * 100, label: formatDuration(seconds) });
+    const label = secondsLabel(seconds, step);
+    // A step finer than the labels' precision: one tick per label.
+    if (ticks.at(-1)?.label === label) continue;
+    ticks.push({ seconds, percent: ((seconds - from) / span) * 100, label });
   }
   return ticks;
 }

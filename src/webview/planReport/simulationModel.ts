@@ -4,10 +4,10 @@
  * on its own axis, and in each host's timeline row a tick per request (429 and 503 apart) and its Retry-After
  * pauses shaded. docs/extension.md#calibration-and-simulation.
  */
-import { formatDuration, formatNumber } from '../../core/format/duration';
+import { formatNumber } from '../../core/format/duration';
 import type { MakespanHistogram } from '../../core/simulate/histogram';
 import { requestKind, type RequestKind, type TimelineRequest } from '../../core/simulate/requestLog';
-import { rangeTicks, timeX, TIMELINE_HEIGHT } from './model';
+import { rangeTicks, secondsLabel, timeX, TIMELINE_HEIGHT } from './model';
 
 /** The histogram's SVG size in its own units (stretched to the section's width). */
 export const HISTOGRAM_WIDTH = 1000;
@@ -25,15 +25,22 @@ export interface HistogramBar {
   label: string;
 }
 
+export type MarkKind = 'p10' | 'p50' | 'p90' | 'plan';
+
+/** A mark's line. */
 export interface HistogramMark {
-  kind: 'p10' | 'p50' | 'p90' | 'plan';
+  kind: MarkKind;
   seconds: number;
   x: number;
-  /** Where its label goes: per cent of the width, and the line (0, 1, …) that keeps it clear of the others. */
+}
+
+/** A label over the marks: marks that read alike ("8.5 s") share one ("p10 = p50 = p90 = plan 8.5 s"). */
+export interface HistogramLabel {
+  kinds: MarkKind[];
+  text: string;
+  /** Where it goes: per cent of the width, and the line (0, 1, …) that keeps it clear of the others. */
   percent: number;
   line: number;
-  /** "p50 12.1 s" */
-  label: string;
 }
 
 export interface HistogramLayout {
@@ -41,15 +48,19 @@ export interface HistogramLayout {
   toSeconds: number;
   bars: HistogramBar[];
   marks: HistogramMark[];
+  labels: HistogramLabel[];
   ticks: Array<{ seconds: number; percent: number; label: string }>;
-  /** How many label lines the marks take. */
+  /** How many lines the labels take. */
   lines: number;
 }
 
+/** The axis spans this many bins at least, so that runs that all end alike are one narrow bar, not the whole width. */
+const MIN_AXIS_BINS = 5;
+
 /**
  * The histogram of the runs on an axis from its first bin to its last, widened to hold the plan's own total
- * (and a little more on each side, so a mark at an end shows); each bar's height is its runs over the most any
- * bin has.
+ * (and a little more on each side, so a mark at an end shows; and to {@link MIN_AXIS_BINS} bins at least); each
+ * bar's height is its runs over the most any bin has.
  */
 export function histogramLayout(
   histogram: MakespanHistogram,
@@ -61,7 +72,7 @@ export function histogramLayout(
   const { fromSeconds, binSeconds, counts } = histogram;
   let lo = Math.min(fromSeconds, band.p10Seconds, band.planSeconds);
   let hi = Math.max(fromSeconds + counts.length * binSeconds, band.p90Seconds, band.planSeconds);
-  const pad = (hi - lo) * 0.02 || binSeconds;
+  const pad = Math.max((hi - lo) * 0.02, (MIN_AXIS_BINS * binSeconds - (hi - lo)) / 2);
   lo = Math.max(0, lo - pad);
   hi += pad;
   const x = (seconds: number) => Math.round(((seconds - lo) / (hi - lo)) * width * 10) / 10;
@@ -75,25 +86,32 @@ export function histogramLayout(
       y: Math.round((height - barHeight) * 10) / 10,
       height: barHeight,
       count,
-      label: `${formatNumber(count)} ${count === 1 ? 'run' : 'runs'} ended between ${formatDuration(from)} and ${formatDuration(from + binSeconds)}`,
+      label: `${formatNumber(count)} ${count === 1 ? 'run' : 'runs'} ended between ${secondsLabel(from, binSeconds)} and ${secondsLabel(from + binSeconds, binSeconds)}`,
     };
   });
-  const marks = markLines(
-    (
-      [
-        ['p10', band.p10Seconds],
-        ['p50', band.p50Seconds],
-        ['p90', band.p90Seconds],
-        ['plan', band.planSeconds],
-      ] as const
-    ).map(([kind, seconds]) => ({
-      kind,
-      seconds,
-      x: x(seconds),
-      percent: ((seconds - lo) / (hi - lo)) * 100,
-      line: 0,
-      label: `${kind} ${formatDuration(seconds)}`,
-    })),
+  const marks = (
+    [
+      ['p10', band.p10Seconds],
+      ['p50', band.p50Seconds],
+      ['p90', band.p90Seconds],
+      ['plan', band.planSeconds],
+    ] as const
+  ).map(([kind, seconds]): HistogramMark => ({ kind, seconds, x: x(seconds) }));
+  const byText = new Map<string, HistogramLabel>();
+  for (const mark of marks) {
+    const duration = secondsLabel(mark.seconds, binSeconds);
+    const label = byText.get(duration);
+    if (label === undefined)
+      byText.set(duration, {
+        kinds: [mark.kind],
+        text: duration,
+        percent: ((mark.seconds - lo) / (hi - lo)) * 100,
+        line: 0,
+      });
+    else label.kinds.push(mark.kind);
+  }
+  const labels = labelLines(
+    [...byText.values()].map((l) => ({ ...l, text: `${l.kinds.join(' = ')} ${l.text}` })),
     labelGapPercent,
   );
   return {
@@ -101,22 +119,23 @@ export function histogramLayout(
     toSeconds: hi,
     bars,
     marks,
+    labels,
     ticks: rangeTicks(lo, hi),
-    lines: Math.max(0, ...marks.map((m) => m.line)) + 1,
+    lines: Math.max(0, ...labels.map((l) => l.line)) + 1,
   };
 }
 
-/** Each mark on the first line whose labels are all `gap` per cent from it or more (in order of place). */
-function markLines(marks: HistogramMark[], gap: number): HistogramMark[] {
+/** Each label on the first line whose labels are all `gap` per cent from it or more (in order of place). */
+function labelLines(labels: HistogramLabel[], gap: number): HistogramLabel[] {
   const lines: number[][] = [];
-  const placed = [...marks].sort((a, b) => a.percent - b.percent);
-  for (const mark of placed) {
-    let line = lines.findIndex((taken) => taken.every((p) => Math.abs(p - mark.percent) >= gap));
+  const placed = [...labels].sort((a, b) => a.percent - b.percent);
+  for (const label of placed) {
+    let line = lines.findIndex((taken) => taken.every((p) => Math.abs(p - label.percent) >= gap));
     if (line < 0) line = lines.push([]) - 1;
-    lines[line]!.push(mark.percent);
-    mark.line = line;
+    lines[line]!.push(label.percent);
+    label.line = line;
   }
-  return marks;
+  return labels;
 }
 
 /** Where each kind of request's tick is drawn in a row (SVG units, TIMELINE_HEIGHT high): refusals tallest. */

@@ -29,7 +29,7 @@ export function renderHistogram(p: PlanReport, simulation: ReportSimulationView 
   ui.histogram.dataset.runs = String(histogram.counts.reduce((sum, n) => sum + n, 0));
   ui.histogramChart.setAttribute(
     'aria-label',
-    `Histogram of ${simulation.runs} runs' makespans: ${layout.marks.map((m) => m.label).join(', ')}`,
+    `Histogram of ${simulation.runs} runs' makespans: ${layout.labels.map((l) => l.text).join(', ')}`,
   );
   ui.histogramChart.append(
     svg(
@@ -61,11 +61,15 @@ export function renderHistogram(p: PlanReport, simulation: ReportSimulationView 
     ),
   );
   ui.histogramMarks.style.height = `${layout.lines * 1.3}em`;
-  for (const mark of layout.marks) {
-    const label = el('span', { className: `hist-label hist-${mark.kind}`, text: mark.label });
-    label.dataset.mark = mark.kind;
-    label.style.left = `${mark.percent}%`;
-    label.style.top = `${mark.line * 1.3}em`;
+  for (const l of layout.labels) {
+    // The plan's colour when it reads alone.
+    const label = el('span', {
+      className: `hist-label hist-${l.kinds.length === 1 ? l.kinds[0]! : 'marks'}`,
+      text: l.text,
+    });
+    label.dataset.marks = l.kinds.join(' ');
+    label.style.left = `${l.percent}%`;
+    label.style.top = `${l.line * 1.3}em`;
     ui.histogramMarks.append(label);
   }
   for (const tick of layout.ticks) {
