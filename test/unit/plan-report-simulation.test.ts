@@ -17,6 +17,7 @@ import {
   TIMELINE_MAX_REQUESTS,
   TIMELINE_REQUEST_HOSTS,
   timelineOrder,
+  type TimelineRequest,
 } from '../../src/core/simulate/requestLog';
 import { simulate } from '../../src/core/simulate/simulate';
 import { reportSimulationView, ReportTimeline, ticksText } from '../../src/extension/planReport/timeline';
@@ -171,13 +172,13 @@ test("a row's ticks: one per request at its start, 429 and 503 tallest and apart
   );
   const paths = tickPaths(
     [
-      { startSeconds: 0, endSeconds: 0.1, status: 200 },
-      { startSeconds: 1, endSeconds: 1.1, status: 200 },
-      { startSeconds: 2, endSeconds: 2.1, status: 429 },
-      { startSeconds: 5, endSeconds: 5.1, status: 503 },
-      { startSeconds: 6, endSeconds: 6.1, status: null },
-      { startSeconds: 6.001, endSeconds: 6.1, status: 200 },
-      { startSeconds: 6.002, endSeconds: 6.1, status: 200 },
+      [0, 0.1, 200],
+      [1, 1.1, 200],
+      [2, 2.1, 429],
+      [5, 5.1, 503],
+      [6, 6.1, null],
+      [6.001, 6.1, 200],
+      [6.002, 6.1, 200],
     ],
     10,
   );
@@ -189,8 +190,8 @@ test("a row's ticks: one per request at its start, 429 and 503 tallest and apart
   // Requests that land on the same tenth of a unit are one tick, and still counted.
   const same = tickPaths(
     [
-      { startSeconds: 100, endSeconds: 101, status: 200 },
-      { startSeconds: 100.00001, endSeconds: 101, status: 200 },
+      [100, 101, 200],
+      [100.00001, 101, 200],
     ],
     1000,
   );
@@ -222,11 +223,11 @@ test('the request log: every request under the cap; over it every fault and even
   assert.equal(log.refused, 1);
   const all = log.kept();
   assert.equal(all.length, 10);
-  assert.deepEqual(all[3], { startSeconds: 3, endSeconds: 3.1, status: 429 });
-  assert.equal(all[7]!.status, null);
+  assert.deepEqual(all[3], [3, 3.1, 429]);
+  assert.equal(all[7]![2], null);
   const four = log.kept(4);
   assert.deepEqual(
-    four.map((r) => [r.startSeconds, r.status]),
+    four.map(([start, , status]) => [start, status]),
     [
       [0, 200],
       [3, 429],
@@ -239,16 +240,16 @@ test('the request log: every request under the cap; over it every fault and even
   for (let i = 0; i < 1000; i++) faulty.add(i * 1000, i * 1000 + 10, i % 2 === 0 ? 503 : 200);
   const kept = faulty.kept();
   assert.equal(kept.length, TIMELINE_MAX_REQUESTS);
-  assert.ok(kept.every((r) => r.status === 503));
+  assert.ok(kept.every(([, , status]) => status === 503));
   assert.equal(faulty.refused, 500);
-  for (let i = 1; i < kept.length; i++) assert.ok(kept[i]!.startSeconds > kept[i - 1]!.startSeconds);
+  for (let i = 1; i < kept.length; i++) assert.ok(kept[i]![0] > kept[i - 1]![0]);
 });
 
 test("the timeline's order (the binding host, then the latest end) bounds which hosts keep their requests", () => {
   const hosts = Array.from({ length: TIMELINE_REQUEST_HOSTS + 20 }, (_, i) => ({
     host: `h${i}`,
     endSeconds: i % 7,
-    requests: [{ startSeconds: 0, endSeconds: 1, status: 200 }],
+    requests: [[0, 1, 200] as TimelineRequest],
   }));
   const order = timelineOrder(hosts, 'h5');
   assert.equal(order[0], 5);
@@ -284,17 +285,20 @@ test("a calibrated plan's simulation: the histogram holds every run and the band
   // robots.txt, every page, and every retry of a refused one: all kept (under the cap).
   assert.equal(requests.length, a.requestCount);
   assert.ok(a.requestCount! >= 41);
-  assert.equal(requests[0]!.startSeconds, a.startSeconds, 'the first is robots.txt, at the start');
-  assert.equal(Math.max(...requests.map((r) => r.endSeconds)), a.endSeconds);
-  for (let i = 1; i < requests.length; i++) assert.ok(requests[i]!.startSeconds >= requests[i - 1]!.startSeconds);
-  const refused = requests.filter((r) => r.status === 429);
+  // Times to the millisecond.
+  const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
+  for (const [start, end] of requests) assert.ok(ms(start) === start && ms(end) === end && start <= end);
+  assert.equal(requests[0]![0], ms(a.startSeconds), 'the first is robots.txt, at the start');
+  assert.equal(Math.max(...requests.map(([, end]) => end)), ms(a.endSeconds));
+  for (let i = 1; i < requests.length; i++) assert.ok(requests[i]![0] >= requests[i - 1]![0]);
+  const refused = requests.filter(([, , status]) => status === 429);
   assert.ok(refused.length > 0, 'a.example is refused in the run drawn');
   assert.equal(a.refusedCount, refused.length);
-  assert.equal(requests.filter((r) => r.status === 200).length, a.requestCount! - refused.length);
+  assert.equal(requests.filter(([, , status]) => status === 200).length, a.requestCount! - refused.length);
   // Every Retry-After pause starts at a refused request's answer.
   assert.ok(a.pauses.length > 0);
-  const answers = new Set(refused.map((r) => r.endSeconds));
-  for (const pause of a.pauses) assert.ok(answers.has(pause.fromSeconds), `pause at ${pause.fromSeconds}`);
+  const answers = new Set(refused.map(([, end]) => end));
+  for (const pause of a.pauses) assert.ok(answers.has(ms(pause.fromSeconds)), `pause at ${pause.fromSeconds}`);
   // The run drawn is the median's.
   assert.equal(sim.timeline.seconds, sim.p50Seconds);
 

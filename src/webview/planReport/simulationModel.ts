@@ -159,9 +159,9 @@ export function tickPaths(
     error: { d: '', count: 0 },
   };
   const seen: Record<RequestKind, Set<number>> = { ok: new Set(), refused: new Set(), error: new Set() };
-  for (const r of requests) {
-    const kind = requestKind(r.status);
-    const x = timeX(r.startSeconds, axisSeconds);
+  for (const [startSeconds, , status] of requests) {
+    const kind = requestKind(status);
+    const x = timeX(startSeconds, axisSeconds);
     out[kind].count++;
     if (seen[kind].has(x)) continue;
     seen[kind].add(x);
