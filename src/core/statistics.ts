@@ -36,3 +36,11 @@ export function thinSorted(sorted: readonly number[], max: number): number[] {
   for (let i = 0; i < max; i++) out.push(sorted[Math.round((i * (sorted.length - 1)) / (max - 1))]!);
   return out;
 }
+
+/** 1, 2 or 5 × 10^k: the round step nearest above `rough` (an axis's ticks, a histogram's bins). */
+export function niceStep(rough: number): number {
+  if (!(rough > 0) || !Number.isFinite(rough)) return 1;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  for (const m of [1, 2, 5, 10]) if (m * power >= rough * (1 - 1e-12)) return Number((m * power).toPrecision(12));
+  return Number((10 * power).toPrecision(12));
+}

@@ -34,6 +34,7 @@ const SCENARIOS = [
   require('./scenarios/f-trust'),
   require('./scenarios/g-legibility'),
   require('./scenarios/h-scale'),
+  require('./scenarios/i-report'),
   require('./scenarios/x-extension-host'),
 ];
 

@@ -17,6 +17,7 @@ import type { Random } from '../clock';
 import type { HostPlan, Plan } from '../plan/types';
 import { deriveSeed, mulberry32 } from '../random';
 import { mean, percentileSorted } from '../statistics';
+import { makespanHistogram } from './histogram';
 import type { HostModel } from './model';
 import { byMachine, runOnce } from './run';
 import type { Simulation, TimelineHost } from './types';
@@ -105,6 +106,7 @@ export function perHostSums(
     p90Seconds: percentileSorted(sorted, 90),
     hosts: hostBands,
     requests,
+    histogram: makespanHistogram(sorted),
     timeline: { run: null, seconds: p50, hosts: timeline },
   };
 }

@@ -9,6 +9,7 @@ import type { HostPlan, ResolvedPlanInput } from '../plan/types';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { OVERHEAD_MIN_SAMPLES, type Calibration, type HostCalibration, type LatencySummary } from '../calibrate/types';
 import { hostModel, sampler, type FaultKind, type HostModel } from './model';
+import { RequestLog } from './requestLog';
 import type { TimelineHost } from './types';
 import { VirtualClock } from './virtualClock';
 
@@ -87,6 +88,7 @@ export function runOnce(
             done: 0,
             points: [] as Array<[number, number]>,
             pauses: [] as TimelineHost['pauses'],
+            log: new RequestLog(),
           }));
     const decisions = models.map((m): RobotsDecision => ({
       verdict: 'allowed',
@@ -106,6 +108,7 @@ export function runOnce(
         const endedAt = startedAt + m.robotsSeconds * 1000 + afterResponse();
         clock.at(endedAt, () => {
           if (endedAt > hostEnds[i]!) hostEnds[i] = endedAt;
+          t?.log.add(startedAt, endedAt, 200);
           done({ status: 200, headers: NO_HEADERS, bytes: 0, truncated: false, startedAt, endedAt });
         });
         return;
@@ -116,6 +119,7 @@ export function runOnce(
         clock.at(endedAt, () => {
           if (endedAt > hostEnds[i]!) hostEnds[i] = endedAt;
           if (t) t.points.push([endedAt / 1000, ++t.done]);
+          t?.log.add(startedAt, endedAt, 200);
           done({ status: 200, headers: NO_HEADERS, bytes: 0, truncated: false, startedAt, endedAt });
         });
         return;
@@ -124,6 +128,7 @@ export function runOnce(
       const endedAt = startedAt + drawn.seconds * 1000 + afterResponse();
       clock.at(endedAt, () => {
         if (endedAt > hostEnds[i]!) hostEnds[i] = endedAt;
+        t?.log.add(startedAt, endedAt, drawn.status);
         if (t && drawn.retryAfterSeconds !== null) {
           t.pauses.push({
             fromSeconds: endedAt / 1000,
@@ -175,6 +180,9 @@ export function runOnce(
           endSeconds: end,
           pages: thinPoints([[start, 0], ...t.points], TIMELINE_MAX_POINTS),
           pauses: t.pauses,
+          requestCount: t.log.count,
+          refusedCount: t.log.refused,
+          requests: t.log.kept(),
         });
       }
     }

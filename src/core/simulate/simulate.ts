@@ -18,7 +18,9 @@ import type { HostPlan, Plan } from '../plan/types';
 import { deriveSeed, mulberry32 } from '../random';
 import { percentileSorted } from '../statistics';
 import { perHostSums } from './bands';
+import { makespanHistogram } from './histogram';
 import { hostModel } from './model';
+import { keepRequestsOfFirstHosts } from './requestLog';
 import { byMachine, runOnce } from './run';
 import { SIMULATION_BUDGET_REQUESTS, SIMULATION_DEFAULTS } from './options';
 import type { Simulation, TimelineHost } from './types';
@@ -74,6 +76,7 @@ export function simulate(plan: Plan, options: SimulationOptions = {}): Simulatio
   const median = makespans.indexOf(p50);
   const timeline: TimelineHost[] = [];
   runOnce(plan.input, machines, mulberry32(deriveSeed(seed, `run ${median}`)), timeline, rateBounds(plan));
+  keepRequestsOfFirstHosts(timeline, plan.bindingHost);
   return {
     method: 'engine',
     runs,
@@ -86,6 +89,7 @@ export function simulate(plan: Plan, options: SimulationOptions = {}): Simulatio
       return { host: h.host, p50Seconds: percentileSorted(mine, 50), p90Seconds: percentileSorted(mine, 90) };
     }),
     requests: Math.round(requests),
+    histogram: makespanHistogram(sorted),
     timeline: { run: median, seconds: p50, hosts: timeline },
   };
 }

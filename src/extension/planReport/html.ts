@@ -69,6 +69,12 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
       <p id="simulation-status" class="hint" aria-live="polite"></p>
       <div id="simulation-body" hidden>
         <p id="simulation-text"></p>
+        <figure id="histogram" class="histogram" data-bins="0" hidden>
+          <figcaption class="hint">The runs' makespans: how many runs ended in each stretch of time, p10, p50, p90 and the plan marked.</figcaption>
+          <div id="histogram-marks" class="histogram-marks" aria-hidden="true"></div>
+          <div id="histogram-chart" class="histogram-chart" role="img"></div>
+          <div id="histogram-axis" class="histogram-axis timeline-axis" aria-hidden="true"></div>
+        </figure>
         <div id="band-chart" class="band-chart" role="img" aria-label="No simulation yet"></div>
         <div id="timeline-axis" class="timeline-axis" aria-hidden="true"></div>
         <div id="timeline" class="timeline" role="list" aria-label="Hosts over time, the host that limits the crawl first" data-hosts="0">
@@ -77,7 +83,8 @@ export function getReportHtml<U>(webview: WebviewLike<U>, nonce: string, resourc
           </div>
         </div>
         <p id="timeline-method" class="hint"></p>
-        <p class="hint timeline-legend">Each line: the host's span from its robots.txt to its last answer, its pages over time rising from the bottom to the top, and shaded its Retry-After pauses. Above: the p10–p90 band, p50 and the plan.</p>
+        <p id="timeline-ticks" class="hint" hidden></p>
+        <p class="hint timeline-legend">Each line: the host's span from its robots.txt to its last answer, a tick for each request (<span class="legend-refused">tall and red: refused, 429 or 503</span>; <span class="legend-error">yellow: another fault</span>), its pages over time rising from the bottom to the top, and shaded its Retry-After pauses. Above the lines: the p10–p90 band, p50 and the plan on the same time axis (a p90 past its end runs to the edge).</p>
       </div>
     </section>
   </div>

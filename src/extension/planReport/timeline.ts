@@ -5,6 +5,7 @@
  */
 import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
 import type { Plan } from '../../core/plan';
+import { TIMELINE_MAX_REQUESTS, TIMELINE_REQUEST_HOSTS, timelineOrder } from '../../core/simulate/requestLog';
 import type { Simulation, TimelineHost } from '../../core/simulate/types';
 import { simulationRunningText, type SimulationState } from '../../shared/planner/viewModel';
 import type { ReportSimulationView, TimelineRowView } from '../../shared/planReport/messages';
@@ -20,7 +21,8 @@ export function simulationMethodText(sim: Simulation): string {
 
 /** The section's header for a simulation of `plan`. */
 export function reportSimulationView(sim: Simulation, plan: Plan, number: number): ReportSimulationView {
-  let axis = Math.max(sim.p90Seconds, plan.totalSeconds, sim.timeline.seconds);
+  // The run drawn and the plan fill the axis; a p90 past them runs to its end (the histogram shows the band whole).
+  let axis = Math.max(plan.totalSeconds, sim.timeline.seconds);
   for (const h of sim.timeline.hosts) {
     if (h.endSeconds > axis) axis = h.endSeconds;
     for (const p of h.pauses) if (p.untilSeconds > axis) axis = p.untilSeconds;
@@ -30,7 +32,28 @@ export function reportSimulationView(sim: Simulation, plan: Plan, number: number
     number,
     methodText: simulationMethodText(sim),
     axisSeconds: axis > 0 ? axis : 1,
+    histogram: sim.histogram ?? null,
+    ticksText: ticksText(sim),
   };
+}
+
+/** What the timeline's ticks leave out, in words (the picture says so); empty when every request is drawn. */
+export function ticksText(sim: Simulation): string {
+  const hosts = sim.timeline.hosts;
+  if (!hosts.some((h) => h.requests !== undefined)) return '';
+  const thinned = hosts.some((h) => h.requests !== undefined && (h.requestCount ?? 0) > h.requests.length);
+  const unlogged = hosts.filter((h) => h.requests === undefined).length;
+  if (!thinned && unlogged === 0) return '';
+  const parts: string[] = [];
+  if (thinned)
+    parts.push(
+      `at most ${formatNumber(TIMELINE_MAX_REQUESTS)} ticks per host (every 429 and 503 kept, the other requests evenly spaced)`,
+    );
+  if (unlogged > 0)
+    parts.push(
+      `only the first ${formatNumber(TIMELINE_REQUEST_HOSTS)} hosts have ticks (${formatNumber(unlogged)} more ${unlogged === 1 ? 'host' : 'hosts'} show their pages only)`,
+    );
+  return `Ticks: ${parts.join('; ')}.`;
 }
 
 /** One host's line as the webview draws it. */
@@ -47,6 +70,15 @@ export function timelineRow(h: TimelineHost, binding: boolean): TimelineRowView 
   ];
   if (pauses.length > 0)
     parts.push(`${formatNumber(pauses.length)} Retry-After ${pauses.length === 1 ? 'pause' : 'pauses'}`);
+  const requestCount = h.requestCount ?? null;
+  const refusedCount = h.refusedCount ?? 0;
+  if (requestCount !== null) {
+    let text = `${formatNumber(requestCount)} ${requestCount === 1 ? 'request' : 'requests'}`;
+    if (refusedCount > 0) text += ` (${formatNumber(refusedCount)} refused: 429 or 503)`;
+    if (h.requests === undefined) text += ', no ticks drawn';
+    else if (h.requests.length < requestCount) text += `, ${formatNumber(h.requests.length)} drawn`;
+    parts.push(text);
+  }
   return {
     host: h.host,
     binding,
@@ -55,6 +87,9 @@ export function timelineRow(h: TimelineHost, binding: boolean): TimelineRowView 
     pages: h.pages,
     totalPages,
     pauses,
+    requests: h.requests ?? null,
+    requestCount,
+    refusedCount,
     summary: parts.join(', '),
   };
 }
@@ -67,11 +102,8 @@ export class ReportTimeline {
     readonly simulation: Simulation,
     private readonly bindingHost: string | null,
   ) {
-    const hosts = simulation.timeline.hosts;
-    const indexes = Array.from({ length: hosts.length }, (_, i) => i);
-    const rank = (i: number) => (hosts[i]!.host === bindingHost ? 0 : 1);
-    indexes.sort((a, b) => rank(a) - rank(b) || hosts[b]!.endSeconds - hosts[a]!.endSeconds || a - b);
-    this.order = Int32Array.from(indexes);
+    // The order the simulation kept the first hosts' requests in (requestLog.ts).
+    this.order = Int32Array.from(timelineOrder(simulation.timeline.hosts, bindingHost));
   }
 
   get total(): number {

@@ -13,6 +13,8 @@
  */
 import type { ChartModel } from '../../core/format/planSummary';
 import type { BindingConstraint, IntervalSource, PlanWarningCode } from '../../core/plan';
+import type { MakespanHistogram } from '../../core/simulate/histogram';
+import type { TimelineRequest } from '../../core/simulate/requestLog';
 import {
   assertNever,
   checkMessage,
@@ -115,8 +117,12 @@ export interface ReportSimulationView extends SimulationView {
   number: number;
   /** How the band and the timeline were made, in words (per-host sums say so). */
   methodText: string;
-  /** The time axis's end: the latest of the band, the plan and the timeline's ends. */
+  /** The time axis's end: the latest of the plan, the run drawn (its p50, its hosts' ends and pauses); the band's p90 may lie past it. */
   axisSeconds: number;
+  /** The runs' makespans in round bins (at most HISTOGRAM_MAX_BINS); null when the simulation has none. */
+  histogram: MakespanHistogram | null;
+  /** What the timeline's ticks leave out, in words ("Ticks: … at most 300 per host …"); empty when nothing. */
+  ticksText: string;
 }
 
 /** One host's line in the timeline: when it starts and ends, its pages over time, its Retry-After pauses. */
@@ -130,6 +136,11 @@ export interface TimelineRowView {
   pages: Array<[number, number]>;
   totalPages: number;
   pauses: Array<{ fromSeconds: number; untilSeconds: number; label: string }>;
+  /** Its requests in the run, each a tick (at most TIMELINE_MAX_REQUESTS); null when the run kept none for it. */
+  requests: TimelineRequest[] | null;
+  /** How many requests it made in the run (null: not counted, per-host sums), and how many were 429 or 503. */
+  requestCount: number | null;
+  refusedCount: number;
   /** "robots.txt at 0 s, 12 pages by 29.4 s, 2 Retry-After pauses" */
   summary: string;
 }

@@ -3,7 +3,8 @@
  * which of them to ask the extension for, how a heading click changes the order, and what the report keeps
  * in getState. The sections (sections/) only turn these into elements.
  */
-import { formatDuration, formatNumber } from '../../core/format/duration';
+import { formatDuration, formatNumber, formatSeconds } from '../../core/format/duration';
+import { niceStep } from '../../core/statistics';
 import {
   REPORT_FILTERS,
   REPORT_SORT_KEYS,
@@ -131,21 +132,38 @@ export function pagesPoints(
     .join(' ');
 }
 
-/** 1, 2 or 5 × 10^k: the tick step nearest above `rough`. */
-function niceStep(rough: number): number {
-  const power = 10 ** Math.floor(Math.log10(rough));
-  for (const m of [1, 2, 5, 10]) if (m * power >= rough) return m * power;
-  return 10 * power;
-}
-
 /** The time axis's ticks: round steps from 0 to at most the axis's end, each with its place in per cent and its label. */
 export function axisTicks(axisSeconds: number, count = 5): Array<{ seconds: number; percent: number; label: string }> {
-  if (!(axisSeconds > 0) || !Number.isFinite(axisSeconds)) return [];
-  const step = niceStep(axisSeconds / count);
+  return rangeTicks(0, axisSeconds, count);
+}
+
+/**
+ * `seconds` as a label on an axis whose steps are `step` apart: as a duration ("4 m 15 s", "12.1 s"), or, for
+ * steps finer than the tenth of a second a duration shows, to the millisecond ("12.08 s").
+ */
+export function secondsLabel(seconds: number, step: number): string {
+  return step < 0.1 && seconds >= 1 ? formatSeconds(seconds) : formatDuration(seconds);
+}
+
+/**
+ * Round ticks from `from` (the first at or after it) to at most `to`, each with its place in per cent of the range;
+ * of ticks that would read alike, the first.
+ */
+export function rangeTicks(
+  from: number,
+  to: number,
+  count = 5,
+): Array<{ seconds: number; percent: number; label: string }> {
+  const span = to - from;
+  if (!(span > 0) || !Number.isFinite(span)) return [];
+  const step = niceStep(span / count);
   const ticks: Array<{ seconds: number; percent: number; label: string }> = [];
-  for (let k = 0; k * step <= axisSeconds * (1 + 1e-9) && ticks.length <= count * 3; k++) {
+  for (let k = Math.ceil(from / step - 1e-9); k * step <= to + span * 1e-9 && ticks.length <= count * 3; k++) {
     const seconds = Number((k * step).toPrecision(12));
-    ticks.push({ seconds, percent: (seconds / axisSeconds) * 100, label: formatDuration(seconds) });
+    const label = secondsLabel(seconds, step);
+    // A step finer than the labels' precision: one tick per label.
+    if (ticks.at(-1)?.label === label) continue;
+    ticks.push({ seconds, percent: ((seconds - from) / span) * 100, label });
   }
   return ticks;
 }

@@ -36,12 +36,17 @@ export const REPORT_ELEMENTS = {
   simulationStatus: ['simulation-status', HTMLElement],
   simulationBody: ['simulation-body', HTMLElement],
   simulationText: ['simulation-text', HTMLElement],
+  histogram: ['histogram', HTMLElement],
+  histogramMarks: ['histogram-marks', HTMLElement],
+  histogramChart: ['histogram-chart', HTMLElement],
+  histogramAxis: ['histogram-axis', HTMLElement],
   bandChart: ['band-chart', HTMLElement],
   timelineAxis: ['timeline-axis', HTMLElement],
   timeline: ['timeline', HTMLElement],
   timelineViewport: ['timeline-viewport', HTMLElement],
   timelineSizer: ['timeline-sizer', HTMLElement],
   timelineMethod: ['timeline-method', HTMLElement],
+  timelineTicks: ['timeline-ticks', HTMLElement],
 } satisfies ElementTable;
 
 export type ReportElements = Elements<typeof REPORT_ELEMENTS>;

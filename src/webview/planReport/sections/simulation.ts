@@ -18,28 +18,10 @@ import {
   visibleWindow,
 } from '../model';
 import type { PlanReport } from '../page';
+import { shadedIntervals, tickPaths } from '../simulationModel';
 import { awaitedTimeline } from '../state';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-/** An SVG element with its attributes set as data (numbers and our own class names only). */
-function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number> = {},
-  children: Node[] = [],
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  for (const child of children) node.append(child);
-  return node;
-}
-
-/** A `<title>` (a tooltip and an accessible name) whose text is set as text. */
-function svgTitle(text: string): SVGTitleElement {
-  const title = svg('title');
-  title.textContent = text;
-  return title;
-}
+import { renderHistogram } from './histogram';
+import { svg, svgTitle } from './svg';
 
 /** The simulation as the state has it now (or `status`, why there is none): the band, the axis, an empty timeline. */
 export function renderSimulation(p: PlanReport, status: string): void {
@@ -56,6 +38,7 @@ export function renderSimulation(p: PlanReport, status: string): void {
   ui.timelineAxis.replaceChildren();
   ui.timeline.dataset.hosts = '0';
   ui.timelineSizer.style.height = '0px';
+  renderHistogram(p, simulation);
   if (simulation === null) {
     ui.bandChart.setAttribute('aria-label', 'No simulation yet');
     return;
@@ -63,6 +46,8 @@ export function renderSimulation(p: PlanReport, status: string): void {
   const s = simulation;
   ui.simulationText.textContent = s.text;
   ui.timelineMethod.textContent = s.methodText;
+  ui.timelineTicks.textContent = s.ticksText;
+  ui.timelineTicks.hidden = s.ticksText === '';
   ui.timeline.dataset.method = s.method;
   ui.timeline.dataset.hosts = String(s.timelineHosts);
   const marks = bandMarks(s);
@@ -102,6 +87,14 @@ export function renderSimulation(p: PlanReport, status: string): void {
 function timelineElement(index: number, row: TimelineRowView, axis: number): HTMLElement {
   const startX = timeX(row.startSeconds, axis);
   const endX = timeX(row.endSeconds, axis);
+  // A tick per request (429 and 503 in their own colour, other faults in theirs), over the pages line.
+  const paths = row.requests === null ? undefined : tickPaths(row.requests, axis);
+  const ticks =
+    paths === undefined
+      ? []
+      : (['ok', 'error', 'refused'] as const)
+          .filter((kind) => paths[kind].d !== '')
+          .map((kind) => svg('path', { class: `tl-tick tl-tick-${kind}`, d: paths[kind].d }));
   const drawing = svg(
     'svg',
     {
@@ -120,28 +113,29 @@ function timelineElement(index: number, row: TimelineRowView, axis: number): HTM
         width: Math.max(1, endX - startX),
         height: 2,
       }),
-      ...row.pauses.map((pause) => {
-        const from = timeX(pause.fromSeconds, axis);
-        return svg(
-          'rect',
-          {
-            class: 'tl-pause',
-            x: from,
-            y: 0,
-            width: Math.max(1, timeX(pause.untilSeconds, axis) - from),
-            height: TIMELINE_HEIGHT,
-          },
-          [svgTitle(pause.label)],
-        );
+      ...shadedIntervals(row.pauses, axis).map((pause) =>
+        svg('rect', { class: 'tl-pause', x: pause.x, y: 0, width: pause.width, height: TIMELINE_HEIGHT }, [
+          svgTitle(pause.label),
+        ]),
+      ),
+      svg('polyline', {
+        class: row.requests === null ? 'tl-pages' : 'tl-pages with-ticks',
+        points: pagesPoints(row.pages, row.totalPages, axis),
       }),
-      svg('polyline', { class: 'tl-pages', points: pagesPoints(row.pages, row.totalPages, axis) }),
+      ...ticks,
     ],
   );
   const element = el(
     'div',
     {
       className: row.binding ? 'trow binding' : 'trow',
-      attrs: { role: 'listitem', 'data-host': row.host, 'data-pauses': String(row.pauses.length) },
+      attrs: {
+        role: 'listitem',
+        'data-host': row.host,
+        'data-pauses': String(row.pauses.length),
+        'data-ticks': String(row.requests?.length ?? 0),
+        'data-refused': String(paths?.refused.count ?? 0),
+      },
     },
     [el('span', { className: 'tl-host', text: row.host, attrs: { title: `${row.host}: ${row.summary}` } }), drawing],
   );
