@@ -139,7 +139,9 @@ export class HostRate {
     if (steady) return;
     const target = this.target();
     const o = this.options;
-    const step = this.memory.accepts(target) ? Math.min(o.recoveryFactor, 1 / o.increaseFactor) : o.recoveryFactor;
+    const step = this.memory.returnsFastTo(target)
+      ? Math.min(o.recoveryFactor, 1 / o.increaseFactor)
+      : o.recoveryFactor;
     this.raisedSeconds *= step;
     if (this.raisedSeconds <= target) this.raisedSeconds = 0;
   }

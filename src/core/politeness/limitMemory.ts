@@ -3,24 +3,33 @@
  * A refusal (429 or 503) of a request sent one interval after a success is about pace: the host's limit is
  * above the interval in force, so that interval is remembered as the limit, and the host is not taken below
  * one recovery step above it (the interval it accepted just before) while the memory holds. The memory
- * decays by probing: after `holdSuccesses` successes at the remembered floor, the limit steps down by one
- * recovery step; a refusal there learns it again (back to the floor it left), a success keeps the new floor.
+ * decays by probing: after `holdSuccesses` successes at the floor it steps down by half a recovery step; a
+ * refusal there steps it back up, a success keeps the new floor.
  *
  *   learned:  limit = interval in force at the refusal (capped so that the floor stays ≤ cap)
  *   floor     = limit ÷ recoveryFactor, while it is above the plan (below it the memory is forgotten)
- *   probe:    every holdSuccesses successes at the floor, limit = limit × recoveryFactor
+ *   probe:    every holdSuccesses successes at the floor, limit = limit × √recoveryFactor
  *
- * A refusal teaches nothing when the request did not follow a success (the first after a Retry-After pause,
- * a backoff or an error: its gap was not the interval). When the host had already accepted that interval or a
- * shorter one (ACCEPTED_TIMES times or more), the refusal may not be about pace: it is learned once, and no
- * other such refusal is until the memory steps down again, and the evidence is dropped (the way back from the
- * raise is slow again). So refusals that do not depend on pace ratchet the floor up at most one step per
- * step of decay, and the floor never goes above the cap.
+ * Which refusals teach (each only when its request followed a success: the first request after a Retry-After
+ * pause, a backoff or an error was not sent one interval after the one before). A pace is *taken* once the host
+ * answered a success to a request sent at it (or faster) one interval after a success.
+ *
+ *   | the refusal comes                                     | it                                          |
+ *   | at the floor within PROBATION successes of a probe    | steps the memory back up, to the floor that |
+ *   |                                                       | held                                        |
+ *   | at the floor within PROBATION successes of a learning | is learned (the floor was just too low)     |
+ *   | at a pace faster than any taken                       | is learned                                  |
+ *   | at a pace taken before (or slower), or before any     | is not about pace: nothing is learned       |
+ *   | pace was taken                                        |                                             |
+ *
+ * So refusals that do not depend on pace (an overloaded server's random 503s) do not ratchet the floor up, and
+ * the floor never goes above the cap. The price: a limit that tightens below an established pace is not
+ * learned; the host then gets the plain rule (raised at once, recovered slowly) as before there was a memory.
  */
 export interface LimitMemoryOptions {
-  /** The recovery step (0 < f < 1): the floor is the limit ÷ f, a probe is one step of × f. */
+  /** The recovery step (0 < f < 1): the floor is the limit ÷ f. */
   recoveryFactor: number;
-  /** Successes at the remembered floor before the memory decays one step (a probe). */
+  /** Successes at the floor before the memory decays (a probe). */
   holdSuccesses: number;
 }
 
@@ -28,25 +37,23 @@ export interface LimitMemoryOptions {
 const SAME = 1e-9;
 
 /**
- * Successes at an interval (or a shorter one) before a refusal there is taken as not about pace. More than one:
- * a request can slip through a limiter once on a lucky gap (a probe just below the limit).
+ * Successes in a row at a new floor before a refusal there is taken as not about pace. More than one or two:
+ * a probe or a descent can slip a request or two through a limiter on a lucky gap, just below its limit.
  */
-export const ACCEPTED_TIMES = 3;
+export const PROBATION_SUCCESSES = 10;
 
 export class LimitMemory {
   /** The interval in force at the last refusal about pace, decayed by probes; undefined: none remembered. */
   private limitSeconds: number | undefined;
+  /** The limit the memory stepped down from, while the probe is on probation; undefined otherwise. */
+  private probeFrom: number | undefined;
   /** The shortest interval at which a request that followed a success was answered with a success. */
   private acceptedSeconds: number | undefined;
-  /** How many such successes came at acceptedSeconds (or shorter) since it was set. */
-  private acceptedTimes = 0;
   /** The last answer was a success: the next request's gap is the interval in force. */
   private afterSuccess = false;
-  /** Successes at the floor since it was learned or last stepped down. */
+  /** Successes in a row at the target since the host last got there (a refusal or an error ends a run). */
   private held = 0;
-  /** The limit the memory stepped down from (a probe is under way); undefined when settled. */
-  private probeFrom: number | undefined;
-  /** A refusal at an accepted pace may not raise the limit now (one did, or a probe just failed). */
+  /** The last refusal taught nothing, and no success at the target came since. */
   private doubted = false;
 
   constructor(private readonly options: LimitMemoryOptions) {}
@@ -56,27 +63,33 @@ export class LimitMemory {
     return this.limitSeconds === undefined ? 0 : this.limitSeconds / this.options.recoveryFactor;
   }
 
-  /** The remembered limit (the refused interval, decayed), for tests and reports; undefined when none. */
+  /** The remembered limit (the refused interval, decayed); undefined when none. */
   get limit(): number | undefined {
     return this.limitSeconds;
   }
 
-  /** True when the host has accepted requests `seconds` apart (or closer): evidence to return there fast. */
-  accepts(seconds: number): boolean {
-    return this.acceptedSeconds !== undefined && this.acceptedSeconds <= seconds * (1 + SAME);
+  /**
+   * True when the way back from a raise to `seconds` may be fast: the host accepted requests that far apart
+   * (or closer), and the last refusal was about pace.
+   */
+  returnsFastTo(seconds: number): boolean {
+    return !this.doubted && this.acceptedSeconds !== undefined && this.acceptedSeconds <= seconds * (1 + SAME);
   }
 
   /**
-   * A success at `intervalSeconds`. `steady`: the host is not raised (it runs at its floor), so the success
-   * counts towards the next probe; `planSeconds` is the plan's floor, below which the memory is forgotten.
+   * A success at `intervalSeconds`. `steady`: the host is at its target (not raised), so the success counts
+   * towards establishing the pace and the next probe; `planSeconds` is the plan's floor, below which the
+   * memory is forgotten.
    */
   success(intervalSeconds: number, steady: boolean, planSeconds: number): void {
-    if (this.afterSuccess) this.accepted(intervalSeconds);
+    if (this.afterSuccess)
+      this.acceptedSeconds = Math.min(this.acceptedSeconds ?? Number.POSITIVE_INFINITY, intervalSeconds);
     this.afterSuccess = true;
-    if (!steady || this.limitSeconds === undefined) return;
-    if (++this.held < this.options.holdSuccesses) return;
-    this.held = 0;
+    if (!steady) return;
     this.doubted = false;
+    if (++this.held === PROBATION_SUCCESSES) this.probeFrom = undefined;
+    if (this.limitSeconds === undefined || this.held < this.options.holdSuccesses) return;
+    this.held = 0;
     this.probeFrom = this.limitSeconds;
     this.limitSeconds *= Math.sqrt(this.options.recoveryFactor);
     if (this.floorSeconds <= planSeconds * (1 + SAME)) this.limitSeconds = this.probeFrom = undefined;
@@ -84,53 +97,42 @@ export class LimitMemory {
 
   /**
    * A refusal (429 or 503) at `intervalSeconds`, the interval in force when it was sent. Returns true when it
-   * was learned as the limit. `capSeconds` bounds the floor (the highest raised interval).
+   * taught something (see the table above). `capSeconds` bounds the floor (the highest raised interval).
    */
   refusal(intervalSeconds: number, capSeconds: number): boolean {
     const followedSuccess = this.afterSuccess;
+    const held = this.held;
     this.afterSuccess = false;
+    this.held = 0;
     if (!followedSuccess) return false;
     const atFloor = this.limitSeconds !== undefined && intervalSeconds <= this.floorSeconds * (1 + SAME);
-    if (atFloor && this.probeFrom !== undefined) {
-      // The probe failed: back to the floor it stepped down from (which held), and no higher.
+    if (atFloor && held < PROBATION_SUCCESSES) {
+      if (this.probeFrom === undefined) return this.learn(intervalSeconds, capSeconds);
+      // The probe failed: back to the floor it stepped down from, which held.
       this.limitSeconds = this.probeFrom;
-      this.settle(true);
+      this.probeFrom = undefined;
+      this.doubted = false;
       return true;
     }
-    if (this.accepts(intervalSeconds) && this.acceptedTimes >= ACCEPTED_TIMES) {
-      // The host took this pace before: a limit that moved, or not about pace at all. Learned once, and no
-      // other such refusal until the memory steps down again; the evidence is dropped, so that the way back
-      // from the raise is slow.
-      this.acceptedSeconds = undefined;
-      this.acceptedTimes = 0;
-      if (this.doubted) return false;
-      this.learn(intervalSeconds, capSeconds, true);
-      return true;
-    }
-    this.learn(intervalSeconds, capSeconds, false);
-    return true;
-  }
-
-  private learn(intervalSeconds: number, capSeconds: number, doubted: boolean): void {
-    this.limitSeconds = Math.min(intervalSeconds, capSeconds * this.options.recoveryFactor);
-    this.settle(doubted);
-  }
-
-  private settle(doubted: boolean): void {
-    this.probeFrom = undefined;
-    this.held = 0;
-    this.doubted = doubted;
-  }
-
-  private accepted(intervalSeconds: number): void {
-    if (this.acceptedSeconds === undefined || intervalSeconds < this.acceptedSeconds / (1 + SAME)) {
-      this.acceptedSeconds = intervalSeconds;
-      this.acceptedTimes = 1;
-    } else if (intervalSeconds <= this.acceptedSeconds * (1 + SAME)) this.acceptedTimes++;
+    // About pace when the host took a slower pace and refuses this one.
+    const accepted = this.acceptedSeconds;
+    if (accepted !== undefined && intervalSeconds < accepted / (1 + SAME))
+      return this.learn(intervalSeconds, capSeconds);
+    // Not about pace: the host took this pace (or a faster one) before, or no pace yet to compare with.
+    this.doubted = true;
+    return false;
   }
 
   /** Any other throttle signal (another 5xx, a transport failure): the next request's gap is not known. */
   interrupted(): void {
     this.afterSuccess = false;
+    this.held = 0;
+  }
+
+  private learn(intervalSeconds: number, capSeconds: number): true {
+    this.limitSeconds = Math.min(intervalSeconds, capSeconds * this.options.recoveryFactor);
+    this.probeFrom = undefined;
+    this.doubted = false;
+    return true;
   }
 }
