@@ -8,7 +8,7 @@
  *
  *   learned:  limit = interval in force at the refusal (capped so that the floor stays ≤ cap)
  *   floor     = limit ÷ recoveryFactor, while it is above the plan (below it the memory is forgotten)
- *   probe:    every holdSuccesses successes at the floor, limit = limit × √recoveryFactor
+ *   probe:    every holdSuccesses successes at the floor, limit = limit × √recoveryFactor (a probe step)
  *
  * Which refusals teach (each only when its request followed a success: the first request after a Retry-After
  * pause, a backoff or an error was not sent one interval after the one before). A pace is *taken* once the host
@@ -17,7 +17,8 @@
  *   | the refusal comes                                     | it                                          |
  *   | at the floor within PROBATION successes of a probe    | steps the memory back up, to the floor that |
  *   |                                                       | held                                        |
- *   | at the floor within PROBATION successes of a learning | is learned (the floor was just too low)     |
+ *   | at the floor within PROBATION successes of a learning | steps the memory up by one probe step (the  |
+ *   |                                                       | floor was just too low, or too close)       |
  *   | at a pace faster than any taken                       | is learned                                  |
  *   | at a pace taken before (or slower), or before any     | is not about pace: nothing is learned       |
  *   | pace was taken                                        |                                             |
@@ -37,10 +38,11 @@ export interface LimitMemoryOptions {
 const SAME = 1e-9;
 
 /**
- * Successes in a row at a new floor before a refusal there is taken as not about pace. More than one or two:
- * a probe or a descent can slip a request or two through a limiter on a lucky gap, just below its limit.
+ * Successes in a row at a new floor before a refusal there is taken as not about pace. Many: a floor just
+ * above a limiter's limit (or a probe just below it) lets most requests through, and the one that arrives a
+ * little early (the network's and the server's timing noise) is refused.
  */
-export const PROBATION_SUCCESSES = 10;
+export const PROBATION_SUCCESSES = 50;
 
 export class LimitMemory {
   /** The interval in force at the last refusal about pace, decayed by probes; undefined: none remembered. */
@@ -107,7 +109,8 @@ export class LimitMemory {
     if (!followedSuccess) return false;
     const atFloor = this.limitSeconds !== undefined && intervalSeconds <= this.floorSeconds * (1 + SAME);
     if (atFloor && held < PROBATION_SUCCESSES) {
-      if (this.probeFrom === undefined) return this.learn(intervalSeconds, capSeconds);
+      if (this.probeFrom === undefined)
+        return this.learn(this.limitSeconds! / Math.sqrt(this.options.recoveryFactor), capSeconds);
       // The probe failed: back to the floor it stepped down from, which held.
       this.limitSeconds = this.probeFrom;
       this.probeFrom = undefined;
