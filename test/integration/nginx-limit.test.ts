@@ -70,19 +70,19 @@ describe('the learned limit against nginx limit_req', () => {
       assert.equal(r.status, 0, r.stderr);
 
       const log = nginx.arrivalsOf(site);
-      if (process.env.DUMP)
-        console.error(
-          log.map((a, i) => `${a.at - log[0]!.at} +${i ? a.at - log[i - 1]!.at : 0} ${a.status} ${a.path}`).join('\n'),
-        );
       const served = log.filter((a) => a.status === 200);
       // Every page served once, robots.txt too: nothing lost to the limiter.
       assert.equal(served.length, PAGES + 2, `served ${served.length} of ${PAGES + 2}`);
       const refusals = log.filter(refused);
       assert.ok(refusals.length >= 1, 'the limiter refused nothing: the interval was not below its limit');
       const afterFirst = refusals.length - 1;
+      const when = refusals.map((a) => {
+        const i = log.indexOf(a);
+        return `${seconds(a.at - log[0]!.at)} s (gap ${i > 0 ? a.at - log[i - 1]!.at : 0} ms)`;
+      });
       assert.ok(
         afterFirst <= 0.02 * log.length,
-        `${afterFirst} refusals after the first, of ${log.length} requests (more than 2%)`,
+        `${afterFirst} refusals after the first, of ${log.length} requests (more than 2%): ${when.join(', ')}`,
       );
 
       // Once learned: after the last refusal and the way back from its raise (the retry after the Retry-After,
