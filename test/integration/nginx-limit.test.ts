@@ -98,6 +98,16 @@ describe('the learned limit against nginx limit_req', () => {
         `after the last refusal: ${steady.length} requests in ${seconds(span)} s; the limiter allows them in ${seconds(limiterSpan)} s`,
       );
 
+      // The crawl says what holds the host: its request starts after the learning name the learned limit.
+      const starts = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { type: string; intervalSource?: string; intervalSeconds?: number })
+        .filter((e) => e.type === 'request-start');
+      const held = starts.filter((e) => e.intervalSource === 'learned-limit');
+      assert.ok(held.length >= PAGES / 2, `${held.length} request starts held by the learned limit`);
+      assert.ok(held.every((e) => e.intervalSeconds! >= 1 / RATE));
+
       const makespan = log.at(-1)!.at - log[0]!.at;
       t.diagnostic(
         `${log.length} requests, ${refusals.length} refused (${afterFirst} after the first); makespan ${seconds(makespan)} s, ` +
