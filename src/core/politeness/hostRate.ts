@@ -8,7 +8,7 @@
  *   throttle:  raised = min(bound, max(current × increaseFactor, minRaisedSeconds))
  *   success:   raised = raised × step; once raised ≤ target the host is back on its target
  *   target     = max(floor, learned)      step = recoveryFactor, or min(recoveryFactor, 1 ÷ increaseFactor)
- *              when the host has accepted the target's pace before (a fast way back to a known-good pace)
+ *              when the host took the target's pace before and its last refusal was about pace (the way back)
  *   bound      = max(maxIntervalSeconds, floor)
  *
  * `learned` is the learned limit (limitMemory.ts): a 429 or 503 at interval I teaches that the host's limit
@@ -38,7 +38,7 @@ export interface HostRateOptions {
   maxIntervalSeconds: number;
   /** A throttle on a host with a 0 s floor raises it to at least this. */
   minRaisedSeconds: number;
-  /** Successes at a learned limit before it decays one recovery step (a probe); HOST_RATE_DEFAULTS's. */
+  /** Successes at a learned limit's floor before it decays half a recovery step (a probe); HOST_RATE_DEFAULTS's. */
   limitHoldSuccesses?: number;
 }
 
