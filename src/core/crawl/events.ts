@@ -3,11 +3,29 @@
  * task), the NDJSON log, the report and the status bar all read them. Times are epoch milliseconds
  * from the injected Clock. String-literal `type` tags, no numeric enums.
  */
-import type { IntervalSource } from '../politeness/interval';
+import { INTERVAL_SOURCES, type IntervalSource } from '../politeness/interval';
 
-/** Where a host's current interval came from while crawling. `retry-after` and `backoff` are raised
- * intervals after 429/5xx that decay back towards the planned one. */
-export type LiveIntervalSource = IntervalSource | 'retry-after' | 'backoff';
+/**
+ * Where a host's current interval came from while crawling: the plan's sources, or one of the crawl's own
+ * (LIVE_INTERVAL_SOURCES). `retry-after` and `backoff` are raised intervals after 429/5xx that decay back
+ * towards the planned one; `learned-limit` is the host held just above the interval it refused
+ * (docs/crawl-engine.md#the-learned-limit).
+ */
+export type LiveIntervalSource = IntervalSource | ThrottledIntervalSource;
+
+/** The sources a crawl adds to the plan's: the host is kept above its plan by what it answered. */
+export const THROTTLED_INTERVAL_SOURCES = ['retry-after', 'backoff', 'learned-limit'] as const;
+export type ThrottledIntervalSource = (typeof THROTTLED_INTERVAL_SOURCES)[number];
+
+/** Every source a crawl's interval can have, the plan's ones first. */
+export const LIVE_INTERVAL_SOURCES: readonly LiveIntervalSource[] = [
+  ...INTERVAL_SOURCES,
+  ...THROTTLED_INTERVAL_SOURCES,
+];
+
+export function isThrottledIntervalSource(source: string): source is ThrottledIntervalSource {
+  return (THROTTLED_INTERVAL_SOURCES as readonly string[]).includes(source);
+}
 
 export type ErrorKind =
   | 'dns'

@@ -180,7 +180,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
       this.stats.retryAfter(slot.name, raw);
     }
     const valid = retryAfter !== undefined && retryAfter.kind !== 'invalid';
-    if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff');
+    if (!slot.dropped) slot.rate.onThrottle(valid ? 'retry-after' : 'backoff', status);
 
     if (valid && retryAfter!.capped && !slot.dropped) {
       this.events.emit(responseEvent());

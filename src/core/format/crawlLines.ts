@@ -24,6 +24,7 @@ import type {
   RetryScheduledEvent,
   RobotsSkipEvent,
 } from '../crawl/events';
+import { isThrottledIntervalSource } from '../crawl/events';
 import { bandPlace } from '../crawl/crawlReport';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { END_REASONS, formatNotFollowed, notFollowedHeadline } from './crawlOutcome';
@@ -266,10 +267,7 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
   /** Padded to its column only when another column follows it. */
   const intervalCell = (seconds: number, source: LiveIntervalSource, padded: boolean) => {
     const text = formatInterval(seconds, source);
-    return paint(
-      source === 'retry-after' || source === 'backoff' ? 'yellow' : 'dim',
-      padded ? pad(text, INTERVAL_WIDTH) : text,
-    );
+    return paint(isThrottledIntervalSource(source) ? 'yellow' : 'dim', padded ? pad(text, INTERVAL_WIDTH) : text);
   };
   const latencyCell = (ms: number) => pad(`${formatNumber(Math.max(0, Math.round(ms)))} ms`, LATENCY_WIDTH, 'right');
 

@@ -6,14 +6,22 @@
  * raised interval, not at its old rate (no snap-back).
  *
  *   throttle:  raised = min(bound, max(current × increaseFactor, minRaisedSeconds))
- *   success:   raised = raised × recoveryFactor; once raised ≤ floor the host is back on its plan
+ *   success:   raised = raised × step; once raised ≤ target the host is back on its target
+ *   target     = max(floor, learned)      step = recoveryFactor, or min(recoveryFactor, 1 ÷ increaseFactor)
+ *              when the host took the target's pace before and its last refusal was about pace (the way back)
  *   bound      = max(maxIntervalSeconds, floor)
+ *
+ * `learned` is the learned limit (limitMemory.ts): a 429 or 503 at interval I teaches that the host's limit
+ * is above I, and the host is kept at or above I ÷ recoveryFactor until the memory decays
+ * (docs/crawl-engine.md#the-learned-limit).
  *
  * With `adaptive` the floor includes max(1 s, 10 × latency), where latency rises at once with a slower
  * response and falls back by `recoveryFactor` per response (never below the last one measured).
  */
 import type { LiveIntervalSource } from '../crawl/events';
 import { effectiveInterval, type CrawlDelayPolicy, type IntervalDecision } from './interval';
+import { LimitMemory } from './limitMemory';
+import { isRefusalStatus } from './retryPolicy';
 
 export interface HostRateOptions {
   /** The configured per-host delay in seconds. */
@@ -30,6 +38,8 @@ export interface HostRateOptions {
   maxIntervalSeconds: number;
   /** A throttle on a host with a 0 s floor raises it to at least this. */
   minRaisedSeconds: number;
+  /** Successes at a learned limit's floor before it decays half a recovery step (a probe); HOST_RATE_DEFAULTS's. */
+  limitHoldSuccesses?: number;
 }
 
 export const HOST_RATE_DEFAULTS = {
@@ -37,6 +47,7 @@ export const HOST_RATE_DEFAULTS = {
   recoveryFactor: 0.9,
   maxIntervalSeconds: 60,
   minRaisedSeconds: 1,
+  limitHoldSuccesses: 200,
 } as const;
 
 export type ThrottleCause = 'backoff' | 'retry-after';
@@ -51,8 +62,15 @@ export class HostRate {
    * every start and every re-key of the host, so it is kept; a number, not the decision (a host holds it).
    */
   private floorSeconds: number | undefined = undefined;
+  /** What the host's refusals taught about its limit. */
+  private readonly memory: LimitMemory;
 
-  constructor(private readonly options: HostRateOptions) {}
+  constructor(private readonly options: HostRateOptions) {
+    this.memory = new LimitMemory({
+      recoveryFactor: options.recoveryFactor,
+      holdSuccesses: options.limitHoldSuccesses ?? HOST_RATE_DEFAULTS.limitHoldSuccesses,
+    });
+  }
 
   /** The floor: the planned effective interval for this host as things stand. */
   planned(): IntervalDecision {
@@ -72,17 +90,29 @@ export class HostRate {
 
   /** The interval to keep between request starts (or end-to-start) right now, in seconds. */
   get intervalSeconds(): number {
-    return Math.max(this.floor(), this.raisedSeconds);
+    return Math.max(this.target(), this.raisedSeconds);
   }
 
   get source(): LiveIntervalSource {
     const planned = this.planned();
-    return this.raisedSeconds > planned.seconds ? this.raisedSource : planned.source;
+    const learned = this.memory.floorSeconds;
+    if (this.raisedSeconds > Math.max(planned.seconds, learned)) return this.raisedSource;
+    return learned > planned.seconds ? 'learned-limit' : planned.source;
   }
 
-  /** True while the interval is above the plan because of a throttle signal. */
+  /** True while the interval is above the plan because of a throttle signal or a learned limit. */
   get raised(): boolean {
-    return this.raisedSeconds > this.floor();
+    return this.intervalSeconds > this.floor();
+  }
+
+  /** The learned limit: the refused interval the host is kept one recovery step above; undefined if none. */
+  get learnedLimitSeconds(): number | undefined {
+    return this.memory.limit;
+  }
+
+  /** What the raised interval recovers towards: the floor, or the learned limit's floor when higher. */
+  private target(): number {
+    return Math.max(this.floor(), this.memory.floorSeconds);
   }
 
   /** Merges a Crawl-delay (from any of the host's origins) by max, and returns the new plan. */
@@ -104,19 +134,30 @@ export class HostRate {
 
   /** A response that says nothing about overload (2xx, 3xx, 4xx other than 429). */
   onSuccess(): void {
-    if (this.raisedSeconds === 0) return;
-    this.raisedSeconds *= this.options.recoveryFactor;
-    if (this.raisedSeconds <= this.floor()) this.raisedSeconds = 0;
+    const steady = this.raisedSeconds === 0;
+    this.memory.success(this.intervalSeconds, steady, this.floor());
+    if (steady) return;
+    const target = this.target();
+    const o = this.options;
+    const step = this.memory.returnsFastTo(target)
+      ? Math.min(o.recoveryFactor, 1 / o.increaseFactor)
+      : o.recoveryFactor;
+    this.raisedSeconds *= step;
+    if (this.raisedSeconds <= target) this.raisedSeconds = 0;
   }
 
-  /** 429, 5xx, a timeout or a refused/reset connection: raise the interval at once. */
-  onThrottle(cause: ThrottleCause): void {
+  /**
+   * 429, 5xx, a timeout or a refused/reset connection: raise the interval at once. A refusal (`retry-after`,
+   * or a 429/503 `status`) is also what the learned limit learns from.
+   */
+  onThrottle(cause: ThrottleCause, status?: number): void {
     const floor = this.floor();
     const bound = Math.max(this.options.maxIntervalSeconds, floor);
-    const next = Math.min(
-      bound,
-      Math.max(this.intervalSeconds * this.options.increaseFactor, this.options.minRaisedSeconds),
-    );
+    const interval = this.intervalSeconds;
+    if (cause === 'retry-after' || (status !== undefined && isRefusalStatus(status)))
+      this.memory.refusal(interval, bound);
+    else this.memory.interrupted();
+    const next = Math.min(bound, Math.max(interval * this.options.increaseFactor, this.options.minRaisedSeconds));
     this.raisedSeconds = Math.max(this.raisedSeconds, next);
     this.raisedSource = cause;
   }

@@ -11,7 +11,8 @@ export type DelayFrom = 'start' | 'end';
 export type CrawlDelayPolicy = 'cap' | 'skip' | 'obey';
 
 /** Where an interval came from. `latency` is set by the plan when the response time is longer than the interval. */
-export type IntervalSource = 'configured' | 'crawl-delay' | 'adaptive' | 'latency';
+export const INTERVAL_SOURCES = ['configured', 'crawl-delay', 'adaptive', 'latency'] as const;
+export type IntervalSource = (typeof INTERVAL_SOURCES)[number];
 
 /** The adaptive rule from the seeds (Mercator): max(1 s, 10 × last latency). */
 export const ADAPTIVE_FLOOR_SECONDS = 1;

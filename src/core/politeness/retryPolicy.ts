@@ -20,7 +20,8 @@ export const RETRYABLE_ERRORS: readonly ErrorKind[] = [
   'reset',
 ];
 
-/** Statuses whose Retry-After header the engine reads. */
+/** Statuses whose Retry-After header the engine reads: the refusals ("not now"), from which the host's
+ * limit is also learned (docs/crawl-engine.md#the-learned-limit). */
 export const RETRY_AFTER_STATUSES: readonly number[] = [429, 503];
 
 export function isRetryableStatus(status: number): boolean {
@@ -42,6 +43,11 @@ export function isThrottleError(kind: ErrorKind): boolean {
 }
 
 export function readsRetryAfter(status: number): boolean {
+  return RETRY_AFTER_STATUSES.includes(status);
+}
+
+/** 429 and 503 refuse a request for now (a rate limiter's answers): HostRate learns the host's limit. */
+export function isRefusalStatus(status: number): boolean {
   return RETRY_AFTER_STATUSES.includes(status);
 }
 
