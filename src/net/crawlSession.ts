@@ -11,6 +11,7 @@ import type { SampleCrawlOptions } from '../core/crawl/sampleCrawlOptions';
 import { planSampleCrawl } from '../core/crawl/samplePlan';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/crawl/crawlReport';
+import type { PlannedHost } from '../core/crawl/hostComparison';
 import { extractLinks } from '../core/html/links';
 import type { Calibration } from '../core/calibrate/types';
 import { estimateDocument, type Plan } from '../core/plan';
@@ -195,6 +196,16 @@ function robotsTimeouts(o: SampleCrawlOptions) {
   };
 }
 
+/** What the plan gave a host, for the report's planned against actual (pages null: unknown). */
+function plannedHost(h: Plan['hosts'][number]): PlannedHost {
+  return {
+    host: h.host,
+    pages: h.pagesUnknown === undefined ? h.pages : null,
+    requests: h.requests,
+    seconds: h.seconds,
+  };
+}
+
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
 export function startCrawlSession(options: SampleCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
   return launch(options, deps, undefined);
@@ -325,6 +336,7 @@ function launch(
         maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
         adaptive: options.adaptive,
         maxPages: options.maxPages,
+        ...(options.pageBudgets ? { pageBudgets: options.pageBudgets } : {}),
         maxDepth: options.maxDepth,
         allowOtherHosts: options.allowOtherHosts,
         followOtherHostRedirects: options.followOtherHostRedirects,
@@ -359,6 +371,8 @@ function launch(
         urls: result.urls,
         endedAt: summary.endedAt,
         ...(plan ? { plan: { ...estimateDocument(plan), simulation } } : {}),
+        // With page budgets the plan gave each host its budget: planned against actual, host by host.
+        ...(plan && options.pageBudgets ? { plannedHosts: plan.hosts.map(plannedHost) } : {}),
       });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);

@@ -71,3 +71,26 @@ export function capBudgets(budgets: PageBudgets, hosts: readonly string[], cap: 
   }
   return { byHost, otherwise: 0 };
 }
+
+/** What a plan says of a host (a HostPlan, or an estimate document's host, whose `pages` is null when unknown). */
+export interface PlannedHostPages {
+  host: string;
+  pages: number | null;
+  skipped: boolean;
+  pagesUnknown?: unknown;
+}
+
+/**
+ * A planned host's budget: its planned pages; 0 when the plan skips it (its Crawl-delay is above the cap under
+ * `skip`) or does not know its pages. What `crawl --plan`, the sidebar's Run test crawl and the exports give it.
+ */
+export function plannedHostBudget(h: PlannedHostPages): number {
+  return h.skipped || h.pagesUnknown !== undefined || h.pages === null ? 0 : h.pages;
+}
+
+/** A plan's budgets: each of its hosts {@link plannedHostBudget}, every other host 0. */
+export function planBudgets(hosts: readonly PlannedHostPages[]): PageBudgets {
+  const byHost: Record<string, number> = {};
+  for (const h of hosts) byHost[h.host] = plannedHostBudget(h);
+  return { byHost, otherwise: 0 };
+}
