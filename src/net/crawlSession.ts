@@ -355,22 +355,25 @@ function launch(
         planning.ended();
         plan = await planning.plan.catch(() => undefined);
       }
-      // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl).
-      const simulation = plan ? simulate(plan) : undefined;
-      if (plan) {
+      // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl). Only a
+      // calibrated plan has one: an uncalibrated plan has nothing measured to draw from, and its "band" would be
+      // its own total again (the summary says to run a test crawl instead: docs/cli.md#crawl-planner-crawl).
+      const simulation = plan && plan.input.calibration !== null ? simulate(plan) : undefined;
+      if (plan) summary = { ...summary, plannedSeconds: plan.totalSeconds };
+      if (plan && simulation) {
         const band = {
           p10Seconds: simulation!.p10Seconds,
           p50Seconds: simulation!.p50Seconds,
           p90Seconds: simulation!.p90Seconds,
           runs: simulation!.runs,
         };
-        summary = { ...summary, plannedSeconds: plan.totalSeconds, plannedBand: band };
+        summary = { ...summary, plannedBand: band };
       }
       if (held) deliver({ ...held, summary });
       const report = builder.build({
         urls: result.urls,
         endedAt: summary.endedAt,
-        ...(plan ? { plan: { ...estimateDocument(plan), simulation } } : {}),
+        ...(plan ? { plan: { ...estimateDocument(plan), simulation: simulation ?? null } } : {}),
         // With page budgets the plan gave each host its budget: planned against actual, host by host.
         ...(plan && options.pageBudgets ? { plannedHosts: plan.hosts.map(plannedHost) } : {}),
       });
