@@ -129,10 +129,10 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
 
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
-  const given = readCalibration(values.calibrate);
   const testPages = parseNumber('test-pages', values['test-pages'], TEST_PAGES_LIMIT);
-  if (given && testPages !== undefined)
+  if (values.calibrate !== undefined && testPages !== undefined)
     throw new UsageError('--test-pages: not with --calibrate (the report is what a test crawl measured)');
+  const given = readCalibration(values.calibrate);
   const testPagesPerHost = given ? 0 : (testPages ?? DEMO_DEFAULTS.testPagesPerHost);
   // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
   const { startDemoHosts } = await import('../demo/hosts.js');
