@@ -30,6 +30,7 @@ import { pagesForOption, pagesPerHostOption } from './planOptions';
 import { readCalibration } from './calibrate';
 import { checkContact } from './contact';
 import { readPlanToRun } from './crawlPlan';
+import type { PlanToRun } from '../core/plan/planToRun';
 
 export const CRAWL_OPTIONS = {
   'seeds-file': { type: 'string' },
@@ -134,16 +135,20 @@ export function pageBudgetsFromFlags(values: {
 }
 
 /**
- * Flags → SampleCrawlOptions, with the CLI's option names in every error. `budgets` (from `--plan`) stands for
- * --pages-per-host and --pages-for.
+ * Flags → SampleCrawlOptions, with the CLI's option names in every error. `plan` (from `--plan`) stands for
+ * --pages-per-host and --pages-for, and adds the plan's Crawl-delays.
  */
-export function crawlOptionsFromFlags(values: Values, seeds: string[], budgets?: PageBudgets): SampleCrawlOptions {
+export function crawlOptionsFromFlags(
+  values: Values,
+  seeds: string[],
+  plan?: Pick<PlanToRun, 'pageBudgets' | 'crawlDelayByHost'>,
+): SampleCrawlOptions {
   const L = SAMPLE_CRAWL_LIMITS;
-  const pageBudgets = budgets ?? pageBudgetsFromFlags(values);
   const raw = {
     seeds,
     maxPages: parseNumber('max-pages', values['max-pages'], L.maxPages),
-    pageBudgets,
+    pageBudgets: plan ? plan.pageBudgets : pageBudgetsFromFlags(values),
+    ...(plan ? { crawlDelayByHost: plan.crawlDelayByHost } : {}),
     maxDepth: parseNumber('max-depth', values['max-depth'], L.maxDepth),
     delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
     delayFrom: parseChoice('delay-from', values['delay-from'], ['start', 'end'] as const),
@@ -331,7 +336,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
       );
     seedUrls = seeds.map((s) => s.url);
   }
-  const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run.pageBudgets);
+  const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run);
   noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values), io);
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;

@@ -342,6 +342,7 @@ function launch(
         followOtherHostRedirects: options.followOtherHostRedirects,
         maxRetries: options.maxRetries,
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
+        ...(options.crawlDelayByHost ? { crawlDelayByHost: options.crawlDelayByHost } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),
         ...(deps.plan ? { plannedSeconds: deps.plan.totalSeconds } : {}),
       }).catch((err: unknown) => {

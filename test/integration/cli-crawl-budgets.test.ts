@@ -177,6 +177,8 @@ describe('crawl --plan', { timeout: 120_000 }, () => {
       `${hostOf(a)}=5`,
       '--delay',
       '0.05',
+      '--crawl-delay',
+      `${hostOf(b)}=0.3`,
       '--json',
     ]);
     assert.equal(r.status, 0, r.stderr);
@@ -193,6 +195,15 @@ describe('crawl --plan', { timeout: 120_000 }, () => {
     assert.deepEqual(pageArrivals(from), [5, 3, 3]);
     const doc = JSON.parse(readFileSync(report, 'utf8'));
     assert.equal(doc.options.delaySeconds, 0.05, "the plan's delay");
+    // The plan's Crawl-delay for b (typed in estimate): the crawl keeps it, and plans with it.
+    const b = doc.summary.hosts.find((h: { host: string }) => h.host === hostOf(servers[1]!));
+    assert.deepEqual([b.plannedIntervalSeconds, b.intervalSource], [0.3, 'crawl-delay']);
+    const starts = doc.requests
+      .filter((q: { host: string }) => q.host === b.host)
+      .map((q: { startedAt: number }) => q.startedAt)
+      .sort((x: number, y: number) => x - y);
+    for (let i = 1; i < starts.length; i++)
+      assert.ok(starts[i] - starts[i - 1] >= 300, `b: ${starts[i] - starts[i - 1]} ms`);
     assert.deepEqual(
       doc.comparison.hosts.map((h: ReportHostRow) => [h.plannedPages, h.actualPages, h.plannedRequests]),
       estimate.hosts.map((h) => [h.pages, h.pages, h.requests]),

@@ -209,3 +209,18 @@ describe('page budgets: chains across hosts', () => {
     assert.equal(site.log.length, 5);
   });
 });
+
+describe("a plan's Crawl-delays (CrawlOptions.crawlDelayByHost)", () => {
+  it('keep the host at least that far apart from its first request, merged by max with robots.txt', async () => {
+    const { crawl, rec } = setup(linkedHost('cd.test', 4));
+    const result = await crawl({ seeds: ['http://cd.test/'], delaySeconds: 0.1, crawlDelayByHost: { 'cd.test': 2 } });
+    const starts = rec.of('request-start').map((e) => e.at);
+    assert.equal(starts.length, 5);
+    for (let i = 1; i < starts.length; i++)
+      assert.ok(starts[i]! - starts[i - 1]! >= 2000, `${starts[i]! - starts[i - 1]!} ms`);
+    assert.deepEqual(
+      [result.summary.hosts[0]!.plannedIntervalSeconds, result.summary.hosts[0]!.intervalSource],
+      [2, 'crawl-delay'],
+    );
+  });
+});

@@ -55,6 +55,12 @@ describe('planToRun', () => {
     });
     assert.deepEqual(run.leftOut, []);
     assert.equal(run.calibrated, false);
+    assert.deepEqual(run.crawlDelayByHost, {});
+  });
+
+  it("the plan's Crawl-delays of the hosts it runs", () => {
+    const { doc } = documentOf({ perHost: 2 }, { crawlDelayByHost: { 'b.example': 4, 'z.example': 9 } });
+    assert.deepEqual(planToRun(doc).crawlDelayByHost, { 'b.example': 4 });
   });
 
   it('hosts whose pages are unknown, skipped or given 0 are left out with why, and their seeds too', () => {

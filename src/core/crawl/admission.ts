@@ -190,6 +190,9 @@ export class Admission extends crawlPart<AdmissionParts>() {
           this.clock.now(),
         )
       : undefined;
+    // A Crawl-delay known before the crawl (a plan's) keeps the host at least that far apart from the start.
+    const known = this.o.crawlDelayByHost;
+    if (known !== undefined && Object.hasOwn(known, host)) rate.mergeCrawlDelay(known[host]);
     this.stats.addHost(host);
     return this.frontier.add(host, rate, bucket);
   }

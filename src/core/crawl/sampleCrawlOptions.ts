@@ -53,6 +53,8 @@ export interface SampleCrawlOptions {
   followOtherHostRedirects: boolean;
   /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
   tokenBucket?: { ratePerSecond: number; burst: number };
+  /** Crawl-delays known before the crawl (a plan's, `crawl --plan`), merged by max with robots.txt's. */
+  crawlDelayByHost?: Record<string, number>;
 }
 
 export const SAMPLE_CRAWL_LIMITS = {
@@ -69,6 +71,8 @@ export const SAMPLE_CRAWL_LIMITS = {
   hostBurst: { min: 1, max: 1_000, integer: true },
   /** A host's page budget: as many as a plan may give it (PLAN_LIMITS.pages, 0 allowed: `--pages-for HOST=0`). */
   pageBudget: { min: 0, max: 1e12, integer: true },
+  /** A Crawl-delay known before the crawl: as a plan takes it (PLAN_LIMITS.crawlDelaySeconds). */
+  crawlDelay: { min: 0, max: 1e7 },
 } as const satisfies Record<string, NumberLimit>;
 
 /**
@@ -95,7 +99,10 @@ export const SAMPLE_CRAWL_DEFAULTS = {
   adaptive: PACING_DEFAULTS.adaptive,
   allowOtherHosts: CRAWL_DEFAULTS.allowOtherHosts,
   followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
-} as const satisfies Omit<SampleCrawlOptions, 'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets'>;
+} as const satisfies Omit<
+  SampleCrawlOptions,
+  'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets' | 'crawlDelayByHost'
+>;
 
 /** A refused option; `field` is the option's name as the caller knows it. */
 export class CrawlOptionsError extends Error {
@@ -174,6 +181,26 @@ function pageBudgets(value: unknown): PageBudgets | undefined {
     byHost[host.toLowerCase()] = budget(n, host);
   }
   return { byHost, otherwise: budget(v.otherwise, 'otherwise') };
+}
+
+/** Crawl-delays by host as given, checked; {} when none. */
+function crawlDelayByHost(value: unknown): Pick<SampleCrawlOptions, 'crawlDelayByHost'> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new CrawlOptionsError('crawlDelayByHost', 'must be an object of host: seconds');
+  const entries = Object.entries(value);
+  if (entries.length > MAX_SEEDS) throw new CrawlOptionsError('crawlDelayByHost', `at most ${MAX_SEEDS} hosts`);
+  const out: Record<string, number> = {};
+  for (const [host, n] of entries) {
+    if (!/^[^\s/?#@]+$/.test(host))
+      throw new CrawlOptionsError('crawlDelayByHost', `${JSON.stringify(host)} is not a host`);
+    const limit: NumberLimit = SAMPLE_CRAWL_LIMITS.crawlDelay;
+    const problem = numberProblem(n, limit);
+    if (problem !== undefined)
+      throw new CrawlOptionsError('crawlDelayByHost', `${host}: ${numberProblemText(problem, String(n), limit)}`);
+    out[host.toLowerCase()] = n as number;
+  }
+  return Object.keys(out).length > 0 ? { crawlDelayByHost: out } : {};
 }
 
 /** `maxPages` and the budgets together: the budgets' total by default, and budgets cut to fit a smaller cap. */
@@ -258,5 +285,6 @@ export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
     followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
     ...tokenBucket(o),
+    ...crawlDelayByHost(o.crawlDelayByHost),
   };
 }

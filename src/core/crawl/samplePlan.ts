@@ -39,7 +39,11 @@ export function samplePlanInput(options: SampleCrawlOptions, facts: SamplePlanFa
     delaySeconds: options.delaySeconds,
     delayFrom: options.delayFrom,
     ...(facts.latencySeconds !== undefined ? { latencySeconds: facts.latencySeconds } : {}),
-    crawlDelayByHost: crawlDelaysByHost(facts.crawlDelays),
+    // robots.txt's Crawl-delays and those known before the crawl (a plan's), by max, as the engine merges them.
+    crawlDelayByHost: mergeCrawlDelaysByHost(
+      Object.entries(options.crawlDelayByHost ?? {}),
+      crawlDelaysByHost(facts.crawlDelays),
+    ),
     crawlDelayPolicy: options.crawlDelayPolicy,
     maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
     adaptive: options.adaptive,

@@ -184,6 +184,11 @@ export interface CrawlOptions {
   adaptive?: boolean;
   /** Optional per-host token bucket on top of the interval. Default none. */
   tokenBucket?: TokenBucketSetting;
+  /**
+   * Crawl-delays known before the crawl, by host (a plan's: `crawl --plan`), merged by max with each host's
+   * robots.txt Crawl-delay under the same policy and cap. Default none.
+   */
+  crawlDelayByHost?: Readonly<Record<string, number>>;
 
   /** Completed pages (final responses) after which no new URL starts (Infinity: no limit). */
   maxPages?: number;
@@ -237,6 +242,7 @@ type OptionalCrawlOptions =
   | 'stop'
   | 'defer'
   | 'tokenBucket'
+  | 'crawlDelayByHost'
   | 'pageBudgets'
   | 'plannedSeconds'
   | 'urlOutcomes';

@@ -1,7 +1,7 @@
 /**
  * An estimate document (`estimate --json`, src/core/plan/document.ts) read back as the crawl it plans, for
  * `crawl --plan` (docs/cli.md#crawl-planner-crawl): its seed URLs, each host's page budget (its planned pages:
- * the one rule, src/core/crawl/pageBudgets.ts) and the settings a crawl keeps. A host the plan cannot give a
+ * the one rule, src/core/crawl/pageBudgets.ts), its Crawl-delays and the settings a crawl keeps. A host the plan cannot give a
  * budget (its pages unknown, skipped for its Crawl-delay, no pages) is left out, with why. The document is
  * untrusted input (a file): every field read is checked, and anything else is a PlanDocumentError saying why.
  */
@@ -32,6 +32,8 @@ export interface PlanToRun {
   seeds: string[];
   /** Each host run has its planned pages; every other host 0. */
   pageBudgets: PageBudgets;
+  /** The plan's Crawl-delays of the hosts it runs (typed, or from robots.txt with --robots): the crawl keeps them. */
+  crawlDelayByHost: Record<string, number>;
   /** The hosts run, with their planned figures (for the report's planned-against-actual). */
   hosts: Array<{ host: string; pages: number; requests: number; seconds: number }>;
   leftOut: HostLeftOut[];
@@ -156,6 +158,14 @@ export function planToRun(doc: unknown): PlanToRun {
     });
   });
 
+  const crawlDelayByHost: Record<string, number> = {};
+  if (s.crawlDelayByHost !== undefined) {
+    if (!isObject(s.crawlDelayByHost)) throw new PlanDocumentError('settings.crawlDelayByHost: must be an object');
+    for (const [host, n] of Object.entries(s.crawlDelayByHost)) {
+      const seconds = number(`settings.crawlDelayByHost ${host}`, n, PLAN_LIMITS.crawlDelaySeconds);
+      if (Object.hasOwn(budgets, host.toLowerCase())) crawlDelayByHost[host.toLowerCase()] = seconds;
+    }
+  }
   const seeds: string[] = [];
   (d.seedUrls as unknown[]).forEach((raw, i) => {
     const parsed = typeof raw === 'string' ? parseSeedUrl(raw) : undefined;
@@ -172,6 +182,7 @@ export function planToRun(doc: unknown): PlanToRun {
   return {
     seeds,
     pageBudgets: { byHost: budgets, otherwise: 0 },
+    crawlDelayByHost,
     hosts,
     leftOut,
     settings,
