@@ -78,7 +78,8 @@ Options:
   --max-pages N              pages (final responses) to fetch (default ${D.maxPages}; with page budgets, their
                              total); below the budgets' total, each host gets a share (a sample of the plan)
   --pages-per-host N         each host's page budget: it stops at N pages (404s and redirect chains count)
-  --pages-for HOST=N         one host's budget (repeatable; needs --pages-per-host for the others)
+  --pages-for HOST=N         one host's budget (repeatable; needs --pages-per-host for any seed host it
+                             does not name)
   --max-depth N              link depth from the seeds (default ${D.maxDepth})
   --delay SECONDS            per-host interval (default ${D.delaySeconds}); Crawl-delay raises it
   --delay-from start|end     start-to-start (default) or end-of-response-to-start
@@ -122,16 +123,25 @@ const FLAG_FOR_FIELD: Record<string, string> = {
 
 type Values = ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values'];
 
-/** --pages-per-host and --pages-for (read as estimate reads them: planOptions.ts) → page budgets, or undefined. */
-export function pageBudgetsFromFlags(values: {
-  'pages-per-host'?: string | undefined;
-  'pages-for'?: string[] | undefined;
-}): PageBudgets | undefined {
+/**
+ * --pages-per-host and --pages-for (read as estimate reads them: planOptions.ts) → page budgets, or undefined.
+ * --pages-for alone is enough when it names every seed host (there is no other host to give a number).
+ */
+export function pageBudgetsFromFlags(
+  values: { 'pages-per-host'?: string | undefined; 'pages-for'?: string[] | undefined },
+  seeds: readonly string[],
+): PageBudgets | undefined {
   const perHost = pagesPerHostOption(values['pages-per-host']);
-  if (values['pages-for'] !== undefined && perHost === undefined)
-    throw new UsageError('--pages-for: needs --pages-per-host for the other hosts');
   const byHost = pagesForOption(values['pages-for']);
-  return perHost === undefined ? undefined : { byHost: byHost ?? {}, otherwise: perHost };
+  if (byHost !== undefined && perHost === undefined) {
+    const unnamed = [...new Set(seeds.map((s) => new URL(s).host))].filter((h) => !Object.hasOwn(byHost, h));
+    if (unnamed.length > 0)
+      throw new UsageError(
+        `--pages-for: needs --pages-per-host for the other hosts (${unnamed.slice(0, 3).map(sanitizeText).join(', ')}${unnamed.length > 3 ? ', …' : ''})`,
+      );
+  }
+  if (perHost === undefined && byHost === undefined) return undefined;
+  return { byHost: byHost ?? {}, otherwise: perHost ?? 0 };
 }
 
 /**
@@ -147,7 +157,7 @@ export function crawlOptionsFromFlags(
   const raw = {
     seeds,
     maxPages: parseNumber('max-pages', values['max-pages'], L.maxPages),
-    pageBudgets: plan ? plan.pageBudgets : pageBudgetsFromFlags(values),
+    pageBudgets: plan ? plan.pageBudgets : pageBudgetsFromFlags(values, seeds),
     ...(plan ? { crawlDelayByHost: plan.crawlDelayByHost } : {}),
     maxDepth: parseNumber('max-depth', values['max-depth'], L.maxDepth),
     delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
@@ -337,7 +347,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     seedUrls = seeds.map((s) => s.url);
   }
   const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run);
-  noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values), io);
+  noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values, seedUrls), io);
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
   const calibration = readCalibration(values.calibrate);

@@ -156,9 +156,30 @@ describe('crawl with page budgets', { timeout: 120_000 }, () => {
           .replace(/^crawl-planner \w+: /, '');
       assert.equal(last(crawl.stderr), last(estimate.stderr), bad.join(' '));
     }
-    const alone = await runCli(['crawl', seed, '--pages-for', `${hostOf(servers[0]!)}=2`]);
+    const other = servers[1]!;
+    const alone = await runCli(['crawl', seed, other.url('/'), '--pages-for', `${hostOf(servers[0]!)}=2`]);
     assert.equal(alone.status, 2);
-    assert.match(alone.stderr, /--pages-for: needs --pages-per-host for the other hosts/);
+    assert.match(
+      alone.stderr,
+      new RegExp(`--pages-for: needs --pages-per-host for the other hosts \\(${hostOf(other)}\\)`),
+    );
+  });
+
+  it('--pages-for alone when it names every seed host', async () => {
+    const from = marks();
+    const [a, b] = servers as [LoopbackServer, LoopbackServer];
+    const r = await runCli([
+      'crawl',
+      a.url('/'),
+      b.url('/'),
+      '--pages-for',
+      `${hostOf(a)}=3`,
+      '--pages-for',
+      `${b.url('/')}=1`,
+      ...FAST,
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(pageArrivals(from), [3, 1, 0]);
   });
 });
 
