@@ -385,9 +385,13 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
 
 /** Says so when --max-pages cut the hosts' budgets to a share each (SampleCrawlOptions.pageBudgets). */
 function noteCappedBudgets(options: SampleCrawlOptions, asked: PageBudgets | undefined, io: Io): void {
-  if (!asked || !options.pageBudgets || options.pageBudgets === asked) return;
-  const hosts = options.seeds.map((s) => new URL(s).host);
+  if (!asked || !options.pageBudgets) return;
+  const total = budgetTotal(
+    asked,
+    options.seeds.map((s) => new URL(s).host),
+  );
+  if (total <= options.maxPages) return;
   io.err(
-    `crawl-planner crawl: --max-pages ${options.maxPages} is below the hosts' page budgets (${budgetTotal(asked, hosts)} pages): each host gets a share of ${options.maxPages}, and the plan counts the same\n`,
+    `crawl-planner crawl: --max-pages ${options.maxPages} is below the hosts' page budgets (${total} pages): each host gets a share of ${options.maxPages}, and the plan counts the same\n`,
   );
 }

@@ -85,6 +85,7 @@ describe('crawl with page budgets', { timeout: 120_000 }, () => {
       report,
     ]);
     assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /is below the hosts' page budgets/);
     assert.deepEqual(pageArrivals(from), [4, 2, 4], 'no page request beyond a host budget');
     const doc = JSON.parse(readFileSync(report, 'utf8'));
     assert.equal(doc.options.maxPages, 10, 'no --max-pages: the budgets added up');
