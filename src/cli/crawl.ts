@@ -23,13 +23,21 @@ import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
 import type { RobotsCache } from '../net/robotsCache';
+import { budgetTotal, type PageBudgets } from '../core/crawl/pageBudgets';
+import { formatHostComparison } from '../core/format/hostComparisonText';
 import { parse, parseChoice, parseNumber, readSeedLines, seedLocation, UsageError, type Io } from './args';
+import { pagesForOption, pagesPerHostOption } from './planOptions';
 import { readCalibration } from './calibrate';
 import { checkContact } from './contact';
+import { readPlanToRun } from './crawlPlan';
+import type { PlanToRun } from '../core/plan/planToRun';
 
 export const CRAWL_OPTIONS = {
   'seeds-file': { type: 'string' },
+  plan: { type: 'string' },
   'max-pages': { type: 'string' },
+  'pages-per-host': { type: 'string' },
+  'pages-for': { type: 'string', multiple: true },
   'max-depth': { type: 'string' },
   delay: { type: 'string' },
   'delay-from': { type: 'string' },
@@ -64,7 +72,14 @@ with each host's achieved intervals against the plan. robots.txt is obeyed (RFC 
 
 Options:
   --seeds-file FILE          seed URLs, one per line (# comments)
-  --max-pages N              pages (final responses) to fetch (default ${D.maxPages})
+  --plan ESTIMATE.json       run the plan estimate --json wrote: its seeds, each host's planned pages as its
+                             budget, its delay, workers and per-host settings (hosts whose pages are unknown
+                             are not crawled: the line says which --pages-for to plan them with)
+  --max-pages N              pages (final responses) to fetch (default ${D.maxPages}; with page budgets, their
+                             total); below the budgets' total, each host gets a share (a sample of the plan)
+  --pages-per-host N         each host's page budget: it stops at N pages (404s and redirect chains count)
+  --pages-for HOST=N         one host's budget (repeatable; needs --pages-per-host for any seed host it
+                             does not name)
   --max-depth N              link depth from the seeds (default ${D.maxDepth})
   --delay SECONDS            per-host interval (default ${D.delaySeconds}); Crawl-delay raises it
   --delay-from start|end     start-to-start (default) or end-of-response-to-start
@@ -97,6 +112,8 @@ Exit code: 0 the crawl ran to its end, 1 it ended early or hosts were dropped, 2
 
 /** SampleCrawlOptions field → the CLI flag that sets it, for error messages. */
 const FLAG_FOR_FIELD: Record<string, string> = {
+  maxPages: 'max-pages',
+  pageBudgets: 'pages-for',
   userAgent: 'user-agent',
   contactUrl: 'contact',
   hostRatePerSecond: 'host-rate',
@@ -106,12 +123,42 @@ const FLAG_FOR_FIELD: Record<string, string> = {
 
 type Values = ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values'];
 
-/** Flags → SampleCrawlOptions, with the CLI's option names in every error. */
-export function crawlOptionsFromFlags(values: Values, seeds: string[]): SampleCrawlOptions {
+/**
+ * --pages-per-host and --pages-for (read as estimate reads them: planOptions.ts) → page budgets, or undefined.
+ * --pages-for alone is enough when it names every seed host (there is no other host to give a number).
+ */
+export function pageBudgetsFromFlags(
+  values: { 'pages-per-host'?: string | undefined; 'pages-for'?: string[] | undefined },
+  seeds: readonly string[],
+): PageBudgets | undefined {
+  const perHost = pagesPerHostOption(values['pages-per-host']);
+  const byHost = pagesForOption(values['pages-for']);
+  if (byHost !== undefined && perHost === undefined) {
+    const unnamed = [...new Set(seeds.map((s) => new URL(s).host))].filter((h) => !Object.hasOwn(byHost, h));
+    if (unnamed.length > 0)
+      throw new UsageError(
+        `--pages-for: needs --pages-per-host for the other hosts (${unnamed.slice(0, 3).map(sanitizeText).join(', ')}${unnamed.length > 3 ? ', …' : ''})`,
+      );
+  }
+  if (perHost === undefined && byHost === undefined) return undefined;
+  return { byHost: byHost ?? {}, otherwise: perHost ?? 0 };
+}
+
+/**
+ * Flags → SampleCrawlOptions, with the CLI's option names in every error. `plan` (from `--plan`) stands for
+ * --pages-per-host and --pages-for, and adds the plan's Crawl-delays.
+ */
+export function crawlOptionsFromFlags(
+  values: Values,
+  seeds: string[],
+  plan?: Pick<PlanToRun, 'pageBudgets' | 'crawlDelayByHost'>,
+): SampleCrawlOptions {
   const L = SAMPLE_CRAWL_LIMITS;
   const raw = {
     seeds,
     maxPages: parseNumber('max-pages', values['max-pages'], L.maxPages),
+    pageBudgets: plan ? plan.pageBudgets : pageBudgetsFromFlags(values, seeds),
+    ...(plan ? { crawlDelayByHost: plan.crawlDelayByHost } : {}),
     maxDepth: parseNumber('max-depth', values['max-depth'], L.maxDepth),
     delaySeconds: parseNumber('delay', values.delay, L.delaySeconds),
     delayFrom: parseChoice('delay-from', values['delay-from'], ['start', 'end'] as const),
@@ -162,6 +209,8 @@ export interface LiveCrawlSetup {
   options: SampleCrawlOptions;
   /** What an earlier test crawl measured (`--calibrate`): the crawl's plan uses it. */
   calibration?: Calibration;
+  /** The expected response time for the crawl's plan (`--plan`: the plan's); the plan's default without it. */
+  latencySeconds?: number;
   robotsCache?: RobotsCache;
   reportPath?: string;
   logPath?: string;
@@ -205,6 +254,7 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     onEvent,
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
     ...(setup.calibration ? { calibration: setup.calibration } : {}),
+    ...(setup.latencySeconds !== undefined ? { latencySeconds: setup.latencySeconds } : {}),
   });
   const planPrinted = live.printPlan(session.plan, (plan) => {
     if (setup.json) return;
@@ -229,6 +279,11 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   try {
     const result = await session.done;
     await planPrinted;
+    const perHost = result.report.comparison.hosts;
+    if (perHost && !setup.json) {
+      out.flush();
+      out.write('\n' + formatHostComparison(perHost).join('\n') + '\n');
+    }
     if (setup.reportPath) {
       writeFileSync(setup.reportPath, reportToJson(result.report));
       if (!setup.json) out.write(`Report: ${setup.reportPath}\n`);
@@ -272,25 +327,34 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     io.out(CRAWL_HELP);
     return 0;
   }
-  const lines = readSeedLines(positionals, values['seeds-file']);
-  if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments or with --seeds-file');
-  const { seeds, invalid } = validateSeeds(lines);
-  for (const bad of invalid) {
-    io.err(
-      `crawl-planner crawl: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`,
-    );
+  // --plan: the seeds, budgets and settings come from the estimate document (crawlPlan.ts).
+  const planned = values.plan !== undefined ? readPlanToRun(values.plan, values, positionals, io) : undefined;
+  let seedUrls: string[];
+  if (planned) seedUrls = planned.run.seeds;
+  else {
+    const lines = readSeedLines(positionals, values['seeds-file']);
+    if (lines.length === 0) throw new UsageError('no seed URLs: give them as arguments, with --seeds-file or --plan');
+    const { seeds, invalid } = validateSeeds(lines);
+    for (const bad of invalid) {
+      io.err(
+        `crawl-planner crawl: ${sanitizeText(seedLocation(bad.line, bad.source))}: ${bad.message}: "${sanitizeText(bad.text)}"\n`,
+      );
+    }
+    if (invalid.length > 0)
+      throw new UsageError(
+        `${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`,
+      );
+    seedUrls = seeds.map((s) => s.url);
   }
-  if (invalid.length > 0)
-    throw new UsageError(
-      `${invalid.length} invalid seed ${invalid.length === 1 ? 'line' : 'lines'}; nothing was crawled`,
-    );
-  const options = crawlOptionsFromFlags(
-    values,
-    seeds.map((s) => s.url),
-  );
+  const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run);
+  noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values, seedUrls), io);
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
   const calibration = readCalibration(values.calibrate);
+  if (planned?.run.calibrated && !calibration)
+    io.err(
+      'crawl-planner crawl: note: the plan was calibrated from a test crawl; give that report with --calibrate to compare this crawl against the same plan\n',
+    );
   if (options.perHostConcurrency > 1) {
     io.err(
       `crawl-planner crawl: warning: ${options.perHostConcurrency} requests in flight per host make bursts of ${options.perHostConcurrency}× the configured rate\n`,
@@ -311,9 +375,23 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     json: Boolean(values.json),
     io,
     ...(calibration ? { calibration } : {}),
+    ...(planned ? { latencySeconds: planned.run.settings.latencySeconds } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...(logPath ? { logPath } : {}),
     ...(process.stdout.columns ? { width: process.stdout.columns } : {}),
   });
   return result.exitCode;
+}
+
+/** Says so when --max-pages cut the hosts' budgets to a share each (SampleCrawlOptions.pageBudgets). */
+function noteCappedBudgets(options: SampleCrawlOptions, asked: PageBudgets | undefined, io: Io): void {
+  if (!asked || !options.pageBudgets) return;
+  const total = budgetTotal(
+    asked,
+    options.seeds.map((s) => new URL(s).host),
+  );
+  if (total <= options.maxPages) return;
+  io.err(
+    `crawl-planner crawl: --max-pages ${options.maxPages} is below the hosts' page budgets (${total} pages): each host gets a share of ${options.maxPages}, and the plan counts the same\n`,
+  );
 }

@@ -1,14 +1,21 @@
 /**
  * `crawl-planner demo`: the whole product on the built-in loopback demo hosts, with no network. It starts
- * the hosts, prints the plan for them (robots.txt and Crawl-delay included), runs the polite crawl with
- * live output, then prints planned against actual and checks politeness from the servers' own arrival
- * logs. `--serve` only starts the hosts and runs until stopped, for the extension and other crawlers.
+ * the hosts, runs a short test crawl of a few pages per host, plans the crawl with what it measured (the
+ * calibration `estimate --calibrate` reads from a report: calibrationFromReport), runs that crawl with the
+ * plan's page budget per host, then prints planned against actual with the plan's band, and checks politeness
+ * from the servers' own arrival logs (both crawls). `--serve` only starts the hosts and runs until stopped, for
+ * the extension and other crawlers.
  */
 import { SAMPLE_CRAWL_DEFAULTS } from '../core/crawl/sampleCrawlOptions';
 import type { CrawlSummary } from '../core/crawl/events';
 import { formatDuration, formatSeconds } from '../core/format/duration';
 import { colors } from '../core/format/ansi';
-import { bandText } from '../core/format/crawlLines';
+import { calibrationFromReport } from '../core/calibrate/fromCrawlReport';
+import type { CrawlReport } from '../core/crawl/crawlReport';
+import type { SampleCrawlOptions } from '../core/crawl/sampleCrawlOptions';
+import { bandText, NO_BAND_TEXT } from '../core/format/crawlLines';
+import { reportToJson } from '../core/format/safeJson';
+import { plural } from '../core/format/text';
 import { renderTable } from '../core/format/table';
 import type { DemoHosts } from '../demo';
 import { DEMO_SERVE_PORT, defaultDemoConfig } from '../demo/config';
@@ -21,6 +28,8 @@ import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
 const OPTIONS = {
   serve: { type: 'boolean' },
   port: { type: 'string' },
+  'pages-per-host': { type: 'string' },
+  'test-pages': { type: 'string' },
   'max-pages': { type: 'string' },
   delay: { type: 'string' },
   'delay-from': { type: 'string' },
@@ -33,25 +42,34 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const DEMO_DEFAULTS = { maxPages: 60, timeoutSeconds: 5 };
+/** The crawl's pages per host (5 hosts: 60 pages), the test crawl's, and the bound on one request. */
+export const DEMO_DEFAULTS = { pagesPerHost: 12, testPagesPerHost: 3, timeoutSeconds: 5 };
+
+/** The test crawl's pages per host: 0 (no test crawl: the plan is not calibrated) to the crawl's own. */
+const TEST_PAGES_LIMIT = { min: 0, max: 1_000, integer: true } as const;
 
 export const DEMO_HELP = `Usage: crawl-planner demo [options]
 
-Starts the built-in demo hosts on loopback (no network), prints the plan for them, runs a polite test
-crawl with live output, and prints planned against actual, with a politeness check from the servers'
-own arrival logs. Finishes in under a minute.
+Starts the built-in demo hosts on loopback (no network), runs a short test crawl to measure them, plans
+the crawl with what it measured, runs that crawl with the plan's pages per host (live output), and prints
+planned against actual with the plan's band, and a politeness check from the servers' own arrival logs.
+Finishes in about a minute.
 
 Options:
   --serve                 only start the demo hosts, print their URLs, and run until Ctrl+C
   --port N                first port for --serve (default ${DEMO_SERVE_PORT}; 0 picks free ports)
-  --max-pages N           pages to crawl (default ${DEMO_DEFAULTS.maxPages})
+  --pages-per-host N      the crawl's page budget per host (default ${DEMO_DEFAULTS.pagesPerHost})
+  --test-pages N          the test crawl's pages per host (default ${DEMO_DEFAULTS.testPagesPerHost}; 0: no test crawl,
+                          and the plan has no band)
+  --max-pages N           a cap on the crawl's pages (each host then gets a share)
   --delay SECONDS         per-host interval (default ${SAMPLE_CRAWL_DEFAULTS.delaySeconds})
   --delay-from start|end  how the interval is measured (default start)
   --concurrency N         global slots (default ${SAMPLE_CRAWL_DEFAULTS.concurrency})
   --timeout SECONDS       bound on one request (default ${DEMO_DEFAULTS.timeoutSeconds})
-  --report FILE.json      write the crawl report
-  --log FILE.ndjson       write each event as it happens
-  --calibrate REPORT      plan with what an earlier crawl measured (e.g. a demo run's --report)
+  --report FILE.json      write the crawl's report (not the test crawl's)
+  --log FILE.ndjson       write each event of the crawl as it happens
+  --calibrate REPORT      plan with what an earlier crawl measured (e.g. a demo run's --report), with no
+                          test crawl
   --json                  events as JSON lines instead of the live view
   -h, --help              this help
 `;
@@ -111,25 +129,50 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
 
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
-  const calibration = readCalibration(values.calibrate);
+  const testPages = parseNumber('test-pages', values['test-pages'], TEST_PAGES_LIMIT);
+  if (values.calibrate !== undefined && testPages !== undefined)
+    throw new UsageError('--test-pages: not with --calibrate (the report is what a test crawl measured)');
+  const given = readCalibration(values.calibrate);
+  const testPagesPerHost = given ? 0 : (testPages ?? DEMO_DEFAULTS.testPagesPerHost);
   // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
   const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts(defaultDemoConfig());
   try {
     const seeds = demo.hosts.flatMap((h) => h.seeds);
-    const options = crawlOptionsFromFlags(
-      {
-        'max-pages': values['max-pages'] ?? String(DEMO_DEFAULTS.maxPages),
-        timeout: values.timeout ?? String(DEMO_DEFAULTS.timeoutSeconds),
-        ...(values.delay !== undefined ? { delay: values.delay } : {}),
-        ...(values['delay-from'] !== undefined ? { 'delay-from': values['delay-from'] } : {}),
-        ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
-      },
-      seeds,
-    );
+    const flags = (pagesPerHost: string, maxPages?: string) =>
+      crawlOptionsFromFlags(
+        {
+          'pages-per-host': pagesPerHost,
+          ...(maxPages !== undefined ? { 'max-pages': maxPages } : {}),
+          timeout: values.timeout ?? String(DEMO_DEFAULTS.timeoutSeconds),
+          ...(values.delay !== undefined ? { delay: values.delay } : {}),
+          ...(values['delay-from'] !== undefined ? { 'delay-from': values['delay-from'] } : {}),
+          ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
+        },
+        seeds,
+      );
+    const options = flags(values['pages-per-host'] ?? String(DEMO_DEFAULTS.pagesPerHost), values['max-pages']);
     const json = Boolean(values.json);
-    if (!json) io.out(formatDemoHosts(demo) + '\n');
+    const say = (text: string): void => {
+      if (!json) io.out(text);
+    };
+    const width = process.stdout.columns ? { width: process.stdout.columns } : {};
+    say(formatDemoHosts(demo) + '\n');
     const lag = measureServerLag();
+    let calibration = given;
+    if (testPagesPerHost > 0) {
+      say(
+        `\nStep 1 of 2: a test crawl of ${plural(testPagesPerHost, 'page')} per host, to measure the hosts (answer times, faults, Crawl-delays).\n\n`,
+      );
+      const test = await runLiveCrawl({ options: flags(String(testPagesPerHost)), json, io, ...width });
+      // What the test crawl measured, read as `estimate --calibrate` reads a report file.
+      calibration = calibrationFromReport(JSON.parse(reportToJson(test.report)), 'the test crawl');
+      // Politeness holds across the two crawls: each host's next request waits out its interval and any pause.
+      await sleep(Math.max(0, politeRestartAt(test.report) - Date.now()));
+      say(
+        `\nStep 2 of 2: the crawl, ${plural(budgetOf(options), 'page')} per host, planned with what the test crawl measured (it starts again from the seeds).\n\n`,
+      );
+    }
     const result = await runLiveCrawl({
       options,
       json,
@@ -137,7 +180,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
       ...(calibration ? { calibration } : {}),
       ...(reportPath ? { reportPath } : {}),
       ...(logPath ? { logPath } : {}),
-      ...(process.stdout.columns ? { width: process.stdout.columns } : {}),
+      ...width,
     });
     const serverLagMs = lag.stop();
     const checks = serverChecks(demo, result.summary, serverLagMs);
@@ -154,10 +197,34 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
   }
 }
 
-function planVsActual(plannedSeconds: number, s: CrawlSummary): string {
+/** The crawl's page budget per host (the demo gives every host the same). */
+function budgetOf(options: SampleCrawlOptions): number {
+  return options.pageBudgets?.otherwise ?? options.maxPages;
+}
+
+/**
+ * When a crawl may start again on the same hosts without breaking politeness: for each host, its last
+ * request's start plus the interval it was kept to then, and the end of any Retry-After pause.
+ */
+export function politeRestartAt(report: CrawlReport): number {
+  let at = 0;
+  for (const r of report.requests) at = Math.max(at, r.startedAt + (r.intervalSeconds ?? 0) * 1000);
+  for (const p of report.pauses) at = Math.max(at, p.until);
+  return at;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Planned against actual, with the plan's band when it has one (a calibrated plan); an uncalibrated plan has
+ * none and says how to get one (NO_BAND_TEXT).
+ */
+export function planVsActual(plannedSeconds: number, s: CrawlSummary): string {
   const diff = plannedSeconds > 0 ? Math.round(((s.elapsedSeconds - plannedSeconds) / plannedSeconds) * 100) : 0;
-  const band = s.plannedBand ? `; ${bandText(s.plannedBand, s.elapsedSeconds)}` : '';
-  return `Planned ${formatDuration(plannedSeconds)} for ${s.pages} pages; actual ${formatDuration(s.elapsedSeconds)} (${diff >= 0 ? '+' : ''}${diff}%)${band}.`;
+  const band = s.plannedBand ? bandText(s.plannedBand, s.elapsedSeconds) : `${NO_BAND_TEXT} (leave out --test-pages 0)`;
+  return `Planned ${formatDuration(plannedSeconds)} for ${s.pages} pages; actual ${formatDuration(s.elapsedSeconds)} (${diff >= 0 ? '+' : ''}${diff}%); ${band}.`;
 }
 
 function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: number): string {

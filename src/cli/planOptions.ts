@@ -129,17 +129,30 @@ function parseDeadline(raw: string | undefined): number | undefined {
 
 export type PlanValues = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];
 
+/**
+ * --pages-per-host N and --pages-for HOST=N (repeatable), read one way for `estimate`, `export` and `crawl` (its
+ * page budgets): the limits, the HOST=N form (a host may be a URL; `HOST=0` is allowed) and the error texts.
+ */
+export function pagesPerHostOption(raw: string | undefined): number | undefined {
+  return parseNumber('pages-per-host', raw, L.pages);
+}
+
+/** --pages-for HOST=N: see {@link pagesPerHostOption}. */
+export function pagesForOption(raws: string[] | undefined): Record<string, number> | undefined {
+  return parseHostMap('pages-for', raws, { ...L.pages, min: 0 }, 'N');
+}
+
 /** The options as a PlanInput without seeds. Throws UsageError with a one-line message. */
 export function planInputFromOptions(values: PlanValues): Omit<PlanInput, 'seeds'> {
   const total = parseNumber('pages', values.pages, L.pages);
-  const perHost = parseNumber('pages-per-host', values['pages-per-host'], L.pages);
+  const perHost = pagesPerHostOption(values['pages-per-host']);
   if (total !== undefined && perHost !== undefined)
     throw new UsageError('--pages and --pages-per-host: give one, not both');
   checkPagesOptions(values);
   if (total === undefined && perHost === undefined && !values.sitemaps)
     throw new UsageError('--pages, --pages-per-host or --sitemaps is required');
-  // Typed per-host counts; with --sitemaps the sitemap step adds the other hosts' counts.
-  const byHost = parseHostMap('pages-for', values['pages-for'], { ...L.pages, min: 0 }, 'N');
+  const byHost = pagesForOption(values['pages-for']);
+  // Typed per-host counts (byHost); with --sitemaps the sitemap step adds the other hosts' counts.
   const input: Omit<PlanInput, 'seeds'> = {
     pages:
       byHost !== undefined || values.sitemaps

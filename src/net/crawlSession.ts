@@ -11,6 +11,7 @@ import type { SampleCrawlOptions } from '../core/crawl/sampleCrawlOptions';
 import { planSampleCrawl } from '../core/crawl/samplePlan';
 import type { PageFetcher, RobotsGate, UrlReport } from '../core/crawl/types';
 import { createReportBuilder, type CrawlReport } from '../core/crawl/crawlReport';
+import type { PlannedHost } from '../core/crawl/hostComparison';
 import { extractLinks } from '../core/html/links';
 import type { Calibration } from '../core/calibrate/types';
 import { estimateDocument, type Plan } from '../core/plan';
@@ -195,6 +196,16 @@ function robotsTimeouts(o: SampleCrawlOptions) {
   };
 }
 
+/** What the plan gave a host, for the report's planned against actual (pages null: unknown). */
+function plannedHost(h: Plan['hosts'][number]): PlannedHost {
+  return {
+    host: h.host,
+    pages: h.pagesUnknown === undefined ? h.pages : null,
+    requests: h.requests,
+    seconds: h.seconds,
+  };
+}
+
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
 export function startCrawlSession(options: SampleCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
   return launch(options, deps, undefined);
@@ -325,11 +336,13 @@ function launch(
         maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
         adaptive: options.adaptive,
         maxPages: options.maxPages,
+        ...(options.pageBudgets ? { pageBudgets: options.pageBudgets } : {}),
         maxDepth: options.maxDepth,
         allowOtherHosts: options.allowOtherHosts,
         followOtherHostRedirects: options.followOtherHostRedirects,
         maxRetries: options.maxRetries,
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
+        ...(options.crawlDelayByHost ? { crawlDelayByHost: options.crawlDelayByHost } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),
         ...(deps.plan ? { plannedSeconds: deps.plan.totalSeconds } : {}),
       }).catch((err: unknown) => {
@@ -343,22 +356,27 @@ function launch(
         planning.ended();
         plan = await planning.plan.catch(() => undefined);
       }
-      // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl).
-      const simulation = plan ? simulate(plan) : undefined;
-      if (plan) {
+      // The plan's band, simulated now that the crawl is over (so that it takes no time from the crawl). Only a
+      // calibrated plan has one: an uncalibrated plan has nothing measured to draw from, and its "band" would be
+      // its own total again (the summary says to run a test crawl instead: docs/cli.md#crawl-planner-crawl).
+      const simulation = plan && plan.input.calibration !== null ? simulate(plan) : undefined;
+      if (plan) summary = { ...summary, plannedSeconds: plan.totalSeconds };
+      if (plan && simulation) {
         const band = {
           p10Seconds: simulation!.p10Seconds,
           p50Seconds: simulation!.p50Seconds,
           p90Seconds: simulation!.p90Seconds,
           runs: simulation!.runs,
         };
-        summary = { ...summary, plannedSeconds: plan.totalSeconds, plannedBand: band };
+        summary = { ...summary, plannedBand: band };
       }
       if (held) deliver({ ...held, summary });
       const report = builder.build({
         urls: result.urls,
         endedAt: summary.endedAt,
-        ...(plan ? { plan: { ...estimateDocument(plan), simulation } } : {}),
+        ...(plan ? { plan: { ...estimateDocument(plan), simulation: simulation ?? null } } : {}),
+        // With page budgets the plan gave each host its budget: planned against actual, host by host.
+        ...(plan && options.pageBudgets ? { plannedHosts: plan.hosts.map(plannedHost) } : {}),
       });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);

@@ -756,7 +756,7 @@ test('--simulate adds the band to the JSON and a line to the text; with typed an
   assert.equal(text.status, 0, text.stderr);
   assert.match(
     text.stdout,
-    /^Simulated: 10\.5 s in every run \(nothing measured to draw from\) over 5 runs of the crawl engine on virtual time, seed 1; the plan says 10\.5 s$/m,
+    /^Simulated: no band: run a test crawl to get a band \(--calibrate REPORT\): the plan is not calibrated, so the simulation has nothing measured to draw from \(p50 10\.5 s over 5 runs; the plan says 10\.5 s\)$/m,
   );
   // Without --simulate, no simulation.
   assert.equal(

@@ -429,7 +429,7 @@ describe('summary on done', () => {
     const lines = run([{ type: 'done', at: T0 + 34_200, summary: summary() }]);
     const text = lines.join('\n');
     assert.match(text, /Crawl finished: complete/);
-    assert.match(text, /^elapsed 34\.2 s · planned 31 s \(\+10%\)$/m);
+    assert.match(text, /^elapsed 34\.2 s · planned 31 s \(\+10%\) · no band: run a test crawl to get a band$/m);
     assert.match(text, /^pages 42 · requests 47 · retries 3 · robots skips 2 · errors 1$/m);
     assert.match(text, /^status 200 ×40 · 301 ×2 · 429 ×3 · 503 ×1 · error ×1$/m);
     assert.match(text, /^Retry-After seen: 120 ×2, 5$/m);
@@ -476,6 +476,12 @@ describe('summary on done', () => {
     assert.match(band(35, 36), /: below$/m);
     // A band with no width (nothing measured to draw from) is one number.
     assert.match(band(31, 31), /· band 31 s \(p10–p90 of 200 simulated runs\): above$/m);
+  });
+
+  it('an uncalibrated plan (no band) says to run a test crawl to get one, and prints no band', () => {
+    const text = formatSummary(summary(), { color: false }).join('\n');
+    assert.match(text, /^elapsed 34\.2 s · planned 31 s \(\+10%\) · no band: run a test crawl to get a band$/m);
+    assert.doesNotMatch(text, /p10–p90/);
   });
 
   it('falls back to the formatter’s planned seconds, and leaves the plan out without one', () => {

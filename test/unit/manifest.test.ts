@@ -13,6 +13,7 @@ import {
 } from '../../src/core/crawl/sampleCrawlOptions';
 import { CONTACT_MAX_LENGTH, contactProblem } from '../../src/core/identity';
 import type { NumberLimit } from '../../src/core/limits';
+import { PLAN_LIMITS } from '../../src/core/plan/types';
 import { PACING_DEFAULTS } from '../../src/core/politeness/pacing';
 import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTING_LIMITS, SETTING_MAX_LENGTHS } from '../../src/extension/config';
 import { SETTINGS, TASK_TYPE } from '../../src/extension/ids';
@@ -187,6 +188,7 @@ test("task definition: each numeric property's range is the code's (the setting 
   const [definition] = manifest.contributes.taskDefinitions;
   const limits: Record<string, NumberLimit> = {
     maxPages: SETTING_LIMITS[SETTINGS.maxPages],
+    pagesPerHost: PLAN_LIMITS.pages,
     maxDepth: SAMPLE_CRAWL_LIMITS.maxDepth,
     delay: SETTING_LIMITS[SETTINGS.defaultDelay],
     concurrency: SAMPLE_CRAWL_LIMITS.concurrency,
@@ -198,6 +200,33 @@ test("task definition: each numeric property's range is the code's (the setting 
     const limit = limits[key]!;
     assert.deepEqual([p.minimum, p.maximum, p.type === 'integer'], [limit.min, limit.max, limit.integer === true], key);
   }
+});
+
+test("task definition: pagesPerHost and pagesFor are the crawl's page budgets; maxPages then defaults to their total", () => {
+  const [definition] = manifest.contributes.taskDefinitions;
+  const budget = definition!.properties.pagesFor as unknown as { additionalProperties: Setting };
+  const limit = SAMPLE_CRAWL_LIMITS.pageBudget;
+  assert.deepEqual([budget.additionalProperties.minimum, budget.additionalProperties.maximum], [limit.min, limit.max]);
+  const seeds = ['https://a.example/', 'https://b.example/'];
+  const o = resolveCrawlTask(
+    { type: TASK_TYPE, seeds, pagesPerHost: 4, pagesFor: { 'b.example': 9 } },
+    SETTING_DEFAULTS,
+  ).options;
+  assert.deepEqual(o.pageBudgets, { byHost: { 'b.example': 9 }, otherwise: 4 });
+  assert.equal(o.maxPages, 13);
+  const capped = resolveCrawlTask(
+    { type: TASK_TYPE, seeds, maxPages: 4, pagesFor: { 'a.example': 9, 'b.example': 1 } },
+    SETTING_DEFAULTS,
+  ).options;
+  assert.deepEqual(capped.pageBudgets, { byHost: { 'a.example': 3, 'b.example': 1 }, otherwise: 0 });
+  assert.throws(
+    () => resolveCrawlTask({ type: TASK_TYPE, seeds, pagesPerHost: 0 }, SETTING_DEFAULTS),
+    /pagesPerHost: 0 must be at least 1/,
+  );
+  assert.throws(
+    () => resolveCrawlTask({ type: TASK_TYPE, seeds, pagesFor: { 'a.example': -2 } }, SETTING_DEFAULTS),
+    /pagesFor: a\.example: -2 must be at least 0/,
+  );
 });
 
 test('the user agent is a product token (RFC 9309 §2.2.1)', () => {

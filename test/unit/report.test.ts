@@ -304,7 +304,39 @@ describe('report: the rest of the document', () => {
       elapsedVsPlannedPercent: 10.3,
       band: null,
       inBand: null,
+      hosts: null,
     });
+  });
+
+  it('with page budgets, each host planned against actual: pages, requests, time from its first request to its last answer', () => {
+    const r = build(crawl(), {
+      plannedHosts: [
+        { host: 'a.example', pages: 2, requests: 3, seconds: 6.5 },
+        { host: 'u.example', pages: null, requests: 1, seconds: 0 },
+      ],
+    });
+    assert.deepEqual(r.comparison.hosts, [
+      {
+        host: 'a.example',
+        plannedPages: 2,
+        actualPages: 2,
+        plannedRequests: 3,
+        actualRequests: 3,
+        plannedSeconds: 6.5,
+        actualSeconds: 7.19,
+        secondsVsPlannedPercent: 10.6,
+      },
+      {
+        host: 'u.example',
+        plannedPages: null,
+        actualPages: 0,
+        plannedRequests: null,
+        actualRequests: 0,
+        plannedSeconds: null,
+        actualSeconds: 0,
+        secondsVsPlannedPercent: null,
+      },
+    ]);
   });
 
   it("with the plan's simulated band, says where the elapsed time falls in it", () => {
@@ -319,6 +351,7 @@ describe('report: the rest of the document', () => {
       elapsedVsPlannedPercent: 10.3,
       band: { p10Seconds: 30, p50Seconds: 32.5, p90Seconds: 35, runs: 200 },
       inBand: 'inside',
+      hosts: null,
     });
     assert.equal(at(30, 34.2).inBand, 'inside');
     assert.equal(at(30, 34).inBand, 'above');

@@ -6,25 +6,39 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settings, SEEDS, form, harness, settle, seedList } from '../helpers/plannerHost';
 
-test('runTestCrawl passes the valid seeds, the delay and a page cap; refused when untrusted', async () => {
+test("runTestCrawl passes the valid seeds, the delay, a page cap and each host's planned pages as its budget; refused when untrusted", async () => {
   const h = harness({ seeds: SEEDS, form: { ...form, delaySeconds: 2, delayFrom: 'end' } });
   h.controller.receive({ type: 'ready' });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.deepEqual(h.crawls, [
     [
       ['https://a.example/', 'https://b.example/private/x'],
-      { userAgent: settings.userAgent, delaySeconds: 2, delayFrom: 'end', maxPages: 50 },
+      {
+        userAgent: settings.userAgent,
+        delaySeconds: 2,
+        delayFrom: 'end',
+        maxPages: 50,
+        // The plan's pages per host (the crawl cuts them to a share of maxPages each).
+        pagesFor: { 'a.example': 100, 'b.example': 100 },
+      },
     ],
   ]);
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 3 } });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.equal(h.crawls[1]![1].maxPages, 3);
+  assert.deepEqual(h.crawls[1]![1].pagesFor, { 'a.example': 2, 'b.example': 1 }, 'a total of 3 spread over 2 hosts');
   // A crawl of one page gets one seed: the first.
   h.controller.receive({ type: 'formChanged', form: { ...form, pagesMode: 'total', pages: 1 } });
   h.controller.receive({ type: 'runTestCrawl' });
   assert.deepEqual(h.crawls[2], [
     ['https://a.example/'],
-    { userAgent: settings.userAgent, delaySeconds: 1, delayFrom: 'start', maxPages: 1 },
+    {
+      userAgent: settings.userAgent,
+      delaySeconds: 1,
+      delayFrom: 'start',
+      maxPages: 1,
+      pagesFor: { 'a.example': 1, 'b.example': 0 },
+    },
   ]);
 
   h.setTrusted(false);

@@ -1,7 +1,7 @@
 /**
  * URL records and admission: how the crawl meets a URL (a seed, a link of a fetched page, a redirect
  * target). A URL is resolved, normalised (fragment dropped), deduped and scope-checked (other hosts,
- * depth, redirects, a stop, the page budget), recorded once, and an in-scope one is announced (`queued`)
+ * depth, redirects, a stop, the page budget and the host's own), recorded once, and an in-scope one is announced (`queued`)
  * and sent through robots.txt into its host's queue; its host's politeness state is made on first meeting.
  */
 import { HostRate } from '../politeness/hostRate';
@@ -75,6 +75,7 @@ export class Admission extends crawlPart<AdmissionParts>() {
       hops: rec.hops + 1,
       continuation: true,
       seed: false,
+      chainHost: rec.chainHost ?? rec.host,
     });
   }
 
@@ -126,6 +127,10 @@ export class Admission extends crawlPart<AdmissionParts>() {
       this.stats.notStartedByMaxPages++;
       return this.refuse(url, host, ctx, 'not-started', 'max-pages');
     }
+    if (!ctx.continuation && this.outcomes.hostBudgetSpent(host)) {
+      this.stats.notStartedByMaxPages++;
+      return this.refuse(url, host, ctx, 'not-started', 'host-pages');
+    }
     const rec = this.record(url, host, ctx);
     rec.inChain = ctx.continuation;
     if (this.emitting)
@@ -159,6 +164,7 @@ export class Admission extends crawlPart<AdmissionParts>() {
 
   private record(url: string, host: string, ctx: AdmitContext): UrlRecord {
     const rec = new UrlRecord(url, host, ctx.depth, ctx.from, ctx.hops, ctx.continuation);
+    if (ctx.chainHost !== undefined) rec.chainHost = ctx.chainHost;
     this.records.set(url, rec);
     this.order.push(rec);
     this.s.unfinished++;
@@ -184,6 +190,9 @@ export class Admission extends crawlPart<AdmissionParts>() {
           this.clock.now(),
         )
       : undefined;
+    // A Crawl-delay known before the crawl (a plan's) keeps the host at least that far apart from the start.
+    const known = this.o.crawlDelayByHost;
+    if (known !== undefined && Object.hasOwn(known, host)) rate.mergeCrawlDelay(known[host]);
     this.stats.addHost(host);
     return this.frontier.add(host, rate, bucket);
   }

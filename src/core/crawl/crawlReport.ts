@@ -20,6 +20,7 @@ import type {
   RequestStartEvent,
   ResponseEvent,
 } from './events';
+import { compareHosts, type HostComparison, type PlannedHost } from './hostComparison';
 import { summarizeNotFollowed } from './notFollowed';
 import type { UrlReport } from './types';
 
@@ -147,6 +148,8 @@ export interface CrawlReport {
     band: PlannedBand | null;
     /** `inside` the band (p10 ≤ elapsed ≤ p90), `above` or `below` it; null without a band. */
     inBand: 'inside' | 'above' | 'below' | null;
+    /** Each host's planned against actual pages, requests and time (hostComparison.ts); null without page budgets. */
+    hosts: HostComparison[] | null;
   };
   hosts: ReportHost[];
   requests: RequestRecord[];
@@ -176,6 +179,8 @@ export interface ReportExtra {
   plan?: unknown;
   /** Epoch ms the crawl ended, when no `done` event gave it (e.g. the run was aborted). */
   endedAt?: number;
+  /** What the plan gave each host, when the crawl ran with page budgets: `comparison.hosts` compares them. */
+  plannedHosts?: readonly PlannedHost[];
 }
 
 export interface ReportBuilder {
@@ -410,6 +415,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
             planned !== undefined && planned > 0 ? round((finalSummary.elapsedSeconds / planned - 1) * 100, 1) : null,
           band: finalSummary.plannedBand ?? null,
           inBand: finalSummary.plannedBand ? bandPlace(finalSummary.plannedBand, finalSummary.elapsedSeconds) : null,
+          hosts: extra.plannedHosts ? compareHosts(extra.plannedHosts, finalSummary.hosts, requests) : null,
         },
         hosts,
         requests,

@@ -18,6 +18,8 @@ export class UrlRecord {
   attempts = 0;
   /** Counted in `activeChains` (started, or continuing a started chain, and not yet final). */
   inChain = false;
+  /** The host its chain started on (a redirect target keeps its chain's): whose page budget the chain counts against. */
+  chainHost: string | undefined = undefined;
   state: 'new' | 'checking' | 'queued' | 'in-flight' | 'done' = 'new';
   /**
    * Set while this URL carries its origin's robots.txt request through the host's queue: called once the
@@ -53,6 +55,8 @@ export interface AdmitContext {
   hops: number;
   continuation: boolean;
   seed: boolean;
+  /** A redirect target: the host its chain started on. */
+  chainHost?: string;
 }
 
 export class CrawlState {

@@ -79,6 +79,19 @@ export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions
     check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
     check('tokenBucket.burst', o.tokenBucket.burst);
   }
+  if (o.crawlDelayByHost) {
+    for (const [host, n] of Object.entries(o.crawlDelayByHost))
+      if (numberProblem(n, CRAWL_LIMITS.maxCrawlDelaySeconds) !== undefined)
+        throw new RangeError(
+          `crawl option crawlDelayByHost ${host} must be ${rangeText(CRAWL_LIMITS.maxCrawlDelaySeconds)}, got ${String(n)}`,
+        );
+  }
+  if (o.pageBudgets) {
+    const limit = CRAWL_LIMITS.maxPages;
+    for (const [host, n] of [...Object.entries(o.pageBudgets.byHost), ['otherwise', o.pageBudgets.otherwise] as const])
+      if (numberProblem(n, limit) !== undefined)
+        throw new RangeError(`crawl option pageBudgets ${host} must be ${rangeText(limit)}, got ${String(n)}`);
+  }
   if (typeof o.fetch !== 'function' && typeof o.startFetch !== 'function')
     throw new RangeError('crawl option fetch must be a function');
   return o;

@@ -192,9 +192,10 @@ export interface HostSummary {
 /**
  * Why a URL the crawl met was not requested, when that is the crawl's scope or limits and not a failure:
  * a link or redirect to a host outside the seeds, a robots.txt Disallow, the depth limit, the page limit,
- * the redirect limit.
+ * the host's page budget (CrawlOptions.pageBudgets), the redirect limit.
  */
-export type NotFollowedReason = 'other-host' | 'robots-disallowed' | 'depth' | 'max-pages' | 'redirect-limit';
+export type NotFollowedReason =
+  'other-host' | 'robots-disallowed' | 'depth' | 'max-pages' | 'host-pages' | 'redirect-limit';
 
 /** The reasons in the order they are reported. */
 export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = [
@@ -202,6 +203,7 @@ export const NOT_FOLLOWED_REASONS: readonly NotFollowedReason[] = [
   'robots-disallowed',
   'depth',
   'max-pages',
+  'host-pages',
   'redirect-limit',
 ];
 

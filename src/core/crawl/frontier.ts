@@ -18,7 +18,8 @@
  * items (retries, redirect continuations) apart from the rest (see backQueue.ts), and the frontier keeps
  * two heaps: the hosts keyed as if the budget were open, and the hosts keyed by their exempt items only.
  * `takeReady` and `nextReadyAt` read the budget and use one heap or the other, so the budget opening or
- * closing re-keys nothing.
+ * closing re-keys nothing. A host's own page budget (`setHostOpen`) closes only that host to new work: it
+ * then starts its exempt items only, and is re-keyed alone.
  *
  * Costs for H hosts: enqueue, takeReady, pause and refresh are O(log H), plus O(1) amortized in the
  * host's own queue (O(log r) for r retries waiting on their notBefore); end is O(1); drop is O(n log n)
@@ -72,6 +73,8 @@ class Slot<T extends FrontierItem> implements HostSlot<T> {
   lastEndAt: number | undefined = undefined;
   pausedUntil = Number.NEGATIVE_INFINITY;
   dropped = false;
+  /** The host's own page budget holds its new work back (Frontier.setHostOpen). */
+  closed = false;
   /** Items the page budget holds back, and exempt ones; created with their first item. */
   normal: BackQueue<T> | undefined = undefined;
   exempt: BackQueue<T> | undefined = undefined;
@@ -143,6 +146,14 @@ export class Frontier<T extends FrontierItem> {
       : this.readyAtExempt(slot, this.base(slot));
   }
 
+  /** Opens or closes the host to new (not exempt) work: its own page budget. */
+  setHostOpen(host: HostSlot<T>, open: boolean): void {
+    const slot = this.own(host);
+    if (slot.closed === !open) return;
+    slot.closed = !open;
+    this.refresh(slot);
+  }
+
   /** Re-keys one host after anything about it changed (its rate, an end, a pause). */
   refresh(host: HostSlot<T>): void {
     const slot = this.own(host);
@@ -183,7 +194,7 @@ export class Frontier<T extends FrontierItem> {
         continue;
       }
       const exemptSeq = slot.exempt?.firstSeqAt(now);
-      const normalSeq = open ? slot.normal?.firstSeqAt(now) : undefined;
+      const normalSeq = open && !slot.closed ? slot.normal?.firstSeqAt(now) : undefined;
       let item: T;
       if (normalSeq !== undefined && (exemptSeq === undefined || normalSeq < exemptSeq))
         item = slot.normal!.shift(normalSeq);
@@ -235,16 +246,20 @@ export class Frontier<T extends FrontierItem> {
   /** Removes and returns every queued item that matches: host by host, each host's in queue order. */
   removeWhere(predicate: (item: T) => boolean): T[] {
     const removed: T[] = [];
-    for (const slot of this.slots.values()) {
-      const pairs: [number, T][] = [];
-      for (const queue of [slot.normal, slot.exempt])
-        if (queue) for (const pair of queue.removeWhere(predicate)) pairs.push(pair);
-      if (pairs.length === 0) continue;
-      for (const item of inQueueOrder(pairs)) removed.push(item);
-      this.refresh(slot);
-    }
-    this.queuedCount -= removed.length;
+    for (const slot of this.slots.values()) for (const item of this.removeFromHost(slot, predicate)) removed.push(item);
     return removed;
+  }
+
+  /** Removes and returns the queued items of one host that match, in queue order. */
+  removeFromHost(host: HostSlot<T>, predicate: (item: T) => boolean): T[] {
+    const slot = this.own(host);
+    const pairs: [number, T][] = [];
+    for (const queue of [slot.normal, slot.exempt])
+      if (queue) for (const pair of queue.removeWhere(predicate)) pairs.push(pair);
+    if (pairs.length === 0) return [];
+    this.refresh(slot);
+    this.queuedCount -= pairs.length;
+    return inQueueOrder(pairs);
   }
 
   private heap(): IndexedMinHeap<Slot<T>> {
@@ -265,7 +280,7 @@ export class Frontier<T extends FrontierItem> {
 
   private readyAtOpen(slot: Slot<T>, base: number | undefined): number | undefined {
     if (base === undefined) return undefined;
-    const normal = slot.normal?.earliest();
+    const normal = slot.closed ? undefined : slot.normal?.earliest();
     const exempt = slot.exempt?.earliest();
     if (normal === undefined && exempt === undefined) return undefined;
     return Math.max(base, Math.min(normal ?? Infinity, exempt ?? Infinity));

@@ -23,7 +23,7 @@ export function notFollowedReason(rec: UrlLike): NotFollowedReason | undefined {
         ? rec.detail
         : undefined;
     case 'not-started':
-      return rec.detail === 'max-pages' ? 'max-pages' : undefined;
+      return rec.detail === 'max-pages' || rec.detail === 'host-pages' ? rec.detail : undefined;
     default:
       return undefined;
   }

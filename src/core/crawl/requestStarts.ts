@@ -55,10 +55,7 @@ export class RequestStarts extends crawlPart<RequestStartsParts>() {
     rec.attempts++;
     rec.state = 'in-flight';
     rec.notBefore = 0;
-    if (!rec.inChain) {
-      rec.inChain = true;
-      this.s.activeChains++;
-    }
+    if (!rec.inChain) this.outcomes.chainStarted(rec);
     this.stats.started(slot.name, now);
     const startFetch = this.o.startFetch;
     if (startFetch) {

@@ -8,11 +8,20 @@ import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import { validateProductToken } from '../robots/token';
 import { CRAWL_DEFAULTS } from './engineOptions';
+import { budgetTotal, capBudgets, type PageBudgets } from './pageBudgets';
 
 export interface SampleCrawlOptions {
   seeds: string[];
-  /** Pages (final responses) after which no new URL starts. */
+  /**
+   * Pages (final responses) after which no new URL starts. With `pageBudgets` and none given: the seed hosts'
+   * budgets added up.
+   */
   maxPages: number;
+  /**
+   * Each host's page budget (docs/crawl-engine.md#per-host-page-budgets); none: only `maxPages`. Budgets whose
+   * seed hosts add up to more than `maxPages` are cut to fit it (capBudgets): the crawl and its plan then agree.
+   */
+  pageBudgets?: PageBudgets;
   /** Link depth from the seeds (seeds are 0). */
   maxDepth: number;
   /** The configured per-host delay in seconds. */
@@ -44,6 +53,8 @@ export interface SampleCrawlOptions {
   followOtherHostRedirects: boolean;
   /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
   tokenBucket?: { ratePerSecond: number; burst: number };
+  /** Crawl-delays known before the crawl (a plan's, `crawl --plan`), merged by max with robots.txt's. */
+  crawlDelayByHost?: Record<string, number>;
 }
 
 export const SAMPLE_CRAWL_LIMITS = {
@@ -58,6 +69,10 @@ export const SAMPLE_CRAWL_LIMITS = {
   maxCrawlDelaySeconds: PACING_LIMITS.maxCrawlDelaySeconds,
   hostRatePerSecond: { min: 0, max: 1_000, minExclusive: true },
   hostBurst: { min: 1, max: 1_000, integer: true },
+  /** A host's page budget: as many as a plan may give it (PLAN_LIMITS.pages, 0 allowed: `--pages-for HOST=0`). */
+  pageBudget: { min: 0, max: 1e12, integer: true },
+  /** A Crawl-delay known before the crawl: as a plan takes it (PLAN_LIMITS.crawlDelaySeconds). */
+  crawlDelay: { min: 0, max: 1e7 },
 } as const satisfies Record<string, NumberLimit>;
 
 /**
@@ -84,7 +99,10 @@ export const SAMPLE_CRAWL_DEFAULTS = {
   adaptive: PACING_DEFAULTS.adaptive,
   allowOtherHosts: CRAWL_DEFAULTS.allowOtherHosts,
   followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
-} as const satisfies Omit<SampleCrawlOptions, 'seeds' | 'contactUrl' | 'tokenBucket'>;
+} as const satisfies Omit<
+  SampleCrawlOptions,
+  'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets' | 'crawlDelayByHost'
+>;
 
 /** A refused option; `field` is the option's name as the caller knows it. */
 export class CrawlOptionsError extends Error {
@@ -135,6 +153,80 @@ function tokenBucket(o: Record<string, unknown>): Pick<SampleCrawlOptions, 'toke
   return { tokenBucket: { ratePerSecond, burst } };
 }
 
+/** One budget (0 when not given), refused as `pageBudgets: WHAT: …`. */
+function budget(value: unknown, what: string): number {
+  try {
+    return num('pageBudget', value, 0);
+  } catch (err) {
+    if (err instanceof CrawlOptionsError)
+      throw new CrawlOptionsError('pageBudgets', `${what}: ${err.message.slice(err.field.length + 2)}`);
+    throw err;
+  }
+}
+
+/** The budgets as given ({ byHost, otherwise }), checked; undefined when none. */
+function pageBudgets(value: unknown): PageBudgets | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new CrawlOptionsError('pageBudgets', 'must be { byHost, otherwise }');
+  const v = value as Record<string, unknown>;
+  const byHostRaw = v.byHost ?? {};
+  if (typeof byHostRaw !== 'object' || byHostRaw === null || Array.isArray(byHostRaw))
+    throw new CrawlOptionsError('pageBudgets', 'byHost must be an object of host: pages');
+  const entries = Object.entries(byHostRaw);
+  if (entries.length > MAX_SEEDS) throw new CrawlOptionsError('pageBudgets', `at most ${MAX_SEEDS} hosts`);
+  const byHost: Record<string, number> = {};
+  for (const [host, n] of entries) {
+    if (!/^[^\s/?#@]+$/.test(host)) throw new CrawlOptionsError('pageBudgets', `${JSON.stringify(host)} is not a host`);
+    byHost[host.toLowerCase()] = budget(n, host);
+  }
+  return { byHost, otherwise: budget(v.otherwise, 'otherwise') };
+}
+
+/** Crawl-delays by host as given, checked; {} when none. */
+function crawlDelayByHost(value: unknown): Pick<SampleCrawlOptions, 'crawlDelayByHost'> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new CrawlOptionsError('crawlDelayByHost', 'must be an object of host: seconds');
+  const entries = Object.entries(value);
+  if (entries.length > MAX_SEEDS) throw new CrawlOptionsError('crawlDelayByHost', `at most ${MAX_SEEDS} hosts`);
+  const out: Record<string, number> = {};
+  for (const [host, n] of entries) {
+    if (!/^[^\s/?#@]+$/.test(host))
+      throw new CrawlOptionsError('crawlDelayByHost', `${JSON.stringify(host)} is not a host`);
+    const limit: NumberLimit = SAMPLE_CRAWL_LIMITS.crawlDelay;
+    const problem = numberProblem(n, limit);
+    if (problem !== undefined)
+      throw new CrawlOptionsError('crawlDelayByHost', `${host}: ${numberProblemText(problem, String(n), limit)}`);
+    out[host.toLowerCase()] = n as number;
+  }
+  return Object.keys(out).length > 0 ? { crawlDelayByHost: out } : {};
+}
+
+/** `maxPages` and the budgets together: the budgets' total by default, and budgets cut to fit a smaller cap. */
+function pagesAndBudgets(
+  o: Record<string, unknown>,
+  seeds: readonly string[],
+): Pick<SampleCrawlOptions, 'maxPages' | 'pageBudgets'> {
+  const budgets = pageBudgets(o.pageBudgets);
+  if (budgets === undefined) return { maxPages: num('maxPages', o.maxPages, SAMPLE_CRAWL_DEFAULTS.maxPages) };
+  const hosts = seeds.map((s) => new URL(s).host);
+  const total = budgetTotal(budgets, hosts);
+  const limit = SAMPLE_CRAWL_LIMITS.maxPages;
+  if (o.maxPages === undefined || o.maxPages === null) {
+    if (total === 0)
+      throw new CrawlOptionsError('pageBudgets', "every seed host's budget is 0 pages: nothing to crawl");
+    if (total > limit.max)
+      throw new CrawlOptionsError(
+        'maxPages',
+        `the seed hosts' page budgets add up to ${total} pages, above the ${limit.max} a crawl fetches: give maxPages`,
+      );
+    return { maxPages: total, pageBudgets: budgets };
+  }
+  const maxPages = num('maxPages', o.maxPages, SAMPLE_CRAWL_DEFAULTS.maxPages);
+  return { maxPages, pageBudgets: capBudgets(budgets, hosts, maxPages) };
+}
+
 /**
  * Validates untrusted options (a tasks.json entry, a webview message, parsed flags) into SampleCrawlOptions.
  * Seeds must be absolute http(s) URLs; the first bad one is named with its position.
@@ -170,7 +262,7 @@ export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
   if (contactBad !== undefined) throw new CrawlOptionsError('contactUrl', contactBad);
   return {
     seeds,
-    maxPages: num('maxPages', o.maxPages, d.maxPages),
+    ...pagesAndBudgets(o, seeds),
     maxDepth: num('maxDepth', o.maxDepth, d.maxDepth),
     delaySeconds: num('delaySeconds', o.delaySeconds, d.delaySeconds),
     delayFrom: choice('delayFrom', o.delayFrom, ['start', 'end'] as const, d.delayFrom),
@@ -193,5 +285,6 @@ export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
     followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
     ...tokenBucket(o),
+    ...crawlDelayByHost(o.crawlDelayByHost),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The plan a test crawl is checked against: its seed hosts, `maxPages` spread over them, its delay, workers
+ * The plan a test crawl is checked against: its seed hosts, each host's page budget (or, without budgets,
+ * `maxPages` spread over them), its delay, workers
  * and per-host pacing, each host's Crawl-delay from robots.txt, the expected latency, and what an earlier
  * test crawl measured. Pure: src/net/crawlSession.ts reads robots.txt (fetched, or from the cache) and passes
  * each origin's Crawl-delay in.
@@ -30,12 +31,19 @@ export function samplePlanInput(options: SampleCrawlOptions, facts: SamplePlanFa
   const { seeds } = validateSeeds(options.seeds.map((text, i) => ({ text, line: i + 1 })));
   return {
     seeds,
-    pages: { total: options.maxPages },
+    // A host's budget is its pages in the plan (the one rule: src/core/crawl/pageBudgets.ts).
+    pages: options.pageBudgets
+      ? { byHost: options.pageBudgets.byHost, otherwise: options.pageBudgets.otherwise }
+      : { total: options.maxPages },
     workers: options.concurrency,
     delaySeconds: options.delaySeconds,
     delayFrom: options.delayFrom,
     ...(facts.latencySeconds !== undefined ? { latencySeconds: facts.latencySeconds } : {}),
-    crawlDelayByHost: crawlDelaysByHost(facts.crawlDelays),
+    // robots.txt's Crawl-delays and those known before the crawl (a plan's), by max, as the engine merges them.
+    crawlDelayByHost: mergeCrawlDelaysByHost(
+      Object.entries(options.crawlDelayByHost ?? {}),
+      crawlDelaysByHost(facts.crawlDelays),
+    ),
     crawlDelayPolicy: options.crawlDelayPolicy,
     maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
     adaptive: options.adaptive,

@@ -7,6 +7,7 @@ import type { Clock, Random } from '../clock';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
+import type { PageBudgets } from './pageBudgets';
 
 // ---------------------------------------------------------------------------------------------------
 // Injected dependencies
@@ -183,9 +184,20 @@ export interface CrawlOptions {
   adaptive?: boolean;
   /** Optional per-host token bucket on top of the interval. Default none. */
   tokenBucket?: TokenBucketSetting;
+  /**
+   * Crawl-delays known before the crawl, by host (a plan's: `crawl --plan`), merged by max with each host's
+   * robots.txt Crawl-delay under the same policy and cap. Default none.
+   */
+  crawlDelayByHost?: Readonly<Record<string, number>>;
 
   /** Completed pages (final responses) after which no new URL starts (Infinity: no limit). */
   maxPages?: number;
+  /**
+   * Per-host page budgets, counted as `maxPages` counts pages: a host's new URLs start only while its pages +
+   * its chains in progress are below its budget (docs/crawl-engine.md#per-host-page-budgets). Default none
+   * (only `maxPages`); both apply together.
+   */
+  pageBudgets?: PageBudgets;
   /** Link depth from the seeds (seeds are 0). Links on pages at this depth are read only to be counted as not followed (`depth`). */
   maxDepth?: number;
   /** Follow links and redirects to hosts that are not seed hosts. */
@@ -230,6 +242,8 @@ type OptionalCrawlOptions =
   | 'stop'
   | 'defer'
   | 'tokenBucket'
+  | 'crawlDelayByHost'
+  | 'pageBudgets'
   | 'plannedSeconds'
   | 'urlOutcomes';
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> &

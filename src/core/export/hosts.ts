@@ -3,6 +3,7 @@
  * skipped, each with its interval, pages and machine, and the seeds grouped per machine so that a host
  * is never split across machines (the plan's FNV-1a sharding, `machineForHost`).
  */
+import { plannedHostBudget } from '../crawl/pageBudgets';
 import type { HostPlan, Plan } from '../plan';
 import { parseSeedUrl } from '../seeds';
 import { ExportInputError, type ExportSeed } from './types';
@@ -61,7 +62,9 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
       hostsPagesUnknown.push(h.host);
       continue;
     }
-    if (h.pages === 0) {
+    // The host's page budget, as `crawl --plan` and the sidebar's Run test crawl give it (the one rule).
+    const pages = plannedHostBudget(h);
+    if (pages === 0) {
       hostsWithoutPages.push(h.host);
       continue;
     }
@@ -70,7 +73,7 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
       intervalSeconds: h.intervalSeconds,
       intervalSource: h.politenessSource,
       crawlDelaySeconds: h.crawlDelaySeconds,
-      pages: h.pages,
+      pages,
       machine: machines > 1 ? h.machine! : 0,
     };
     hosts.push(entry);

@@ -8,6 +8,7 @@ import { calibrationMatcher } from '../calibrate/match';
 import type { HostPlan, Plan } from '../plan/types';
 import type { Simulation } from '../simulate/types';
 import { colors } from './ansi';
+import { NO_BAND_TEXT } from './crawlLines';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
 import { plural } from './text';
@@ -129,6 +130,9 @@ export function formatSimulationText(sim: Simulation, plan: Plan, color: boolean
     sim.method === 'engine'
       ? 'of the crawl engine on virtual time'
       : 'of per-host sums (too large to run request by request)';
+  // An uncalibrated plan has nothing measured to draw from: no band, and how to get one (NO_BAND_TEXT).
+  if (plan.input.calibration === null)
+    return `${bold('Simulated:')} ${NO_BAND_TEXT} (--calibrate REPORT): the plan is not calibrated, so the simulation has nothing measured to draw from (p50 ${formatDuration(sim.p50Seconds)} over ${plural(sim.runs, 'run')}; the plan says ${formatDuration(plan.totalSeconds)})\n`;
   const band =
     sim.p10Seconds === sim.p90Seconds
       ? `${formatDuration(sim.p50Seconds)} in every run (nothing measured to draw from)`

@@ -151,6 +151,9 @@ export function planDeviation(elapsedSeconds: number, plannedSeconds: number | u
   return `${pct < 0 ? '-' : '+'}${Math.abs(pct)}%`;
 }
 
+/** What stands for the band of a plan that was not calibrated (it has none). */
+export const NO_BAND_TEXT = 'no band: run a test crawl to get a band';
+
 /** "band 24.8–27.1 s (p10–p90 of 200 simulated runs): inside", or "band 25.5 s (…)" when it has no width. */
 export function bandText(band: PlannedBand, elapsedSeconds: number): string {
   const low = formatDuration(band.p10Seconds);
@@ -471,7 +474,8 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
   if (planned !== undefined) {
     const dev = planDeviation(summary.elapsedSeconds, planned);
     timing += ` · planned ${formatDuration(planned)}${dev ? ` (${dev})` : ''}`;
-    if (summary.plannedBand) timing += ` · ${bandText(summary.plannedBand, summary.elapsedSeconds)}`;
+    // Only a calibrated plan has a band (src/net/crawlSession.ts); an uncalibrated one says how to get one.
+    timing += ` · ${summary.plannedBand ? bandText(summary.plannedBand, summary.elapsedSeconds) : NO_BAND_TEXT}`;
   }
   lines.push(fitWidth(timing));
 

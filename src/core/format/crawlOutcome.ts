@@ -22,6 +22,7 @@ export const NOT_FOLLOWED_LABELS: Readonly<Record<NotFollowedReason, string>> = 
   'robots-disallowed': 'robots.txt disallow',
   depth: 'depth limit',
   'max-pages': 'page limit',
+  'host-pages': "host's page budget",
   'redirect-limit': 'redirect limit',
 };
 

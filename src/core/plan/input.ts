@@ -158,6 +158,13 @@ function resolvePages(pages: PlanInput['pages']): ResolvedPlanInput['pages'] {
   return 'perHost' in pages ? { perHost: pages.perHost } : { total: pages.total };
 }
 
+/** The seeds' URLs (where given), in order, each once. */
+export function seedUrlsOf(seeds: ReadonlyArray<{ url?: string }>): string[] {
+  const urls = new Set<string>();
+  for (const seed of seeds) if (typeof seed.url === 'string') urls.add(seed.url);
+  return [...urls];
+}
+
 /** Hosts (lower-cased) in first-seen order, each with how many seeds named it. */
 export function groupHosts(seeds: ReadonlyArray<{ host: string }>): Map<string, number> {
   const counts = new Map<string, number>();

@@ -1,4 +1,5 @@
 /** How a page target becomes pages per host, and which hosts' pages are unknown. */
+import { pageBudgetOf, pageBudgetsOf } from '../crawl/pageBudgets';
 import type { PagesTarget, PagesUnknown } from './types';
 
 /** A number-per-host target. */
@@ -36,11 +37,13 @@ export function effectiveUnknown(target: ByHostTarget): Record<string, PagesUnkn
  * are unknown gets 0 (it is in no total).
  */
 export function spreadPages(target: PagesTarget, hostCount: number, hosts?: readonly string[]): number[] {
+  // A number per host is the host's page budget, the one rule the crawl stops it at (src/core/crawl/pageBudgets.ts).
   if ('perHost' in target) return Array.from({ length: hostCount }, () => target.perHost);
   if ('byHost' in target) {
     if (hosts === undefined || hosts.length !== hostCount)
       throw new TypeError('spreadPages: a number per host needs the hosts');
-    return hosts.map((h) => (Object.hasOwn(target.byHost, h) ? target.byHost[h]! : (target.otherwise ?? 0)));
+    const budgets = pageBudgetsOf(target)!;
+    return hosts.map((h) => pageBudgetOf(budgets, h));
   }
   if (hostCount === 0) return [];
   const base = Math.floor(target.total / hostCount);

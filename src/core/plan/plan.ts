@@ -14,7 +14,7 @@ import { calibrationMatcher } from '../calibrate/match';
 import { solveDeadline } from './deadline';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
-import { groupHosts, problemsOf, resolvePlanInput } from './input';
+import { groupHosts, problemsOf, resolvePlanInput, seedUrlsOf } from './input';
 import { makespan, type Makespan } from './makespan';
 import { spreadPages } from './pages';
 import { overheadOf } from './timing';
@@ -112,6 +112,7 @@ export function plan(input: PlanInput): Plan {
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
     input: r,
+    seedUrls: seedUrlsOf(input.seeds),
     totalSeconds: total.seconds,
     totalPages,
     skippedPages: hosts.reduce((s, h) => s + (h.skipped ? h.pages : 0), 0),

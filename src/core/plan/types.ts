@@ -42,8 +42,11 @@ export type PagesTarget =
     };
 
 export interface PlanInput {
-  /** The seeds (e.g. `validateSeeds(...).seeds`); only `host` is read. Hosts keep first-seen order. */
-  seeds: ReadonlyArray<{ host: string }>;
+  /**
+   * The seeds (e.g. `validateSeeds(...).seeds`): `host` is planned (hosts keep first-seen order), and `url`,
+   * when given, is kept as the plan's `seedUrls`.
+   */
+  seeds: ReadonlyArray<{ host: string; url?: string }>;
   pages: PagesTarget;
   /** Target request rate in requests per second, per machine. Undefined: no global rate limit. */
   rate?: number;
@@ -312,6 +315,11 @@ export interface DeadlineCheck extends DeadlineVerdict {
 
 export interface Plan {
   input: ResolvedPlanInput;
+  /**
+   * The seed URLs planned, in input order, each once (the seeds' `url`s; empty when the input gave hosts
+   * only): what `crawl --plan` crawls (docs/formats.md#the-estimate-document-estimate---json).
+   */
+  seedUrls: string[];
   /** The makespan: first request at t = 0, done when the last response has arrived. */
   totalSeconds: number;
   /** Pages planned (skipped hosts not counted). */

@@ -10,6 +10,8 @@ import {
   validateSampleCrawlOptions,
   type SampleCrawlOptions,
 } from '../../core/crawl/sampleCrawlOptions';
+import { numberProblem, numberProblemText } from '../../core/limits';
+import { PLAN_LIMITS } from '../../core/plan/types';
 import type { DelayFrom } from '../../core/politeness/interval';
 import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';
@@ -18,6 +20,9 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
   type: typeof TASK_TYPE;
   seeds: string[];
   maxPages?: number;
+  /** Each host's page budget, and a budget per host (docs/crawl-engine.md#per-host-page-budgets). */
+  pagesPerHost?: number;
+  pagesFor?: Record<string, number>;
   maxDepth?: number;
   delay?: number;
   delayFrom?: DelayFrom;
@@ -31,6 +36,8 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
 export const TASK_PROPERTIES = [
   'seeds',
   'maxPages',
+  'pagesPerHost',
+  'pagesFor',
   'maxDepth',
   'delay',
   'delayFrom',
@@ -42,6 +49,7 @@ export const TASK_PROPERTIES = [
 
 /** The engine's option names → the task property that sets them. */
 const PROPERTY_FOR_OPTION: Readonly<Record<string, string>> = {
+  pageBudgets: 'pagesFor',
   delaySeconds: 'delay',
   timeoutSeconds: 'timeout',
 };
@@ -73,9 +81,19 @@ export function resolveCrawlTask(raw: unknown, settings: CrawlPlannerSettings): 
     throw new TaskDefinitionError('report', 'must be a file path');
   }
   try {
+    const budgets = d.pagesPerHost !== undefined || d.pagesFor !== undefined;
+    // pagesPerHost is `--pages-per-host`: the plan's limits (a host of its own may have 0: pagesFor).
+    const perHostProblem = d.pagesPerHost === undefined ? undefined : numberProblem(d.pagesPerHost, PLAN_LIMITS.pages);
+    if (perHostProblem !== undefined)
+      throw new TaskDefinitionError(
+        'pagesPerHost',
+        numberProblemText(perHostProblem, JSON.stringify(d.pagesPerHost), PLAN_LIMITS.pages),
+      );
     const options = validateSampleCrawlOptions({
       seeds: d.seeds,
-      maxPages: d.maxPages ?? settings.maxPages,
+      // With page budgets, the pages default to their total (capped by maxPages when given).
+      maxPages: d.maxPages ?? (budgets ? undefined : settings.maxPages),
+      ...(budgets ? { pageBudgets: { byHost: d.pagesFor ?? {}, otherwise: d.pagesPerHost ?? 0 } } : {}),
       maxDepth: d.maxDepth,
       delaySeconds: d.delay ?? settings.defaultDelaySeconds,
       delayFrom: d.delayFrom ?? settings.delayFrom,

@@ -14,6 +14,7 @@ import type { CrawlReport } from '../../core/crawl/crawlReport';
 import { colors } from '../../core/format/ansi';
 import { createCrawlFormatter, toTerminal } from '../../core/format/crawlLines';
 import { holdLinesUntilPlan } from '../../core/format/heldLines';
+import { formatHostComparison } from '../../core/format/hostComparisonText';
 import { formatPlanText } from '../../core/format/planText';
 import { EXIT_FAILED, EXIT_USAGE } from '../../core/exitCodes';
 import { sanitizeText } from '../../core/format/table';
@@ -194,6 +195,9 @@ export function startTerminalCrawl(
       if (stopping) stopSession();
       const result = await crawl.done;
       await planPrinted;
+      // With page budgets (the sidebar's Run test crawl), each host planned against actual, as the CLI prints it.
+      const perHost = result.report.comparison.hosts;
+      if (perHost) out('', ...formatHostComparison(perHost));
 
       // 6. The report.
       try {

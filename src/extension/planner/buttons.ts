@@ -3,6 +3,7 @@
  * form's user agent and delay, a page cap), Copy plan as JSON, and a robots.txt link (only origins the planner
  * shows: a message cannot make the extension fetch anything else).
  */
+import { planBudgets } from '../../core/crawl/pageBudgets';
 import type { StepHost, TestCrawlRequest } from './deps';
 import { errorText } from './deliver';
 import { effectiveDelay, effectiveUserAgent } from './planning';
@@ -27,6 +28,9 @@ export function runTestCrawl(host: StepHost, plannedSeeds: () => readonly string
     delaySeconds: effectiveDelay(form, settings),
     delayFrom: form.delayFrom,
     maxPages: Math.max(1, Math.min(settings.maxPages, planned?.totalPages ?? settings.maxPages)),
+    // Each host's budget is its planned pages (the rule `crawl --plan` and the exports use); a crawl of fewer
+    // pages than the plan gives each host a share of them (capBudgets), so every host is sampled.
+    ...(planned ? { pagesFor: planBudgets(planned.hosts).byHost } : {}),
   };
   // A crawl of N pages reaches at most N seeds: the first N go (100,000 seeds would not be a test crawl).
   host.guard('run the test crawl', () => host.deps.runTestCrawl(seeds.slice(0, options.maxPages), options));

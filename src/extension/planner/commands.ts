@@ -70,6 +70,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
         delay: options.delaySeconds,
         delayFrom: options.delayFrom,
         maxPages: options.maxPages,
+        ...(options.pagesFor ? { pagesFor: options.pagesFor } : {}),
       }),
     openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
     openReport: () => vscode.commands.executeCommand(COMMANDS.openPlanReport),

@@ -55,6 +55,8 @@ export interface TestCrawlRequest {
   delayFrom: DelayFrom;
   /** min(the plan's total pages, the `crawlPlanner.maxPages` setting). */
   maxPages: number;
+  /** Each host's page budget from the plan (planBudgets: the one rule), cut to `maxPages` by the crawl. */
+  pagesFor?: Record<string, number>;
 }
 
 /** A seeds file: where it is (a URI's text, for the adapter) and its name for people. */

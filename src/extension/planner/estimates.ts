@@ -5,6 +5,7 @@
  */
 import type { Calibration } from '../../core/calibrate/types';
 import { calibrationRows, calibrationSourceText, formatSimulationText } from '../../core/format/calibrationText';
+import { NO_BAND_TEXT } from '../../core/format/crawlLines';
 import { formatDuration } from '../../core/format/duration';
 import { sanitizeText } from '../../core/format/table';
 import type { Plan } from '../../core/plan';
@@ -57,7 +58,8 @@ export function simulationView(sim: Simulation, plan: Plan): SimulationView {
     p50Seconds: sim.p50Seconds,
     p90Seconds: sim.p90Seconds,
     planSeconds: plan.totalSeconds,
-    bandText: simulationBandText(sim),
+    // An uncalibrated plan has no band (nothing measured to draw from): the words say how to get one.
+    bandText: plan.input.calibration === null ? NO_BAND_TEXT : simulationBandText(sim),
     text: formatSimulationText(sim, plan, false).trim(),
     timelineHosts: sim.timeline.hosts.length,
   };
