@@ -1,12 +1,16 @@
 /**
  * One host's time with faults (docs/calibration-and-simulation.md#faults-in-the-plan): a walk through its requests in
- * order, as the crawl engine would make them, with each kind of fault coming at its measured rate (evenly
+ * order, as the crawl engine would make them, with a fitted rate limiter replayed at the pace the walk keeps
+ * (limiterReplay.ts: it refuses what comes too soon, so its refusals follow the sawtooth of the raised
+ * interval and its pauses), each other kind of fault coming at its measured rate (evenly
  * spaced: a fault of rate 1/10 on every tenth request) and the engine's own rules on each: the host's
  * live interval (HostRate: raised at once on 429, 5xx and transport failures, ×0.9 per success), the
  * Retry-After pause, a retry for what the engine retries. Answers that are not faults take the mean gap over
  * the measured answer times (timing.ts). Deterministic: the expected path, not a sample (the simulation
  * samples).
  */
+import { randomFaults } from '../calibrate/faultModel';
+import type { LimiterReplay } from '../calibrate/limiterReplay';
 import type { HostCalibration } from '../calibrate/types';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
 import type { DelayFrom } from '../politeness/interval';
@@ -33,7 +37,7 @@ interface Outcome {
 
 /** The kinds of fault a calibration measured on a host, each with its share of the host's requests. */
 export function faultOutcomes(c: HostCalibration): Outcome[] {
-  const f = c.faults;
+  const f = randomFaults(c);
   const out: Outcome[] = [];
   const add = (
     rate: number,
@@ -87,7 +91,27 @@ export interface WalkInput {
   latency: LatencyModel;
   robotsLatencySeconds: number;
   outcomes: readonly Outcome[];
+  /** The host's rate limiter, replayed (a fresh one), with what its refusals look like; null for none. */
+  limiter: { replay: LimiterReplay; refusal: Outcome; retryAfterShare: number } | null;
   overhead: Overhead;
+}
+
+/** The outcome of a fitted limiter's refusal on a host: its status's answer times and Retry-After pauses. */
+export function limiterRefusal(c: HostCalibration): { refusal: Outcome; retryAfterShare: number } | null {
+  const l = c.model?.limiter;
+  if (!l) return null;
+  const kind = l.status === 429 ? c.faults.tooManyRequests : c.faults.serverErrors;
+  const pauses = kind.retryAfterSeconds;
+  return {
+    refusal: {
+      rate: 0,
+      latency: mean(kind.latencySeconds),
+      retryAfter: pauses.length === 0 ? undefined : mean(pauses),
+      throttle: 'backoff',
+      retried: true,
+    },
+    retryAfterShare: pauses.length === 0 ? 0 : l.retryAfterShare,
+  };
 }
 
 export interface WalkResult {
@@ -127,6 +151,9 @@ export function walkHost(w: WalkInput): WalkResult {
   let due = 0;
   let faults = 0;
   const slack = 1e-9;
+  // The limiter counts the robots.txt request at t = 0; its refusals with a Retry-After come at their share.
+  w.limiter?.replay.admit(0);
+  let pausedDue = 0;
   let halfAt: { t: number; left: number } | undefined;
   while (left > 0) {
     if (attempts === FAULT_WALK_MAX_REQUESTS >> 1) halfAt = { t, left };
@@ -141,8 +168,12 @@ export function walkHost(w: WalkInput): WalkResult {
     }
     attempts++;
     let outcome: Outcome | undefined;
-    due += total;
-    if (due >= 1 - slack) {
+    if (w.limiter !== null && !w.limiter.replay.admit(t)) {
+      pausedDue += w.limiter.retryAfterShare;
+      const paused = pausedDue >= 1 - slack;
+      if (paused) pausedDue -= 1;
+      outcome = paused ? w.limiter.refusal : { ...w.limiter.refusal, retryAfter: undefined };
+    } else if ((due += total) >= 1 - slack) {
       due -= 1;
       faults++;
       let behind = -Infinity;

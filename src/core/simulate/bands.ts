@@ -43,7 +43,8 @@ export function perHostSums(
     if (m.fixed) return () => h.seconds;
     const pages = Math.min(h.pages, samplePages);
     const times: number[] = [];
-    const machines = byMachine([{ ...h, pages }], [calibrations[i]]);
+    const nonPageRequests = Math.round((h.nonPageRequests * pages) / h.pages);
+    const machines = byMachine([{ ...h, pages, nonPageRequests }], [calibrations[i]]);
     for (let k = 0; k < SAMPLE_RUNS; k++) {
       const run = runOnce(
         plan.input,
@@ -58,11 +59,12 @@ export function perHostSums(
     if (pages === h.pages) return (random) => times[Math.floor(random() * times.length)]!;
     // The part that does not grow with the pages: the robots.txt gap and the last answer.
     const fixedPart = h.firstPageSeconds + h.latencySeconds + plan.overhead.afterResponseSeconds;
-    const perStep = (mean(times) - fixedPart) / (pages - 1);
+    const sampleSteps = pages + nonPageRequests - 1;
+    const perStep = (mean(times) - fixedPart) / sampleSteps;
     const average = mean(times);
     const variancePerStep =
-      times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);
-    const steps = h.pages - 1;
+      times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / sampleSteps;
+    const steps = h.pages + h.nonPageRequests - 1;
     return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normal(random);
   });
   const bound = Math.max(plan.bounds.workersSeconds, plan.bounds.globalRateSeconds ?? 0);
