@@ -39,6 +39,20 @@ export interface FitCounts {
   retryAfterShare(status: number): number;
 }
 
+/**
+ * What a fault rate is believed to be before a test crawl (docs/calibration-and-simulation.md#fault-models): a
+ * Beta prior of `faults` faults in `requests` requests (a mean of 2%, worth 25 requests of evidence). Servers
+ * answer most requests; a short test crawl that saw one fault in ten requests has not shown a 10% rate. The
+ * plan takes a random fault's posterior mean, (count + faults) / (requests + faults + requests of the prior);
+ * the simulation draws each run's rate from the posterior Beta (src/core/simulate/draws.ts).
+ */
+export const FAULT_RATE_PRIOR = { faults: 0.5, requests: 25 } as const;
+
+/** The posterior mean of a fault rate seen `count` times in `requests` requests. */
+export function posteriorRate(count: number, requests: number): number {
+  return (count + FAULT_RATE_PRIOR.faults) / (requests + FAULT_RATE_PRIOR.requests);
+}
+
 /** Refusals a limiter must explain before the fit tells it from random refusals. */
 export const MIN_REFUSALS_TO_TELL = 3;
 /** Gaps kept as evidence, each side. */
@@ -153,18 +167,25 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
   const lo = distinct[0]!;
   const hi = distinct[distinct.length - 1]! * 3;
   for (let i = 0; i < MAX_BUCKET_INTERVALS; i++) candidates.push(lo * (hi / lo) ** (i / (MAX_BUCKET_INTERVALS - 1)));
+  // The best (fewest mispredictions; the smaller burst on a tie), and the run of refill intervals around it
+  // that does as well: its range reaches to the neighbouring intervals that do worse.
   let best: { cost: number; burst: number; lo: number; hi: number; explained: number; mispredicted: number } | null =
     null;
   for (const burst of BURSTS) {
-    let run: typeof best = null;
-    for (const intervalMs of candidates) {
-      const c = bucketCost(seq, status, intervalMs, burst);
-      if (c.explained === 0) continue;
-      if (best === null || c.cost < best.cost) {
-        best = { burst, lo: intervalMs, hi: intervalMs, ...c };
-        run = best;
-      } else if (run !== null && c.cost === run.cost && run.burst === burst) run.hi = intervalMs;
-      else run = null;
+    const costs = candidates.map((intervalMs) => bucketCost(seq, status, intervalMs, burst));
+    for (let i = 0; i < costs.length; i++) {
+      const c = costs[i]!;
+      if (c.explained === 0 || (best !== null && c.cost >= best.cost)) continue;
+      let a = i;
+      let b = i;
+      while (a > 0 && costs[a - 1]!.cost === c.cost) a--;
+      while (b < costs.length - 1 && costs[b + 1]!.cost === c.cost) b++;
+      best = {
+        burst,
+        lo: candidates[Math.max(0, a - 1)]!,
+        hi: candidates[Math.min(candidates.length - 1, b + 1)]!,
+        ...c,
+      };
     }
   }
   if (best === null) return null;
@@ -238,29 +259,41 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
     undetermined,
     evidence,
     note: undetermined
-      ? `${explained === 1 ? 'one refusal' : `${explained} refusals`}: too few to tell a rate limiter from random ${limiter!.status}s (the band draws from both)`
+      ? `${explained === 1 ? 'one refusal' : `${explained} refusals`}: too few to tell a rate limiter from random ${limiter!.status}s or to pin its interval (the band draws it from ${limiter!.intervalRangeSeconds[0]} to ${limiter!.intervalRangeSeconds[1]} s)`
       : null,
   };
 }
 
 /**
- * The faults of a host that come at random: its measured faults less the refusals its limiter explains
- * (which the limiter replays at the pace kept instead). Without a model, or without a limiter, the faults.
+ * The faults of a host that come at random, as its fitted model has them: its measured faults less the
+ * refusals its limiter explains (which the limiter replays at the pace kept instead), each at its posterior
+ * mean rate (a periodic one, `every`, at 1/every). Without a model (a calibration written by hand): the
+ * faults as measured.
  */
 export function randomFaults(c: HostCalibration): HostFaults {
-  const l = c.model?.limiter;
-  if (!l) return c.faults;
-  const explained = c.model!.evidence.explained;
-  const less = (f: FaultSummary, by: number): FaultSummary => {
+  const model = c.model;
+  if (model === undefined) return c.faults;
+  const l = model.limiter;
+  const explained = model.evidence.explained;
+  const less = <F extends FaultSummary>(f: F, by: number): F => {
     const count = Math.max(0, f.count - by);
-    return { ...f, count, rate: c.requests === 0 ? 0 : count / c.requests, every: count === f.count ? f.every : null };
+    const every = count === f.count ? f.every : null;
+    const rate = count === 0 ? 0 : every !== null ? f.rate : posteriorRate(count, c.requests);
+    return { ...f, count, rate, every };
   };
   const f = c.faults;
-  if (l.status === 429) return { ...f, tooManyRequests: less(f.tooManyRequests, explained) };
+  const rest = {
+    timeouts: less(f.timeouts, 0),
+    otherErrors: less(f.otherErrors, 0),
+  };
+  if (l === null)
+    return { ...rest, tooManyRequests: less(f.tooManyRequests, 0), serverErrors: less(f.serverErrors, 0) };
+  if (l.status === 429)
+    return { ...rest, tooManyRequests: less(f.tooManyRequests, explained), serverErrors: less(f.serverErrors, 0) };
   const served = less(f.serverErrors, explained);
   const statuses = { ...f.serverErrors.statuses };
   const key = String(l.status);
   statuses[key] = Math.max(0, (statuses[key] ?? 0) - explained);
   if (statuses[key] === 0) delete statuses[key];
-  return { ...f, serverErrors: { ...served, statuses } };
+  return { ...rest, tooManyRequests: less(f.tooManyRequests, 0), serverErrors: { ...served, statuses } };
 }

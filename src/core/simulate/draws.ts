@@ -1,14 +1,11 @@
 /**
  * The simulation's draws of a model's parameters from what a test crawl measured
  * (docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open): a fault rate from its Beta
- * posterior given the count seen in the requests made (Jeffreys' prior, Beta(½, ½)), so that few requests
- * leave a rate open and none fixes it at 0; a limiter's interval uniformly over the range the test crawl's
- * gaps leave open. Pure: the random function is passed in.
+ * posterior given the count seen in the requests made (FAULT_RATE_PRIOR, src/core/calibrate/faultModel.ts), so
+ * that few requests leave a rate open and none fixes it at 0. Pure: the random function is passed in.
  */
+import { FAULT_RATE_PRIOR } from '../calibrate/faultModel';
 import type { Random } from '../clock';
-
-/** The prior's pseudo-counts (Jeffreys): a fault seen k times in n requests has a rate ~ Beta(k + ½, n − k + ½). */
-export const RATE_PRIOR = 0.5;
 
 /** A standard normal draw (Box–Muller; 1 − random() is in (0, 1], so the log is finite). */
 export function normalDraw(random: Random): number {
@@ -42,5 +39,6 @@ export function betaDraw(a: number, b: number, random: Random): number {
 
 /** A fault rate given `count` seen in `requests`: a draw from its posterior. */
 export function rateDraw(count: number, requests: number, random: Random): number {
-  return betaDraw(count + RATE_PRIOR, Math.max(0, requests - count) + RATE_PRIOR, random);
+  const p = FAULT_RATE_PRIOR;
+  return betaDraw(count + p.faults, Math.max(0, requests - count) + p.requests - p.faults, random);
 }

@@ -183,9 +183,9 @@ const UNSEEN_FAULT_STATUS = 500;
  * The model of one planned host; `calibration` when a test crawl saw it. With `random`, for one run: every
  * list of measured times is first drawn anew from itself (a bootstrap of the calibration), and with a fitted
  * fault model (`calibration.model`) its parameters are drawn from what the test crawl leaves open: the
- * limiter's interval over its range (and, when the fit is undetermined, a limiter or random refusals, one
- * or the other), each random fault's rate from its posterior (draws.ts), and when the host showed no random
- * fault, one of a kind not seen (a 500) at a rate drawn from none in its requests.
+ * limiter's interval over its range (wide when few refusals were seen), each random fault's rate from its
+ * posterior (draws.ts), and when the host showed no random fault, one of a kind not seen (a 500) at a rate
+ * drawn from none in its requests.
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
@@ -197,19 +197,15 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
   const latency = measured === undefined ? () => fixedLatency : (r: Random) => measured(r) ?? fixedLatency;
   const fitted = calibration?.model !== undefined && h.calibrated.length > 0 ? calibration.model : undefined;
   const withFaults = calibration !== undefined && h.calibrated.includes('faults');
-  // The limiter, unless an undetermined fit draws random refusals for this run.
-  const limiterModel =
-    withFaults && fitted?.limiter && !(fitted.undetermined && random !== undefined && random() < 0.5)
-      ? fitted.limiter
-      : null;
-  const source = limiterModel === null ? calibration?.faults : randomFaults(calibration!);
+  const limiterModel = withFaults && fitted?.limiter ? fitted.limiter : null;
+  const source = calibration === undefined ? undefined : randomFaults(calibration);
   const requests = calibration?.requests ?? 0;
   const rateOf = (fault: FaultSummary): number =>
     fitted === undefined || random === undefined || fault.every !== null
       ? fault.rate
       : rateDraw(fault.count, requests, random);
   const faults = withFaults && source !== undefined ? faultKinds(source, h.latencySeconds, list, rateOf) : [];
-  if (fitted !== undefined && random !== undefined && faults.length === 0) {
+  if (fitted !== undefined && random !== undefined && !faults.some((f) => f.every === null)) {
     const rate = rateDraw(0, requests, random);
     faults.push({
       rate,
