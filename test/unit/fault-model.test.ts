@@ -33,6 +33,7 @@ const counts = (o: Partial<Omit<FitCounts, 'retryAfterShare'>> = {}): FitCounts 
   timeouts: 0,
   otherErrors: 0,
   retryAfterShare: () => 1,
+  periodic: () => false,
   ...o,
 });
 

@@ -37,6 +37,8 @@ export interface FitCounts {
   otherErrors: number;
   /** The share of each status's refusals that had a Retry-After. */
   retryAfterShare(status: number): number;
+  /** Whether a status's refusals came on every Nth request (`every`): a limiter that counts requests explains them. */
+  periodic(status: number): boolean;
 }
 
 /**
@@ -214,7 +216,8 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
   let chosen: { fit: LimiterFit; refusals: number } | null = null;
   for (const status of LIMITER_STATUSES) {
     const refusals = seq.filter((r) => r.status === status).length;
-    if (refusals === 0) continue;
+    // Refusals on every Nth request: a counting limiter explains them all, whatever the pace.
+    if (refusals === 0 || counts.periodic(status)) continue;
     let fit: LimiterFit | null = null;
     for (const since of ['accepted', 'any'] as const) {
       const f = minIntervalFit(seq, status, since);
@@ -239,8 +242,9 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
   const random5xx = counts.serverErrors - (limiter?.status === 503 ? explained : 0);
   const kinds: FaultModelKind[] = [];
   if (limiter !== null) kinds.push(limiter.kind);
-  if (random429 > 0) kinds.push('random-429');
-  if (random5xx > 0) kinds.push('random-5xx');
+  if (counts.periodic(429) || counts.periodic(503)) kinds.push('counting');
+  if (random429 > 0 && !counts.periodic(429)) kinds.push('random-429');
+  if (random5xx > 0 && !counts.periodic(503)) kinds.push('random-5xx');
   if (counts.timeouts > 0) kinds.push('timeouts');
   if (counts.otherErrors > 0) kinds.push('errors');
   const undetermined = limiter !== null && explained < MIN_REFUSALS_TO_TELL;

@@ -224,6 +224,7 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       serviceUnavailable: f.serverErrors.statuses['503'] ?? 0,
       timeouts: f.timeouts.count,
       otherErrors: f.otherErrors.count,
+      periodic: (status) => (status === 429 ? f.tooManyRequests.every : f.serverErrors.every) !== null,
       retryAfterShare: (status) => {
         const kind = status === 429 ? f.tooManyRequests : f.serverErrors;
         const count = status === 429 ? kind.count : (f.serverErrors.statuses[String(status)] ?? 0);

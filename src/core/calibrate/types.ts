@@ -77,7 +77,8 @@ export interface LimiterModel {
 }
 
 /** The fault models calibration can fit, each named by the mechanism it stands for. */
-export type FaultModelKind = 'min-interval' | 'token-bucket' | 'random-429' | 'random-5xx' | 'timeouts' | 'errors';
+export type FaultModelKind =
+  'min-interval' | 'token-bucket' | 'counting' | 'random-429' | 'random-5xx' | 'timeouts' | 'errors';
 
 /** What the fit read: the requests, the refusals, and the gaps before them (seconds, ascending, at most FIT_MAX_GAPS each). */
 export interface FaultModelEvidence {
