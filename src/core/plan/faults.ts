@@ -22,6 +22,9 @@ import { engineSeconds, gapAfter, type LatencyModel, type Overhead } from './tim
 /** Requests walked one by one; a host with more continues at the average of the second half of these. */
 export const FAULT_WALK_MAX_REQUESTS = 100_000;
 
+/** The golden ratio's fractional part: its multiples mod 1 spread evenly over [0, 1). */
+const GOLDEN = 0.6180339887498949;
+
 /** One kind of request outcome the walk places at its rate. */
 interface Outcome {
   rate: number;
@@ -33,6 +36,11 @@ interface Outcome {
   throttle: ThrottleCause | undefined;
   /** The engine tries the URL again. */
   retried: boolean;
+  /**
+   * Placed in the middle of its period (the first after ½ / rate requests) rather than at its end: a random
+   * fault of a fitted model, whose expected count over N requests is N × rate, not its floor.
+   */
+  centred?: boolean;
 }
 
 /** The kinds of fault a calibration measured on a host, each with its share of the host's requests. */
@@ -46,8 +54,12 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
     throttle: ThrottleCause | undefined,
     retried: boolean,
   ) => {
-    if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried });
+    if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried, ...(centred ? { centred } : {}) });
   };
+  // A fitted model's random faults (no counting limiter among them) come centred; measured rates as they were.
+  const centred =
+    c.model !== undefined &&
+    [f.tooManyRequests, f.serverErrors, f.timeouts, f.otherErrors].every((k) => k.every === null);
   const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.min(1, part / whole));
   // 429: with a Retry-After pause (the share of them that had one) or without.
   const ra429 = share(f.tooManyRequests.retryAfterSeconds.length, f.tooManyRequests.count);
@@ -148,7 +160,7 @@ export function walkHost(w: WalkInput): WalkResult {
   // each kind is behind its share, so that kinds interleave rather than come together.
   const total = w.outcomes.reduce((sum, x) => sum + x.rate, 0);
   const given = w.outcomes.map(() => 0);
-  let due = 0;
+  let due = w.outcomes.length > 0 && w.outcomes.every((x) => x.centred === true) ? 0.5 : 0;
   let faults = 0;
   const slack = 1e-9;
   // The limiter counts the robots.txt request at t = 0; its refusals with a Retry-After come at their share.
@@ -193,7 +205,12 @@ export function walkHost(w: WalkInput): WalkResult {
       left--;
       if (left === 0)
         return { seconds: t + w.latency.mean + o.afterResponseSeconds, firstPageSeconds: firstPage, attempts };
-      t += w.latency.meanGap(interval(), w.delayFrom, o);
+      // Against a limiter the gap itself decides, not its mean: the answer times in a low-discrepancy order
+      // (the golden ratio's multiples), each gap as the engine makes it after that answer.
+      t +=
+        w.limiter === null
+          ? w.latency.meanGap(interval(), w.delayFrom, o)
+          : gapAfter(interval(), w.latency.at((attempts * GOLDEN) % 1), w.delayFrom, o);
       continue;
     }
     const end = t + outcome.latency + o.afterResponseSeconds;
