@@ -59,6 +59,8 @@ export function posteriorRate(count: number, requests: number): number {
 export const MIN_REFUSALS_TO_TELL = 3;
 /** Gaps kept as evidence, each side. */
 export const FIT_MAX_GAPS = 50;
+/** Refusals a token bucket must explain: one refusal tells nothing about a burst (any of 800 buckets could refuse it). */
+const MIN_BUCKET_REFUSALS = 2;
 /** Token bucket sizes tried. */
 const BURSTS = [2, 3, 4, 5, 6, 8, 10, 12, 16, 20] as const;
 /** Refill intervals tried for a token bucket, at most (spread over the gaps seen). */
@@ -177,7 +179,7 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
     const costs = candidates.map((intervalMs) => bucketCost(seq, status, intervalMs, burst));
     for (let i = 0; i < costs.length; i++) {
       const c = costs[i]!;
-      if (c.explained === 0 || (best !== null && c.cost >= best.cost)) continue;
+      if (c.explained < MIN_BUCKET_REFUSALS || (best !== null && c.cost >= best.cost)) continue;
       let a = i;
       let b = i;
       while (a > 0 && costs[a - 1]!.cost === c.cost) a--;

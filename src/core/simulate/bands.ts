@@ -18,6 +18,7 @@ import type { HostPlan, Plan } from '../plan/types';
 import { deriveSeed, mulberry32 } from '../random';
 import { mean, percentileSorted } from '../statistics';
 import type { HostModel } from './model';
+import { normalDraw } from './draws';
 import { byMachine, runOnce } from './run';
 import type { Simulation, TimelineHost } from './types';
 
@@ -65,7 +66,7 @@ export function perHostSums(
     const variancePerStep =
       times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / sampleSteps;
     const steps = h.pages + h.nonPageRequests - 1;
-    return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normal(random);
+    return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normalDraw(random);
   });
   const bound = Math.max(plan.bounds.workersSeconds, plan.bounds.globalRateSeconds ?? 0);
   const makespans: number[] = [];
@@ -109,9 +110,4 @@ export function perHostSums(
     requests,
     timeline: { run: null, seconds: p50, hosts: timeline },
   };
-}
-
-/** A standard normal draw (Box–Muller; 1 − random() is in (0, 1], so the log is finite). */
-function normal(random: Random): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
