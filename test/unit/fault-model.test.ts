@@ -77,7 +77,8 @@ test('fit: a min-interval limiter (500 ms since the last accepted request): its 
   assert.equal(l.status, 429);
   // The sawtooth's gaps: refused at 0.2 and 0.478 s, accepted from 0.531 s up.
   assert.deepEqual(l.intervalRangeSeconds, [0.478, 0.531]);
-  assert.equal(l.intervalSeconds, 0.5045);
+  // The fit: the range's geometric middle (an interval is a scale).
+  assert.equal(l.intervalSeconds, Math.round(Math.sqrt(0.478 * 0.531) * 10_000) / 10_000);
   assert.equal(m.evidence.explained, refusals);
   assert.equal(m.evidence.mispredicted, 0);
   assert.equal(m.undetermined, false);

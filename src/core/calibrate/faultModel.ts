@@ -37,7 +37,10 @@ export interface FitCounts {
   otherErrors: number;
   /** The share of each status's refusals that had a Retry-After. */
   retryAfterShare(status: number): number;
-  /** Whether a status's refusals came on every Nth request (`every`): a limiter that counts requests explains them. */
+  /**
+   * Whether a status's refusals came on every Nth request (`every`): a limiter that counts requests explains
+   * them, unless a pace limiter explains them all with no misprediction.
+   */
   periodic(status: number): boolean;
 }
 
@@ -125,7 +128,7 @@ function minIntervalFit(seq: readonly FitRequest[], status: number, since: 'acce
   return {
     limiter: {
       kind: 'min-interval',
-      intervalSeconds: round((lo + hi) / 2),
+      intervalSeconds: round(middle(lo, hi)),
       intervalRangeSeconds: [round(lo), round(hi)],
       since,
       burst: 1,
@@ -196,7 +199,7 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
   return {
     limiter: {
       kind: 'token-bucket',
-      intervalSeconds: round((best.lo + best.hi) / 2000),
+      intervalSeconds: round(middle(best.lo, best.hi) / 1000),
       intervalRangeSeconds: [round(best.lo / 1000), round(best.hi / 1000)],
       since: 'accepted',
       burst: best.burst,
@@ -211,6 +214,19 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
 }
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/**
+ * The fit within a range an interval is known to lie in: its geometric middle (an interval is a scale: before
+ * the test crawl, 0.1 s to 0.2 s is as likely as 1 s to 2 s), the arithmetic one when the range starts at 0.
+ */
+export function middle(lo: number, hi: number): number {
+  return lo > 0 ? Math.sqrt(lo * hi) : (lo + hi) / 2;
+}
+
+/** A draw within the range: log-uniform (see middle), uniform when it starts at 0; `u` in [0, 1). */
+export function withinRange(lo: number, hi: number, u: number): number {
+  return lo > 0 ? lo * (hi / lo) ** u : lo + u * (hi - lo);
+}
 const costOf = (f: LimiterFit, refusals: number): number => f.mispredicted + refusals - f.explained;
 
 /** The host's fault model from its requests in start order (robots.txt first) and its faults' counts. */
@@ -218,8 +234,7 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
   let chosen: { fit: LimiterFit; refusals: number } | null = null;
   for (const status of LIMITER_STATUSES) {
     const refusals = seq.filter((r) => r.status === status).length;
-    // Refusals on every Nth request: a counting limiter explains them all, whatever the pace.
-    if (refusals === 0 || counts.periodic(status)) continue;
+    if (refusals === 0) continue;
     let fit: LimiterFit | null = null;
     for (const since of ['accepted', 'any'] as const) {
       const f = minIntervalFit(seq, status, since);
@@ -232,8 +247,11 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
       bucket.acceptedGaps = fit?.acceptedGaps ?? [];
       fit = bucket;
     }
-    // A limiter is kept only when it mispredicts fewer than random refusals would (every refusal unexplained).
+    // A limiter is kept only when it mispredicts fewer than random refusals would (every refusal unexplained),
+    // and, when the refusals came on every Nth request, only when it explains them all with no misprediction:
+    // else a counting limiter explains them better.
     if (fit === null || costOf(fit, refusals) >= refusals) continue;
+    if (counts.periodic(status) && costOf(fit, refusals) > 0) continue;
     if (chosen === null || fit.explained > chosen.fit.explained) chosen = { fit, refusals };
   }
   const limiter = chosen === null ? null : { ...chosen.fit.limiter };
@@ -244,9 +262,10 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
   const random5xx = counts.serverErrors - (limiter?.status === 503 ? explained : 0);
   const kinds: FaultModelKind[] = [];
   if (limiter !== null) kinds.push(limiter.kind);
-  if (counts.periodic(429) || counts.periodic(503)) kinds.push('counting');
-  if (random429 > 0 && !counts.periodic(429)) kinds.push('random-429');
-  if (random5xx > 0 && !counts.periodic(503)) kinds.push('random-5xx');
+  const counting = (status: number, left: number) => left > 0 && counts.periodic(status) && limiter?.status !== status;
+  if (counting(429, random429) || counting(503, random5xx)) kinds.push('counting');
+  if (random429 > 0 && !counting(429, random429)) kinds.push('random-429');
+  if (random5xx > 0 && !counting(503, random5xx)) kinds.push('random-5xx');
   if (counts.timeouts > 0) kinds.push('timeouts');
   if (counts.otherErrors > 0) kinds.push('errors');
   const undetermined = limiter !== null && explained < MIN_REFUSALS_TO_TELL;

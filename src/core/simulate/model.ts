@@ -6,7 +6,7 @@
  * calibration). For one run, the model's parameters are first drawn from what the test crawl leaves open
  * (draws.ts; docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open).
  */
-import { randomFaults } from '../calibrate/faultModel';
+import { randomFaults, withinRange } from '../calibrate/faultModel';
 import { limiterReplay, type LimiterReplay } from '../calibrate/limiterReplay';
 import type { FaultSummary, HostCalibration, HostFaults } from '../calibrate/types';
 import type { Random } from '../clock';
