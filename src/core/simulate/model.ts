@@ -226,7 +226,7 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
     const [lo, hi] = limiterModel.intervalRangeSeconds;
     limiter = limiterReplay(
       limiterModel,
-      random === undefined ? limiterModel.intervalSeconds : lo + random() * (hi - lo),
+      random === undefined ? limiterModel.intervalSeconds : withinRange(lo, hi, random()),
     );
     const kind = limiterModel.status === 429 ? calibration!.faults.tooManyRequests : calibration!.faults.serverErrors;
     refusal = statusKind(kind, 0, () => limiterModel.status, limiterModel.retryAfterShare, h.latencySeconds, list);
