@@ -24,7 +24,8 @@ import { rateDraw } from '../../src/core/simulate/draws';
 import { simulate } from '../../src/core/simulate/simulate';
 import { percentileSorted } from '../../src/core/statistics';
 import { VirtualClock } from '../../src/core/simulate/virtualClock';
-import { calibration, hostCalibration, withModel } from '../helpers/calibration';
+import { calibrationFromReport } from '../../src/core/calibrate/fromCrawlReport';
+import { calibration, hostCalibration, testCrawlReport, withModel } from '../helpers/calibration';
 
 const counts = (o: Partial<Omit<FitCounts, 'retryAfterShare'>> = {}): FitCounts => ({
   tooManyRequests: 0,
@@ -251,4 +252,43 @@ test("the band of a calibrated plan narrows as the test crawl grows, and a limit
   assert.ok(few.width > many.width, `${few.width} s > ${many.width} s`);
   assert.ok(many.width > 0, 'a measured host is never 0 wide');
   assert.ok(many.s.p10Seconds <= many.p.totalSeconds * 1.01 && many.p.totalSeconds <= many.s.p90Seconds * 1.01);
+});
+
+test('requests per page: a test crawl that met 2 redirects in 10 pages plans 10 of them for 50 pages, as requests and not pages', () => {
+  const base = hostCalibration('h0.example', { samples: [0.05] });
+  const typed = plan({
+    seeds: [{ host: 'h0.example' }],
+    pages: { perHost: 50 },
+    delaySeconds: 0.2,
+    calibration: calibration([base]),
+  });
+  const cal = {
+    ...base,
+    perPage: { pages: 10, redirects: 2, retries: 0, disallowed: 1, requestsPerPage: 1.2 },
+  };
+  const p = plan({
+    seeds: [{ host: 'h0.example' }],
+    pages: { perHost: 50 },
+    delaySeconds: 0.2,
+    calibration: calibration([cal]),
+  });
+  const h = p.hosts[0]!;
+  const t = typed.hosts[0]!;
+  assert.equal(h.pages, 50);
+  assert.equal(h.nonPageRequests, 10);
+  assert.equal(h.requests, 61, 'robots.txt, 50 pages, 10 redirects');
+  assert.equal(t.nonPageRequests, 0);
+  // Ten more steps of the host's pace.
+  assert.ok(Math.abs(h.seconds - t.seconds - 10 * h.stepSeconds) < 1e-6, `${h.seconds} − ${t.seconds}`);
+});
+
+test("requests per page: calibration counts a host's pages, retries and redirects from the report", async () => {
+  const c = calibrationFromReport(JSON.parse(JSON.stringify(await testCrawlReport())));
+  const a = c.hosts.find((x) => x.host === 'a.example')!;
+  // a.example: 12 pages, a 429 on every 4th request, each retried.
+  assert.equal(a.perPage!.pages, 12);
+  assert.equal(a.perPage!.retries, a.faults.tooManyRequests.count);
+  assert.equal(a.perPage!.redirects, 0);
+  assert.equal(a.perPage!.requestsPerPage, Math.round((a.requests / 12) * 1000) / 1000);
+  assert.deepEqual(a.model!.kinds, ['counting']);
 });
