@@ -3,7 +3,7 @@
  * one host's answer-time samples and fault rates, and a calibration of such hosts with no measured overhead (so
  * the plan uses REQUEST_OVERHEAD).
  */
-import type { Calibration, HostCalibration } from '../../src/core/calibrate/types';
+import type { Calibration, HostCalibration, HostFaultModel, LimiterModel } from '../../src/core/calibrate/types';
 import { runCrawl } from '../../src/core/crawl/engine';
 import { createReportBuilder, type CrawlReport } from '../../src/core/crawl/crawlReport';
 import { estimateDocument, plan } from '../../src/core/plan';
@@ -73,6 +73,34 @@ export function hostCalibration(
       achievedMinSeconds: null,
     },
   };
+}
+
+/**
+ * `c` with a fitted fault model: `limiter` (when given) explaining `explained` of its refusals, and `requests`
+ * page requests measured (the posterior's sample size).
+ */
+export function withModel(
+  c: HostCalibration,
+  o: { limiter?: LimiterModel; explained?: number; requests?: number } = {},
+): HostCalibration {
+  const requests = o.requests ?? c.requests;
+  const explained = o.explained ?? 0;
+  const model: HostFaultModel = {
+    kinds: o.limiter ? [o.limiter.kind] : [],
+    limiter: o.limiter ?? null,
+    unexplainedRefusals: 0,
+    undetermined: false,
+    evidence: {
+      requests: requests + 1,
+      refusals: explained,
+      explained,
+      mispredicted: 0,
+      refusedGapsSeconds: [],
+      acceptedGapsSeconds: [],
+    },
+    note: null,
+  };
+  return { ...c, requests, model };
 }
 
 /** A calibration of `list`, with no measured overhead. */

@@ -83,6 +83,7 @@ test('JSON: 1,000,000 pages at 1 s take 1,001,300.5 s: robots.txt, then a page e
       stepSeconds: 1.0013,
       faultSeconds: 0,
       requests: 1_000_001,
+      nonPageRequests: 0,
       latencyP50Seconds: null,
       latencyP90Seconds: null,
       calibrated: [],

@@ -196,14 +196,17 @@ test('a crawl that measured nothing offers nothing; a newer crawl replaces the o
   assert.match(h.logs.join('\n'), /nothing to calibrate from: crawl report: no page request got an answer/);
   h.endCrawl(crawlView(report), { report });
   h.controller.useCalibration('crawl');
-  const first = h.controller.currentPlan().plan!.totalSeconds;
+  const bOf = () => h.controller.currentPlan().plan!.hosts.find((x) => x.host === 'b.example')!;
+  const first = bOf().seconds;
+  assert.ok(bOf().calibrated.length > 0);
   // The next crawl saw only a.example: b.example goes back to the typed values.
   const onlyA = { ...report, requests: report.requests.filter((r) => r.host === 'a.example') } as CrawlReport;
   h.endCrawl({ ...crawlView(report), name: 'test crawl: a' }, { report: onlyA });
   const view = h.last('planResult')!.result.calibration!;
   assert.equal(view.label, 'test crawl: a');
   assert.deepEqual(view.unseenHosts, ['b.example', 'c.example']);
-  assert.notEqual(h.controller.currentPlan().plan!.totalSeconds, first);
+  assert.deepEqual(bOf().calibrated, []);
+  assert.notEqual(bOf().seconds, first);
 });
 
 test('Simulate: the band for the plan, the same for the same seed, cancelled and redone when the plan changes', async () => {

@@ -691,6 +691,7 @@ test('estimateDocument has a schema version, a human total, invalid seeds and ev
     'stepSeconds',
     'faultSeconds',
     'requests',
+    'nonPageRequests',
     'latencyP50Seconds',
     'latencyP90Seconds',
     'calibrated',

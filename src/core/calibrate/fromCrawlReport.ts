@@ -10,6 +10,7 @@ import { REPORT_SCHEMA_VERSION } from '../crawl/crawlReport';
 import { readsRetryAfter } from '../politeness/retryPolicy';
 import { mean, percentileSorted, thinSorted } from '../statistics';
 import { intervalMs } from '../crawl/frontier';
+import { fitFaultModel, type FitRequest } from './faultModel';
 import {
   CALIBRATION_MAX_SAMPLES,
   type Calibration,
@@ -17,6 +18,7 @@ import {
   type HostCalibration,
   type LatencySummary,
   type MeasuredOverhead,
+  type RequestsPerPage,
 } from './types';
 
 /** A file that cannot be read as a crawl report; the message says why, in one line. */
@@ -109,6 +111,9 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
   const ended = new Map<string, Ended[]>();
   const robots = new Map<string, number>();
   const timed = new Map<string, Timed[]>();
+  // Every request of a host that got an answer or an error of the host's (robots.txt included), for the fit.
+  const sequences = new Map<string, FitRequest[]>();
+  const perPage = new Map<string, { redirects: number; retries: number }>();
   doc.requests.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.host !== 'string' || typeof raw.outcome !== 'string') {
       throw new CalibrationError(`crawl report: requests[${i}] is not a request record`);
@@ -131,9 +136,31 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       });
       timed.set(raw.host, list);
     }
+    const aborted = raw.outcome === 'error' && isObject(raw.error) && raw.error.kind === 'aborted';
+    if (finite(raw.startedAt) && !aborted) {
+      const seq = sequences.get(raw.host) ?? [];
+      seq.push({
+        startMs: raw.startedAt,
+        status: raw.outcome === 'response' && finite(raw.status) ? raw.status : null,
+      });
+      sequences.set(raw.host, seq);
+    }
     if (raw.robotsTxt === true) {
       if (raw.outcome === 'response' && !robots.has(raw.host)) robots.set(raw.host, latencyMs / 1000);
       return;
+    }
+    if (!aborted) {
+      const counts = perPage.get(raw.host) ?? { redirects: 0, retries: 0 };
+      if (finite(raw.attempt) && raw.attempt > 1) counts.retries++;
+      if (
+        raw.outcome === 'response' &&
+        finite(raw.status) &&
+        raw.status >= 300 &&
+        raw.status <= 399 &&
+        typeof raw.location === 'string'
+      )
+        counts.redirects++;
+      perPage.set(raw.host, counts);
     }
     let status: number | null = null;
     let errorKind: string | null = null;
@@ -173,9 +200,14 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       if (isObject(h) && typeof h.host === 'string' && isObject(h.measured)) measuredHosts.set(h.host, h.measured);
   }
   const declared = declaredCrawlDelays(doc.plan);
+  const disallowed = new Map<string, number>();
+  if (Array.isArray(doc.robotsSkips))
+    for (const k of doc.robotsSkips)
+      if (isObject(k) && typeof k.host === 'string' && k.reason === 'disallowed')
+        disallowed.set(k.host, (disallowed.get(k.host) ?? 0) + 1);
 
-  const hosts: HostCalibration[] = order.map((host) =>
-    hostCalibration(
+  const hosts: HostCalibration[] = order.map((host) => {
+    const c = hostCalibration(
       host,
       ended.get(host)!,
       robots.get(host) ?? null,
@@ -183,8 +215,28 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       summaryHosts.get(host),
       measuredHosts.get(host),
       declared[host],
-    ),
-  );
+    );
+    const seq = (sequences.get(host) ?? []).sort((a, b) => a.startMs - b.startMs);
+    const f = c.faults;
+    const model = fitFaultModel(seq, {
+      tooManyRequests: f.tooManyRequests.count,
+      serverErrors: f.serverErrors.count,
+      serviceUnavailable: f.serverErrors.statuses['503'] ?? 0,
+      timeouts: f.timeouts.count,
+      otherErrors: f.otherErrors.count,
+      periodic: (status) => (status === 429 ? f.tooManyRequests.every : f.serverErrors.every) !== null,
+      retryAfterShare: (status) => {
+        const kind = status === 429 ? f.tooManyRequests : f.serverErrors;
+        const count = status === 429 ? kind.count : (f.serverErrors.statuses[String(status)] ?? 0);
+        return count === 0 ? 0 : Math.min(1, kind.retryAfterSeconds.length / count);
+      },
+    });
+    return {
+      ...c,
+      model,
+      perPage: requestsPerPage(c.requests, summaryHosts.get(host), perPage.get(host), disallowed.get(host) ?? 0),
+    };
+  });
   return {
     source: {
       file: file ?? null,
@@ -196,6 +248,28 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     },
     hosts,
     overhead: measureOverhead(timed, delayFromOf(doc.options)),
+  };
+}
+
+/** A host's pages and the requests that fetched none: its summary's pages, else its final answers. */
+function requestsPerPage(
+  requests: number,
+  summary: Json | undefined,
+  counts: { redirects: number; retries: number } | undefined,
+  disallowed: number,
+): RequestsPerPage {
+  const redirects = counts?.redirects ?? 0;
+  const retries = counts?.retries ?? 0;
+  const pages =
+    summary && finite(summary.pages) && summary.pages >= 0
+      ? summary.pages
+      : Math.max(0, requests - redirects - retries);
+  return {
+    pages,
+    redirects,
+    retries,
+    disallowed,
+    requestsPerPage: pages === 0 ? null : Math.round((requests / pages) * 1000) / 1000,
   };
 }
 

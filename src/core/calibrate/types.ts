@@ -52,11 +52,93 @@ export interface HostFaults {
   otherErrors: FaultSummary & { kinds: Partial<Record<ErrorKind, number>> };
 }
 
+/**
+ * A rate limiter a test crawl's refusals fit (faultModel.ts; docs/calibration-and-simulation.md#fault-models):
+ * it refuses a request that comes too soon, whatever the pace, rather than a share of them.
+ */
+export interface LimiterModel {
+  /**
+   * `min-interval`: refuses a request less than `intervalSeconds` after the previous accepted one (`since:
+   * 'accepted'`, as nginx's limit_req without a burst) or after the previous request of any kind (`'any'`);
+   * `token-bucket`: `burst` tokens refilled at 1 / `intervalSeconds` per second, one per accepted request.
+   */
+  kind: 'min-interval' | 'token-bucket';
+  /** The fit: the middle of `intervalRangeSeconds`. */
+  intervalSeconds: number;
+  /** What the test crawl leaves open: the longest refused gap to the shortest accepted one the fit admits. */
+  intervalRangeSeconds: [number, number];
+  since: 'accepted' | 'any';
+  /** Tokens (token-bucket); 1 for min-interval. */
+  burst: number;
+  /** The status it refuses with (429 or 503). */
+  status: number;
+  /** The share of its refusals that carried a Retry-After. */
+  retryAfterShare: number;
+}
+
+/** The fault models calibration can fit, each named by the mechanism it stands for. */
+export type FaultModelKind =
+  'min-interval' | 'token-bucket' | 'counting' | 'random-429' | 'random-5xx' | 'timeouts' | 'errors';
+
+/** What the fit read: the requests, the refusals, and the gaps before them (seconds, ascending, at most FIT_MAX_GAPS each). */
+export interface FaultModelEvidence {
+  /** Requests in the host's sequence (robots.txt included: a limiter counts it). */
+  requests: number;
+  /** Answers with a limiter's status (429, 503). */
+  refusals: number;
+  /** Of those, the ones the limiter explains (the rest come at random). */
+  explained: number;
+  /** Accepted requests the limiter would have refused (0 for a clean fit). */
+  mispredicted: number;
+  /** The gaps before the refused requests (from the previous accepted request, or any for `since: 'any'`), the longest ones. */
+  refusedGapsSeconds: number[];
+  /** The gaps before accepted requests, the shortest ones. */
+  acceptedGapsSeconds: number[];
+}
+
+/**
+ * The simplest model that explains what the test crawl saw on a host: a limiter (or none), and the faults it
+ * does not explain, which come at a fixed rate per request. `undetermined` when the test crawl saw too few
+ * refusals to tell a limiter from random refusals: the simulation then draws from both.
+ */
+export interface HostFaultModel {
+  /** The mechanisms, the limiter first; empty: no fault at all. */
+  kinds: FaultModelKind[];
+  limiter: LimiterModel | null;
+  /** Refusals with the limiter's status that the limiter does not explain: they come at random. */
+  unexplainedRefusals: number;
+  undetermined: boolean;
+  evidence: FaultModelEvidence;
+  /** Why the model is undetermined, in words; null when it is not. */
+  note: string | null;
+}
+
+/** What a host's page requests fetched: pages, and the requests that fetched none (docs/calibration-and-simulation.md#requests-per-page). */
+export interface RequestsPerPage {
+  /** Final answers that count as pages (2xx, 404 and other final statuses). */
+  pages: number;
+  /** Redirects (3xx with a Location): a request, no page. */
+  redirects: number;
+  /** Retries (attempt 2 and later). */
+  retries: number;
+  /** Links robots.txt disallowed: no request at all. */
+  disallowed: number;
+  /** Page requests (retries and redirects included) per page; null without a page. */
+  requestsPerPage: number | null;
+}
+
 export interface HostCalibration {
   /** `URL.host`, as the report names it. */
   host: string;
   /** Page requests measured (attempts, retries included; robots.txt and unfinished ones not). */
   requests: number;
+  /**
+   * The fault model fitted to the host (faultModel.ts). Absent in a calibration written by hand: its faults
+   * are then replayed at their fixed rates.
+   */
+  model?: HostFaultModel;
+  /** Pages and the requests that fetched none. Absent: one request per page. */
+  perPage?: RequestsPerPage;
   /** How long the answers that were not faults took (2xx, 3xx, 4xx other than 429). */
   latency: LatencySummary;
   /** The host's robots.txt request, when the report has one that got an answer. */

@@ -3,7 +3,7 @@
  * and which inputs the plan took from it, and the simulation's band. Shared by the CLI (estimate, crawl,
  * demo) and the extension's readable result.
  */
-import type { Calibration, HostCalibration } from '../calibrate/types';
+import type { Calibration, HostCalibration, LimiterModel } from '../calibrate/types';
 import { calibrationMatcher } from '../calibrate/match';
 import type { HostPlan, Plan } from '../plan/types';
 import type { Simulation } from '../simulate/types';
@@ -114,6 +114,15 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
       { indent: '  ', styleHeader: bold },
     ),
   );
+  lines.push(...modelLines(calibration));
+  const planned = plan.hosts.filter((h) => !h.skipped);
+  const pages = planned.reduce((n, h) => n + h.pages, 0);
+  const requests = planned.reduce((n, h) => n + h.requests, 0);
+  const nonPage = planned.reduce((n, h) => n + h.nonPageRequests, 0);
+  if (pages > 0)
+    lines.push(
+      `  Requests: ${formatNumber(requests)} for ${plural(pages, 'page')} (robots.txt, retries${nonPage > 0 ? ` and ${plural(nonPage, 'redirect')}` : ''})`,
+    );
   const unseen = plan.hosts.filter((h) => h.calibrated.length === 0).map((h) => sanitizeText(h.host));
   if (unseen.length > 0) {
     const shown =
@@ -121,6 +130,28 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
     lines.push(`  Typed values for ${plural(unseen.length, 'host')} the report did not measure: ${shown}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** "min-interval limiter: 429 under 0.5 s (0.48–0.53 s), Retry-After" and the like, or null for none. */
+export function limiterText(l: LimiterModel): string {
+  const range = `${formatSeconds(l.intervalRangeSeconds[0])}–${formatSeconds(l.intervalRangeSeconds[1])}`;
+  const what =
+    l.kind === 'min-interval'
+      ? `${l.status} under ${formatSeconds(l.intervalSeconds)} (${range}) since the last ${l.since === 'accepted' ? 'accepted request' : 'request'}`
+      : `${l.status} once a bucket of ${l.burst} is spent, one back every ${formatSeconds(l.intervalSeconds)} (${range})`;
+  return `${l.kind} limiter: ${what}${l.retryAfterShare > 0 ? ', Retry-After' : ''}`;
+}
+
+/** One line per host with a fitted limiter or an undetermined model. */
+function modelLines(calibration: Calibration): string[] {
+  const out: string[] = [];
+  for (const c of calibration.hosts) {
+    const m = c.model;
+    if (m === undefined || m.limiter === null) continue;
+    const note = m.note === null ? '' : `; ${m.note}`;
+    out.push(`  ${sanitizeText(c.host)}: ${limiterText(m.limiter)}${note}`);
+  }
+  return out;
 }
 
 /** The simulation in one line: the band, how many runs and how, and where the plan falls in it. */

@@ -1,12 +1,16 @@
 /**
  * One host's time with faults (docs/calibration-and-simulation.md#faults-in-the-plan): a walk through its requests in
- * order, as the crawl engine would make them, with each kind of fault coming at its measured rate (evenly
+ * order, as the crawl engine would make them, with a fitted rate limiter replayed at the pace the walk keeps
+ * (limiterReplay.ts: it refuses what comes too soon, so its refusals follow the sawtooth of the raised
+ * interval and its pauses), each other kind of fault coming at its measured rate (evenly
  * spaced: a fault of rate 1/10 on every tenth request) and the engine's own rules on each: the host's
  * live interval (HostRate: raised at once on 429, 5xx and transport failures, ×0.9 per success), the
  * Retry-After pause, a retry for what the engine retries. Answers that are not faults take the mean gap over
  * the measured answer times (timing.ts). Deterministic: the expected path, not a sample (the simulation
  * samples).
  */
+import { randomFaults } from '../calibrate/faultModel';
+import type { LimiterReplay } from '../calibrate/limiterReplay';
 import type { HostCalibration } from '../calibrate/types';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
 import type { DelayFrom } from '../politeness/interval';
@@ -17,6 +21,9 @@ import { engineSeconds, gapAfter, type LatencyModel, type Overhead } from './tim
 
 /** Requests walked one by one; a host with more continues at the average of the second half of these. */
 export const FAULT_WALK_MAX_REQUESTS = 100_000;
+
+/** The golden ratio's fractional part: its multiples mod 1 spread evenly over [0, 1). */
+const GOLDEN = 0.6180339887498949;
 
 /** One kind of request outcome the walk places at its rate. */
 interface Outcome {
@@ -29,11 +36,16 @@ interface Outcome {
   throttle: ThrottleCause | undefined;
   /** The engine tries the URL again. */
   retried: boolean;
+  /**
+   * Placed in the middle of its period (the first after ½ / rate requests) rather than at its end: a random
+   * fault of a fitted model, whose expected count over N requests is N × rate, not its floor.
+   */
+  centred?: boolean;
 }
 
 /** The kinds of fault a calibration measured on a host, each with its share of the host's requests. */
 export function faultOutcomes(c: HostCalibration): Outcome[] {
-  const f = c.faults;
+  const f = randomFaults(c);
   const out: Outcome[] = [];
   const add = (
     rate: number,
@@ -42,8 +54,12 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
     throttle: ThrottleCause | undefined,
     retried: boolean,
   ) => {
-    if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried });
+    if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried, ...(centred ? { centred } : {}) });
   };
+  // A fitted model's random faults (no counting limiter among them) come centred; measured rates as they were.
+  const centred =
+    c.model !== undefined &&
+    [f.tooManyRequests, f.serverErrors, f.timeouts, f.otherErrors].every((k) => k.every === null);
   const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.min(1, part / whole));
   // 429: with a Retry-After pause (the share of them that had one) or without.
   const ra429 = share(f.tooManyRequests.retryAfterSeconds.length, f.tooManyRequests.count);
@@ -87,7 +103,27 @@ export interface WalkInput {
   latency: LatencyModel;
   robotsLatencySeconds: number;
   outcomes: readonly Outcome[];
+  /** The host's rate limiter, replayed (a fresh one), with what its refusals look like; null for none. */
+  limiter: { replay: LimiterReplay; refusal: Outcome; retryAfterShare: number } | null;
   overhead: Overhead;
+}
+
+/** The outcome of a fitted limiter's refusal on a host: its status's answer times and Retry-After pauses. */
+export function limiterRefusal(c: HostCalibration): { refusal: Outcome; retryAfterShare: number } | null {
+  const l = c.model?.limiter;
+  if (!l) return null;
+  const kind = l.status === 429 ? c.faults.tooManyRequests : c.faults.serverErrors;
+  const pauses = kind.retryAfterSeconds;
+  return {
+    refusal: {
+      rate: 0,
+      latency: mean(kind.latencySeconds),
+      retryAfter: pauses.length === 0 ? undefined : mean(pauses),
+      throttle: 'backoff',
+      retried: true,
+    },
+    retryAfterShare: pauses.length === 0 ? 0 : l.retryAfterShare,
+  };
 }
 
 export interface WalkResult {
@@ -124,9 +160,12 @@ export function walkHost(w: WalkInput): WalkResult {
   // each kind is behind its share, so that kinds interleave rather than come together.
   const total = w.outcomes.reduce((sum, x) => sum + x.rate, 0);
   const given = w.outcomes.map(() => 0);
-  let due = 0;
+  let due = w.outcomes.length > 0 && w.outcomes.every((x) => x.centred === true) ? 0.5 : 0;
   let faults = 0;
   const slack = 1e-9;
+  // The limiter counts the robots.txt request at t = 0; its refusals with a Retry-After come at their share.
+  w.limiter?.replay.admit(0);
+  let pausedDue = 0;
   let halfAt: { t: number; left: number } | undefined;
   while (left > 0) {
     if (attempts === FAULT_WALK_MAX_REQUESTS >> 1) halfAt = { t, left };
@@ -141,8 +180,12 @@ export function walkHost(w: WalkInput): WalkResult {
     }
     attempts++;
     let outcome: Outcome | undefined;
-    due += total;
-    if (due >= 1 - slack) {
+    if (w.limiter !== null && !w.limiter.replay.admit(t)) {
+      pausedDue += w.limiter.retryAfterShare;
+      const paused = pausedDue >= 1 - slack;
+      if (paused) pausedDue -= 1;
+      outcome = paused ? w.limiter.refusal : { ...w.limiter.refusal, retryAfter: undefined };
+    } else if ((due += total) >= 1 - slack) {
       due -= 1;
       faults++;
       let behind = -Infinity;
@@ -162,7 +205,12 @@ export function walkHost(w: WalkInput): WalkResult {
       left--;
       if (left === 0)
         return { seconds: t + w.latency.mean + o.afterResponseSeconds, firstPageSeconds: firstPage, attempts };
-      t += w.latency.meanGap(interval(), w.delayFrom, o);
+      // Against a limiter the gap itself decides, not its mean: the answer times in a low-discrepancy order
+      // (the golden ratio's multiples), each gap as the engine makes it after that answer.
+      t +=
+        w.limiter === null
+          ? w.latency.meanGap(interval(), w.delayFrom, o)
+          : gapAfter(interval(), w.latency.at((attempts * GOLDEN) % 1), w.delayFrom, o);
       continue;
     }
     const end = t + outcome.latency + o.afterResponseSeconds;

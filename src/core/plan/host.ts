@@ -8,7 +8,8 @@
 import type { HostCalibration } from '../calibrate/types';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
-import { faultOutcomes, walkHost } from './faults';
+import { limiterReplay } from '../calibrate/limiterReplay';
+import { faultOutcomes, limiterRefusal, walkHost } from './faults';
 import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
 import {
   CRAWL_DELAY_CEILING_SECONDS,
@@ -50,6 +51,16 @@ function calibratedInputs(latency: boolean, crawlDelay: boolean, faults: boolean
   if (crawlDelay) inputs.push('crawl-delay');
   if (faults) inputs.push('faults');
   return inputs;
+}
+
+/**
+ * The requests a host's pages cost beyond one each, retries apart: its redirects at the share per page the
+ * test crawl met (docs/calibration-and-simulation.md#requests-per-page); 0 without a calibration.
+ */
+export function nonPageRequests(pages: number, calibration: HostCalibration | undefined): number {
+  const p = calibration?.perPage;
+  if (p === undefined || p.pages === 0 || p.redirects === 0) return 0;
+  return Math.round((pages * p.redirects) / p.pages);
 }
 
 /** One host's interval, period, ceiling and duration under resolved settings. */
@@ -116,7 +127,9 @@ export function planHostWithNotes(
     r.delayFrom === 'start' ? Math.max(interval, latency) : Math.max(tidy(latency + interval), interval, latency);
   const intervalSource: IntervalSource = r.delayFrom === 'start' && latency > interval ? 'latency' : shown.source;
   const lanes = r.perHostConcurrency;
-  const lanePages = Math.ceil(pages / lanes);
+  // Requests that fetch no page (redirects), at the test crawl's share per page; retries the walk counts.
+  const nonPage = nonPageRequests(pages, calibration);
+  const lanePages = Math.ceil((pages + nonPage) / lanes);
 
   // The crawl's own timeline: robots.txt at t = 0, the first page a gap later, then a page every step.
   const o = overhead;
@@ -127,9 +140,10 @@ export function planHostWithNotes(
   const end = latency + o.afterResponseSeconds;
   const clean = pages === 0 ? 0 : tidy(firstPage + (lanePages - 1) * step + end);
   let seconds = clean;
-  let attempts = pages;
+  let attempts = pages + nonPage;
   const outcomes = calibration !== undefined && !decision.skipped ? faultOutcomes(calibration) : [];
-  if (outcomes.length > 0 && pages > 0) {
+  const refusal = calibration !== undefined && !decision.skipped ? limiterRefusal(calibration) : null;
+  if ((outcomes.length > 0 || refusal !== null) && pages > 0) {
     const walked = walkHost({
       urls: lanePages,
       delayFrom: r.delayFrom,
@@ -141,10 +155,11 @@ export function planHostWithNotes(
       latency: measured ?? LatencyModel.fixed(latency),
       robotsLatencySeconds: robotsLatency,
       outcomes,
+      limiter: refusal === null ? null : { ...refusal, replay: limiterReplay(calibration!.model!.limiter!) },
       overhead: o,
     });
     seconds = Math.max(clean, tidy(walked.seconds));
-    attempts = Math.round((walked.attempts * pages) / lanePages);
+    attempts = Math.round((walked.attempts * (pages + nonPage)) / lanePages);
   }
   const plan: HostPlan = {
     host,
@@ -164,9 +179,10 @@ export function planHostWithNotes(
     stepSeconds: step,
     faultSeconds: tidy(seconds - clean),
     requests: pages === 0 ? 0 : attempts + 1,
+    nonPageRequests: pages === 0 ? 0 : nonPage,
     latencyP50Seconds: measured ? calibration!.latency.p50Seconds : null,
     latencyP90Seconds: measured ? calibration!.latency.p90Seconds : null,
-    calibrated: calibratedInputs(measured !== undefined, delayCalibrated, outcomes.length > 0),
+    calibrated: calibratedInputs(measured !== undefined, delayCalibrated, outcomes.length > 0 || refusal !== null),
     skipped: decision.skipped,
   };
   const capped = decision.crawlDelayAboveCap && !decision.skipped ? decision.crawlDelayAboveCap : undefined;

@@ -77,6 +77,11 @@ export class LatencyModel {
     return new LatencyModel([...seconds].sort((a, b) => a - b));
   }
 
+  /** The answer time at quantile `u` (0 ≤ u < 1) of the samples. */
+  at(u: number): number {
+    return this.sorted[Math.min(this.sorted.length - 1, Math.floor(u * this.sorted.length))]!;
+  }
+
   /** Whether every answer takes the same time. */
   get fixed(): boolean {
     return this.sorted[0] === this.sorted[this.sorted.length - 1];

@@ -174,8 +174,10 @@ export interface HostPlan {
   stepSeconds: number;
   /** What the faults add (429 and 503 pauses, raised intervals, retries); 0 without a calibration or faults. */
   faultSeconds: number;
-  /** Requests the host gets: its robots.txt, its pages and the retries the faults cost. */
+  /** Requests the host gets: its robots.txt, its pages, the retries the faults cost and nonPageRequests. */
   requests: number;
+  /** Requests that fetch no page (redirects, at the share per page a test crawl met); 0 without a calibration. */
+  nonPageRequests: number;
   /** The answer time's 50th and 90th percentiles when a test crawl measured them, else null. */
   latencyP50Seconds: number | null;
   latencyP90Seconds: number | null;

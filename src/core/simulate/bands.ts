@@ -19,6 +19,7 @@ import { deriveSeed, mulberry32 } from '../random';
 import { mean, percentileSorted } from '../statistics';
 import { makespanHistogram } from './histogram';
 import type { HostModel } from './model';
+import { normalDraw } from './draws';
 import { byMachine, runOnce } from './run';
 import type { Simulation, TimelineHost } from './types';
 
@@ -44,7 +45,8 @@ export function perHostSums(
     if (m.fixed) return () => h.seconds;
     const pages = Math.min(h.pages, samplePages);
     const times: number[] = [];
-    const machines = byMachine([{ ...h, pages }], [calibrations[i]]);
+    const nonPageRequests = Math.round((h.nonPageRequests * pages) / h.pages);
+    const machines = byMachine([{ ...h, pages, nonPageRequests }], [calibrations[i]]);
     for (let k = 0; k < SAMPLE_RUNS; k++) {
       const run = runOnce(
         plan.input,
@@ -59,12 +61,13 @@ export function perHostSums(
     if (pages === h.pages) return (random) => times[Math.floor(random() * times.length)]!;
     // The part that does not grow with the pages: the robots.txt gap and the last answer.
     const fixedPart = h.firstPageSeconds + h.latencySeconds + plan.overhead.afterResponseSeconds;
-    const perStep = (mean(times) - fixedPart) / (pages - 1);
+    const sampleSteps = pages + nonPageRequests - 1;
+    const perStep = (mean(times) - fixedPart) / sampleSteps;
     const average = mean(times);
     const variancePerStep =
-      times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / (pages - 1);
-    const steps = h.pages - 1;
-    return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normal(random);
+      times.reduce((sum, t) => sum + (t - average) ** 2, 0) / Math.max(1, times.length - 1) / sampleSteps;
+    const steps = h.pages + h.nonPageRequests - 1;
+    return (random) => fixedPart + steps * perStep + Math.sqrt(steps * variancePerStep) * normalDraw(random);
   });
   const bound = Math.max(plan.bounds.workersSeconds, plan.bounds.globalRateSeconds ?? 0);
   const makespans: number[] = [];
@@ -109,9 +112,4 @@ export function perHostSums(
     histogram: makespanHistogram(sorted),
     timeline: { run: null, seconds: p50, hosts: timeline },
   };
-}
-
-/** A standard normal draw (Box–Muller; 1 − random() is in (0, 1], so the log is finite). */
-function normal(random: Random): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }

@@ -1,15 +1,20 @@
 /**
- * What the simulation draws from, per host: its answer times, its robots.txt answer, and its faults with
- * their rates, statuses, Retry-After pauses and times, as a calibration measured them (or the typed values
- * for a host it did not see: a fixed answer time, no faults). Built from a Plan (its hosts, its settings
- * and its calibration).
+ * What the simulation draws from, per host: its answer times, its robots.txt answer, its rate limiter (the
+ * fitted model, replayed at the pace the engine keeps: limiterReplay.ts), and its other faults with their
+ * rates, statuses, Retry-After pauses and times, as a calibration measured them (or the typed values for a
+ * host it did not see: a fixed answer time, no faults). Built from a Plan (its hosts, its settings and its
+ * calibration). For one run, the model's parameters are first drawn from what the test crawl leaves open
+ * (draws.ts; docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open).
  */
-import type { FaultSummary, HostCalibration } from '../calibrate/types';
+import { randomFaults, withinRange } from '../calibrate/faultModel';
+import { limiterReplay, type LimiterReplay } from '../calibrate/limiterReplay';
+import type { FaultSummary, HostCalibration, HostFaults } from '../calibrate/types';
 import type { Random } from '../clock';
 import type { ErrorKind } from '../crawl/events';
 import type { PageResult } from '../crawl/types';
 import type { HostPlan } from '../plan/types';
 import { readsRetryAfter } from '../politeness/retryPolicy';
+import { rateDraw } from './draws';
 
 /** One kind of fault a host answers with, at its rate: on every `every`th request, or at random. */
 interface FaultKind {
@@ -40,6 +45,9 @@ export interface HostModel {
   /** Draws an ordinary answer's time, seconds. */
   latency(random: Random): number;
   faults: FaultKind[];
+  /** The host's rate limiter in this run (a fresh one), or null; `refusal` is its answer. */
+  limiter: LimiterReplay | null;
+  refusal: FaultKind | null;
   /** Whether every draw gives the same result (no spread and no faults): one run tells all. */
   fixed: boolean;
 }
@@ -97,54 +105,61 @@ function statusAnswer(
   return (endedAt) => ({ status, headers, bytes: 0, truncated: false, startedAt, endedAt });
 }
 
-function faultKinds(
-  c: HostCalibration,
+/** A kind of status answer: its status drawn, a Retry-After pause as often as one came, its answer time drawn. */
+function statusKind(
+  fault: FaultSummary,
+  rate: number,
+  status: (random: Random) => number,
+  withPause: number,
   fallbackSeconds: number,
   list: (samples: readonly number[]) => Draw,
+): FaultKind {
+  const pauses = list(fault.retryAfterSeconds);
+  const times = list(fault.latencySeconds);
+  return {
+    rate,
+    every: fault.every,
+    draw(random, startedAt) {
+      const drawn = status(random);
+      const ra = readsRetryAfter(drawn) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
+      return {
+        result: statusAnswer(drawn, ra, startedAt),
+        seconds: times(random) ?? fallbackSeconds,
+        retryAfterSeconds: ra,
+        status: drawn,
+      };
+    },
+  };
+}
+
+function faultKinds(
+  f: HostFaults,
+  fallbackSeconds: number,
+  list: (samples: readonly number[]) => Draw,
+  rateOf: (fault: FaultSummary) => number,
 ): FaultKind[] {
-  const f = c.faults;
   const kinds: FaultKind[] = [];
   // 429 and 5xx: a status (5xx: drawn by how often each came), with a Retry-After pause as often as one came.
-  const statusKind = (fault: FaultSummary, status: (random: Random) => number, withPause: number): void => {
+  const addStatus = (fault: FaultSummary, status: (random: Random) => number, withPause: number): void => {
     if (fault.rate <= 0) return;
-    const pauses = list(fault.retryAfterSeconds);
-    const times = list(fault.latencySeconds);
-    kinds.push({
-      rate: fault.rate,
-      every: fault.every,
-      draw(random, startedAt) {
-        const drawn = status(random);
-        const ra = readsRetryAfter(drawn) && random() < withPause ? Math.round(pauses(random) ?? 1) : null;
-        return {
-          result: statusAnswer(drawn, ra, startedAt),
-          seconds: times(random) ?? fallbackSeconds,
-          retryAfterSeconds: ra,
-          status: drawn,
-        };
-      },
-    });
+    kinds.push(statusKind(fault, rateOf(fault), status, withPause, fallbackSeconds, list));
   };
   const t = f.tooManyRequests;
-  statusKind(t, () => 429, Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count)));
+  addStatus(t, () => 429, Math.min(1, t.retryAfterSeconds.length / Math.max(1, t.count)));
   const s = f.serverErrors;
   let reading = 0;
   for (const [status, count] of Object.entries(s.statuses)) if (readsRetryAfter(Number(status))) reading += count;
-  statusKind(
+  addStatus(
     s,
     (random) => Number(pickWeighted(s.statuses, random, '503')),
     reading === 0 ? 0 : Math.min(1, s.retryAfterSeconds.length / reading),
   );
-  const errorKind = (
-    rate: number,
-    every: number | null,
-    measured: readonly number[],
-    kind: (random: Random) => ErrorKind,
-  ): void => {
-    if (rate <= 0) return;
-    const latency = list(measured);
+  const errorKind = (fault: FaultSummary, kind: (random: Random) => ErrorKind): void => {
+    if (fault.rate <= 0) return;
+    const latency = list(fault.latencySeconds);
     kinds.push({
-      rate,
-      every,
+      rate: rateOf(fault),
+      every: fault.every,
       draw(random, startedAt) {
         const k = kind(random);
         return {
@@ -156,17 +171,21 @@ function faultKinds(
       },
     });
   };
-  errorKind(f.timeouts.rate, f.timeouts.every, f.timeouts.latencySeconds, () => 'timeout');
-  errorKind(f.otherErrors.rate, f.otherErrors.every, f.otherErrors.latencySeconds, (random) =>
-    pickWeighted(f.otherErrors.kinds, random, 'other'),
-  );
+  errorKind(f.timeouts, () => 'timeout');
+  errorKind(f.otherErrors, (random) => pickWeighted(f.otherErrors.kinds, random, 'other'));
   return kinds;
 }
 
+/** The status a fault never seen on a host answers with, when the run draws one (a back end's error). */
+const UNSEEN_FAULT_STATUS = 500;
+
 /**
  * The model of one planned host; `calibration` when a test crawl saw it. With `random`, for one run: every
- * list of measured times is first drawn anew from itself (a bootstrap of the calibration), so that the runs
- * also spread by how well a test crawl's few samples tell the host's times.
+ * list of measured times is first drawn anew from itself (a bootstrap of the calibration), and with a fitted
+ * fault model (`calibration.model`) its parameters are drawn from what the test crawl leaves open: the
+ * limiter's interval over its range (wide when few refusals were seen), each random fault's rate from its
+ * posterior (draws.ts), and when the host showed no random fault, one of a kind not seen (a 500) at a rate
+ * drawn from none in its requests.
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
@@ -174,9 +193,44 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
     h.calibrated.includes('latency') && calibration !== undefined
       ? list(calibration.latency.samplesSeconds)
       : undefined;
-  const faults =
-    calibration !== undefined && h.calibrated.includes('faults') ? faultKinds(calibration, h.latencySeconds, list) : [];
   const fixedLatency = h.latencySeconds;
+  const latency = measured === undefined ? () => fixedLatency : (r: Random) => measured(r) ?? fixedLatency;
+  const fitted = calibration?.model !== undefined && h.calibrated.length > 0 ? calibration.model : undefined;
+  const withFaults = calibration !== undefined && h.calibrated.includes('faults');
+  const limiterModel = withFaults && fitted?.limiter ? fitted.limiter : null;
+  const source = calibration === undefined ? undefined : randomFaults(calibration);
+  const requests = calibration?.requests ?? 0;
+  const rateOf = (fault: FaultSummary): number =>
+    fitted === undefined || random === undefined || fault.every !== null
+      ? fault.rate
+      : rateDraw(fault.count, requests, random);
+  const faults = withFaults && source !== undefined ? faultKinds(source, h.latencySeconds, list, rateOf) : [];
+  if (fitted !== undefined && random !== undefined && !faults.some((f) => f.every === null)) {
+    const rate = rateDraw(0, requests, random);
+    faults.push({
+      rate,
+      every: null,
+      draw(r, startedAt) {
+        return {
+          result: statusAnswer(UNSEEN_FAULT_STATUS, null, startedAt),
+          seconds: latency(r),
+          retryAfterSeconds: null,
+          status: UNSEEN_FAULT_STATUS,
+        };
+      },
+    });
+  }
+  let limiter: LimiterReplay | null = null;
+  let refusal: FaultKind | null = null;
+  if (limiterModel !== null) {
+    const [lo, hi] = limiterModel.intervalRangeSeconds;
+    limiter = limiterReplay(
+      limiterModel,
+      random === undefined ? limiterModel.intervalSeconds : withinRange(lo, hi, random()),
+    );
+    const kind = limiterModel.status === 429 ? calibration!.faults.tooManyRequests : calibration!.faults.serverErrors;
+    refusal = statusKind(kind, 0, () => limiterModel.status, limiterModel.retryAfterShare, h.latencySeconds, list);
+  }
   const robots = calibration?.robotsLatencySeconds ?? h.latencySeconds;
   const original =
     h.calibrated.includes('latency') && calibration !== undefined ? calibration.latency.samplesSeconds : undefined;
@@ -186,9 +240,12 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
     pages: h.pages,
     crawlDelaySeconds: h.crawlDelaySeconds ?? undefined,
     robotsSeconds: robots,
-    latency: measured === undefined ? () => fixedLatency : (r) => measured(r) ?? fixedLatency,
+    latency,
     faults,
-    fixed: !spread && faults.length === 0,
+    limiter,
+    refusal,
+    // A fitted model draws its parameters in every run (a fault not seen included): never fixed.
+    fixed: !spread && faults.length === 0 && limiter === null && fitted === undefined,
   };
 }
 

@@ -47,7 +47,8 @@ export function byMachine(
     const robots = `http://${h.host}/robots.txt`;
     m.robotsUrls.add(robots);
     m.seeds.push(robots);
-    for (let p = 1; p <= h.pages; p++) m.seeds.push(`http://${h.host}/${p}`);
+    // Its pages and the requests that fetch none (redirects: answered as pages, for their time).
+    for (let p = 1; p <= h.pages + h.nonPageRequests; p++) m.seeds.push(`http://${h.host}/${p}`);
   });
   return [...groups.values()];
 }
@@ -104,6 +105,8 @@ export function runOnce(
       requests++;
       const t = track?.[i];
       if (t && t.start < 0) t.start = startedAt;
+      // A limiter counts every request, robots.txt included (the host's first: it passes).
+      const refused = m.limiter !== null && !m.limiter.admit(startedAt / 1000);
       if (machine.robotsUrls.has(request.url)) {
         const endedAt = startedAt + m.robotsSeconds * 1000 + afterResponse();
         clock.at(endedAt, () => {
@@ -113,7 +116,7 @@ export function runOnce(
         });
         return;
       }
-      const fault = drawFault(m, due[i]!, random);
+      const fault = refused ? m.refusal! : drawFault(m, due[i]!, random);
       if (fault === undefined) {
         const endedAt = startedAt + m.latency(random) * 1000 + afterResponse();
         clock.at(endedAt, () => {

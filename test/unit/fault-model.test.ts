@@ -1,0 +1,294 @@
+/**
+ * Fault models (docs/calibration-and-simulation.md#fault-models): the fit on synthetic request sequences (a
+ * min-interval limiter's refused and accepted gaps give its interval; a token bucket its burst; 5xx at random
+ * no limiter), the plan's walk and the engine against the same limiter (the sawtooth), and the band's width
+ * against the test crawl's size.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  fitFaultModel,
+  FAULT_RATE_PRIOR,
+  posteriorRate,
+  randomFaults,
+  type FitCounts,
+  type FitRequest,
+} from '../../src/core/calibrate/faultModel';
+import type { LimiterModel } from '../../src/core/calibrate/types';
+import { runCrawl } from '../../src/core/crawl/engine';
+import type { PageRequest, PageResult } from '../../src/core/crawl/types';
+import { plan } from '../../src/core/plan';
+import { REQUEST_OVERHEAD } from '../../src/core/politeness/pacing';
+import { mulberry32 } from '../../src/core/random';
+import { rateDraw } from '../../src/core/simulate/draws';
+import { simulate } from '../../src/core/simulate/simulate';
+import { percentileSorted } from '../../src/core/statistics';
+import { VirtualClock } from '../../src/core/simulate/virtualClock';
+import { calibrationFromReport } from '../../src/core/calibrate/fromCrawlReport';
+import { calibration, hostCalibration, testCrawlReport, withModel } from '../helpers/calibration';
+
+const counts = (o: Partial<Omit<FitCounts, 'retryAfterShare'>> = {}): FitCounts => ({
+  tooManyRequests: 0,
+  serverErrors: 0,
+  serviceUnavailable: 0,
+  timeouts: 0,
+  otherErrors: 0,
+  retryAfterShare: () => 1,
+  periodic: () => false,
+  ...o,
+});
+
+/**
+ * A crawler's starts against a limiter `refuses(t, accepted)`: robots.txt at 0, then gaps of `delay` raised to
+ * max(2 × gap, 1 s) on a refusal and × 0.9 per accepted request (the engine's host rate), as FitRequests.
+ */
+function sawtooth(
+  n: number,
+  delay: number,
+  refuses: (t: number, last: { accepted: number; any: number }) => boolean,
+  status = 429,
+): FitRequest[] {
+  const out: FitRequest[] = [{ startMs: 0, status: 200 }];
+  const last = { accepted: 0, any: 0 };
+  let t = 0;
+  let gap = delay;
+  for (let i = 0; i < n; i++) {
+    t = Math.round(t + gap * 1000);
+    const refused = refuses(t, last);
+    out.push({ startMs: t, status: refused ? status : 200 });
+    last.any = t;
+    if (refused) gap = Math.max(2 * gap, 1);
+    else {
+      last.accepted = t;
+      gap = Math.max(delay, gap * 0.9);
+    }
+  }
+  return out;
+}
+
+test('fit: a min-interval limiter (500 ms since the last accepted request): its interval between the longest refused gap and the shortest accepted one', () => {
+  const seq = sawtooth(80, 0.2, (t, last) => t - last.accepted < 500);
+  const refusals = seq.filter((r) => r.status === 429).length;
+  assert.ok(refusals >= 8, `${refusals} refusals`);
+  const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
+  assert.deepEqual(m.kinds, ['min-interval']);
+  const l = m.limiter!;
+  assert.equal(l.kind, 'min-interval');
+  assert.equal(l.since, 'accepted');
+  assert.equal(l.status, 429);
+  // The sawtooth's gaps: refused at 0.2 and 0.478 s, accepted from 0.531 s up.
+  assert.deepEqual(l.intervalRangeSeconds, [0.478, 0.531]);
+  // The fit: the range's geometric middle (an interval is a scale).
+  assert.equal(l.intervalSeconds, Math.round(Math.sqrt(0.478 * 0.531) * 10_000) / 10_000);
+  assert.equal(m.evidence.explained, refusals);
+  assert.equal(m.evidence.mispredicted, 0);
+  assert.equal(m.undetermined, false);
+  assert.equal(m.evidence.refusedGapsSeconds.at(-1), 0.478);
+  assert.equal(m.evidence.acceptedGapsSeconds[0], 0.531);
+});
+
+test('fit: a limiter seen refusing twice is undetermined, and says so', () => {
+  const seq = sawtooth(12, 0.2, (t, last) => t - last.accepted < 500);
+  const refusals = seq.filter((r) => r.status === 429).length;
+  assert.equal(refusals, 2);
+  const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
+  assert.equal(m.limiter?.kind, 'min-interval');
+  assert.equal(m.undetermined, true);
+  assert.match(m.note!, /2 refusals: too few to tell a rate limiter/);
+  const [lo, hi] = m.limiter!.intervalRangeSeconds;
+  assert.ok(lo < 0.5 && 0.5 <= hi, `${lo}–${hi}`);
+});
+
+test('fit: a token bucket (burst 5, 2 tokens a second) against a crawl at 0.2 s: a bucket of 5, its refill 0.5 s', () => {
+  let tokens = 5;
+  let at = 0;
+  const seq = sawtooth(120, 0.2, (t) => {
+    tokens = Math.min(5, tokens + (t - at) / 500);
+    at = t;
+    if (tokens < 1) return true;
+    tokens -= 1;
+    return false;
+  });
+  const refusals = seq.filter((r) => r.status === 429).length;
+  const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
+  assert.equal(m.limiter?.kind, 'token-bucket');
+  assert.equal(m.limiter.burst, 5);
+  const [lo, hi] = m.limiter.intervalRangeSeconds;
+  assert.ok(lo <= 0.5 && 0.5 <= hi, `refill ${lo}–${hi} s`);
+  // At most one request misread: the report's whole milliseconds against a bucket's fractional tokens.
+  assert.ok(m.evidence.mispredicted + refusals - m.evidence.explained <= 1, JSON.stringify(m.evidence));
+});
+
+test('fit: 5xx at random, whatever the gap: no limiter, random 5xx at their posterior rate', () => {
+  const random = mulberry32(7);
+  const seq: FitRequest[] = [{ startMs: 0, status: 200 }];
+  let t = 0;
+  for (let i = 0; i < 200; i++) {
+    t += 200 + Math.round(random() * 60);
+    seq.push({ startMs: t, status: random() < 0.04 ? 503 : 200 });
+  }
+  const errors = seq.filter((r) => r.status === 503).length;
+  assert.ok(errors >= 4, `${errors} 503s`);
+  const m = fitFaultModel(seq, counts({ serverErrors: errors, serviceUnavailable: errors }));
+  assert.equal(m.limiter, null);
+  assert.deepEqual(m.kinds, ['random-5xx']);
+  const cal = hostCalibration('h.example', { samples: [0.05], rate503: errors / 100 });
+  const fitted = randomFaults({ ...cal, requests: 200, model: m });
+  assert.equal(fitted.serverErrors.rate, (errors + 0.5) / 225);
+  assert.equal(fitted.serverErrors.rate, posteriorRate(errors, 200));
+});
+
+test("fit: a limiter's refusals are not random faults: the plan's random rates leave them out", () => {
+  const seq = sawtooth(80, 0.2, (t, last) => t - last.accepted < 500);
+  const refusals = seq.filter((r) => r.status === 429).length;
+  const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
+  const cal = hostCalibration('h.example', { samples: [0.05], rate429: refusals / 100, ra: 1 });
+  const fitted = randomFaults({ ...cal, requests: 80, model: m });
+  assert.equal(fitted.tooManyRequests.count, 0);
+  assert.equal(fitted.tooManyRequests.rate, 0);
+});
+
+/** A min-interval limiter of `seconds` since the last accepted request, 429 with Retry-After: 1 on every refusal. */
+const limiter = (seconds: number, range: [number, number] = [seconds, seconds]): LimiterModel => ({
+  kind: 'min-interval',
+  intervalSeconds: seconds,
+  intervalRangeSeconds: range,
+  since: 'accepted',
+  burst: 1,
+  status: 429,
+  retryAfterShare: 1,
+});
+
+test("the plan's walk against a min-interval limiter is what the engine does against it: the sawtooth, one refusal in eight", async () => {
+  const latency = 0.05;
+  const base = hostCalibration('h0.example', { samples: [latency], rate429: 0.1, ra: 1 });
+  base.faults.tooManyRequests.latencySeconds = [0.002];
+  const cal = withModel(base, { limiter: limiter(0.5), explained: 10 });
+  const p = plan({
+    seeds: [{ host: 'h0.example' }],
+    pages: { perHost: 80 },
+    delaySeconds: 0.2,
+    calibration: calibration([cal]),
+  });
+  const h = p.hosts[0]!;
+  assert.deepEqual(h.calibrated, ['latency', 'faults']);
+  // The engine on the simulation's clock, with a fetcher behind a 500 ms limiter that counts robots.txt.
+  const clock = new VirtualClock(0, REQUEST_OVERHEAD.afterIntervalSeconds * 1000);
+  let lastAccepted: number | undefined;
+  let refused = 0;
+  let last = 0;
+  const startFetch = (req: PageRequest, done: (r: PageResult) => void): void => {
+    const startedAt = clock.now();
+    const ok = lastAccepted === undefined || startedAt - lastAccepted >= 500;
+    if (ok) lastAccepted = startedAt;
+    else refused++;
+    const seconds = req.url.endsWith('/robots.txt') ? 0.01 : ok ? latency : 0.002;
+    const endedAt = startedAt + seconds * 1000 + REQUEST_OVERHEAD.afterResponseSeconds * 1000;
+    clock.at(endedAt, () => {
+      last = endedAt;
+      done({
+        status: ok ? 200 : 429,
+        headers: ok ? {} : { 'retry-after': '1' },
+        bytes: 0,
+        truncated: false,
+        startedAt,
+        endedAt,
+      });
+    });
+  };
+  const seeds = ['http://h0.example/robots.txt', ...Array.from({ length: 80 }, (_, i) => `http://h0.example/${i + 1}`)];
+  const finished = runCrawl({
+    seeds,
+    clock,
+    random: () => 0.5,
+    startFetch,
+    delaySeconds: 0.2,
+    maxPages: Infinity,
+    maxDepth: 0,
+  });
+  clock.run();
+  await finished;
+  // One refusal per cycle: the retry after Retry-After, then gaps of 0.9, 0.81, … 0.531 s pass; 0.478 s is refused.
+  assert.ok(refused >= 9 && refused <= 12, `${refused} refusals`);
+  assert.equal(h.requests - 1 - 80, refused, 'the walk refuses as often as the limiter did');
+  assert.ok(Math.abs(last / 1000 - h.seconds) / h.seconds < 0.01, `engine ${last / 1000} s, plan ${h.seconds} s`);
+});
+
+test('the band: a fault rate drawn from its posterior is wider with fewer requests, and never 0 wide', () => {
+  const width = (count: number, requests: number): number => {
+    const random = mulberry32(3);
+    const draws = Array.from({ length: 4000 }, () => rateDraw(count, requests, random)).sort((a, b) => a - b);
+    return percentileSorted(draws, 90) - percentileSorted(draws, 10);
+  };
+  const w20 = width(2, 20);
+  const w200 = width(20, 200);
+  const w2000 = width(200, 2000);
+  assert.ok(w20 > w200 && w200 > w2000, `${w20} > ${w200} > ${w2000}`);
+  assert.ok(width(0, 20) > 0, 'nothing seen in 20 requests leaves a rate open');
+  // The posterior's mean: (count + 0.5) / (requests + 25).
+  const random = mulberry32(5);
+  let sum = 0;
+  for (let i = 0; i < 20_000; i++) sum += rateDraw(2, 20, random);
+  const expected = (2 + FAULT_RATE_PRIOR.faults) / (20 + FAULT_RATE_PRIOR.requests);
+  assert.ok(Math.abs(sum / 20_000 - expected) < 0.002, `mean ${sum / 20_000}, expected ${expected}`);
+});
+
+test("the band of a calibrated plan narrows as the test crawl grows, and a limiter's band holds the plan", () => {
+  const band = (requests: number, range: [number, number]) => {
+    const base = hostCalibration('h0.example', { samples: [0.04, 0.05, 0.06], rate429: 0.1, ra: 1 });
+    base.faults.tooManyRequests.latencySeconds = [0.002];
+    const cal = withModel(base, { limiter: limiter(0.5, range), explained: Math.round(requests / 8), requests });
+    const p = plan({
+      seeds: [{ host: 'h0.example' }],
+      pages: { perHost: 60 },
+      delaySeconds: 0.2,
+      calibration: calibration([cal]),
+    });
+    const s = simulate(p, { runs: 100 });
+    return { p, s, width: s.p90Seconds - s.p10Seconds };
+  };
+  const few = band(20, [0.3, 0.7]);
+  const many = band(2000, [0.495, 0.505]);
+  assert.ok(few.width > many.width, `${few.width} s > ${many.width} s`);
+  assert.ok(many.width > 0, 'a measured host is never 0 wide');
+  assert.ok(many.s.p10Seconds <= many.p.totalSeconds * 1.01 && many.p.totalSeconds <= many.s.p90Seconds * 1.01);
+});
+
+test('requests per page: a test crawl that met 2 redirects in 10 pages plans 10 of them for 50 pages, as requests and not pages', () => {
+  const base = hostCalibration('h0.example', { samples: [0.05] });
+  const typed = plan({
+    seeds: [{ host: 'h0.example' }],
+    pages: { perHost: 50 },
+    delaySeconds: 0.2,
+    calibration: calibration([base]),
+  });
+  const cal = {
+    ...base,
+    perPage: { pages: 10, redirects: 2, retries: 0, disallowed: 1, requestsPerPage: 1.2 },
+  };
+  const p = plan({
+    seeds: [{ host: 'h0.example' }],
+    pages: { perHost: 50 },
+    delaySeconds: 0.2,
+    calibration: calibration([cal]),
+  });
+  const h = p.hosts[0]!;
+  const t = typed.hosts[0]!;
+  assert.equal(h.pages, 50);
+  assert.equal(h.nonPageRequests, 10);
+  assert.equal(h.requests, 61, 'robots.txt, 50 pages, 10 redirects');
+  assert.equal(t.nonPageRequests, 0);
+  // Ten more steps of the host's pace.
+  assert.ok(Math.abs(h.seconds - t.seconds - 10 * h.stepSeconds) < 1e-6, `${h.seconds} − ${t.seconds}`);
+});
+
+test("requests per page: calibration counts a host's pages, retries and redirects from the report", async () => {
+  const c = calibrationFromReport(JSON.parse(JSON.stringify(await testCrawlReport())));
+  const a = c.hosts.find((x) => x.host === 'a.example')!;
+  // a.example: 12 pages, a 429 on every 4th request, each retried.
+  assert.equal(a.perPage!.pages, 12);
+  assert.equal(a.perPage!.retries, a.faults.tooManyRequests.count);
+  assert.equal(a.perPage!.redirects, 0);
+  assert.equal(a.perPage!.requestsPerPage, Math.round((a.requests / 12) * 1000) / 1000);
+  assert.deepEqual(a.model!.kinds, ['counting']);
+});
