@@ -5,7 +5,7 @@
  * achieved. The report is untrusted input (a file): every field read is checked, and anything that is not
  * a crawl report of a known schema is refused with a CalibrationError saying why.
  */
-import type { ErrorKind, LiveIntervalSource } from '../crawl/events';
+import { LIVE_INTERVAL_SOURCES, type ErrorKind, type LiveIntervalSource } from '../crawl/events';
 import { REPORT_SCHEMA_VERSION } from '../crawl/crawlReport';
 import { readsRetryAfter } from '../politeness/retryPolicy';
 import { mean, percentileSorted, thinSorted } from '../statistics';
@@ -46,14 +46,7 @@ const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
   'aborted',
   'other',
 ]);
-const INTERVAL_SOURCES: ReadonlySet<string> = new Set<LiveIntervalSource>([
-  'configured',
-  'crawl-delay',
-  'adaptive',
-  'latency',
-  'retry-after',
-  'backoff',
-]);
+const INTERVAL_SOURCES: ReadonlySet<string> = new Set<string>(LIVE_INTERVAL_SOURCES);
 
 type Json = Record<string, unknown>;
 

@@ -36,6 +36,8 @@ interface Outcome {
   throttle: ThrottleCause | undefined;
   /** The engine tries the URL again. */
   retried: boolean;
+  /** The answer's status when it is one the engine learns a limit from (429, 503; HostRate.onThrottle). */
+  status?: number;
   /**
    * Placed in the middle of its period (the first after ½ / rate requests) rather than at its end: a random
    * fault of a fitted model, whose expected count over N requests is N × rate, not its floor.
@@ -53,8 +55,18 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
     retryAfter: number | undefined,
     throttle: ThrottleCause | undefined,
     retried: boolean,
+    status?: number,
   ) => {
-    if (rate > 0) out.push({ rate, latency, retryAfter, throttle, retried, ...(centred ? { centred } : {}) });
+    if (rate > 0)
+      out.push({
+        rate,
+        latency,
+        retryAfter,
+        throttle,
+        retried,
+        ...(status === undefined ? {} : { status }),
+        ...(centred ? { centred } : {}),
+      });
   };
   // A fitted model's random faults (no counting limiter among them) come centred; measured rates as they were.
   const centred =
@@ -64,8 +76,8 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
   // 429: with a Retry-After pause (the share of them that had one) or without.
   const ra429 = share(f.tooManyRequests.retryAfterSeconds.length, f.tooManyRequests.count);
   const lat429 = mean(f.tooManyRequests.latencySeconds);
-  add(f.tooManyRequests.rate * ra429, lat429, mean(f.tooManyRequests.retryAfterSeconds), 'retry-after', true);
-  add(f.tooManyRequests.rate * (1 - ra429), lat429, undefined, 'backoff', true);
+  add(f.tooManyRequests.rate * ra429, lat429, mean(f.tooManyRequests.retryAfterSeconds), 'retry-after', true, 429);
+  add(f.tooManyRequests.rate * (1 - ra429), lat429, undefined, 'backoff', true, 429);
   // 5xx: 503 with a Retry-After pause, the other retried ones, and the final ones (501, 505, …).
   const s = f.serverErrors;
   let retriedCount = 0;
@@ -76,8 +88,17 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
   }
   const ra5xx = share(Math.min(s.retryAfterSeconds.length, readsCount), s.count);
   const lat5xx = mean(s.latencySeconds);
-  add(s.rate * ra5xx, lat5xx, mean(s.retryAfterSeconds), 'retry-after', true);
-  add(s.rate * Math.max(0, share(retriedCount, s.count) - ra5xx), lat5xx, undefined, 'backoff', true);
+  add(s.rate * ra5xx, lat5xx, mean(s.retryAfterSeconds), 'retry-after', true, 503);
+  // Retried without a pause: a 503 among them teaches the engine a limit too, so the walk does when all were 503.
+  const only503 = Object.keys(s.statuses).every((status) => status === '503');
+  add(
+    s.rate * Math.max(0, share(retriedCount, s.count) - ra5xx),
+    lat5xx,
+    undefined,
+    'backoff',
+    true,
+    only503 ? 503 : undefined,
+  );
   add(s.rate * (1 - share(retriedCount, s.count)), lat5xx, undefined, 'backoff', false);
   // Timeouts are all retried; other transport errors when the engine retries their kind.
   add(f.timeouts.rate, mean(f.timeouts.latencySeconds), undefined, 'backoff', true);
@@ -121,6 +142,7 @@ export function limiterRefusal(c: HostCalibration): { refusal: Outcome; retryAft
       retryAfter: pauses.length === 0 ? undefined : mean(pauses),
       throttle: 'backoff',
       retried: true,
+      status: l.status,
     },
     retryAfterShare: pauses.length === 0 ? 0 : l.retryAfterShare,
   };
@@ -215,7 +237,7 @@ export function walkHost(w: WalkInput): WalkResult {
     }
     const end = t + outcome.latency + o.afterResponseSeconds;
     if (outcome.throttle !== undefined)
-      rate.onThrottle(outcome.retryAfter !== undefined ? 'retry-after' : outcome.throttle);
+      rate.onThrottle(outcome.retryAfter !== undefined ? 'retry-after' : outcome.throttle, outcome.status);
     if (!outcome.retried) {
       left--;
       if (left === 0) return { seconds: end, firstPageSeconds: firstPage, attempts };
