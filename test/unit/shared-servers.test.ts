@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
+  AddressOverrides,
   canonicalAddress,
   CDN_RANGES,
   classifyAddress,
@@ -14,8 +15,10 @@ import {
   groupByDomain,
   hostnameOf,
   literalAddress,
+  parseAddressOverride,
   parseCidr,
   registeredDomain,
+  type AddressOverride,
 } from '../../src/core/servers';
 
 test('canonicalAddress: one text per address, undefined for names and bad addresses', () => {
@@ -167,4 +170,36 @@ test('groupByDomain: one group per registered domain; literals and suffixes alon
       { keys: ['y.github.io'], hosts: ['y.github.io'] },
     ],
   );
+});
+
+test('parseAddressOverride: HOST=IP[,IP], curl HOST:PORT:IP, and clear problems', () => {
+  assert.deepEqual(parseAddressOverride('Shop.Example=127.0.0.5'), {
+    hostname: 'shop.example',
+    port: null,
+    addresses: ['127.0.0.5'],
+  });
+  assert.deepEqual(parseAddressOverride('a.example:8443:[::1],127.0.0.2'), {
+    hostname: 'a.example',
+    port: 8443,
+    addresses: ['::1', '127.0.0.2'],
+  });
+  assert.deepEqual(parseAddressOverride('a.example'), { problem: 'must be HOST=IP or HOST:PORT:IP' });
+  assert.deepEqual(parseAddressOverride('a.example=nope'), { problem: '"nope" is not an IP address' });
+  assert.deepEqual(parseAddressOverride('a b=127.0.0.1'), { problem: '"a b" is not a host name' });
+  assert.deepEqual(parseAddressOverride('127.0.0.1=127.0.0.2'), { problem: '"127.0.0.1" is not a host name' });
+  assert.deepEqual(parseAddressOverride('a.example:0:127.0.0.1'), { problem: 'port 0 is not 1-65535' });
+});
+
+test('AddressOverrides: a port entry wins for its port; a later entry replaces an earlier one', () => {
+  const o = new AddressOverrides(
+    ['a.example=10.0.0.1', 'a.example:8080:10.0.0.2', 'b.example:443:10.0.0.3', 'a.example=10.0.0.4'].map(
+      (t) => parseAddressOverride(t) as AddressOverride,
+    ),
+  );
+  assert.deepEqual(o.addressesFor('a.example', 8080), ['10.0.0.2']);
+  assert.deepEqual(o.addressesFor('A.example.', 80), ['10.0.0.4']);
+  assert.deepEqual(o.addressesFor('b.example', null), ['10.0.0.3']);
+  assert.equal(o.addressesFor('b.example', 80), undefined);
+  assert.equal(o.addressesFor('c.example', null), undefined);
+  assert.equal(o.size, 3);
 });

@@ -2,3 +2,4 @@
 export * from './address';
 export * from './cdnRanges';
 export * from './groups';
+export * from './overrides';
