@@ -353,6 +353,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     seedUrls = seeds.map((s) => s.url);
   }
   const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run);
+  const resolve = resolveOption(values.resolve);
   noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values, seedUrls), io);
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
@@ -380,7 +381,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     options,
     json: Boolean(values.json),
     io,
-    resolve: resolveOption(values.resolve),
+    resolve,
     ...(calibration ? { calibration } : {}),
     ...(planned ? { latencySeconds: planned.run.settings.latencySeconds } : {}),
     ...(reportPath ? { reportPath } : {}),
