@@ -38,6 +38,27 @@ const undiciApart = {
   },
 };
 
+/**
+ * tldts (the Public Suffix List, about 150 KB minified: src/core/servers/groups.ts) declares no
+ * `sideEffects`, so esbuild would keep it in every bundle that reaches src/core/plan, even one that never
+ * groups hosts by domain (the webviews). It has none at import: marked so, it is left out where unused.
+ */
+const tldtsPure = {
+  name: 'tldts-pure',
+  setup(build) {
+    build.onResolve({ filter: /^tldts(-core)?$/ }, async (args) => {
+      if (args.pluginData === 'tldts-pure') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'tldts-pure',
+      });
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
@@ -45,7 +66,7 @@ const targets = [
     entryPoints: ['src/cli/main.ts'],
     outfile: out('cli.js'),
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [undiciApart],
+    plugins: [undiciApart, tldtsPure],
   },
   { ...node, entryPoints: ['undici'], outfile: out('undici.js') },
 ];
@@ -55,6 +76,7 @@ if (fs.existsSync(path.join(__dirname, 'src/extension/extension.ts'))) {
     entryPoints: ['src/extension/extension.ts'],
     outfile: out('extension.js'),
     external: ['vscode'],
+    plugins: [tldtsPure],
   });
   // The simulation's worker thread (src/extension/planner/simulateRunner.ts): the crawl engine stays out of extension.js.
   targets.push({ ...node, entryPoints: ['src/extension/planner/simulateWorker.ts'], outfile: out('simulate.js') });
@@ -75,6 +97,7 @@ for (const [entry, file] of [
     logLevel: 'warning',
     entryPoints: [entry],
     outfile: out(file),
+    plugins: [tldtsPure],
   });
 }
 

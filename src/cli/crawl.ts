@@ -30,9 +30,12 @@ import { pagesForOption, pagesPerHostOption } from './planOptions';
 import { readCalibration } from './calibrate';
 import { checkContact } from './contact';
 import { readPlanToRun } from './crawlPlan';
+import { RESOLVE_OPTIONS, resolveHelp, resolveHttp, resolveOption } from './resolveOption';
+import type { AddressOverrides } from '../core/servers/overrides';
 import type { PlanToRun } from '../core/plan/planToRun';
 
 export const CRAWL_OPTIONS = {
+  ...RESOLVE_OPTIONS,
   'seeds-file': { type: 'string' },
   plan: { type: 'string' },
   'max-pages': { type: 'string' },
@@ -91,7 +94,7 @@ Options:
   --contact URL              who runs the crawl, sent in the User-Agent header: an http(s) URL or mailto:
                              address; without it, a crawl of real hosts warns that operators cannot reach you
   --require-contact          refuse to crawl a real host (not loopback) without --contact
-  --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
+${resolveHelp(29)}  --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
   --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
   --allow-other-hosts        follow links to hosts other than the seeds'
@@ -212,6 +215,8 @@ export interface LiveCrawlSetup {
   /** The expected response time for the crawl's plan (`--plan`: the plan's); the plan's default without it. */
   latencySeconds?: number;
   robotsCache?: RobotsCache;
+  /** `--resolve`: every connection to a host it names goes to its address. */
+  resolve?: AddressOverrides;
   reportPath?: string;
   logPath?: string;
   json: boolean;
@@ -253,6 +258,7 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   const session = startPlannedCrawl(options, {
     onEvent,
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
+    ...(setup.resolve ? { http: resolveHttp(setup.resolve) } : {}),
     ...(setup.calibration ? { calibration: setup.calibration } : {}),
     ...(setup.latencySeconds !== undefined ? { latencySeconds: setup.latencySeconds } : {}),
   });
@@ -347,6 +353,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     seedUrls = seeds.map((s) => s.url);
   }
   const options = crawlOptionsFromFlags(planned ? planned.values : values, seedUrls, planned?.run);
+  const resolve = resolveOption(values.resolve);
   noteCappedBudgets(options, planned?.run.pageBudgets ?? pageBudgetsFromFlags(values, seedUrls), io);
   const reportPath = values.report !== undefined ? checkWritable('report', values.report) : undefined;
   const logPath = values.log !== undefined ? checkWritable('log', values.log) : undefined;
@@ -374,6 +381,7 @@ export async function runCrawlCommand(argv: string[], io: Io): Promise<number> {
     options,
     json: Boolean(values.json),
     io,
+    resolve,
     ...(calibration ? { calibration } : {}),
     ...(planned ? { latencySeconds: planned.run.settings.latencySeconds } : {}),
     ...(reportPath ? { reportPath } : {}),

@@ -24,8 +24,10 @@ import { formatDemoHosts } from '../demo/serve';
 import { parse, parseNumber, UsageError, type Io } from './args';
 import { readCalibration } from './calibrate';
 import { checkWritable, crawlOptionsFromFlags, runLiveCrawl } from './crawl';
+import { RESOLVE_OPTIONS, resolveHelp, resolveOption } from './resolveOption';
 
 const OPTIONS = {
+  ...RESOLVE_OPTIONS,
   serve: { type: 'boolean' },
   port: { type: 'string' },
   'pages-per-host': { type: 'string' },
@@ -66,7 +68,7 @@ Options:
   --delay-from start|end  how the interval is measured (default start)
   --concurrency N         global slots (default ${SAMPLE_CRAWL_DEFAULTS.concurrency})
   --timeout SECONDS       bound on one request (default ${DEMO_DEFAULTS.timeoutSeconds})
-  --report FILE.json      write the crawl's report (not the test crawl's)
+${resolveHelp(26)}  --report FILE.json      write the crawl's report (not the test crawl's)
   --log FILE.ndjson       write each event of the crawl as it happens
   --calibrate REPORT      plan with what an earlier crawl measured (e.g. a demo run's --report), with no
                           test crawl
@@ -133,6 +135,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
   if (values.calibrate !== undefined && testPages !== undefined)
     throw new UsageError('--test-pages: not with --calibrate (the report is what a test crawl measured)');
   const given = readCalibration(values.calibrate);
+  const resolve = resolveOption(values.resolve);
   const testPagesPerHost = given ? 0 : (testPages ?? DEMO_DEFAULTS.testPagesPerHost);
   // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
   const { startDemoHosts } = await import('../demo/hosts.js');
@@ -164,7 +167,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
       say(
         `\nStep 1 of 2: a test crawl of ${plural(testPagesPerHost, 'page')} per host, to measure the hosts (answer times, faults, Crawl-delays).\n\n`,
       );
-      const test = await runLiveCrawl({ options: flags(String(testPagesPerHost)), json, io, ...width });
+      const test = await runLiveCrawl({ options: flags(String(testPagesPerHost)), json, io, resolve, ...width });
       // What the test crawl measured, read as `estimate --calibrate` reads a report file.
       calibration = calibrationFromReport(JSON.parse(reportToJson(test.report)), 'the test crawl');
       // Politeness holds across the two crawls: each host's next request waits out its interval and any pause.
@@ -177,6 +180,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
       options,
       json,
       io,
+      resolve,
       ...(calibration ? { calibration } : {}),
       ...(reportPath ? { reportPath } : {}),
       ...(logPath ? { logPath } : {}),

@@ -10,7 +10,7 @@ import { PLAN_DEFAULTS, type PlanInput } from '../core/plan';
 import type { Seed } from '../core/seeds';
 import { mergeCrawlDelaysByHost } from '../core/politeness/interval';
 import type { RobotsCache } from '../net/robotsCache';
-import { inspectRobots, type InspectedOrigin, type RobotsInspection } from '../net/robotsInspect';
+import { inspectRobots, type InspectedOrigin, type InspectOptions, type RobotsInspection } from '../net/robotsInspect';
 import type { RobotsOptions } from './planOptions';
 import { originJson, outcomeHeadline, robotsTimeouts, type RobotsOriginJson } from './robots';
 
@@ -65,6 +65,7 @@ export async function robotsStep(
   options: Omit<PlanInput, 'seeds'>,
   ro: RobotsOptions,
   cache?: RobotsCache,
+  http?: InspectOptions['http'],
 ): Promise<RobotsStep> {
   const inspection = await inspectRobots(
     seeds.map((s) => s.url),
@@ -76,6 +77,7 @@ export async function robotsStep(
       maxCrawlDelaySeconds: options.maxCrawlDelaySeconds ?? PLAN_DEFAULTS.maxCrawlDelaySeconds,
       timeouts: robotsTimeouts(ro.timeoutSeconds),
       ...(cache ? { cache } : {}),
+      ...(http ? { http } : {}),
     },
   );
   const byOrigin = new Map(inspection.origins.map((o) => [o.origin, o] as const));

@@ -17,6 +17,7 @@ import { demoServeHosts } from '../demo/config';
 import { createRobotsCache } from '../net/robotsInspect';
 import { seedLines, seedLocation, UsageError, type Io } from './args';
 import { readCalibration } from './calibrate';
+import { resolveHttp, resolveOption, seedAddresses } from './resolveOption';
 import { checkContact } from './contact';
 import { formatRobotsSection, robotsStep, type EstimateRobotsSection, type RobotsStep } from './estimateRobots';
 import { formatSitemapsSection, sitemapsStep, type EstimateSitemapsSection } from './estimateSitemaps';
@@ -67,6 +68,8 @@ export async function planFromOptions(
   const options = planInputFromOptions(values);
   const calibration = readCalibration(values.calibrate);
   const ro = robotsOptions(values, how.identityAlways);
+  const overrides = resolveOption(values.resolve);
+  const http = resolveHttp(overrides);
   const changedSince = changedSinceOption(values['changed-since'], Date.now());
   // Line by line: 100,000 lines held at once would take as much memory as the seeds themselves.
   const checked = validateSeeds(seedLines(positionals, values['seeds-file']), {
@@ -96,10 +99,10 @@ export async function planFromOptions(
   // One robots.txt fetch per origin serves --robots and --sitemaps.
   const cache =
     ro && values.sitemaps
-      ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds) })
+      ? createRobotsCache({ userAgentHeader: ro.header, timeouts: robotsTimeouts(ro.timeoutSeconds), http })
       : undefined;
   if (ro && values.robots) {
-    step = await robotsStep(seeds, options, ro, cache);
+    step = await robotsStep(seeds, options, ro, cache, http);
     planSeeds = step.allowed;
     const leftOut = new Set(step.section.leftOutHosts.map((h) => h.host));
     // Overrides for hosts robots.txt left out are dropped, so the plan does not call them typos.
@@ -147,6 +150,7 @@ export async function planFromOptions(
       timeoutSeconds: values.timeout !== undefined ? ro.timeoutSeconds : undefined,
       changedSince,
       cache,
+      http,
       typed: pages.byHost,
       fallback: values['pages-per-host'] !== undefined ? pages.otherwise : undefined,
     }));
@@ -155,9 +159,16 @@ export async function planFromOptions(
     if (how.text) io.out(formatSitemapsSection(sitemapsSection, io.color));
   }
 
+  // Shared servers (docs/cli.md#shared-servers): --resolve's hosts always; the others looked up only when the
+  // command goes to the network anyway (--robots, --sitemaps) or --resolve-hosts asks.
+  const addresses = await seedAddresses(
+    planSeeds.map((s) => s.host),
+    overrides,
+    ro !== undefined || Boolean(values['resolve-hosts']),
+  );
   let result: Plan;
   try {
-    result = plan({ ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}) });
+    result = plan({ ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}), ...addresses });
   } catch (err) {
     if (err instanceof PlanInputError) throw planInputUsageError(err);
     throw err;

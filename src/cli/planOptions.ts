@@ -10,6 +10,7 @@ import { userAgentHeader } from '../net/userAgent';
 import { parse, parseChoice, parseNumber, UsageError } from './args';
 import { contactOption } from './contact';
 import { checkPagesOptions } from './estimateSitemaps';
+import { RESOLVE_HOSTS_OPTIONS } from './resolveOption';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 /** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
@@ -36,6 +37,7 @@ export const PLAN_OPTIONS = {
   'drop-host': { type: 'string', multiple: true },
   robots: { type: 'boolean' },
   calibrate: { type: 'string' },
+  ...RESOLVE_HOSTS_OPTIONS,
 } as const;
 
 const L = PLAN_LIMITS;

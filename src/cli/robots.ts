@@ -45,9 +45,11 @@ import {
   type Io,
 } from './args';
 import { checkContact, contactOption } from './contact';
+import { RESOLVE_OPTIONS, resolveHelp, resolveHttp, resolveOption } from './resolveOption';
 
 /** The options of every command that fetches for the user: who it is, how politely, how long it waits. */
 export const FETCH_OPTIONS = {
+  ...RESOLVE_OPTIONS,
   'user-agent': { type: 'string' },
   contact: { type: 'string' },
   'require-contact': { type: 'boolean' },
@@ -94,7 +96,7 @@ Options:
   --crawl-delay-policy P    cap | skip | obey a Crawl-delay above --max-crawl-delay; default ${PLAN_DEFAULTS.crawlDelayPolicy}
   --max-crawl-delay S       the Crawl-delay cap, seconds; default ${PLAN_DEFAULTS.maxCrawlDelaySeconds}
   --timeout S               bound on each robots.txt fetch, all redirects included, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
-  --file PATH               test the URLs against a local robots.txt; nothing is fetched
+${resolveHelp(28)}  --file PATH               test the URLs against a local robots.txt; nothing is fetched
   --origin URL              with --file: the origin the file stands for; default the first URL's
   --urls-file FILE          more URLs, one per line (# comments); - reads standard input. Bulk mode: the
                             fast verdict-only path, a short reason per URL, no reason lines in the text
@@ -437,6 +439,7 @@ export async function runRobots(argv: string[], io: Io): Promise<number> {
       brief: bulk,
       userAgentHeader: header,
       timeouts: robotsTimeouts(timeoutSeconds),
+      http: resolveHttp(resolveOption(values.resolve)),
     });
   }
 

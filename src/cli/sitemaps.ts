@@ -42,6 +42,7 @@ import {
 } from './args';
 import { checkContact, contactOption } from './contact';
 import { colors, type Colors } from '../core/format/ansi';
+import { resolveHelp, resolveHttp, resolveOption } from './resolveOption';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 const OPTIONS = {
@@ -72,7 +73,7 @@ Options:
   --crawl-delay-policy P    cap | skip | obey a Crawl-delay above --max-crawl-delay; default ${PLAN_DEFAULTS.crawlDelayPolicy}
   --max-crawl-delay S       the Crawl-delay cap, seconds; default ${PLAN_DEFAULTS.maxCrawlDelaySeconds}
   --timeout S               bound on each fetch, all redirects included, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
-                            for robots.txt and ${SITEMAP_FETCH_TIMEOUT_SECONDS} for a sitemap file
+${resolveHelp(28)}                            for robots.txt and ${SITEMAP_FETCH_TIMEOUT_SECONDS} for a sitemap file
   --max-files N             sitemap files read at most, all hosts together; default ${formatNumber(SITEMAP_TOTALS_DEFAULT.files)}
   --max-urls N              distinct URLs counted at most, all hosts together; default ${formatNumber(SITEMAP_TOTALS_DEFAULT.urls)}
   --changed-since D         also count the URLs whose lastmod is on or after D: a date (2024-05-01) or
@@ -111,6 +112,8 @@ export interface SizingArgs {
   changedSince?: number | undefined;
   totals?: Partial<SitemapTotals> | undefined;
   cache?: SitemapSizingOptions['cache'] | undefined;
+  /** `--resolve`'s HTTP options. */
+  http?: SitemapSizingOptions['http'] | undefined;
 }
 
 export function sizingOptions(a: SizingArgs): SitemapSizingOptions {
@@ -123,6 +126,7 @@ export function sizingOptions(a: SizingArgs): SitemapSizingOptions {
   if (a.changedSince !== undefined) o.changedSince = a.changedSince;
   if (a.totals !== undefined) o.totals = a.totals;
   if (a.cache !== undefined) o.cache = a.cache;
+  if (a.http !== undefined) o.http = a.http;
   return o;
 }
 
@@ -289,6 +293,7 @@ export async function runSitemaps(argv: string[], io: Io): Promise<number> {
       timeoutSeconds,
       changedSince,
       totals,
+      http: resolveHttp(resolveOption(values.resolve)),
     }),
   );
   io.out(values.json ? JSON.stringify(sizing, null, 2) + '\n' : formatSizing(sizing, io.color));

@@ -24,6 +24,7 @@ import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import type { Readable, Transform } from 'node:stream';
 import type { ErrorKind } from '../core/crawl/events';
+import type { AddressOverrides } from '../core/servers/overrides';
 import { DecodeError, decodersFor, parseContentLength, readCapped } from './httpBody';
 import { classifyError, describeError, errorCode } from './httpErrors';
 
@@ -137,6 +138,9 @@ export interface HttpClientOptions {
   now?: () => number;
   /** DNS override, e.g. to map demo host names to 127.0.0.N. Passed to net.connect. */
   lookup?: LookupFunction;
+  /** `--resolve`: host names whose connections go to the addresses given (the Host header and TLS SNI stay
+   * the name; docs/network.md#resolution). Checked before `lookup`. */
+  resolve?: AddressOverrides;
   /** Extra trusted CA certificates for https (tests, corporate roots). */
   ca?: string | Buffer | Array<string | Buffer>;
   /** Connections per origin in the owned Agent (default unlimited; politeness is the scheduler's job). */
@@ -227,7 +231,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dispatcher: Dispatcher =
     options.dispatcher ??
     new (loadUndici().Agent)({
-      connect,
+      connect: options.resolve?.size ? overridingConnector(connect, options.resolve) : connect,
       headersTimeout: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
       ...(options.connectionsPerOrigin ? { connections: options.connectionsPerOrigin } : {}),
@@ -244,6 +248,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       closed = true;
       if (owned) await dispatcher.destroy();
     },
+  };
+}
+
+/**
+ * undici's connector, with the connection to an overridden host name made to its address: the connector is
+ * given the address as `hostname` (what net/tls connect to) and keeps `host` (the origin: the TLS servername
+ * and session key come from it, and the Host header is the request's), so SNI and Host stay the name.
+ */
+function overridingConnector(
+  options: Record<string, unknown>,
+  overrides: AddressOverrides,
+): Undici.buildConnector.connector {
+  const base = loadUndici().buildConnector(options as Undici.buildConnector.BuildOptions);
+  return (opts, callback) => {
+    const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+    const address = overrides.addressesFor(opts.hostname, port)?.[0];
+    if (address === undefined) return base(opts, callback);
+    return base({ ...opts, hostname: address, host: opts.host ?? opts.hostname }, callback);
   };
 }
 

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { formatPlanText } from '../../src/core/format/planText';
 import { plan, type PlanInput, type PlanWarning, type PlanWarningCode } from '../../src/core/plan';
 
 const A = [{ host: 'a.example' }];
+const SHOP = [{ host: 'shop.test' }, { host: 'blog.test' }, { host: 'www.test' }];
 const hosts = (n: number) => Array.from({ length: n }, (_, i) => ({ host: `h${i}.example` }));
 
 interface WarningCase {
@@ -177,6 +179,39 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     },
     nearMiss: { seeds: A, pages: { total: 100 }, latencyByHost: { 'A.Example': 1 } },
   },
+  'shared-address': {
+    raise: {
+      seeds: SHOP,
+      pages: { perHost: 10 },
+      addressesByHost: { 'shop.test': ['127.0.0.5'], 'blog.test': ['127.0.0.5'], 'www.test': ['127.0.0.5'] },
+    },
+    expected: {
+      code: 'shared-address',
+      message:
+        '3 hosts on 127.0.0.5 (loopback): shop.test, blog.test and www.test. 127.0.0.5 gets up to 3 requests per 1 s from 3 host queues, 3× what one host is allowed.',
+    },
+    nearMiss: {
+      seeds: SHOP,
+      pages: { perHost: 10 },
+      addressesByHost: { 'shop.test': ['127.0.0.5'], 'blog.test': ['127.0.0.6'], 'www.test': ['127.0.0.7'] },
+    },
+  },
+  'shared-domain': {
+    raise: {
+      seeds: [{ host: 'shop.example.com' }, { host: 'www.example.com' }],
+      pages: { perHost: 10 },
+      delaySeconds: 2,
+    },
+    expected: {
+      code: 'shared-domain',
+      message:
+        '2 hosts in example.com: shop.example.com and www.example.com. If one server answers for example.com, it gets up to 2 requests per 2 s from 2 host queues, 2× what one host is allowed.',
+    },
+    nearMiss: {
+      seeds: [{ host: 'a.co.uk' }, { host: 'b.co.uk' }, { host: 'x.github.io' }, { host: 'y.github.io' }],
+      pages: { perHost: 10 },
+    },
+  },
 };
 
 for (const [code, c] of Object.entries(CASES) as Array<[PlanWarningCode, WarningCase]>) {
@@ -264,5 +299,120 @@ test('warnings come in a stable order: overrides, per host in host order, then t
       ['host-dominates', 'h0.example'],
       ['deadline-unreachable', null],
     ],
+  );
+});
+
+test('shared-address: a Cloudflare edge says grouping there would be too cautious, and why', () => {
+  const found = plan({
+    seeds: [{ host: 'a.example' }, { host: 'b.example' }],
+    pages: { perHost: 10 },
+    addressesByHost: { 'a.example': ['104.16.132.229'], 'b.example': ['104.16.132.229', '2606:4700::6810:84e5'] },
+  }).warnings.filter((w) => w.code === 'shared-address');
+  assert.equal(found.length, 1);
+  assert.match(found[0]!.message, /^2 hosts on 104\.16\.132\.229 \(a Cloudflare edge\): a\.example and b\.example\. /);
+  assert.match(
+    found[0]!.message,
+    /Grouping by this address would be too cautious: a CDN edge answers for many unrelated sites/,
+  );
+});
+
+test('shared-address: chained addresses make one group; intervals differ; a private address is marked', () => {
+  const p = plan({
+    seeds: [{ host: 'a.test' }, { host: 'b.test' }, { host: 'c.test' }, { host: 'd.test' }],
+    pages: { perHost: 10 },
+    crawlDelayByHost: { 'c.test': 4 },
+    addressesByHost: {
+      'a.test': ['10.0.0.1'],
+      'b.test': ['10.0.0.1', '10.0.0.2'],
+      'c.test': ['10.0.0.2'],
+      'd.test': ['8.8.8.8'],
+    },
+  });
+  assert.deepEqual(p.sharedServers.groups, [
+    {
+      kind: 'address',
+      key: '10.0.0.1, 10.0.0.2',
+      addresses: [
+        { address: '10.0.0.1', class: 'private' },
+        { address: '10.0.0.2', class: 'private' },
+      ],
+      hosts: ['a.test', 'b.test', 'c.test'],
+      worstCase: { requests: 2.25, perSeconds: 1 },
+      perHostRequests: 1,
+    },
+  ]);
+  assert.equal(
+    p.warnings.find((w) => w.code === 'shared-address')?.message,
+    '3 hosts on 10.0.0.1, 10.0.0.2 (private network): a.test, b.test and c.test. 10.0.0.1, 10.0.0.2 gets up to 2.25 requests per 1 s from 3 host queues, 2.25× what one host is allowed.',
+  );
+  assert.equal(p.sharedServers.addressesChecked, true);
+});
+
+test('shared servers: not checked without addresses; unresolved hosts and IP literals', () => {
+  const offline = plan({ seeds: SHOP, pages: { perHost: 10 } });
+  assert.deepEqual(offline.sharedServers, { addressesChecked: false, unresolved: [], groups: [] });
+  const p = plan({
+    seeds: [{ host: 'gone.test' }, { host: '127.0.0.5:8080' }, { host: 'shop.test' }],
+    pages: { perHost: 10 },
+    addressesByHost: { 'shop.test': ['127.0.0.5'] },
+    unresolvedHosts: { 'gone.test': 'no such host' },
+  });
+  assert.deepEqual(p.sharedServers.unresolved, [{ host: 'gone.test', reason: 'no such host' }]);
+  assert.deepEqual(
+    p.sharedServers.groups.map((g) => g.hosts),
+    [['127.0.0.5:8080', 'shop.test']],
+  );
+});
+
+test('shared servers: a zero delay has no worst case in requests; many groups are counted past the first ten', () => {
+  const zero = plan({
+    seeds: SHOP,
+    pages: { perHost: 10 },
+    delaySeconds: 0,
+    addressesByHost: { 'shop.test': ['127.0.0.5'], 'blog.test': ['127.0.0.5'], 'www.test': ['127.0.0.5'] },
+  });
+  assert.match(
+    zero.warnings.find((w) => w.code === 'shared-address')!.message,
+    /127\.0\.0\.5 gets requests from 3 host queues with no delay between them: only response times pace them\.$/,
+  );
+  const seeds = Array.from({ length: 30 }, (_, i) => ({ host: `h${i}.test` }));
+  const addressesByHost = Object.fromEntries(seeds.map((s, i) => [s.host, [`10.0.0.${i >> 1}`]]));
+  const many = plan({ seeds, pages: { perHost: 1 }, addressesByHost });
+  assert.equal(many.sharedServers.groups.length, 15);
+  const found = many.warnings.filter((w) => w.code === 'shared-address');
+  assert.equal(found.length, 11);
+  assert.equal(
+    found[10]!.message,
+    "5 more groups of hosts on one address (10 hosts in all); the plan's sharedServers lists them.",
+  );
+});
+
+test('plan text: shared servers not checked, or the hosts that did not resolve', () => {
+  const seeds = [{ host: 'a.test' }, { host: 'b.test' }];
+  assert.match(
+    formatPlanText(plan({ seeds, pages: { perHost: 5 } }), 0, false),
+    /\nShared servers: addresses not looked up, so hosts on one server were not checked \(only registered domains were\)\.\n/,
+  );
+  assert.doesNotMatch(
+    formatPlanText(plan({ seeds: seeds.slice(0, 1), pages: { perHost: 5 } }), 0, false),
+    /Shared servers/,
+  );
+  const text = formatPlanText(
+    plan({
+      seeds,
+      pages: { perHost: 5 },
+      addressesByHost: { 'a.test': ['127.0.0.5'] },
+      unresolvedHosts: { 'b.test': 'no such host' },
+    }),
+    0,
+    false,
+  );
+  assert.match(text, /\nShared servers: 1 host did not resolve and is planned as given: b\.test \(no such host\)\.\n/);
+});
+
+test('addressesByHost: an address not in canonical form is a clear input problem', () => {
+  assert.throws(
+    () => plan({ seeds: SHOP, pages: { perHost: 1 }, addressesByHost: { 'shop.test': ['0:0::1'] } }),
+    /addressesByHost\[shop\.test\]: "0:0::1" is not an IP address in canonical form/,
   );
 });

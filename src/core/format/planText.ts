@@ -163,6 +163,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
       );
     }
   }
+  lines.push(...sharedServersLines(p));
   if (invalidCount > 0) {
     lines.push(
       '',
@@ -170,6 +171,34 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** Unresolved hosts named in the text; the JSON has them all. */
+const UNRESOLVED_SHOWN = 5;
+
+/**
+ * Whether shared servers were checked (docs/planning.md#shared-servers): with two hosts or more and no
+ * addresses looked up, a line says so (the groups themselves are findings); hosts that did not resolve.
+ */
+function sharedServersLines(p: Plan): string[] {
+  const s = p.sharedServers;
+  if (!s.addressesChecked) {
+    return p.hosts.length > 1
+      ? [
+          '',
+          'Shared servers: addresses not looked up, so hosts on one server were not checked (only registered domains were).',
+        ]
+      : [];
+  }
+  if (s.unresolved.length === 0) return [];
+  const shown = s.unresolved
+    .slice(0, UNRESOLVED_SHOWN)
+    .map((u) => `${sanitizeText(u.host)} (${sanitizeText(u.reason)})`);
+  const more = s.unresolved.length - shown.length;
+  return [
+    '',
+    `Shared servers: ${plural(s.unresolved.length, 'host')} did not resolve and ${s.unresolved.length === 1 ? 'is' : 'are'} planned as given: ${shown.join(', ')}${more > 0 ? ` and ${formatNumber(more)} more` : ''}.`,
+  ];
 }
 
 /** Flag pairs shown per option; the JSON's `cli.add` has them all. */

@@ -87,6 +87,7 @@ export function estimateDocument(
     duplicateSeeds: seeds.duplicates,
     deadline: plan.deadline,
     sharding: plan.sharding,
+    sharedServers: plan.sharedServers,
     calibration: calibrationSection(plan),
     seedUrls: plan.seedUrls,
   };

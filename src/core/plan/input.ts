@@ -6,6 +6,7 @@
 import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
 import { effectiveUnknown } from './pages';
+import { canonicalAddress } from '../servers/address';
 import {
   PLAN_DEFAULTS,
   PLAN_LIMITS,
@@ -109,6 +110,17 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
   for (const [host, value] of Object.entries(input.crawlDelayByHost ?? {})) {
     // Crawl-delay comes from untrusted robots.txt files: anything finite and ≥ 0 is read (above the ceiling, as the ceiling).
     checkNumber(problems, `crawlDelayByHost[${host}]`, value, { min: 0, max: Number.MAX_VALUE });
+  }
+  for (const [host, addresses] of Object.entries(input.addressesByHost ?? {})) {
+    // Canonical texts only, so that one address is one key (docs/planning.md#shared-servers).
+    const bad = Array.isArray(addresses)
+      ? addresses.find((a) => typeof a !== 'string' || canonicalAddress(a) !== a)
+      : addresses;
+    if (bad !== undefined || !Array.isArray(addresses))
+      problems.push({
+        field: `addressesByHost[${host}]`,
+        message: `addressesByHost[${host}]: "${String(bad)}" is not an IP address in canonical form`,
+      });
   }
   if (input.delayFrom !== undefined && input.delayFrom !== 'start' && input.delayFrom !== 'end') {
     problems.push({ field: 'delayFrom', message: `delayFrom: "${String(input.delayFrom)}" must be start or end` });

@@ -28,6 +28,7 @@ import {
   type Sharding,
 } from './types';
 import { planWarnings } from './warnings';
+import { sharedServers } from './sharedServers';
 import { describeBinding } from './words';
 
 /** Plans a crawl. Throws {@link PlanInputError} for input outside the limits (see `validatePlanInput`). */
@@ -97,8 +98,10 @@ export function plan(input: PlanInput): Plan {
     deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
   }
 
+  const servers = sharedServers(input, r, hosts);
   const warnings = planWarnings({
     input,
+    servers,
     r,
     hosts,
     notes,
@@ -129,6 +132,7 @@ export function plan(input: PlanInput): Plan {
     warnings,
     deadline: null,
     sharding,
+    sharedServers: servers,
   };
   // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
   if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);

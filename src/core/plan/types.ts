@@ -7,6 +7,7 @@ import type { Calibration } from '../calibrate/types';
 import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
+import type { SharedServers } from './sharedServers';
 
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
 
@@ -84,6 +85,14 @@ export interface PlanInput {
    * keep the typed values.
    */
   calibration?: Calibration;
+  /**
+   * Each seed host's addresses (canonical IP texts), when they were looked up or given by `--resolve`
+   * (docs/planning.md#shared-servers): hosts on one address get a `shared-address` finding. Undefined: the
+   * addresses were not checked. A host left out (or with none) did not resolve; IP-literal seeds are their own.
+   */
+  addressesByHost?: Readonly<Record<string, readonly string[]>>;
+  /** Why a host did not resolve (the lookup's error), for hosts left out of `addressesByHost`. */
+  unresolvedHosts?: Readonly<Record<string, string>>;
 }
 
 /** The input with every default filled in, as the plan used it. */
@@ -219,7 +228,9 @@ export type PlanWarningCode =
   | 'all-hosts-skipped'
   | 'shard-imbalance'
   | 'override-for-unknown-host'
-  | 'pages-unknown';
+  | 'pages-unknown'
+  | 'shared-address'
+  | 'shared-domain';
 
 export interface PlanWarning {
   code: PlanWarningCode;
@@ -354,6 +365,8 @@ export interface Plan {
   warnings: PlanWarning[];
   deadline: DeadlineCheck | null;
   sharding: Sharding | null;
+  /** Hosts on one address or in one registered domain (docs/planning.md#shared-servers). */
+  sharedServers: SharedServers;
 }
 
 /** A field of the input that is out of range; `field` names the PlanInput property. */

@@ -1,6 +1,7 @@
 /**
  * The plan's warnings: what in the input or the result deserves a second look, each a stable code with a
- * sentence, in a fixed order (input problems, per host, the crawl as a whole, machines, the deadline).
+ * sentence, in a fixed order (input problems, per host, shared servers, the crawl as a whole, machines, the
+ * deadline).
  * Computed from the plan's facts, after the maths (plan.ts).
  */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
@@ -9,6 +10,7 @@ import { isActive } from './makespan';
 import type { DeadlineVerdict, HostPlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
 import { plural } from '../format/text';
 import { percent } from './words';
+import { moreGroupsText, SHARED_GROUPS_WARNED, sharedGroupText, type SharedServers } from './sharedServers';
 
 /** `host-dominates`: the host's time is at least this share of all hosts' time… */
 export const HOST_DOMINATES_SHARE = 0.5;
@@ -37,6 +39,8 @@ export interface PlanFacts {
   totalSeconds: number;
   /** The planned hosts whose pages are unknown (Plan.unknownHosts). */
   unknownHosts: readonly string[];
+  /** Hosts on one address or in one registered domain (sharedServers.ts). */
+  servers?: SharedServers;
 }
 
 /** Hosts named in the `pages-unknown` warning (the rest are counted). */
@@ -96,6 +100,23 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
         h.host,
       );
     }
+  }
+
+  // Hosts that share a server: a finding per group, largest first, the rest counted (docs/planning.md#shared-servers).
+  for (const kind of ['address', 'domain'] as const) {
+    const groups = (f.servers?.groups ?? []).filter((g) => g.kind === kind);
+    const code = kind === 'address' ? 'shared-address' : 'shared-domain';
+    for (const g of groups.slice(0, SHARED_GROUPS_WARNED)) warn(code, sharedGroupText(g));
+    const rest = groups.slice(SHARED_GROUPS_WARNED);
+    if (rest.length > 0)
+      warn(
+        code,
+        moreGroupsText(
+          kind,
+          rest.length,
+          rest.reduce((s, g) => s + g.hosts.length, 0),
+        ),
+      );
   }
 
   // The crawl as a whole, over the active hosts in one pass (100,000 hosts: no filtered or sorted copy):
