@@ -199,6 +199,7 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       if (isObject(k) && typeof k.host === 'string' && k.reason === 'disallowed')
         disallowed.set(k.host, (disallowed.get(k.host) ?? 0) + 1);
 
+  const timeoutSeconds = timeoutOf(doc.options);
   const hosts: HostCalibration[] = order.map((host) => {
     const c = hostCalibration(
       host,
@@ -226,6 +227,7 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     });
     return {
       ...c,
+      ...(timeoutSeconds === null ? {} : { timeoutSeconds }),
       model,
       perPage: requestsPerPage(c.requests, summaryHosts.get(host), perPage.get(host), disallowed.get(host) ?? 0),
     };
@@ -264,6 +266,13 @@ function requestsPerPage(
     disallowed,
     requestsPerPage: pages === 0 ? null : Math.round((requests / pages) * 1000) / 1000,
   };
+}
+
+/** The crawl's request timeout, seconds, from its options; null when they do not give a positive one. */
+function timeoutOf(options: unknown): number | null {
+  return isObject(options) && finite(options.timeoutSeconds) && options.timeoutSeconds > 0
+    ? options.timeoutSeconds
+    : null;
 }
 
 function delayFromOf(options: unknown): 'start' | 'end' {

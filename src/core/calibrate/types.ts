@@ -143,6 +143,11 @@ export interface HostCalibration {
   latency: LatencySummary;
   /** The host's robots.txt request, when the report has one that got an answer. */
   robotsLatencySeconds: number | null;
+  /**
+   * The request timeout the test crawl ran with (its report's `options.timeoutSeconds`): what a timeout the
+   * test crawl did not meet would cost in a run of the simulation. Absent when the report does not say.
+   */
+  timeoutSeconds?: number;
   faults: HostFaults;
   interval: {
     /** The interval the crawl kept the host to at its end (its plan, Crawl-delay included), and why. */

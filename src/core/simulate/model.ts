@@ -185,7 +185,7 @@ const UNSEEN_FAULT_STATUS = 500;
  * fault model (`calibration.model`) its parameters are drawn from what the test crawl leaves open: the
  * limiter's interval over its range (wide when few refusals were seen), each random fault's rate from its
  * posterior (draws.ts), and when the host showed no random fault, one of a kind not seen (a 500) at a rate
- * drawn from none in its requests.
+ * drawn from none in its requests; likewise a timeout, when it met none and the report gives the crawl's timeout.
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
@@ -216,6 +216,29 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
           seconds: latency(r),
           retryAfterSeconds: null,
           status: UNSEEN_FAULT_STATUS,
+        };
+      },
+    });
+  }
+  // Nor did it meet a timeout: one may come at a rate drawn from none in its requests, costing the crawl's
+  // timeout (the engine retries it like a timeout it met).
+  if (
+    fitted !== undefined &&
+    random !== undefined &&
+    calibration!.timeoutSeconds !== undefined &&
+    calibration!.faults.timeouts.count === 0
+  ) {
+    const rate = rateDraw(0, requests, random);
+    const seconds = calibration!.timeoutSeconds;
+    faults.push({
+      rate,
+      every: null,
+      draw(_r, startedAt) {
+        return {
+          result: (endedAt) => ({ error: { kind: 'timeout', message: 'simulated timeout' }, startedAt, endedAt }),
+          seconds,
+          retryAfterSeconds: null,
+          status: null,
         };
       },
     });
