@@ -3,8 +3,9 @@
  * never a stack trace.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { numberProblem, numberProblemText, type NumberLimit } from '../core/limits';
+import { sanitizeText } from '../core/format/table';
 import { seedLines as linesOfText } from '../core/seeds';
 
 /** Bad input from the user: printed as one line, exit code 2. */
@@ -114,6 +115,30 @@ export function seedLines(positionals: string[], seedsFile: string | undefined):
 
 /** The source name of lines read from standard input (`-`). */
 export const STDIN_SOURCE = 'stdin';
+
+/**
+ * The JSON document in the file given to `--<option>` (a BOM dropped). A directory, a file that cannot be read,
+ * or one that is not JSON is a UsageError; `what` names the document to give instead ("the report that crawl
+ * --report wrote").
+ */
+export function readJsonFile(option: string, path: string, what: string): unknown {
+  const shown = sanitizeText(path);
+  let text: string;
+  try {
+    if (statSync(path).isDirectory()) throw new UsageError(`--${option}: ${shown} is a directory`);
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(
+      `--${option}: cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--${option}: ${shown} is not JSON (give ${what})`);
+  }
+}
 
 /** All the lines of a list file given to `--<option>` (see `lineFile`). */
 export function readLineFile(option: string, path: string): SeedLine[] {

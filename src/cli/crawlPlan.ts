@@ -5,10 +5,9 @@
  * with a line saying why and what to plan it with. A file that cannot be read, is not JSON or is not an
  * estimate document is bad input: one line, exit 2.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { sanitizeText } from '../core/format/table';
 import { planToRun, PlanDocumentError, type HostLeftOut, type PlanToRun } from '../core/plan/planToRun';
-import { UsageError, type Io } from './args';
+import { readJsonFile, UsageError, type Io } from './args';
 import type { CRAWL_OPTIONS } from './crawl';
 import type { parse } from './args';
 
@@ -43,22 +42,7 @@ export function leftOutLine(h: HostLeftOut): string {
 }
 
 function readDocument(path: string): unknown {
-  const shown = sanitizeText(path);
-  let text: string;
-  try {
-    if (statSync(path).isDirectory()) throw new UsageError(`--plan: ${shown} is a directory`);
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(
-      `--plan: cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UsageError(`--plan: ${shown} is not JSON (give the document that estimate --json wrote)`);
-  }
+  return readJsonFile('plan', path, 'the document that estimate --json wrote');
 }
 
 /**
