@@ -185,7 +185,7 @@ const UNSEEN_FAULT_STATUS = 500;
  * fault model (`calibration.model`) its parameters are drawn from what the test crawl leaves open: the
  * limiter's interval over its range (wide when few refusals were seen), each random fault's rate from its
  * posterior (draws.ts), and when the host showed no random fault, one of a kind not seen (a 500) at a rate
- * drawn from none in its requests; likewise a timeout, when it met none and the report gives the crawl's timeout.
+ * drawn from none in its requests (half of them a timeout of the crawl's own length, when the report gives it).
  */
 export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
@@ -207,38 +207,25 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
   const faults = withFaults && source !== undefined ? faultKinds(source, h.latencySeconds, list, rateOf) : [];
   if (fitted !== undefined && random !== undefined && !faults.some((f) => f.every === null)) {
     const rate = rateDraw(0, requests, random);
+    // The fault not seen is a back end's error or, as often, a hang that lasts the crawl's timeout (when the
+    // report gives it), retried as the engine retries a timeout.
+    const timeoutSeconds = calibration!.timeoutSeconds;
     faults.push({
       rate,
       every: null,
       draw(r, startedAt) {
+        if (timeoutSeconds !== undefined && r() < 0.5)
+          return {
+            result: (endedAt) => ({ error: { kind: 'timeout', message: 'simulated timeout' }, startedAt, endedAt }),
+            seconds: timeoutSeconds,
+            retryAfterSeconds: null,
+            status: null,
+          };
         return {
           result: statusAnswer(UNSEEN_FAULT_STATUS, null, startedAt),
           seconds: latency(r),
           retryAfterSeconds: null,
           status: UNSEEN_FAULT_STATUS,
-        };
-      },
-    });
-  }
-  // Nor did it meet a timeout: one may come at a rate drawn from none in its requests, costing the crawl's
-  // timeout (the engine retries it like a timeout it met).
-  if (
-    fitted !== undefined &&
-    random !== undefined &&
-    calibration!.timeoutSeconds !== undefined &&
-    calibration!.faults.timeouts.count === 0
-  ) {
-    const rate = rateDraw(0, requests, random);
-    const seconds = calibration!.timeoutSeconds;
-    faults.push({
-      rate,
-      every: null,
-      draw(_r, startedAt) {
-        return {
-          result: (endedAt) => ({ error: { kind: 'timeout', message: 'simulated timeout' }, startedAt, endedAt }),
-          seconds,
-          retryAfterSeconds: null,
-          status: null,
         };
       },
     });
