@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { HostComparison } from '../../src/core/crawl/hostComparison';
 import { buildCli, runCli } from '../helpers/cli';
 import { startLoopback, type LoopbackHandler, type LoopbackServer } from '../helpers/loopback';
 
@@ -56,15 +57,8 @@ const marks = () => servers.map((s) => s.arrivals.length);
 const hostOf = (s: LoopbackServer) => new URL(s.origin).host;
 const FAST = ['--delay', '0.05', '--timeout', '3'];
 
-interface ReportHostRow {
-  host: string;
-  plannedPages: number | null;
-  actualPages: number;
-  plannedRequests: number | null;
-  actualRequests: number;
-  plannedSeconds: number | null;
-  actualSeconds: number;
-}
+/** A row of the report's comparison.hosts, as the engine's type declares it. */
+type ReportHostRow = HostComparison;
 
 describe('crawl with page budgets', { timeout: 120_000 }, () => {
   it('--pages-per-host 4 --pages-for HOST=2: each host stops at its budget, at the server and in the report', async () => {
