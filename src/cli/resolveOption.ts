@@ -6,6 +6,7 @@
  */
 import { sanitizeText } from '../core/format/table';
 import { AddressOverrides, parseAddressOverride, type AddressOverride } from '../core/servers/overrides';
+import { DEFAULT_POLITENESS_BY, isPolitenessBy, POLITENESS_BY, type PolitenessBy } from '../core/servers/units';
 import type { PlanInput } from '../core/plan';
 import type { HttpClientOptions } from '../net/http';
 import { UsageError } from './args';
@@ -77,4 +78,26 @@ export async function seedAddresses(
     else unresolvedHosts[r.host] = lookUp ? r.error : 'not looked up: no --resolve for it and no --resolve-hosts';
   }
   return { addressesByHost, unresolvedHosts };
+}
+
+/** `--politeness-by host|ip|domain` (docs/cli.md#shared-servers): the politeness unit; `ip` looks the hosts up. */
+export const POLITENESS_BY_OPTIONS = {
+  'politeness-by': { type: 'string' },
+} as const;
+
+/** --politeness-by's help line. */
+export function politenessByHelp(column: number): string {
+  return (
+    `${'  --politeness-by UNIT'.padEnd(column)}what one queue and one interval are kept for: ${POLITENESS_BY.join('|')}\n` +
+    `${''.padEnd(column)}(default ${DEFAULT_POLITENESS_BY}); ip and domain make hosts on one address or one\n` +
+    `${''.padEnd(column)}registered domain one unit (ip looks the hosts up)\n`
+  );
+}
+
+/** --politeness-by's value, checked; the default without it. */
+export function politenessByOption(raw: string | undefined): PolitenessBy {
+  if (raw === undefined) return DEFAULT_POLITENESS_BY;
+  if (!isPolitenessBy(raw))
+    throw new UsageError(`--politeness-by: "${sanitizeText(raw)}" must be one of ${POLITENESS_BY.join(', ')}`);
+  return raw;
 }

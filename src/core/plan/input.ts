@@ -7,6 +7,7 @@ import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
 import { effectiveUnknown } from './pages';
 import { canonicalAddress } from '../servers/address';
+import { isPolitenessBy, POLITENESS_BY } from '../servers/units';
 import {
   PLAN_DEFAULTS,
   PLAN_LIMITS,
@@ -121,6 +122,12 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
         field: `addressesByHost[${host}]`,
         message: `addressesByHost[${host}]: "${String(bad)}" is not an IP address in canonical form`,
       });
+  }
+  if (input.politenessBy !== undefined && !isPolitenessBy(input.politenessBy)) {
+    problems.push({
+      field: 'politenessBy',
+      message: `politenessBy: "${String(input.politenessBy)}" must be ${POLITENESS_BY.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`,
+    });
   }
   if (input.delayFrom !== undefined && input.delayFrom !== 'start' && input.delayFrom !== 'end') {
     problems.push({ field: 'delayFrom', message: `delayFrom: "${String(input.delayFrom)}" must be start or end` });

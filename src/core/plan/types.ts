@@ -8,6 +8,7 @@ import type { NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import type { SharedServers } from './sharedServers';
+import type { PolitenessBy } from '../servers/units';
 
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
 
@@ -93,6 +94,12 @@ export interface PlanInput {
   addressesByHost?: Readonly<Record<string, readonly string[]>>;
   /** Why a host did not resolve (the lookup's error), for hosts left out of `addressesByHost`. */
   unresolvedHosts?: Readonly<Record<string, string>>;
+  /**
+   * The politeness unit (docs/how-it-works.md#politeness-units): `host` (the default) plans each host apart;
+   * `ip` and `domain` make each group of `addressesByHost` or of one registered domain one unit, with one
+   * request in flight and the largest of its members' intervals.
+   */
+  politenessBy?: PolitenessBy;
 }
 
 /** The input with every default filled in, as the plan used it. */

@@ -3,3 +3,4 @@ export * from './address';
 export * from './cdnRanges';
 export * from './groups';
 export * from './overrides';
+export * from './units';
