@@ -20,6 +20,7 @@ import { EXIT_FAILED, EXIT_OK, parse, parseNumber, UsageError, type Io } from '.
 import { planFromOptions } from './planFromOptions';
 import { PLAN_OPTIONS } from './planOptions';
 import { resolveHelp, resolveHostsHelp } from './resolveOption';
+import { windowHelp } from './windowOptions';
 import { ROBOTS_TIMEOUT_DEFAULT_SECONDS } from './robots';
 
 const OPTIONS = {
@@ -61,7 +62,8 @@ Planning:
   --machines M              shard hosts over M machines by FNV-1a hash of the host
   --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h; when missed, says what meets it
   --drop-host HOST          leave HOST out of the plan (repeatable); the other hosts keep their pages
-robots.txt:
+Crawl windows (the total is crawl time inside them; the plan gives the calendar finish):
+${windowHelp(28)}robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,
                             seeds it disallows are left out (unreachable: the whole origin is left out);
                             with --sitemaps, one fetch of each robots.txt serves both

@@ -5,12 +5,14 @@
  */
 import { sanitizeText } from '../core/format/table';
 import { parseDeadlineText, PLAN_LIMITS, type NumberLimit, type PlanInput, type PlanInputError } from '../core/plan';
-import { parseSeedUrl, type Seed } from '../core/seeds';
+import type { Seed } from '../core/seeds';
 import { userAgentHeader } from '../net/userAgent';
 import { parse, parseChoice, parseNumber, UsageError } from './args';
 import { contactOption } from './contact';
 import { checkPagesOptions } from './estimateSitemaps';
+import { parseHost } from './hostOption';
 import { RESOLVE_HOSTS_OPTIONS } from './resolveOption';
+import { calendarOption, WINDOW_OPTIONS } from './windowOptions';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 /** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
@@ -38,6 +40,7 @@ export const PLAN_OPTIONS = {
   robots: { type: 'boolean' },
   calibrate: { type: 'string' },
   ...RESOLVE_HOSTS_OPTIONS,
+  ...WINDOW_OPTIONS,
 } as const;
 
 const L = PLAN_LIMITS;
@@ -75,20 +78,6 @@ function parseHostSeconds(name: string, raw: string, limit: NumberLimit, unit = 
   }
   const host = parseHost(name, hostText);
   return [host, parseNumber(`${name} ${host}`, valueText, limit)!];
-}
-
-/** A host (lower-cased), or the host of an http(s) URL. */
-function parseHost(name: string, hostText: string): string {
-  let host = hostText.toLowerCase();
-  if (hostText.includes('://')) {
-    const parsed = parseSeedUrl(hostText);
-    if ('problem' in parsed)
-      throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host or http(s) URL`);
-    host = parsed.host;
-  } else if (!/^[^\s/?#@]+$/.test(host)) {
-    throw new UsageError(`--${name}: "${sanitizeText(hostText)}" is not a host name`);
-  }
-  return host;
 }
 
 /** --drop-host: seed hosts to leave out, checked against the seeds (a typo is an error, not a no-op). */
@@ -175,6 +164,7 @@ export function planInputFromOptions(values: PlanValues): Omit<PlanInput, 'seeds
     perHostConcurrency: parseNumber('per-host-concurrency', values['per-host-concurrency'], L.perHostConcurrency),
     machines: parseNumber('machines', values.machines, L.machines),
     deadlineSeconds: parseDeadline(values.deadline),
+    calendar: calendarOption(values, Date.now()),
   };
   // Leave unset options out so that the plan's defaults (and its "was this asked for?" checks) apply.
   for (const key of Object.keys(input) as Array<keyof typeof input>) if (input[key] === undefined) delete input[key];

@@ -126,3 +126,21 @@ test('a crawl longer than the horizon is said to be, not looped on', () => {
   assert.ok('beyondHorizon' in f);
   assert.ok(f.windowsInHorizon > 500 && f.windowsInHorizon < 530);
 });
+
+test('the plan refuses a calendar it cannot read, naming the field', async () => {
+  const { plan, PlanInputError } = await import('../../src/core/plan');
+  const input = (calendar: object) => ({ seeds: [{ host: 'a.example' }], pages: { total: 10 }, calendar }) as never;
+  const fields = (calendar: object) => {
+    try {
+      plan(input(calendar));
+      return [];
+    } catch (e) {
+      assert.ok(e instanceof PlanInputError);
+      return e.problems.map((p) => p.field);
+    }
+  };
+  assert.deepEqual(fields({ startAt: '2026-12-04T22:00' }), ['calendar.startAt']);
+  assert.deepEqual(fields({ startAt: '2026-12-04T22:00Z', timeZone: 'Nowhere/Land' }), ['calendar.timeZone']);
+  assert.deepEqual(fields({ startAt: '2026-12-04T22:00Z', windows: ['Mon 10:00-10:00'] }), ['calendar.windows[0]']);
+  assert.deepEqual(fields({ startAt: '2026-12-04T22:00Z', windows: ['Mon 10:00-11:00'] }), []);
+});

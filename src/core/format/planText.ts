@@ -6,6 +6,7 @@ import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
 import { plural } from './text';
 import type { BindingConstraint, DeadlineCheck, Plan } from '../plan/types';
+import { calendarSummary, type PlanCalendar } from '../plan/calendar';
 
 const CONSTRAINT_WORDS: Readonly<Record<BindingConstraint, string>> = {
   'host-interval': 'per-host interval',
@@ -116,6 +117,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
       `${formatNumber(o.afterResponseSeconds * 1000, 2)} ms after an answer (${o.measured ? 'measured by the test crawl' : 'measured on loopback'})`,
   );
   if (!p.complete) lines.push(...unknownSection(p, bold, yellow));
+  if (p.calendar) lines.push(...calendarLines(p.calendar, p.totalSeconds, bold));
   if (p.deadline) {
     const d = p.deadline;
     lines.push(`${bold('Deadline:')} ${deadlineFacts(p, d).verdict}`);
@@ -180,6 +182,22 @@ const UNRESOLVED_SHOWN = 5;
  * Whether shared servers were checked (docs/planning.md#shared-servers): with two hosts or more and no
  * addresses looked up, a line says so (the groups themselves are findings); hosts that did not resolve.
  */
+/** Crawl windows (docs/planning.md#crawl-windows): the calendar finish, a host's own windows, what a deadline leaves. */
+function calendarLines(c: PlanCalendar, totalSeconds: number, bold: (s: string) => string): string[] {
+  const lines = [`${bold('Calendar:')} ${sanitizeText(calendarSummary(c, totalSeconds))}`];
+  if (c.firstOpenAt !== null && c.firstOpenAt !== c.startAt) lines.push(`  The first window opens ${c.firstOpenAt}.`);
+  for (const h of c.hosts)
+    lines.push(
+      `  ${sanitizeText(h.host)} only in ${sanitizeText(h.windowsText.join(', '))}: ` +
+        (h.calendarFinishText === null ? 'does not finish within ten years' : `finishes ${h.calendarFinishText}`),
+    );
+  if (c.deadlineAt !== null && c.deadlineOpenSeconds !== null)
+    lines.push(
+      `  The deadline ${c.deadlineAt} leaves ${formatDuration(c.deadlineOpenSeconds)} of crawl time in the windows.`,
+    );
+  return lines;
+}
+
 function sharedServersLines(p: Plan): string[] {
   const s = p.sharedServers;
   if (!s.addressesChecked) {

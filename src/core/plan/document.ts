@@ -88,6 +88,7 @@ export function estimateDocument(
     deadline: plan.deadline,
     sharding: plan.sharding,
     sharedServers: plan.sharedServers,
+    calendar: plan.calendar,
     calibration: calibrationSection(plan),
     seedUrls: plan.seedUrls,
   };

@@ -8,6 +8,7 @@ import { numberProblem, numberProblemText } from '../limits';
 import { effectiveUnknown } from './pages';
 import { canonicalAddress } from '../servers/address';
 import { isPolitenessBy, POLITENESS_BY } from '../servers/units';
+import { calendarProblems } from './calendar';
 import {
   PLAN_DEFAULTS,
   PLAN_LIMITS,
@@ -123,6 +124,7 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
         message: `addressesByHost[${host}]: "${String(bad)}" is not an IP address in canonical form`,
       });
   }
+  problems.push(...calendarProblems(input.calendar));
   if (input.politenessBy !== undefined && !isPolitenessBy(input.politenessBy)) {
     problems.push({
       field: 'politenessBy',

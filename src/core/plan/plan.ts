@@ -11,6 +11,7 @@
  * held for a request's latency, need Σ requests × latency / workers.
  */
 import { calibrationMatcher } from '../calibrate/match';
+import { deadlineOpenSeconds, planCalendar } from './calendar';
 import { solveDeadline } from './deadline';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
@@ -94,8 +95,10 @@ export function plan(input: PlanInput): Plan {
 
   let deadline: DeadlineVerdict | null = null;
   if (r.deadlineSeconds !== null) {
-    const margin = tidy(r.deadlineSeconds - total.seconds);
-    deadline = { seconds: r.deadlineSeconds, met: margin >= 0, marginSeconds: margin };
+    // With windows the deadline is calendar time: the crawl time it leaves is what the plan must fit.
+    const budget = tidy(deadlineOpenSeconds(input.calendar, r.deadlineSeconds));
+    const margin = tidy(budget - total.seconds);
+    deadline = { seconds: budget, met: margin >= 0, marginSeconds: margin };
   }
 
   const servers = sharedServers(input, r, hosts);
@@ -133,6 +136,7 @@ export function plan(input: PlanInput): Plan {
     deadline: null,
     sharding,
     sharedServers: servers,
+    calendar: planCalendar(input.calendar, total.seconds, hosts, r.deadlineSeconds),
   };
   // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
   if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);

@@ -9,6 +9,7 @@ import type { CrawlDelayPolicy, DelayFrom, IntervalSource } from '../politeness/
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import type { SharedServers } from './sharedServers';
 import type { PolitenessBy } from '../servers/units';
+import type { CalendarInput, PlanCalendar } from './calendar';
 
 export type { CrawlDelayPolicy, DelayFrom, IntervalSource, NumberLimit };
 
@@ -100,6 +101,11 @@ export interface PlanInput {
    * request in flight and the largest of its members' intervals.
    */
   politenessBy?: PolitenessBy;
+  /**
+   * Crawl windows, their time zone and the plan's start (docs/planning.md#crawl-windows): the plan then gives
+   * the calendar finish, and a deadline is calendar time (the solver plans against the crawl time it leaves).
+   */
+  calendar?: CalendarInput;
 }
 
 /** The input with every default filled in, as the plan used it. */
@@ -374,6 +380,8 @@ export interface Plan {
   sharding: Sharding | null;
   /** Hosts on one address or in one registered domain (docs/planning.md#shared-servers). */
   sharedServers: SharedServers;
+  /** With crawl windows: the finish on the calendar (calendar.ts); null without them. */
+  calendar: PlanCalendar | null;
 }
 
 /** A field of the input that is out of range; `field` names the PlanInput property. */
