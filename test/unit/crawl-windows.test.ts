@@ -11,6 +11,7 @@ import {
   type CrawlWindow,
   type WindowSchedule,
 } from '../../src/core/windows';
+import { plan, PlanInputError } from '../../src/core/plan';
 
 function window(text: string): CrawlWindow {
   const w = parseWindow(text);
@@ -127,8 +128,7 @@ test('a crawl longer than the horizon is said to be, not looped on', () => {
   assert.ok(f.windowsInHorizon > 500 && f.windowsInHorizon < 530);
 });
 
-test('the plan refuses a calendar it cannot read, naming the field', async () => {
-  const { plan, PlanInputError } = await import('../../src/core/plan');
+test('the plan refuses a calendar it cannot read, naming the field', () => {
   const input = (calendar: object) => ({ seeds: [{ host: 'a.example' }], pages: { total: 10 }, calendar }) as never;
   const fields = (calendar: object) => {
     try {

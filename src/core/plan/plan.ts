@@ -96,7 +96,7 @@ export function plan(input: PlanInput): Plan {
   let deadline: DeadlineVerdict | null = null;
   if (r.deadlineSeconds !== null) {
     // With windows the deadline is calendar time: the crawl time it leaves is what the plan must fit.
-    const budget = tidy(deadlineOpenSeconds(input.calendar, r.deadlineSeconds));
+    const budget = deadlineOpenSeconds(input.calendar, r.deadlineSeconds);
     const margin = tidy(budget - total.seconds);
     deadline = { seconds: budget, met: margin >= 0, marginSeconds: margin };
   }
