@@ -136,6 +136,22 @@ describe('2. Crawl-delay belongs to the user-agent lines just before it', () => 
     assert.deepEqual(crawlDelayFor(f, 'Other'), { seconds: 5, line: 2 }, 'named nowhere: the * records');
   });
 
+  it("a Crawl-delay that cannot be read is ignored: the user-agent lines around it share the next (texting_robots' delay04)", () => {
+    const f = file('User-Agent: D\nCrawl-Delay: -1.25\nUser-Agent: E\nCrawl-Delay: 8\n');
+    assert.deepEqual(crawlDelayFor(f, 'D'), { seconds: 8, line: 4 });
+    assert.deepEqual(crawlDelayFor(f, 'E'), { seconds: 8, line: 4 });
+    assert.ok(codes(f).includes('2:crawl-delay-invalid'));
+    // A Crawl-delay that can be read still ends the run: D keeps its own.
+    const g = file('User-Agent: D\nCrawl-Delay: 2\nUser-Agent: E\nCrawl-Delay: 8\n');
+    assert.deepEqual(
+      [crawlDelayFor(g, 'D'), crawlDelayFor(g, 'E')],
+      [
+        { seconds: 2, line: 2 },
+        { seconds: 8, line: 4 },
+      ],
+    );
+  });
+
   it('* and a name in one run of user-agent lines share its Crawl-delay', () => {
     const f = file('User-agent: *\nUser-agent: A\nCrawl-delay: 5\nDisallow: /\n');
     assert.deepEqual(crawlDelayFor(f, 'A'), { seconds: 5, line: 3 });

@@ -93,8 +93,12 @@ export function parseRobots(text: string, options: ParseOptions): RobotsFile {
       continue;
     }
     // Any `key: value` line but a user-agent line ends the record's run of user-agent lines (as in
-    // robots-parser); blank lines, comments and lines that are not `key: value` do not.
-    if (record && line.kind !== 'user-agent' && line.kind !== 'blank' && line.kind !== 'comment') record.closed = true;
+    // robots-parser); blank lines, comments and lines that are not `key: value` do not, and neither does a
+    // Crawl-delay that cannot be read: it is ignored, so the user-agent lines around it are one record and
+    // share the next Crawl-delay (RFC 9309 §2.3.1.5, use what is parseable; texting_robots' delay04).
+    const unreadableDelay = line.kind === 'crawl-delay' && readCrawlDelay(value).seconds === undefined;
+    if (record && line.kind !== 'user-agent' && line.kind !== 'blank' && line.kind !== 'comment' && !unreadableDelay)
+      record.closed = true;
     if (missingColon && info) {
       add(
         'missing-colon',
