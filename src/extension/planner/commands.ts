@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { parseChangedSince } from '../../core/sitemaps/lastmod';
-import type { ConfigAccess } from '../config';
+import { resolveHttpOptions, type ConfigAccess } from '../config';
 import type { ContactGuard } from '../contact';
 import type { DemoHostsService } from '../demoHosts/hosts';
 import { COMMANDS } from '../ids';
@@ -92,6 +92,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
           userAgentHeader: header,
           robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds,
           cache,
+          http: resolveHttpOptions(s),
         }),
         options.signal,
       );
