@@ -6,6 +6,8 @@
 import { PlannerController } from '../../src/extension/planner/controller';
 import type {
   InspectRobotsOptions,
+  LookedUpAddresses,
+  LookUpAddressesOptions,
   PlannerViewDeps,
   SeedFileRead,
   SeedFileRef,
@@ -45,6 +47,8 @@ export const form: PlannerForm = {
   latencySeconds: null,
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
 };
 
 /**
@@ -181,6 +185,8 @@ export function harness(
     /** Sitemap sizing (absent: the planner cannot size). */
     size?: (urls: string[], o: SizeSitemapsOptions) => PromiseLike<SitemapSizing>;
     files?: SeedFiles;
+    /** "Check shared servers": the seed hosts looked up (absent: the planner cannot check). */
+    lookUp?: (hosts: string[], o: LookUpAddressesOptions) => PromiseLike<LookedUpAddresses>;
     defer?: (work: () => void) => void;
     expectedLocalHosts?: ReadonlySet<string>;
   } = {},
@@ -193,6 +199,7 @@ export function harness(
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
   const sizings: Array<[string[], SizeSitemapsOptions]> = [];
+  const lookups: string[][] = [];
   let reports = 0;
   let exports = 0;
   let settingsListener: (() => void) | undefined;
@@ -219,6 +226,14 @@ export function harness(
           sizeFromSitemaps: (urls: string[], o: SizeSitemapsOptions) => {
             sizings.push([urls, o]);
             return options.size!(urls, o);
+          },
+        }
+      : {}),
+    ...(options.lookUp
+      ? {
+          lookUpAddresses: (hosts: string[], o: LookUpAddressesOptions) => {
+            lookups.push(hosts);
+            return options.lookUp!(hosts, o);
           },
         }
       : {}),
@@ -258,6 +273,7 @@ export function harness(
     opened,
     inspections,
     sizings,
+    lookups,
     reports: () => reports,
     exports: () => exports,
     setTrusted: (t: boolean) => (trusted = t),
