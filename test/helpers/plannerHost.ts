@@ -187,6 +187,8 @@ export function harness(
     files?: SeedFiles;
     /** "Check shared servers": the seed hosts looked up (absent: the planner cannot check). */
     lookUp?: (hosts: string[], o: LookUpAddressesOptions) => PromiseLike<LookedUpAddresses>;
+    /** What the lookups depend on in the settings (crawlPlanner.resolve as a text). */
+    addressSettings?: () => string;
     defer?: (work: () => void) => void;
     expectedLocalHosts?: ReadonlySet<string>;
   } = {},
@@ -237,6 +239,7 @@ export function harness(
           },
         }
       : {}),
+    ...(options.addressSettings ? { addressSettings: options.addressSettings } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.defer ? { defer: options.defer } : {}),
     ...(options.expectedLocalHosts ? { expectedLocalHosts: () => options.expectedLocalHosts! } : {}),

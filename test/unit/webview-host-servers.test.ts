@@ -164,6 +164,28 @@ test('an untrusted workspace looks nothing up and says why; trusting it checks',
   assert.equal(h.last('serversState')!.servers.state, 'done');
 });
 
+test('a settings change looks the hosts up again only when crawlPlanner.resolve changed', async () => {
+  let resolve = RESOLVE;
+  const h = harness({
+    seeds: SEEDS,
+    form: { ...form, checkServers: true },
+    lookUp: (hosts, o) => lookUpWith(resolve)(hosts, o),
+    addressSettings: () => JSON.stringify(resolve),
+  });
+  h.controller.receive({ type: 'ready' });
+  await settle();
+  h.fireSettings();
+  await settle();
+  assert.equal(h.lookups.length, 1, 'another setting changed: nothing is looked up again');
+  resolve = entries('shop.example=127.0.0.7', 'blog.example=127.0.0.8', 'other.test=127.0.0.7');
+  h.fireSettings();
+  await settle();
+  assert.equal(h.lookups.length, 2);
+  const [group] = h.last('planResult')!.result.summary!.sharedServers.groups;
+  assert.equal(group!.heading, '2 hosts on 127.0.0.7 (loopback)');
+  assert.deepEqual(group!.hosts, ['shop.example', 'other.test']);
+});
+
 test('seeds added while it is on are looked up once, the others are not asked again', async () => {
   const h = harness({
     seeds: SEEDS,

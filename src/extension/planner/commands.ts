@@ -76,6 +76,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
       });
       return { addresses, settingProblems: reading.problems.filter((p) => p.startsWith(`${SETTINGS.resolve}:`)) };
     },
+    addressSettings: () => JSON.stringify(deps.config.read().settings.resolve),
     runTestCrawl: (seeds, options) =>
       vscode.commands.executeCommand(COMMANDS.runTestCrawl, {
         seeds,

@@ -117,6 +117,8 @@ export interface PlannerViewDeps {
    * first, then DNS with a bound per host); must honour `signal`. Absent: the planner cannot check.
    */
   lookUpAddresses?(hosts: string[], options: LookUpAddressesOptions): PromiseLike<LookedUpAddresses>;
+  /** What the lookups depend on in the settings (`crawlPlanner.resolve`), as a text: a change looks hosts up again. */
+  addressSettings?(): string;
   /** Executes COMMANDS.runTestCrawl with these seeds and options. */
   runTestCrawl(seeds: string[], options: TestCrawlRequest): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */

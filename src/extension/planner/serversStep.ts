@@ -3,8 +3,9 @@
  * the injected `lookUpAddresses` (`crawlPlanner.resolve` first, then DNS with a bound per host), whose addresses
  * feed the plan's shared-address findings and the `ip` politeness unit. Off (the default), nothing is looked up
  * and the plan stays offline. Each host is looked up once while the step is on; seeds added later are looked up
- * when the plan is next made; a settings change or turning the step on again looks every host up again. A newer
- * check supersedes the one running (aborted, its result dropped); Cancel and turning the step off do too.
+ * when the plan is next made; a change of `crawlPlanner.resolve`, trust, or turning the step on again looks every
+ * host up again. A newer check supersedes the one running (aborted, its result dropped); Cancel and turning the
+ * step off do too.
  */
 import type { PlanInput } from '../../core/plan';
 import { formatNumber } from '../../core/format/duration';
@@ -25,6 +26,8 @@ export class ServersStep {
   /** Hosts a check was started for (a cancelled or failed one too): not looked up again by themselves. */
   private readonly tried = new Set<string>();
   private settingProblems: string[] = [];
+  /** The settings the hosts were looked up with (deps.addressSettings). */
+  private lookedUpWith: string | undefined;
   private readonly run = new CancellableRun();
 
   constructor(private readonly host: StepHost) {}
@@ -69,9 +72,14 @@ export class ServersStep {
     this.lookUp(this.host.current().seeds.hosts);
   }
 
-  /** A setting changed (crawlPlanner.resolve among them): with the step on, every host is looked up again. */
+  /**
+   * A setting or trust changed: with the step on, every host is looked up again when `crawlPlanner.resolve`
+   * changed or the last check could not run (an untrusted workspace now trusted); other settings change nothing here.
+   */
   settingsChanged(): void {
-    if (this.host.form().checkServers) this.start();
+    if (!this.host.form().checkServers) return;
+    const now = this.host.deps.addressSettings?.();
+    if (this.servers.state === 'error' || this.servers.state === 'off' || now !== this.lookedUpWith) this.start();
   }
 
   /** Cancel: the check running stops; what was looked up before stays. */
@@ -107,6 +115,7 @@ export class ServersStep {
       return this.failed('Seed hosts are looked up only in a trusted workspace. Trust this workspace to check.');
     if (hosts.length === 0) return this.failed('No valid seed URL whose host to look up.');
     const run = this.run.start();
+    this.lookedUpWith = this.host.deps.addressSettings?.();
     for (const h of hosts) this.tried.add(h);
     const total = hosts.length;
     const every = Math.max(1, Math.ceil(total / PROGRESS_MESSAGES));
