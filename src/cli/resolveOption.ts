@@ -66,18 +66,11 @@ export async function seedAddresses(
 ): Promise<Pick<PlanInput, 'addressesByHost' | 'unresolvedHosts'> | undefined> {
   if (!lookUp && overrides.size === 0) return undefined;
   // The resolver (and node:dns) load only when addresses are wanted.
-  const { createResolver } = await import('../net/resolve.js');
-  const resolver = createResolver({
-    overrides,
-    ...(lookUp ? {} : { lookup: () => Promise.reject(Object.assign(new Error('not looked up'), { code: 'OFFLINE' })) }),
+  const { lookUpSeedAddresses } = await import('../net/seedAddresses.js');
+  return lookUpSeedAddresses(hosts, overrides, {
+    lookUp,
+    notLookedUp: 'not looked up: no --resolve for it and no --resolve-hosts',
   });
-  const addressesByHost: Record<string, string[]> = {};
-  const unresolvedHosts: Record<string, string> = {};
-  for (const r of await resolver.resolveAll([...new Set(hosts)])) {
-    if ('addresses' in r) addressesByHost[r.host] = r.addresses;
-    else unresolvedHosts[r.host] = lookUp ? r.error : 'not looked up: no --resolve for it and no --resolve-hosts';
-  }
-  return { addressesByHost, unresolvedHosts };
 }
 
 /** `--politeness-by host|ip|domain` (docs/cli.md#shared-servers): the politeness unit; `ip` looks the hosts up. */

@@ -20,6 +20,7 @@ import { contactProblem, CONTACT_MAX_LENGTH, DEFAULT_PRODUCT_TOKEN } from '../co
 import { numberProblem, rangeText, type NumberLimit } from '../core/limits';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../core/politeness/pacing';
 import { ROBOTS_FETCH_TIMEOUT_SECONDS } from '../core/robots/decode';
+import { AddressOverrides, parseAddressOverride, type AddressOverride } from '../core/servers/overrides';
 import type { PlannerViewSettings } from '../shared/planner/viewModel';
 import { SETTINGS } from './ids';
 
@@ -33,6 +34,8 @@ export interface CrawlPlannerSettings extends PlannerViewSettings {
   robotsTxtTimeoutSeconds: number;
   /** Relative to the workspace folder, or absolute. */
   reportFolder: string;
+  /** `crawlPlanner.resolve`: the entries that read as HOST=IP (a bad one is left out and named in `problems`). */
+  resolve: readonly AddressOverride[];
 }
 
 /**
@@ -51,6 +54,7 @@ export const SETTING_DEFAULTS: Readonly<CrawlPlannerSettings> = {
   robotsTxtTimeoutSeconds: ROBOTS_FETCH_TIMEOUT_SECONDS,
   maxPages: SAMPLE_CRAWL_DEFAULTS.maxPages,
   reportFolder: '.crawl-planner/reports',
+  resolve: [],
 };
 
 /** The range of each numeric setting; package.json declares the same (test/unit/manifest.test.ts). */
@@ -72,6 +76,10 @@ export const SETTING_MAX_LENGTHS = {
   [SETTINGS.reportFolder]: 1024,
 } as const;
 
+/** `crawlPlanner.resolve`: entries read at most (package.json's maxItems), and the characters of one. */
+export const RESOLVE_SETTING_MAX_ENTRIES = 10_000;
+export const RESOLVE_SETTING_MAX_ENTRY_CHARS = 1024;
+
 /**
  * Settings whose workspace value is ignored in Restricted Mode: how the crawler identifies itself,
  * how hard it may hit a host, and where it writes files. package.json lists the same keys in
@@ -86,6 +94,7 @@ export const RESTRICTED_SETTINGS: readonly string[] = [
   SETTINGS.crawlDelayPolicy,
   SETTINGS.maxPages,
   SETTINGS.reportFolder,
+  SETTINGS.resolve,
 ];
 
 export const PRODUCT_TOKEN = /^[a-zA-Z_-]+$/;
@@ -192,6 +201,33 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
     return value.trim();
   };
 
+  /** Each entry read as --resolve reads it; a bad one is named and ignored, the others kept. */
+  const resolveEntries = (): AddressOverride[] => {
+    const key = SETTINGS.resolve;
+    const value = raw(key);
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      problems.push(`${key}: ${JSON.stringify(value).slice(0, 80)} is not a list of "HOST=IP" entries; using none`);
+      return [];
+    }
+    const entries: AddressOverride[] = [];
+    for (const [i, entry] of value.entries()) {
+      if (i >= RESOLVE_SETTING_MAX_ENTRIES) {
+        problems.push(`${key}: only the first ${RESOLVE_SETTING_MAX_ENTRIES} entries are used`);
+        break;
+      }
+      const shown = JSON.stringify(entry)?.slice(0, 80) ?? String(entry);
+      if (typeof entry !== 'string' || entry.length > RESOLVE_SETTING_MAX_ENTRY_CHARS) {
+        problems.push(`${key}: entry ${shown} is not a "HOST=IP" text; ignored`);
+        continue;
+      }
+      const parsed = parseAddressOverride(entry);
+      if ('problem' in parsed) problems.push(`${key}: entry ${shown}: ${parsed.problem}; ignored`);
+      else entries.push(parsed);
+    }
+    return entries;
+  };
+
   const d = SETTING_DEFAULTS;
   const contact = text(
     SETTINGS.contactUrl,
@@ -222,6 +258,7 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
         (s) => s !== '' && s.length <= SETTING_MAX_LENGTHS[SETTINGS.reportFolder] && !s.includes('\0'),
         'a folder path',
       ),
+      resolve: resolveEntries(),
     },
     problems,
     ignoredWorkspaceValues,
@@ -231,4 +268,14 @@ export function readSettings(inspect: (key: string) => InspectedValue | undefine
 /** An absolute http(s) URL or a mailto: address that can go inside `(+…)` in the User-Agent header. */
 export function isContactUrl(text: string): boolean {
   return contactProblem(text) === undefined;
+}
+
+/** The `crawlPlanner.resolve` entries as the lookups and the HTTP clients take them (curl's rule of which wins). */
+export function addressOverrides(settings: Pick<CrawlPlannerSettings, 'resolve'>): AddressOverrides {
+  return new AddressOverrides(settings.resolve);
+}
+
+/** The HTTP options that make a client's connections follow `crawlPlanner.resolve` (none without entries). */
+export function resolveHttpOptions(settings: Pick<CrawlPlannerSettings, 'resolve'>): { resolve?: AddressOverrides } {
+  return settings.resolve.length > 0 ? { resolve: addressOverrides(settings) } : {};
 }

@@ -84,6 +84,8 @@ export const SETTINGS = {
   robotsTxtTimeout: 'crawlPlanner.timeouts.robotsTxt',
   maxPages: 'crawlPlanner.maxPages',
   reportFolder: 'crawlPlanner.reportFolder',
+  /** Addresses for host names, curl's --resolve (docs/extension.md#settings). */
+  resolve: 'crawlPlanner.resolve',
   /** robots.txt editor features (docs/robots-txt-editor.md §Settings). */
   robotsTxtDiagnostics: 'crawlPlanner.robotsTxt.diagnostics.enabled',
   robotsTxtHovers: 'crawlPlanner.robotsTxt.hovers.enabled',

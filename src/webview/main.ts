@@ -38,6 +38,7 @@ import {
 import { listenOrigins, originsFound, renderOrigins } from './sections/origins';
 import { listenTable, renderPlan } from './sections/plan';
 import { listenRobots, renderRobots } from './sections/robots';
+import { listenServers, renderServers } from './sections/servers';
 import { applySeeds, listenSeeds, renderSeedErrors } from './sections/seeds';
 import { fillChangedSinceChoices, listenSitemaps, renderChangedSince, renderSitemaps } from './sections/sitemaps';
 import { createPlannerState, NOTICE_MS, savedState, takesSeeds, takesSimulationSettings } from './state';
@@ -74,6 +75,7 @@ function renderResult(): void {
   renderChangedSince(p);
   renderOrigins(p);
   renderRobots(p);
+  renderServers(p);
   renderCalibration(p);
   renderSimulation(p);
 }
@@ -102,6 +104,7 @@ function handle(message: HostToWebview): void {
       if (takesSeeds(state.seeds, message.seeds)) applySeeds(p, message.seeds);
       state.result = message.result;
       state.robots = message.robots;
+      state.servers = message.servers;
       state.sitemaps = message.sitemaps;
       state.calibration = message.calibration;
       state.simulation = message.simulation;
@@ -141,12 +144,17 @@ function handle(message: HostToWebview): void {
       state.robots = { state: 'error', message: message.message };
       renderRobots(p);
       break;
+    case 'serversState':
+      state.servers = message.servers;
+      renderServers(p);
+      break;
     case 'settings':
       state.settings = message.settings;
       state.trusted = message.trusted;
       renderSettings(p);
       renderOrigins(p);
       renderRobots(p);
+      renderServers(p);
       renderChangedSince(p);
       break;
     case 'notice':
@@ -179,6 +187,7 @@ listenSeeds(p);
 listenTable(p);
 listenDeadline(p);
 listenRobots(p);
+listenServers(p);
 listenOrigins(p);
 listenSitemaps(p);
 listenCalibration(p);

@@ -14,6 +14,7 @@ import type {
   PlanResultView,
   RobotsState,
   SeedsView,
+  ServersState,
   SimulationSettings,
   SimulationState,
   SitemapsState,
@@ -86,6 +87,7 @@ export interface PlannerState {
   trusted: boolean;
   result: PlanResultView | undefined;
   robots: RobotsState;
+  servers: ServersState;
   sitemaps: SitemapsState;
   calibration: CalibrationState;
   simulation: SimulationState;
@@ -126,6 +128,7 @@ export function createPlannerState(onScreen: OnScreen, saved: SavedState | undef
     trusted: true,
     result: undefined,
     robots: { state: 'off' },
+    servers: { state: 'off' },
     sitemaps: { state: 'off' },
     calibration: { crawl: null, using: null },
     simulation: { state: 'off' },

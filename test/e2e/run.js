@@ -35,6 +35,7 @@ const SCENARIOS = [
   require('./scenarios/g-legibility'),
   require('./scenarios/h-scale'),
   require('./scenarios/i-report'),
+  require('./scenarios/j-servers'),
   require('./scenarios/x-extension-host'),
 ];
 

@@ -6,6 +6,8 @@
 import { PlannerController } from '../../src/extension/planner/controller';
 import type {
   InspectRobotsOptions,
+  LookedUpAddresses,
+  LookUpAddressesOptions,
   PlannerViewDeps,
   SeedFileRead,
   SeedFileRef,
@@ -45,6 +47,8 @@ export const form: PlannerForm = {
   latencySeconds: null,
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
 };
 
 /**
@@ -181,6 +185,10 @@ export function harness(
     /** Sitemap sizing (absent: the planner cannot size). */
     size?: (urls: string[], o: SizeSitemapsOptions) => PromiseLike<SitemapSizing>;
     files?: SeedFiles;
+    /** "Check shared servers": the seed hosts looked up (absent: the planner cannot check). */
+    lookUp?: (hosts: string[], o: LookUpAddressesOptions) => PromiseLike<LookedUpAddresses>;
+    /** What the lookups depend on in the settings (crawlPlanner.resolve as a text). */
+    addressSettings?: () => string;
     defer?: (work: () => void) => void;
     expectedLocalHosts?: ReadonlySet<string>;
   } = {},
@@ -193,6 +201,7 @@ export function harness(
   const opened: Array<[string, number | undefined]> = [];
   const inspections: Array<[string[], InspectRobotsOptions]> = [];
   const sizings: Array<[string[], SizeSitemapsOptions]> = [];
+  const lookups: string[][] = [];
   let reports = 0;
   let exports = 0;
   let settingsListener: (() => void) | undefined;
@@ -222,6 +231,15 @@ export function harness(
           },
         }
       : {}),
+    ...(options.lookUp
+      ? {
+          lookUpAddresses: (hosts: string[], o: LookUpAddressesOptions) => {
+            lookups.push(hosts);
+            return options.lookUp!(hosts, o);
+          },
+        }
+      : {}),
+    ...(options.addressSettings ? { addressSettings: options.addressSettings } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.defer ? { defer: options.defer } : {}),
     ...(options.expectedLocalHosts ? { expectedLocalHosts: () => options.expectedLocalHosts! } : {}),
@@ -258,6 +276,7 @@ export function harness(
     opened,
     inspections,
     sizings,
+    lookups,
     reports: () => reports,
     exports: () => exports,
     setTrusted: (t: boolean) => (trusted = t),

@@ -68,6 +68,8 @@ const form: PlannerForm = {
   deadlineSeconds: null,
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
 };
 /** The report's two hosts, and one it did not see. */
 const SEEDS = 'http://a.example/\nhttp://b.example/\nhttp://c.example/';

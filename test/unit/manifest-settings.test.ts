@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  addressOverrides,
   isContactUrl,
   readSettings,
   RESTRICTED_SETTINGS,
@@ -53,6 +54,7 @@ const refused: Array<[string, unknown, string]> = [
   [SETTINGS.maxPages, 2.5, 'maxPages'],
   [SETTINGS.maxPages, 0, 'maxPages'],
   [SETTINGS.reportFolder, '', 'reportFolder'],
+  [SETTINGS.resolve, 'a.example=127.0.0.5', 'resolve'],
 ];
 for (const [key, value, field] of refused) {
   test(`${key} = ${JSON.stringify(value)} is refused: the default, and a problem naming the key`, () => {
@@ -133,4 +135,33 @@ test('contact URLs', () => {
   assert.ok(!isContactUrl('example.com'));
   assert.ok(!isContactUrl('https://exa mple.com/'));
   assert.ok(!isContactUrl('javascript:alert(1)'));
+});
+
+test('crawlPlanner.resolve: each entry read as --resolve reads it; a bad one is named and ignored, the others kept', () => {
+  const r = read({
+    [SETTINGS.resolve]: {
+      globalValue: [
+        'shop.example=127.0.0.5',
+        'not an entry',
+        'blog.example=127.0.0.5',
+        'x.example=999.1.1.1',
+        7,
+        'api.example:8080:127.0.0.6',
+      ],
+    },
+  });
+  assert.deepEqual(r.settings.resolve, [
+    { hostname: 'shop.example', port: null, addresses: ['127.0.0.5'] },
+    { hostname: 'blog.example', port: null, addresses: ['127.0.0.5'] },
+    { hostname: 'api.example', port: 8080, addresses: ['127.0.0.6'] },
+  ]);
+  assert.deepEqual(r.problems, [
+    'crawlPlanner.resolve: entry "not an entry": must be HOST=IP or HOST:PORT:IP; ignored',
+    'crawlPlanner.resolve: entry "x.example=999.1.1.1": "999.1.1.1" is not an IP address; ignored',
+    'crawlPlanner.resolve: entry 7 is not a "HOST=IP" text; ignored',
+  ]);
+  const overrides = addressOverrides(r.settings);
+  assert.deepEqual(overrides.addressesFor('shop.example', 443), ['127.0.0.5']);
+  assert.deepEqual(overrides.addressesFor('api.example', 8080), ['127.0.0.6']);
+  assert.equal(overrides.addressesFor('api.example', 80), undefined);
 });

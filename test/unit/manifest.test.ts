@@ -36,6 +36,7 @@ interface Setting {
   markdownDescription?: string;
   description?: string;
   scope?: string;
+  items?: { type: string };
 }
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -66,7 +67,8 @@ const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'reso
 
 for (const [key, s] of Object.entries(settings)) {
   test(`setting ${key}: type, default, markdownDescription, scope`, () => {
-    assert.ok(['string', 'number', 'integer', 'boolean'].includes(s.type), `type ${s.type}`);
+    assert.ok(['string', 'number', 'integer', 'boolean', 'array'].includes(s.type), `type ${s.type}`);
+    if (s.type === 'array') assert.ok(s.items !== undefined, 'an array says what its items are');
     assert.ok('default' in s, 'has a default');
     assert.ok(typeof s.markdownDescription === 'string' && s.markdownDescription.length > 20, 'markdownDescription');
     assert.equal(s.description, undefined, 'markdownDescription only');
@@ -108,6 +110,7 @@ test("every setting's default is the one the code falls back to (SETTING_DEFAULT
     [SETTINGS.robotsTxtTimeout]: SETTING_DEFAULTS.robotsTxtTimeoutSeconds,
     [SETTINGS.maxPages]: SETTING_DEFAULTS.maxPages,
     [SETTINGS.reportFolder]: SETTING_DEFAULTS.reportFolder,
+    [SETTINGS.resolve]: SETTING_DEFAULTS.resolve,
     // The robots.txt editor's: the feature switches are on unless set to false, and N for "time for N pages".
     [SETTINGS.robotsTxtDiagnostics]: true,
     [SETTINGS.robotsTxtHovers]: true,

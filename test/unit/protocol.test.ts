@@ -33,6 +33,8 @@ const form: PlannerForm = {
   latencySeconds: 0.5,
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
 };
 
 const fields: RawForm = {
@@ -48,6 +50,8 @@ const fields: RawForm = {
   latency: '0.5',
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
   changedSince: '',
 };
 
@@ -113,6 +117,17 @@ const valid: Array<[string, unknown, WebviewToHost]> = [
   ['findOrigins, empty', { type: 'findOrigins', query: '' }, { type: 'findOrigins', query: '' }],
   ['openReport', { type: 'openReport' }, { type: 'openReport' }],
   ['requestRobots', { type: 'requestRobots' }, { type: 'requestRobots' }],
+  ['cancelServers', { type: 'cancelServers' }, { type: 'cancelServers' }],
+  [
+    'formChanged with "Check shared servers" on and the ip unit',
+    withForm({ checkServers: true, politenessBy: 'ip' }),
+    withForm({ checkServers: true, politenessBy: 'ip' }) as WebviewToHost,
+  ],
+  [
+    'fieldsEdited with the domain unit',
+    { type: 'fieldsEdited', fields: { ...fields, checkServers: true, politenessBy: 'domain' } },
+    { type: 'fieldsEdited', fields: { ...fields, checkServers: true, politenessBy: 'domain' } },
+  ],
   ['runTestCrawl', { type: 'runTestCrawl' }, { type: 'runTestCrawl' }],
   ['copyPlan', { type: 'copyPlan' }, { type: 'copyPlan' }],
   [
@@ -339,6 +354,14 @@ const invalid: Array<[string, unknown, RegExp]> = [
   ['userAgent with a line break', withForm({ userAgent: 'Bot\r\nX-Evil: 1' }), /userAgent: no control characters/],
   ['userAgent too long', withForm({ userAgent: 'a'.repeat(MAX_USER_AGENT_CHARS + 1) }), /userAgent: at most/],
   ['useRobots a string', withForm({ useRobots: 'true' }), /useRobots: not a boolean/],
+  ['checkServers a string', withForm({ checkServers: 'yes' }), /checkServers: not a boolean/],
+  ['politenessBy unknown', withForm({ politenessBy: 'byIP' }), /politenessBy: must be host, ip, domain/],
+  [
+    'fieldsEdited with an unknown unit',
+    { type: 'fieldsEdited', fields: { ...fields, politenessBy: 'queue' } },
+    /fieldsEdited: fields are not the form's fields/,
+  ],
+  ['cancelServers with a field', { type: 'cancelServers', hosts: ['a.example'] }, /unknown field "hosts"/],
   ['pages missing', withoutField('pages'), /form.pages: missing/],
   ['pages a string', withForm({ pages: '1000' }), /form.pages: not a finite number/],
   ['pages NaN', withForm({ pages: NaN }), /form.pages: not a finite number/],
@@ -495,6 +518,7 @@ test('isHostMessage knows every host message type and nothing else', () => {
     'robotsPending',
     'robotsResult',
     'seeds',
+    'serversState',
     'settings',
     'simulation',
     'sitemapsState',

@@ -67,6 +67,8 @@ test('fieldsEdited keeps the fields as typed (half-typed too) and posts them bac
     latency: '',
     userAgent: '',
     useRobots: false,
+    checkServers: false,
+    politenessBy: 'host',
     changedSince: '',
   } as const;
   const h = harness({ seeds: SEEDS });

@@ -49,6 +49,8 @@ const raw: RawForm = {
   latency: '0.5',
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
   changedSince: '',
 };
 
@@ -96,6 +98,8 @@ test('readForm: a valid form becomes a PlannerForm, empty numbers become null', 
     latencySeconds: 0.5,
     userAgent: '',
     useRobots: false,
+    checkServers: false,
+    politenessBy: 'host',
   });
 });
 

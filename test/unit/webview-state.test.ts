@@ -52,6 +52,8 @@ const raw: RawForm = {
   latency: '0.5',
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
   changedSince: '',
 };
 
@@ -68,6 +70,8 @@ const form: PlannerForm = {
   latencySeconds: 0.5,
   userAgent: '',
   useRobots: false,
+  checkServers: false,
+  politenessBy: 'host',
 };
 
 const onScreen: OnScreen = {

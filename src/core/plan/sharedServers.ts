@@ -140,14 +140,26 @@ function rateText(g: SharedGroup, subject: string): string {
   );
 }
 
+/** The group in a few words, as its finding and the sidebar head it: "3 hosts on 127.0.0.5 (loopback)". */
+export function sharedGroupHeading(g: Pick<SharedGroup, 'kind' | 'key' | 'hosts' | 'addresses'>): string {
+  return g.kind === 'domain'
+    ? `${plural(g.hosts.length, 'host')} in ${g.key}`
+    : `${plural(g.hosts.length, 'host')} on ${g.key}${classText(g.addresses ?? [])}`;
+}
+
+/** Whether every shared address of an address group is a CDN edge (its finding then says grouping is too cautious). */
+export function onCdnEdge(g: Pick<SharedGroup, 'kind' | 'addresses'>): boolean {
+  const addresses = g.addresses ?? [];
+  return g.kind === 'address' && addresses.length > 0 && addresses.every((a) => a.class === 'cdn');
+}
+
 /** The finding's sentence for one group (warnings.ts makes the finding). */
 export function sharedGroupText(g: SharedGroup): string {
   if (g.kind === 'domain') {
-    return `${plural(g.hosts.length, 'host')} in ${g.key}: ${hostsText(g.hosts)}. ${rateText(g, `If one server answers for ${g.key}, it`)}`;
+    return `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${rateText(g, `If one server answers for ${g.key}, it`)}`;
   }
-  const addresses = g.addresses ?? [];
-  let text = `${plural(g.hosts.length, 'host')} on ${g.key}${classText(addresses)}: ${hostsText(g.hosts)}. ${rateText(g, g.key)}`;
-  if (addresses.length > 0 && addresses.every((a) => a.class === 'cdn')) {
+  let text = `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${rateText(g, g.key)}`;
+  if (onCdnEdge(g)) {
     text +=
       ' Grouping by this address would be too cautious: a CDN edge answers for many unrelated sites from a pool of' +
       " servers, and each site's origin sees only its own host's requests; the per-host limits are the ones that matter here.";

@@ -18,7 +18,7 @@ import { formatHostComparison } from '../../core/format/hostComparisonText';
 import { formatPlanText } from '../../core/format/planText';
 import { EXIT_FAILED, EXIT_USAGE } from '../../core/exitCodes';
 import { sanitizeText } from '../../core/format/table';
-import type { ConfigAccess } from '../config';
+import { resolveHttpOptions, type ConfigAccess } from '../config';
 import { ContactRequiredError, type ContactGuard } from '../contact';
 import type { RobotsService } from '../robots/service';
 import { errorMessage, logCrawlEvent, type Log } from '../log';
@@ -177,6 +177,8 @@ export function startTerminalCrawl(
       const live = holdLinesUntilPlan((lines: string[]) => sink.write(toTerminal(lines)));
       const crawl = session.startPlannedCrawl(options, {
         robotsCache,
+        // crawlPlanner.resolve: every connection to a host it names goes to its address (docs/extension.md#settings).
+        http: resolveHttpOptions(reading.settings),
         onEvent: (event) => {
           logCrawlEvent(deps.log, event);
           if (event.type === 'progress') handle.progress(event);

@@ -9,10 +9,10 @@
  */
 import * as vscode from 'vscode';
 import { parseChangedSince } from '../../core/sitemaps/lastmod';
-import type { ConfigAccess } from '../config';
+import { addressOverrides, resolveHttpOptions, type ConfigAccess } from '../config';
 import type { ContactGuard } from '../contact';
 import type { DemoHostsService } from '../demoHosts/hosts';
-import { COMMANDS } from '../ids';
+import { COMMANDS, SETTINGS } from '../ids';
 import type { Log } from '../log';
 import type { RobotsService } from '../robots/service';
 import type { RunningCrawls } from '../crawl/runningCrawls';
@@ -63,6 +63,20 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
         maxCrawlDelaySeconds: options.maxCrawlDelaySeconds,
         signal: options.signal,
       }),
+    lookUpAddresses: async (hosts, options) => {
+      const reading = deps.config.read();
+      // The resolver (and node:dns) load on first use: activation does no I/O.
+      const { lookUpSeedAddresses } = await import('../../net/seedAddresses.js');
+      deps.log.info(`shared servers: looking up ${hosts.length} seed host(s)`);
+      const addresses = await lookUpSeedAddresses(hosts, addressOverrides(reading.settings), {
+        lookUp: true,
+        notLookedUp: 'not looked up',
+        signal: options.signal,
+        onProgress: options.onProgress,
+      });
+      return { addresses, settingProblems: reading.problems.filter((p) => p.startsWith(`${SETTINGS.resolve}:`)) };
+    },
+    addressSettings: () => JSON.stringify(deps.config.read().settings.resolve),
     runTestCrawl: (seeds, options) =>
       vscode.commands.executeCommand(COMMANDS.runTestCrawl, {
         seeds,
@@ -92,6 +106,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
           userAgentHeader: header,
           robotsTimeoutSeconds: s.robotsTxtTimeoutSeconds,
           cache,
+          http: resolveHttpOptions(s),
         }),
         options.signal,
       );

@@ -25,6 +25,7 @@ import { DeadlineStep } from './deadline';
 import type { ControllerIo, PlannerExport, PlannerViewDeps, SeedFileRef, StepHost } from './deps';
 import type { HeldCalibration } from './estimates';
 import { RobotsStep } from './robotsStep';
+import { ServersStep } from './serversStep';
 import { route, type PlannerRoutes, type PlannerSteps } from './router';
 import { defaultForm, SavedPlannerGate, savedPlanner, type RestoredPlanner } from './savedState';
 import { SeedsSource } from './seedsSource';
@@ -70,6 +71,7 @@ export class PlannerController {
     const steps: PlannerSteps = {
       seeds: new SeedsSource(host),
       robots: new RobotsStep(host),
+      servers: new ServersStep(host),
       sitemaps: new SitemapsStep(host),
       simulation: new SimulationStep(host),
       calibration: new CalibrationStep(host),
@@ -151,8 +153,8 @@ export class PlannerController {
     if (this.disposed) return;
     this.disposed = true;
     this.gate.dispose();
-    const { robots, simulation, sitemaps, seeds } = this.steps;
-    for (const step of [robots, simulation, sitemaps, seeds]) step.dispose();
+    const { robots, servers, simulation, sitemaps, seeds } = this.steps;
+    for (const step of [robots, servers, simulation, sitemaps, seeds]) step.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();
     this.plan.dispose();
     this.detach();
@@ -351,6 +353,7 @@ export class PlannerController {
       trusted: this.deps.isTrusted(),
       result: this.plan.view(),
       robots: this.steps.robots.state,
+      servers: this.steps.servers.state,
       calibration: this.steps.calibration.state(),
       simulationSettings: this.steps.simulation.settings,
       simulation: this.steps.simulation.state,
@@ -366,5 +369,6 @@ export class PlannerController {
     this.plan.invalidate();
     this.webview.send({ type: 'settings', settings: this.deps.getSettings(), trusted: this.deps.isTrusted() });
     this.plan.post();
+    this.steps.servers.settingsChanged();
   }
 }

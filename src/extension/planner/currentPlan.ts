@@ -14,7 +14,7 @@ import type { PlannerSteps } from './router';
 export const PLAN_LATER_SEEDS = 10_000;
 
 /** The steps the plan is made from (and the simulation, whose result goes into its document). */
-export type PlanSteps = Pick<PlannerSteps, 'seeds' | 'robots' | 'sitemaps' | 'calibration' | 'simulation'>;
+export type PlanSteps = Pick<PlannerSteps, 'seeds' | 'robots' | 'servers' | 'sitemaps' | 'calibration' | 'simulation'>;
 
 export class CurrentPlan {
   private computation: PlanComputation | undefined;
@@ -46,16 +46,19 @@ export class CurrentPlan {
   get(): PlanComputation {
     this.readSaved();
     if (this.computation === undefined) {
-      const { seeds, robots, sitemaps, calibration } = this.steps;
+      const { seeds, robots, servers, sitemaps, calibration } = this.steps;
+      const checked = seeds.check();
       this.computation = computePlan(
         this.host.form(),
-        seeds.check(),
+        checked,
         this.host.deps.getSettings(),
         robots.crawlDelays(),
         this.host.dropped(),
         calibration.using?.calibration,
         sitemaps.unknownPages(),
+        servers.planAddresses(checked.hosts),
       );
+      servers.planned(checked.hosts);
       this.planNumber++;
       this.resultView = undefined;
       const pages = this.computation.plan?.totalPages;

@@ -9,6 +9,7 @@ import type { CrawlDelayPolicy, DelayFrom, Plan } from '../../core/plan';
 import type { ExportSeed } from '../../core/export/types';
 import type { SitemapFileReport, SitemapSizing } from '../../core/sitemaps/sizing';
 import type { RobotsInspection } from '../../net/robotsInspect';
+import type { SeedAddresses } from '../../net/seedAddresses';
 import type { NoticeLevel, CrawlResultView, PlannerViewSettings } from '../../shared/planner/viewModel';
 import type { PlannerForm } from '../../shared/planner/form';
 import type { HostToWebview } from '../../shared/planner/messages';
@@ -37,6 +38,19 @@ export interface SizeSitemapsOptions {
   signal: AbortSignal;
   /** After each sitemap file: progress. */
   onFile(file: SitemapFileReport, host: string): void;
+}
+
+/** What `lookUpAddresses` is given besides the hosts. */
+export interface LookUpAddressesOptions {
+  signal: AbortSignal;
+  /** After each host: how many are done, of how many. */
+  onProgress(done: number, total: number): void;
+}
+
+/** The seed hosts' addresses for the plan, and the `crawlPlanner.resolve` entries that were ignored. */
+export interface LookedUpAddresses {
+  addresses: SeedAddresses;
+  settingProblems: string[];
 }
 
 /** What the Export Plan command takes from the planner: exactly the plan it shows, and its seeds. */
@@ -98,6 +112,13 @@ export interface PlannerViewDeps {
   isTrusted(): boolean;
   /** `inspectRobots` from src/net/robotsInspect.ts with the extension's cache; must honour `signal`. */
   inspectRobots(urls: string[], options: InspectRobotsOptions): PromiseLike<RobotsInspection>;
+  /**
+   * Looks the seed hosts up for "Check shared servers" (src/net/seedAddresses.ts: `crawlPlanner.resolve`
+   * first, then DNS with a bound per host); must honour `signal`. Absent: the planner cannot check.
+   */
+  lookUpAddresses?(hosts: string[], options: LookUpAddressesOptions): PromiseLike<LookedUpAddresses>;
+  /** What the lookups depend on in the settings (`crawlPlanner.resolve`), as a text: a change looks hosts up again. */
+  addressSettings?(): string;
   /** Executes COMMANDS.runTestCrawl with these seeds and options. */
   runTestCrawl(seeds: string[], options: TestCrawlRequest): PromiseLike<unknown> | void;
   /** Executes COMMANDS.openRobotsTxt for an origin (`https://a.example`), optionally at a 1-based line. */

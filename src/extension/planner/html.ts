@@ -2,9 +2,11 @@
  * The planner webview's HTML: a static skeleton with stable element ids (the e2e tests and
  * docs/extension.md §The sidebar planner name them), one external script by nonce and one external stylesheet. No inline
  * script, no inline style, no event handler attributes; the only interpolated values are the CSP
- * source, the nonce and the two resource URIs, all attribute-escaped. Pure (no vscode at run time).
+ * source, the nonce, the two resource URIs and the politeness unit's choices (constants), all attribute-escaped. Pure (no vscode at run time).
  */
 import { randomBytes } from 'node:crypto';
+import { POLITENESS_BY } from '../../core/servers/units';
+import { POLITENESS_BY_LABELS } from '../../shared/planner/form';
 
 /** The parts of `vscode.Webview` the HTML needs. */
 export interface WebviewLike<U> {
@@ -175,6 +177,22 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
       <p id="use-robots-help" class="hint">Off: nothing is fetched. On: each seed origin's robots.txt is fetched; its Crawl-delay feeds the plan.</p>
     </div>
 
+    <div class="field check">
+      <input id="check-servers" type="checkbox" aria-describedby="check-servers-help servers-status">
+      <label for="check-servers">Check shared servers</label>
+      <p id="check-servers-help" class="hint">Off: no host is looked up. On: each seed host's addresses are looked up (crawlPlanner.resolve first), so that hosts on one server are found.</p>
+      <p id="servers-status" class="status" aria-live="polite"></p>
+      <button id="cancel-servers" type="button" class="secondary" hidden>Cancel</button>
+    </div>
+
+    <div class="field">
+      <label for="politeness-by">Politeness unit</label>
+      <select id="politeness-by" aria-describedby="politeness-by-help">
+${POLITENESS_BY.map((by) => `        <option value="${escapeAttr(by)}">${escapeAttr(POLITENESS_BY_LABELS[by])}</option>`).join('\n')}
+      </select>
+      <p id="politeness-by-help" class="hint">What one queue, one request in flight and one interval are kept for.</p>
+    </div>
+
     <section class="sitemaps-section" aria-labelledby="sitemaps-heading">
       <h2 id="sitemaps-heading">Pages from sitemaps</h2>
       <div class="field">
@@ -220,6 +238,8 @@ const PLANNER_BODY = `<main id="planner" aria-busy="true">
       <p id="deadline-blocking" class="hint"></p>
       <ul id="deadline-options" class="deadline-options" aria-label="Options that meet the deadline"></ul>
     </section>
+    <ul id="shared-servers" class="warnings shared-servers" aria-label="Hosts that share a server"></ul>
+    <p id="shared-servers-more" class="hint"></p>
     <ul id="warnings" class="warnings" aria-label="Warnings"></ul>
     <p id="warnings-more" class="hint"></p>
     <div id="chart" class="chart" role="img" aria-label="No plan yet"></div>

@@ -16,6 +16,7 @@ import {
   type PlanInput,
   type PlanProblem,
 } from '../../core/plan';
+import { DEFAULT_POLITENESS_BY } from '../../core/servers/units';
 import { seedLines, seedNotesByCode, validateSeeds, type InvalidSeed, type SeedValidation } from '../../core/seeds';
 import type { PlannerForm } from '../../shared/planner/form';
 import type {
@@ -123,6 +124,8 @@ export function effectiveDelay(form: PlannerForm, settings: PlannerViewSettings)
  * With `calibration` (what a test crawl measured), the hosts it saw take their answer times, faults and
  * Crawl-delay from it, as `estimate --calibrate` does. `pagesUnknown` (the hosts the last sitemap sizing could not
  * count) makes a host the form gives no number a host whose pages are unknown, as `estimate --sitemaps` does.
+ * `addresses` ("Check shared servers": the seed hosts looked up) lets the plan find hosts on one address, as
+ * `estimate --resolve-hosts` does; the form's politeness unit is `--politeness-by`.
  */
 export function computePlan(
   form: PlannerForm,
@@ -132,6 +135,7 @@ export function computePlan(
   dropHosts: readonly string[] = [],
   calibration?: Calibration,
   pagesUnknown: Readonly<Record<string, PagesUnknown>> = {},
+  addresses?: Pick<PlanInput, 'addressesByHost' | 'unresolvedHosts'>,
 ): PlanComputation {
   const { seeds: valid, invalid } = seeds.validation;
   const seedHosts = new Set(seeds.hosts);
@@ -177,6 +181,8 @@ export function computePlan(
     crawlDelayPolicy: settings.crawlDelayPolicy,
     maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,
     ...(calibration === undefined ? {} : { calibration }),
+    ...(addresses === undefined ? {} : addresses),
+    ...(form.politenessBy === DEFAULT_POLITENESS_BY ? {} : { politenessBy: form.politenessBy }),
   };
   // Settings come from the user's configuration and are checked here like everything else.
   const refused = validatePlanInput(input);

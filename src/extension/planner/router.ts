@@ -12,6 +12,7 @@ import type { DeadlineStep } from './deadline';
 import type { ControllerIo, StepHost } from './deps';
 import { findOrigins } from './planning';
 import type { RobotsStep } from './robotsStep';
+import type { ServersStep } from './serversStep';
 import type { SeedsSource } from './seedsSource';
 import type { SimulationStep } from './simulationStep';
 import type { SitemapsStep } from './sitemapsStep';
@@ -21,6 +22,7 @@ import type { WebviewLink } from './webviewLink';
 export interface PlannerSteps {
   readonly seeds: SeedsSource;
   readonly robots: RobotsStep;
+  readonly servers: ServersStep;
   readonly sitemaps: SitemapsStep;
   readonly simulation: SimulationStep;
   readonly calibration: CalibrationStep;
@@ -46,23 +48,26 @@ export interface PlannerRoutes extends PlannerSteps {
 
 /** Hands `message` to the step that owns it. */
 export function route(message: WebviewToHost, to: PlannerRoutes): void {
-  const { host, webview, seeds, robots } = to;
+  const { host, webview, seeds, robots, servers } = to;
   switch (message.type) {
     case 'ready':
       webview.answerReady(() => to.postState());
       seeds.shown();
       robots.ready();
+      servers.ready();
       break;
     case 'fieldsEdited':
       to.keepFields(message.fields);
       break;
     case 'formChanged': {
-      const wasOn = host.form().useRobots;
+      const was = host.form();
       to.setForm(message.form);
-      const on = host.form().useRobots;
-      if (!on && wasOn) robots.stop();
+      const now = host.form();
+      if (!now.useRobots && was.useRobots) robots.stop();
+      if (!now.checkServers && was.checkServers) servers.stop();
       host.postPlan();
-      if (on && !wasOn) robots.start();
+      if (now.useRobots && !was.useRobots) robots.start();
+      if (now.checkServers && !was.checkServers) servers.start();
       break;
     }
     case 'seedsChanged':
@@ -90,6 +95,9 @@ export function route(message: WebviewToHost, to: PlannerRoutes): void {
       break;
     case 'requestRobots':
       robots.requested();
+      break;
+    case 'cancelServers':
+      servers.cancel();
       break;
     case 'runTestCrawl':
       runTestCrawl(host, () => to.currentSeeds());

@@ -20,6 +20,7 @@ import {
 import { MAX_PAGES_BY_HOST, seedsStoreProblem } from '../../shared/planner/limits';
 import { readForm } from '../../shared/planner/formFields';
 import type { PagesUnknown } from '../../core/plan/types';
+import { DEFAULT_POLITENESS_BY } from '../../core/servers/units';
 import type { SeedFileRef } from './deps';
 import { errorText } from './deliver';
 
@@ -64,6 +65,8 @@ export function defaultForm(settings: PlannerViewSettings): PlannerForm {
     latencySeconds: null,
     userAgent: '',
     useRobots: false,
+    checkServers: false,
+    politenessBy: DEFAULT_POLITENESS_BY,
   };
 }
 

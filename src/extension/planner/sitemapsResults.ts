@@ -38,7 +38,13 @@ export function sitemapTargets(
  */
 export function sitemapSizingOptions(
   options: Omit<SizeSitemapsOptions, 'signal'>,
-  context: { userAgentHeader: string; robotsTimeoutSeconds: number; cache?: RobotsCache },
+  context: {
+    userAgentHeader: string;
+    robotsTimeoutSeconds: number;
+    cache?: RobotsCache;
+    /** The HTTP options of every fetch (`crawlPlanner.resolve`). */
+    http?: SitemapSizingOptions['http'];
+  },
 ): SitemapSizingOptions {
   return {
     productToken: options.userAgent,
@@ -49,6 +55,7 @@ export function sitemapSizingOptions(
     ...(options.changedSince !== undefined ? { changedSince: options.changedSince } : {}),
     timeouts: { robotsSeconds: context.robotsTimeoutSeconds },
     ...(context.cache !== undefined ? { cache: context.cache } : {}),
+    ...(context.http?.resolve !== undefined ? { http: context.http } : {}),
     onFile: options.onFile,
   };
 }

@@ -6,13 +6,38 @@
 import { chartModel, hostGroups, hostRowText, totalText } from '../../core/format/planSummary';
 import { deadlineFacts } from '../../core/format/planText';
 import type { Plan } from '../../core/plan';
+import { onCdnEdge, sharedGroupHeading, sharedGroupText } from '../../core/plan/sharedServers';
 import { MAX_DEADLINE_OPTIONS } from '../../shared/planner/limits';
-import type { DeadlineView, PlanSummaryView, SummaryRow } from '../../shared/planner/viewModel';
+import type { DeadlineView, PlanSummaryView, SharedServersView, SummaryRow } from '../../shared/planner/viewModel';
 
 /** Rows of the sidebar's host table at most (groups count as one). */
 export const MAX_SUMMARY_ROWS = 50;
 /** Warnings posted at most (a plan can warn about every host). */
 export const MAX_WARNINGS_POSTED = 50;
+/** Shared-server groups posted at most, the hosts named per group, and the hosts that did not resolve. */
+export const MAX_SHARED_GROUPS_POSTED = 20;
+export const MAX_SHARED_HOSTS_POSTED = 10;
+export const MAX_UNRESOLVED_POSTED = 10;
+
+/** The plan's hosts that share a server, with the findings' words (docs/extension.md#shared-servers). */
+export function sharedServersView(plan: Pick<Plan, 'sharedServers'>): SharedServersView {
+  const s = plan.sharedServers;
+  return {
+    addressesChecked: s.addressesChecked,
+    groups: s.groups.slice(0, MAX_SHARED_GROUPS_POSTED).map((g) => ({
+      kind: g.kind,
+      key: g.key,
+      heading: sharedGroupHeading(g),
+      hosts: g.hosts.slice(0, MAX_SHARED_HOSTS_POSTED),
+      hostCount: g.hosts.length,
+      text: sharedGroupText(g),
+      cdn: onCdnEdge(g),
+    })),
+    groupCount: s.groups.length,
+    unresolved: s.unresolved.slice(0, MAX_UNRESOLVED_POSTED).map((u) => ({ ...u })),
+    unresolvedCount: s.unresolved.length,
+  };
+}
 
 export function planSummaryView(plan: Plan): PlanSummaryView {
   const groups = hostGroups(plan);
@@ -41,6 +66,7 @@ export function planSummaryView(plan: Plan): PlanSummaryView {
     chart: chartModel(plan, undefined, groups),
     groups: rows,
     groupCount: groups.length,
+    sharedServers: sharedServersView(plan),
   };
 }
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { RobotsCache } from '../../net/robotsCache';
 import type { RobotsInspection } from '../../net/robotsInspect';
 import { sanitizeText } from '../../core/format/table';
-import type { ConfigAccess, CrawlPlannerSettings } from '../config';
+import { resolveHttpOptions, type ConfigAccess, type CrawlPlannerSettings } from '../config';
 import type { ContactGuard } from '../contact';
 import { ROBOTS_SCHEME } from '../ids';
 import { errorMessage, type Log } from '../log';
@@ -84,7 +84,10 @@ export function registerRobotsService(context: vscode.ExtensionContext, deps: Ro
       bodyMs: totalMs,
       totalMs,
     };
-    return Cache.fromJSON(saved ?? null, { fetch: (origin) => fetchRobots(origin, { userAgent: header, timeouts }) });
+    // Each fetch connects as crawlPlanner.resolve says at the time it is made (docs/extension.md#settings).
+    return Cache.fromJSON(saved ?? null, {
+      fetch: (origin) => fetchRobots(origin, { userAgent: header, timeouts, http: resolveHttpOptions(settings()) }),
+    });
   };
 
   const cacheFor = (header: string): Promise<RobotsCache> => {

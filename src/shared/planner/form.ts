@@ -3,6 +3,7 @@
  * (numbers), and the checks of each. Pure: bundled into both sides.
  */
 import { validatePlanInput, type DelayFrom, type PlanInput } from '../../core/plan';
+import { DEFAULT_POLITENESS_BY, isPolitenessBy, POLITENESS_BY, type PolitenessBy } from '../../core/servers/units';
 import { assertNever, type Invalid, isRecord, unknownKeys } from '../messageChecks';
 import { MAX_USER_AGENT_CHARS, MAX_PAGES_BY_HOST, MAX_HOST_CHARS, MAX_CHANGED_SINCE_CHARS } from './limits';
 
@@ -45,6 +46,13 @@ export interface PlannerForm {
   userAgent: string;
   /** Fetch each seed origin's robots.txt and plan with its Crawl-delay. Off: no network at all. */
   useRobots: boolean;
+  /**
+   * "Check shared servers": look the seed hosts up (A and AAAA; `crawlPlanner.resolve` first) so the plan finds
+   * hosts on one address (docs/extension.md#shared-servers). Off: no lookup, only registered domains are grouped.
+   */
+  checkServers: boolean;
+  /** The politeness unit (docs/how-it-works.md#politeness-units): host (the default), ip or domain. */
+  politenessBy: PolitenessBy;
 }
 
 /**
@@ -67,9 +75,18 @@ export interface RawForm {
   latency: string;
   userAgent: string;
   useRobots: boolean;
+  checkServers: boolean;
+  politenessBy: PolitenessBy;
   /** "Changed since" for sitemap sizing (a date or 7d/30d/365d; '': every URL): not part of the plan. */
   changedSince: string;
 }
+
+/** The "Politeness unit" choices as the sidebar words them (docs/extension.md#shared-servers), in POLITENESS_BY's order. */
+export const POLITENESS_BY_LABELS: Readonly<Record<PolitenessBy, string>> = {
+  host: 'each host',
+  ip: 'hosts on one address (ip)',
+  domain: 'hosts in one registered domain',
+};
 
 /** A number field's text at most (what is typed is kept, not what is valid). */
 export const MAX_FIELD_CHARS = 256;
@@ -96,11 +113,16 @@ function parseHostRecord<T>(value: unknown, ok: (v: unknown) => v is T): Record<
 const isFieldText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD_CHARS;
 
 /** The fields an earlier version did not have, as an empty form holds them (a saved state from it still reads). */
-const RAW_FIELDS_ADDED: Pick<RawForm, 'pagesByHost' | 'machines' | 'deadline' | 'changedSince'> = {
+const RAW_FIELDS_ADDED: Pick<
+  RawForm,
+  'pagesByHost' | 'machines' | 'deadline' | 'changedSince' | 'checkServers' | 'politenessBy'
+> = {
   pagesByHost: {},
   machines: '',
   deadline: '',
   changedSince: '',
+  checkServers: false,
+  politenessBy: DEFAULT_POLITENESS_BY,
 };
 
 /** Checks raw fields: strings within their lengths, the choices among theirs; a fresh object or undefined. */
@@ -121,6 +143,8 @@ export function parseRawForm(input: unknown): RawForm | undefined {
       'latency',
       'userAgent',
       'useRobots',
+      'checkServers',
+      'politenessBy',
       'changedSince',
     ]) !== undefined
   )
@@ -137,7 +161,7 @@ export function parseRawForm(input: unknown): RawForm | undefined {
   const userAgent = str('userAgent', MAX_USER_AGENT_FIELD_CHARS);
   const changedSince = str('changedSince', MAX_CHANGED_SINCE_CHARS);
   const pagesByHost = parseHostRecord(value.pagesByHost, isFieldText);
-  const { pagesMode, delayFrom, useRobots } = value;
+  const { pagesMode, delayFrom, useRobots, checkServers, politenessBy } = value;
   if (
     pages === undefined ||
     pagesByHost === undefined ||
@@ -151,7 +175,9 @@ export function parseRawForm(input: unknown): RawForm | undefined {
     changedSince === undefined ||
     !PAGES_MODES.includes(pagesMode as PagesMode) ||
     (delayFrom !== 'start' && delayFrom !== 'end') ||
-    typeof useRobots !== 'boolean'
+    typeof useRobots !== 'boolean' ||
+    typeof checkServers !== 'boolean' ||
+    !isPolitenessBy(politenessBy)
   ) {
     return undefined;
   }
@@ -168,6 +194,8 @@ export function parseRawForm(input: unknown): RawForm | undefined {
     latency,
     userAgent,
     useRobots,
+    checkServers,
+    politenessBy,
     changedSince,
   };
 }
@@ -197,6 +225,8 @@ const FORM_KEYS: ReadonlyArray<keyof PlannerForm> = [
   'latencySeconds',
   'userAgent',
   'useRobots',
+  'checkServers',
+  'politenessBy',
 ];
 
 /**
@@ -255,10 +285,15 @@ export function userAgentProblem(text: string): string | undefined {
 }
 
 /** The form's fields an earlier version did not have, as an empty form holds them (a saved form from it still reads). */
-const FORM_FIELDS_ADDED: Pick<PlannerForm, 'pagesByHost' | 'machines' | 'deadlineSeconds'> = {
+const FORM_FIELDS_ADDED: Pick<
+  PlannerForm,
+  'pagesByHost' | 'machines' | 'deadlineSeconds' | 'checkServers' | 'politenessBy'
+> = {
   pagesByHost: {},
   machines: null,
   deadlineSeconds: null,
+  checkServers: false,
+  politenessBy: DEFAULT_POLITENESS_BY,
 };
 
 /** Checks a form field by field; returns the form (a fresh object with only known keys) or why not. */
@@ -268,7 +303,7 @@ export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
   const extra = unknownKeys(raw, FORM_KEYS);
   if (extra !== undefined) return { error: `form: unknown field ${JSON.stringify(extra.slice(0, 40))}` };
 
-  const { pagesMode, delayFrom, userAgent, useRobots } = raw;
+  const { pagesMode, delayFrom, userAgent, useRobots, checkServers, politenessBy } = raw;
   if (!PAGES_MODES.includes(pagesMode as PagesMode))
     return { error: `form.pagesMode: must be ${PAGES_MODES.join(', ')}` };
   if (delayFrom !== 'start' && delayFrom !== 'end') return { error: 'form.delayFrom: must be start or end' };
@@ -276,6 +311,8 @@ export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
   const uaProblem = userAgentProblem(userAgent);
   if (uaProblem !== undefined) return { error: `form.userAgent: ${uaProblem}` };
   if (typeof useRobots !== 'boolean') return { error: 'form.useRobots: not a boolean' };
+  if (typeof checkServers !== 'boolean') return { error: 'form.checkServers: not a boolean' };
+  if (!isPolitenessBy(politenessBy)) return { error: `form.politenessBy: must be ${POLITENESS_BY.join(', ')}` };
   const pagesByHost = parseHostRecord(
     raw.pagesByHost,
     (v): v is number => typeof v === 'number' && hostPagesProblem(v) === undefined,
@@ -298,5 +335,14 @@ export function parsePlannerForm(input: unknown): PlannerForm | Invalid {
     if (problem !== undefined) return { error: `form.${field}: ${problem}` };
     numbers[field] = value;
   }
-  return { pagesMode: pagesMode as PagesMode, pagesByHost, delayFrom, userAgent, useRobots, ...numbers };
+  return {
+    pagesMode: pagesMode as PagesMode,
+    pagesByHost,
+    delayFrom,
+    userAgent,
+    useRobots,
+    checkServers,
+    politenessBy,
+    ...numbers,
+  };
 }

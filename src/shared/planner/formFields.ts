@@ -102,6 +102,8 @@ export function readForm(raw: RawForm): { form: PlannerForm | undefined; errors:
       delayFrom: raw.delayFrom,
       userAgent: raw.userAgent,
       useRobots: raw.useRobots,
+      checkServers: raw.checkServers,
+      politenessBy: raw.politenessBy,
       ...numbers,
     },
     errors,
@@ -124,6 +126,8 @@ export function formToRaw(form: PlannerForm, changedSince = ''): RawForm {
     latency: text(form.latencySeconds),
     userAgent: form.userAgent,
     useRobots: form.useRobots,
+    checkServers: form.checkServers,
+    politenessBy: form.politenessBy,
     changedSince,
   };
 }

@@ -33,6 +33,7 @@ import {
   type SeedsView,
   type RobotsView,
   type RobotsState,
+  type ServersState,
   type CrawlResultView,
   type CalibrationState,
   type SimulationSettings,
@@ -56,6 +57,7 @@ export type HostToWebview =
       trusted: boolean;
       result: PlanResultView;
       robots: RobotsState;
+      servers: ServersState;
       calibration: CalibrationState;
       simulationSettings: SimulationSettings;
       simulation: SimulationState;
@@ -72,6 +74,8 @@ export type HostToWebview =
   | { type: 'robotsPending'; origins: number }
   | { type: 'robotsResult'; robots: RobotsView }
   | { type: 'robotsError'; message: string }
+  /** "Check shared servers": the seed hosts are being looked up (how far), were, or could not be. */
+  | { type: 'serversState'; servers: ServersState }
   | { type: 'settings'; settings: PlannerViewSettings; trusted: boolean }
   /**
    * The extension changed the form (sitemap sizing filled each host's pages, a deadline option was applied,
@@ -120,6 +124,8 @@ export type WebviewToHost =
   | { type: 'openReport' }
   /** Fetch robots.txt for the current seeds again (the Check button, or leaving the seeds field). */
   | { type: 'requestRobots' }
+  /** Stop looking the seed hosts up ("Check shared servers" stays on; what was found stays). */
+  | { type: 'cancelServers' }
   /** Run a test crawl of the current valid seeds with the current delay and pages. */
   | { type: 'runTestCrawl' }
   /** Copy the current plan (the `estimate --json` document) to the clipboard. */
@@ -191,6 +197,7 @@ const WEBVIEW_MESSAGE_FIELDS: MessageFields<WebviewToHost> = {
   useSeedsText: [],
   openReport: [],
   requestRobots: [],
+  cancelServers: [],
   runTestCrawl: [],
   chooseCalibrationReport: [],
   copyPlan: [],
@@ -258,6 +265,7 @@ function webviewMessage(raw: MessageHead<WebviewToHost>): WebviewToHost | Invali
     case 'useSeedsText':
     case 'openReport':
     case 'requestRobots':
+    case 'cancelServers':
     case 'runTestCrawl':
     case 'chooseCalibrationReport':
     case 'copyPlan':
@@ -296,6 +304,7 @@ const HOST_MESSAGE_TYPE_SET = {
   robotsPending: true,
   robotsResult: true,
   robotsError: true,
+  serversState: true,
   settings: true,
   notice: true,
   crawlResult: true,

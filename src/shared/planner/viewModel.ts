@@ -57,7 +57,51 @@ export interface PlanSummaryView {
   /** The first rows of the host table: hosts alike grouped, the binding row first; `groupCount` has them all. */
   groups: SummaryRow[];
   groupCount: number;
+  /** Hosts that share a server (the plan's sharedServers, with the findings' words). */
+  sharedServers: SharedServersView;
 }
+
+/** One group of seed hosts on one address or in one registered domain, as the sidebar shows it. */
+export interface SharedGroupView {
+  kind: 'address' | 'domain';
+  /** The shared addresses, or the registered domain. */
+  key: string;
+  /** "3 hosts on 127.0.0.5 (loopback)" */
+  heading: string;
+  /** The first member hosts; `hostCount` has them all. */
+  hosts: string[];
+  hostCount: number;
+  /** The finding's sentence (shared-address or shared-domain). */
+  text: string;
+  /** Every shared address is a CDN edge: the finding says grouping there would be too cautious. */
+  cdn: boolean;
+}
+
+/** What the sidebar shows of the plan's sharedServers. */
+export interface SharedServersView {
+  /** Whether the seed hosts' addresses were looked up ("Check shared servers"); else only domains were grouped. */
+  addressesChecked: boolean;
+  /** The first groups, largest first (address groups, then domain groups); `groupCount` has them all. */
+  groups: SharedGroupView[];
+  groupCount: number;
+  /** The first hosts whose addresses could not be found, with why; `unresolvedCount` has them all. */
+  unresolved: Array<{ host: string; reason: string }>;
+  unresolvedCount: number;
+}
+
+/** Where "Check shared servers" stands: off, looking the seed hosts up, done, or failed. */
+export type ServersState =
+  | { state: 'off' }
+  | { state: 'loading'; hosts: number; done: number }
+  | {
+      state: 'done';
+      /** Seed hosts looked up (or given by crawlPlanner.resolve), and how many of them have addresses. */
+      hosts: number;
+      resolved: number;
+      /** `crawlPlanner.resolve` entries that were ignored, each naming the entry. */
+      settingProblems: string[];
+    }
+  | { state: 'error'; message: string };
 
 /** A row of the sidebar's host table: the text, and the numbers it sorts by. */
 export interface SummaryRow extends HostRowText {

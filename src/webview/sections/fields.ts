@@ -15,11 +15,13 @@ import {
   pagesModeOf,
   pagesPlaceholder,
 } from '../model/fields';
+import { politenessByOf, turnsCheckOn } from '../model/servers';
 import { SEEDS_HELP } from '../model/seeds';
 import { stopTimer, type Planner, type PlannerElements } from '../page';
 import { flush } from '../pending';
 import { FORM_DEBOUNCE_MS, formToPlan } from '../state';
 import { renderRobots } from './robots';
+import { renderServers } from './servers';
 import { renderChangedSince } from './sitemaps';
 
 type Named<T> = { [K in keyof PlannerElements]: PlannerElements[K] extends T ? K : never }[keyof PlannerElements];
@@ -58,6 +60,8 @@ export function fieldsOnScreen(ui: PlannerElements, typed: Readonly<Record<strin
     latency: ui.latency.value,
     userAgent: ui.userAgent.value,
     useRobots: ui.useRobots.checked,
+    checkServers: ui.checkServers.checked,
+    politenessBy: politenessByOf(ui.politenessBy.value),
     changedSince: ui.changedSince.value,
   };
 }
@@ -81,6 +85,8 @@ export function applyFields(p: Planner, raw: RawForm): void {
   setValue(ui.latency, raw.latency);
   setValue(ui.userAgent, raw.userAgent);
   ui.useRobots.checked = raw.useRobots;
+  ui.checkServers.checked = raw.checkServers;
+  setValue(ui.politenessBy, raw.politenessBy);
   setValue(ui.changedSince, raw.changedSince);
   p.state.fields = { ...raw, pagesByHost: { ...raw.pagesByHost } };
   p.state.hostPagesKey = undefined;
@@ -116,6 +122,7 @@ function fieldsEdited(p: Planner): void {
   if (form !== undefined) state.timers.form = setTimeout(() => flush(p), FORM_DEBOUNCE_MS);
   renderHostPages(p);
   renderRobots(p);
+  renderServers(p);
 }
 
 /** The first `state`: the extension's copy of the fields is the newest (this view's saved state can lag behind a reload). */
@@ -137,6 +144,7 @@ export function fieldsSet(p: Planner, raw: RawForm): void {
   p.save();
   showErrors(p, readForm(p.state.fields).errors);
   renderRobots(p);
+  renderServers(p);
 }
 
 /** What the settings and the workspace's trust show: the placeholders, the trust note, what is turned off. */
@@ -151,6 +159,7 @@ export function renderSettings(p: Planner): void {
   ui.trustNote.hidden = state.trusted;
   ui.runCrawl.disabled = !state.trusted;
   ui.useRobots.disabled = !state.trusted && !state.fields.useRobots;
+  ui.checkServers.disabled = !state.trusted && !state.fields.checkServers;
   ui.seedsHelp.textContent = SEEDS_HELP;
 }
 
@@ -212,6 +221,16 @@ export function listenFields(p: Planner): void {
   ui.useRobots.addEventListener('change', () => {
     edited();
     // Turning it on is a request: the extension starts the check when it sees the flag go on.
+    flush(p);
+  });
+  ui.checkServers.addEventListener('change', () => {
+    edited();
+    flush(p);
+  });
+  ui.politenessBy.addEventListener('change', () => {
+    // `ip` groups hosts by the addresses looked up: it turns the check on (where it can run; else the status says why).
+    if (turnsCheckOn(ui.politenessBy.value, ui.checkServers.checked, p.state.trusted)) ui.checkServers.checked = true;
+    edited();
     flush(p);
   });
 }

@@ -5,7 +5,9 @@
  */
 import { closestTo, el, renderChart } from '../dom';
 import { ariaSort, hostRowView, moreRowsText, moreWarningsText, nextSort, sortRows, type SortKey } from '../model/plan';
+import { warningListed } from '../model/servers';
 import type { Planner } from '../page';
+import { renderSharedGroups } from './servers';
 
 function renderTable(p: Planner): void {
   const { state, ui } = p;
@@ -56,6 +58,7 @@ export function renderPlan(p: Planner): void {
   ui.exportPlan.disabled = summary === null;
   ui.openReport.disabled = summary === null;
   renderTable(p);
+  renderSharedGroups(p);
   if (result === undefined || summary === null) {
     ui.total.textContent = 'No plan yet.';
     ui.binding.textContent = '';
@@ -67,6 +70,7 @@ export function renderPlan(p: Planner): void {
   ui.total.textContent = summary.totalText;
   ui.binding.textContent = summary.bindingDescription;
   for (const w of summary.warnings) {
+    if (!warningListed(w.code, summary.sharedServers)) continue;
     const attrs: Record<string, string> = { 'data-code': w.code };
     if (w.host !== undefined) attrs['data-host'] = w.host;
     ui.warnings.append(el('li', { text: w.text, attrs }));

@@ -13,6 +13,7 @@ import './planner.test';
 import './calibration.test';
 import './seedsFromCode.test';
 import './sidebarActions.test';
+import './resolve.test';
 
 export function run(): Promise<void> {
   return runRegistered();
