@@ -6,8 +6,9 @@
  * arrival log (bench/lib/hostServer.ts, a process of its own): across both names, no gap between two
  * request starts shorter than the unit's interval (the larger of the two hosts' intervals: blog's
  * Crawl-delay 0.5 s over the 0.3 s delay) beyond the loopback slack and the server's event-loop delay, and
- * never two requests in flight at once. The same plan exported by host is the control: there, the two
- * names' requests interleave and the address sees gaps shorter than that interval.
+ * never two requests in flight at once; and shop's 503 with Retry-After pauses both names until its end. The
+ * same plan exported by host is the control: there, the two names' requests interleave, the address sees gaps
+ * shorter than that interval, and blog goes on during shop's Retry-After.
  *
  * The export is made by the core (`exportPlan` with the plan input's `politenessBy` and `addressesByHost`),
  * the same files `crawl-planner export --politeness-by ip --resolve …` writes. Few pages, loopback only,
@@ -50,7 +51,8 @@ const UNIT_INTERVAL_MS = Math.max(DELAY_SECONDS, CRAWL_DELAY_SECONDS) * 1000;
 const RUN_CAP_MS = 40_000;
 const latency = { kind: 'uniform', minMs: 5, maxMs: 20 } as const;
 const HOSTS = [
-  host('shop', { pages: PAGES, latency }),
+  // Its third request starts a 1 s burst of 503s with Retry-After (seconds).
+  host('shop', { pages: PAGES, latency }, { unavailable: { atRequest: 3, forMs: 1000, retryAfterForm: 'seconds' } }),
   host('blog', { pages: PAGES, latency }, { robotsTxt: { kind: 'rules', crawlDelay: CRAWL_DELAY_SECONDS } }),
 ];
 
@@ -81,6 +83,10 @@ interface UnitRun {
   minGapMs: number;
   /** The most requests the address had open at once. */
   maxInFlight: number;
+  /** shop's Retry-After waits: [from the answer's end, to its end], ms on the server's clock. */
+  waits: { from: number; until: number }[];
+  /** Requests to the address, either name, that started inside one of those waits (beyond the slack). */
+  duringWaits: DemoArrival[];
 }
 
 function judge(log: ServerLog, run: { exitCode: number | null; stderrTail: string }): UnitRun {
@@ -101,7 +107,15 @@ function judge(log: ServerLog, run: { exitCode: number | null; stderrTail: strin
     const open = unit.filter((b) => b.at <= a.at && (b.endedAt ?? end) > a.at).length;
     maxInFlight = Math.max(maxInFlight, open);
   }
-  return { log, ...run, unit, shortGaps, shortGapsBeyondLag, minGapMs, maxInFlight };
+  const waits = unit.flatMap((a) =>
+    a.retryAfter !== undefined && /^\d+$/.test(a.retryAfter) && a.endedAt !== undefined
+      ? [{ from: a.endedAt, until: a.endedAt + Number(a.retryAfter) * 1000 }]
+      : [],
+  );
+  const duringWaits = unit.filter((a) =>
+    waits.some((w) => a.at > w.from + LOOPBACK_SLACK_MS && a.at < w.until - LOOPBACK_SLACK_MS - log.lagMs),
+  );
+  return { log, ...run, unit, shortGaps, shortGapsBeyondLag, minGapMs, maxInFlight, waits, duringWaits };
 }
 
 type Format = 'scrapy' | 'crawlee';
@@ -213,12 +227,32 @@ for (const format of ['scrapy', 'crawlee'] as const) {
       assert.equal(byIp.maxInFlight, 1);
     });
 
+    it("by ip: shop's 503 with Retry-After pauses both names until it ends", () => {
+      assert.ok(byIp.waits.length > 0, 'shop sent a 503 with Retry-After');
+      assert.deepEqual(
+        byIp.duringWaits.map((a) => `${a.host} ${a.path}`),
+        [],
+      );
+    });
+
     it('by host (the control): the two names interleave and the address gets shorter gaps', (t) => {
       t.diagnostic(
         `by host: ${byHost.unit.length} requests, smallest gap ${byHost.minGapMs.toFixed(1)} ms, ${byHost.shortGaps} short`,
       );
       assert.ok(byHost.shortGapsBeyondLag > 0, `smallest gap ${byHost.minGapMs.toFixed(1)} ms`);
       assert.ok(byHost.minGapMs < DELAY_SECONDS * 1000, `smallest gap ${byHost.minGapMs.toFixed(1)} ms`);
+    });
+
+    it("by host (the control): blog goes on during shop's Retry-After, shop does not", () => {
+      assert.ok(byHost.waits.length > 0, 'shop sent a 503 with Retry-After');
+      assert.ok(
+        byHost.duringWaits.some((a) => a.host === 'blog'),
+        'a request to blog inside the wait',
+      );
+      assert.deepEqual(
+        byHost.duringWaits.filter((a) => a.host === 'shop').map((a) => a.path),
+        [],
+      );
     });
   });
 }

@@ -94,7 +94,7 @@ const CODE_FRAMEWORKS: Record<'scrapy' | 'crawlee', CodeFramework> = {
         : `Global rate: ${formatNumber(rate, 6)}/s is below one request per minute, which maxRequestsPerMinute cannot express: no global rate is set.`;
     },
     own: [
-      "robots.txt is fetched by the hook, on the host's timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
+      "robots.txt is fetched by the hook, on the timeline of the host's unit like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
       "Redirects are followed one hop at a time, each as a new request on its target host's timeline (at most 5 hops, plan hosts only). Requests send the plan's User-Agent header, without the browser-like headers Crawlee generates by default.",
     ],
     units: (units, by) =>
