@@ -8,7 +8,7 @@ import { formatCalibrationText } from '../core/format/calibrationText';
 import { formatNumber } from '../core/format/duration';
 import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
-import { applyPlanChange, plan, PlanInputError, type Plan } from '../core/plan';
+import { applyPlanChange, plan, PlanInputError, type Plan, type PlanInput } from '../core/plan';
 import type { ByHostTarget } from '../core/plan/pages';
 import { escapeInvisible } from '../core/seedHygiene';
 import { mergeCrawlDelaysByHost } from '../core/politeness/interval';
@@ -37,6 +37,8 @@ export type PlanOutcome =
   | {
       kind: 'planned';
       plan: Plan;
+      /** The input the plan was made from (the plan keeps only its resolved numbers): export reads its units from it. */
+      input: PlanInput;
       seeds: readonly Seed[];
       invalid: InvalidSeed[];
       /** The seed lines' notes and duplicates (estimate's seedNotes and duplicateSeeds). */
@@ -166,9 +168,10 @@ export async function planFromOptions(
     overrides,
     ro !== undefined || Boolean(values['resolve-hosts']),
   );
+  const input: PlanInput = { ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}), ...addresses };
   let result: Plan;
   try {
-    result = plan({ ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}), ...addresses });
+    result = plan(input);
   } catch (err) {
     if (err instanceof PlanInputError) throw planInputUsageError(err);
     throw err;
@@ -178,6 +181,7 @@ export async function planFromOptions(
   return {
     kind: 'planned',
     plan: result,
+    input,
     seeds: planSeeds,
     invalid,
     checked,

@@ -82,6 +82,7 @@ describe('crawl-planner export', () => {
           intervalSeconds: h.intervalSeconds,
           pages: h.pages,
           machine: h.machine,
+          unit: h.host, // by host: each host its own unit
         })),
       );
       assert.equal(data.machines, 3);
@@ -141,7 +142,13 @@ describe('crawl-planner export', () => {
       // One machine: every host on machine 0.
       assert.deepEqual(
         data.hosts,
-        doc.hosts.map((h) => ({ host: h.host, intervalSeconds: h.intervalSeconds, pages: h.pages, machine: 0 })),
+        doc.hosts.map((h) => ({
+          host: h.host,
+          intervalSeconds: h.intervalSeconds,
+          pages: h.pages,
+          machine: 0,
+          unit: h.host,
+        })),
       );
       // What the test crawl measured, then the plan: the same text as estimate's.
       assert.match(r.stdout, /^Calibrated from /);

@@ -14,7 +14,9 @@ import {
   type ConfProperty,
   type ConfType,
 } from '../../src/core/export';
+import { exportShards } from '../../src/core/export/hosts';
 import { plan, type PlanInput } from '../../src/core/plan';
+import type { PolitenessBy } from '../../src/core/servers';
 import { validateSeeds } from '../../src/core/seeds';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/frameworks');
@@ -106,8 +108,35 @@ function fits(p: ConfProperty, want: ConfType): boolean {
   }
 }
 
+/**
+ * String choices a key takes that its default file does not list, from the framework's code: StormCrawler's
+ * `fetcher.queue.mode` is read by FetcherBolt.FetchItemQueues, which takes QUEUE_MODE_HOST, QUEUE_MODE_DOMAIN
+ * and QUEUE_MODE_IP ("byHost", "byDomain", "byIP"; core/src/main/java/org/apache/stormcrawler/bolt/
+ * FetcherBolt.java at apache/incubator-stormcrawler 4b8cea0, the fixture's commit) and forces byHost otherwise.
+ */
+const CODE_CHOICES: Record<string, Record<string, readonly string[]>> = {
+  stormcrawler: { 'fetcher.queue.mode': ['byHost', 'byDomain', 'byIP'] },
+  nutch: {},
+};
+
+/** Every plan with each politeness unit: two hosts on one address, so `ip` groups them. */
+const UNITS: PolitenessBy[] = ['host', 'ip', 'domain'];
+
 function checkAgainst(name: string, defaults: Map<string, DefaultKey>, properties: typeof nutchProperties) {
   for (const [i, c] of PLANS.entries()) {
+    for (const by of UNITS) checkPlan(name, defaults, properties, i, c, by);
+  }
+}
+
+function checkPlan(
+  name: string,
+  defaults: Map<string, DefaultKey>,
+  properties: typeof nutchProperties,
+  i: number,
+  c: (typeof PLANS)[number],
+  by: PolitenessBy,
+) {
+  {
     const seeds = seedsOf(['https://a.example/', 'https://b.example/']);
     const p = plan({ ...c.input, seeds });
     const o = {
@@ -116,22 +145,8 @@ function checkAgainst(name: string, defaults: Map<string, DefaultKey>, propertie
       maxRetries: 2,
       ...(c.contact ? { contact: c.contact } : {}),
     };
-    const shards = {
-      hosts: p.hosts.map((h) => ({
-        host: h.host,
-        intervalSeconds: h.intervalSeconds,
-        intervalSource: h.politenessSource,
-        crawlDelaySeconds: h.crawlDelaySeconds,
-        pages: h.pages,
-        machine: 0,
-      })),
-      machines: 1,
-      seeds: [[]],
-      skippedHosts: [],
-      hostsWithoutPages: [],
-      hostsPagesUnknown: [],
-      seedsLeftOut: 0,
-    };
+    const addressesByHost = { 'a.example': ['192.0.2.1'], 'b.example': ['192.0.2.1'] };
+    const shards = exportShards(p, seeds, { politenessBy: by, addressesByHost });
     for (const prop of properties(p, shards, o)) {
       const d = defaults.get(prop.name);
       assert.ok(d, `${name} (plan ${i}): ${prop.name} is not a key of the defaults`);
@@ -139,7 +154,10 @@ function checkAgainst(name: string, defaults: Map<string, DefaultKey>, propertie
       assert.ok(fits(prop, d.type), `${name}: ${prop.name} = ${JSON.stringify(prop.value)} is not a ${d.type}`);
       if (d.type === 'string' && /mode$/.test(prop.name)) {
         const documented =
-          prop.value === d.value || d.text.includes(`'${prop.value}'`) || d.text.includes(`"${prop.value}"`);
+          prop.value === d.value ||
+          d.text.includes(`'${prop.value}'`) ||
+          d.text.includes(`"${prop.value}"`) ||
+          (CODE_CHOICES[name]?.[prop.name] ?? []).includes(String(prop.value));
         assert.ok(
           documented,
           `${name}: ${prop.name} = ${prop.value} is neither the default nor one of the documented choices`,
@@ -177,24 +195,7 @@ describe("export keys against the frameworks' own defaults", () => {
     const o = { seeds, productToken: 'ExampleBot', userAgentHeader: 'ExampleBot/1', contact: 'https://ops.example/' };
     const nutch = exportPlan('nutch', p, o).files[0]!.content;
     const names = [...nutch.matchAll(/<name>([^<]+)<\/name>/g)].map((m) => m[1]);
-    const shards = {
-      hosts: [
-        {
-          host: 'a.example',
-          intervalSeconds: 1,
-          intervalSource: 'configured' as const,
-          crawlDelaySeconds: null,
-          pages: 3,
-          machine: 0,
-        },
-      ],
-      machines: 1,
-      seeds: [[]],
-      skippedHosts: [],
-      hostsWithoutPages: [],
-      hostsPagesUnknown: [],
-      seedsLeftOut: 0,
-    };
+    const shards = exportShards(p, seeds);
     const cluster = { productToken: 'ExampleBot', contact: 'https://ops.example/', timeoutSeconds: 15, maxRetries: 2 };
     assert.deepEqual(
       names,

@@ -112,8 +112,15 @@ describe('exportPlan: the files of each format', () => {
       const data = JSON.parse(file(r, format === 'scrapy' ? 'planned/plan.json' : 'plan.json')) as PlanData;
       assert.deepEqual(
         data.hosts,
-        p.hosts.map((h) => ({ host: h.host, intervalSeconds: h.intervalSeconds, pages: h.pages, machine: 0 })),
+        p.hosts.map((h) => ({
+          host: h.host,
+          intervalSeconds: h.intervalSeconds,
+          pages: h.pages,
+          machine: 0,
+          unit: h.host,
+        })),
       );
+      assert.equal(data.settings.politenessBy, 'host');
       assert.equal(data.hosts.find((h) => h.host === 'b.example')!.intervalSeconds, 7);
       assert.equal(data.settings.delaySeconds, 1.5);
       assert.equal(data.settings.rate, 3);

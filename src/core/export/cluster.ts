@@ -6,8 +6,9 @@
  */
 import { VERSION } from '../identity';
 import type { Plan } from '../plan';
+import type { PolitenessBy } from '../servers/units';
 import { differencesBlock, wholeSecondsUp } from './differences';
-import { DEFAULT_SEED_PATH, seedFiles, type ExportShards, type SeedPath } from './hosts';
+import { DEFAULT_SEED_PATH, QUEUE_MODES, seedFiles, type ExportShards, type SeedPath } from './hosts';
 import { commentBlock, commentLine, xmlText, yamlString } from './literals';
 import type { ExportFile } from './types';
 
@@ -46,6 +47,12 @@ function contactKeys(contact: string | undefined): ConfProperty[] {
   return [{ name: 'http.agent.url', value: text, type: 'string', why: 'who runs the crawl (--contact)' }];
 }
 
+const UNIT_WORDS: Readonly<Record<PolitenessBy, string>> = {
+  host: 'per host',
+  ip: 'per IP address: hosts on one address share a queue',
+  domain: 'per registered domain: hosts of one domain share a queue',
+};
+
 function maxPages(shards: ExportShards): number {
   return shards.hosts.reduce((most, h) => Math.max(most, h.pages), 0);
 }
@@ -55,7 +62,7 @@ function maxCrawlDelay(plan: Plan): number {
 }
 
 /** The keys Nutch and StormCrawler share (same names, same meaning), by name. */
-function sharedKeys(plan: Plan, o: ClusterOptions) {
+function sharedKeys(plan: Plan, shards: ExportShards, o: ClusterOptions) {
   const r = plan.input;
   const key = (name: string, value: ConfProperty['value'], type: ConfType, why: string): ConfProperty => ({
     name,
@@ -80,8 +87,18 @@ function sharedKeys(plan: Plan, o: ClusterOptions) {
       'float',
       'the delay when fetcher.threads.per.queue is above 1',
     ),
-    perQueue: key('fetcher.threads.per.queue', r.perHostConcurrency, 'int', 'requests in flight per host'),
-    queueMode: key('fetcher.queue.mode', 'byHost', 'string', 'politeness per host, as the plan'),
+    perQueue: key(
+      'fetcher.threads.per.queue',
+      r.perHostConcurrency,
+      'int',
+      shards.politenessBy === 'host' ? 'requests in flight per host' : 'requests in flight per queue (politeness unit)',
+    ),
+    queueMode: key(
+      'fetcher.queue.mode',
+      QUEUE_MODES[shards.politenessBy],
+      'string',
+      `politeness ${UNIT_WORDS[shards.politenessBy]}, as the plan`,
+    ),
     maxCrawlDelay: key(
       'fetcher.max.crawl.delay',
       maxCrawlDelay(plan),
@@ -94,7 +111,7 @@ function sharedKeys(plan: Plan, o: ClusterOptions) {
 }
 
 export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOptions): ConfProperty[] {
-  const k = sharedKeys(plan, o);
+  const k = sharedKeys(plan, shards, o);
   return [
     ...k.identity,
     k.serverDelay,
@@ -109,9 +126,22 @@ export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOpti
     k.queueMode,
     k.maxCrawlDelay,
     k.timeout,
-    { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'a host is never split across fetch lists' },
+    {
+      name: 'partition.url.mode',
+      value: QUEUE_MODES[shards.politenessBy],
+      type: 'string',
+      why:
+        shards.politenessBy === 'host'
+          ? 'a host is never split across fetch lists'
+          : 'a queue (politeness unit) is never split across fetch lists',
+    },
     { name: 'generate.max.count', value: maxPages(shards), type: 'int', why: 'the most pages the plan gives a host' },
-    { name: 'generate.count.mode', value: 'host', type: 'string', why: 'generate.max.count counts per host' },
+    {
+      name: 'generate.count.mode',
+      value: 'host',
+      type: 'string',
+      why: "generate.max.count counts per host (the plan's pages are per host, whatever the unit)",
+    },
     { name: 'db.ignore.external.links', value: true, type: 'boolean', why: "the crawl stays on the seeds' hosts" },
     {
       name: 'http.robots.503.defer.visits',
@@ -123,8 +153,8 @@ export function nutchProperties(plan: Plan, shards: ExportShards, o: ClusterOpti
   ];
 }
 
-export function stormCrawlerProperties(plan: Plan, _shards: ExportShards, o: ClusterOptions): ConfProperty[] {
-  const k = sharedKeys(plan, o);
+export function stormCrawlerProperties(plan: Plan, shards: ExportShards, o: ClusterOptions): ConfProperty[] {
+  const k = sharedKeys(plan, shards, o);
   return [
     ...k.identity,
     k.serverDelay,
@@ -150,7 +180,15 @@ export function stormCrawlerProperties(plan: Plan, _shards: ExportShards, o: Clu
       type: 'boolean',
       why: 'above the cap: crawl at the cap (true) or skip the host (false)',
     },
-    { name: 'partition.url.mode', value: 'byHost', type: 'string', why: 'one fetcher instance per host' },
+    {
+      name: 'partition.url.mode',
+      value: QUEUE_MODES[shards.politenessBy],
+      type: 'string',
+      why:
+        shards.politenessBy === 'host'
+          ? 'one fetcher instance per host'
+          : 'one fetcher instance per queue key (politeness unit); FetcherBolt queues on this key',
+    },
     k.timeout,
     {
       name: 'http.robots.403.allow',

@@ -1,7 +1,7 @@
 /**
  * The JavaScript of the Crawlee export that is the same for every plan (the body of crawl.mjs): a
- * CheerioCrawler whose pre-navigation hook keeps each host's interval, Retry-After and robots.txt outcome,
- * reading everything plan-specific from plan.json. Written for Crawlee 3 on Node ≥ 18.
+ * CheerioCrawler whose pre-navigation hook keeps each politeness unit's interval and Retry-After and each
+ * host's robots.txt outcome, reading everything plan-specific from plan.json. Written for Crawlee 3 on Node ≥ 18.
  */
 
 export const CRAWL_MJS_BODY = String.raw`import { readFileSync } from 'node:fs';
@@ -54,21 +54,47 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, m
 const HOLD_MS = 40;
 const RECHECK_MS = 1000;
 
+/**
+ * A politeness unit (plan.json's hosts[].unit; docs/exports.md#politeness-units): its hosts share one timeline,
+ * its lanes and its waits. The next start comes the largest of its hosts' intervals after the last one.
+ */
+class Unit {
+  constructor(name) {
+    this.name = name;
+    this.hosts = [];
+    this.notBefore = 0; // no request before this (Retry-After, backoff)
+    this.lastStart = -Infinity;
+    this.lastEnd = -Infinity;
+    this.inFlight = 0; // requests let go and not ended
+    this.reserved = 0; // lanes promised by delayRequest to requests on their way to the hook
+    this.waiters = [];
+  }
+  intervalMs() {
+    return Math.max(...this.hosts.map((host) => host.intervalMs()));
+  }
+  /** When the next request may start: the interval from the last start (and, end to start, the last end), and any wait. */
+  readyAt() {
+    const from = S.delayFrom === 'end' ? Math.max(this.lastStart, this.lastEnd) : this.lastStart;
+    return Math.max(from + this.intervalMs(), this.notBefore);
+  }
+  freeLanes() {
+    return S.perHostConcurrency - this.inFlight - this.reserved;
+  }
+  wake() {
+    while (this.waiters.length > 0 && this.freeLanes() > 0) this.waiters.shift()();
+  }
+}
+
 class Host {
-  constructor(entry) {
+  constructor(entry, unit) {
     this.name = entry.host;
+    this.unit = unit;
     this.plannedMs = entry.intervalSeconds * 1000;
     this.pages = entry.pages;
     this.machine = entry.machine;
     this.crawlDelayMs = 0; // the robots.txt Crawl-delay under the plan's policy, read at run time
     this.adaptiveMs = 0; // the adaptive rule's interval from the last response time
-    this.notBefore = 0; // no request before this (Retry-After, backoff)
-    this.lastStart = -Infinity;
-    this.lastEnd = -Infinity;
     this.answered = false; // whether an answer has come back yet
-    this.inFlight = 0; // requests let go and not ended
-    this.reserved = 0; // lanes promised by delayRequest to requests on their way to the hook
-    this.waiters = [];
     this.urls = new Set(); // distinct URLs admitted: at most this.pages
     this.robots = new Map(); // origin -> Promise of its RobotsTxtFile
     this.robotsRead = new Map(); // origin -> its RobotsTxtFile, once read
@@ -77,27 +103,17 @@ class Host {
   intervalMs() {
     return Math.max(this.plannedMs, this.crawlDelayMs, this.adaptiveMs);
   }
-  /** When the next request may start: the interval from the last start (and, end to start, the last end), and any wait. */
-  readyAt() {
-    const from = S.delayFrom === 'end' ? Math.max(this.lastStart, this.lastEnd) : this.lastStart;
-    return Math.max(from + this.intervalMs(), this.notBefore);
-  }
-  /** A request of this host has ended (answer or failure); a wait it asked for counts from now. */
+  /** A request of this host has ended (answer or failure); a wait it asked for counts from now, for the whole unit. */
   ended(lease) {
     const t = now();
-    this.lastEnd = Math.max(this.lastEnd, t);
+    const unit = this.unit;
+    unit.lastEnd = Math.max(unit.lastEnd, t);
     if (!this.answered) {
-      // The first answer's request opened the connection: the next interval counts from its end.
-      this.lastStart = Math.max(this.lastStart, t);
+      // The first answer's request opened the host's connection: the next interval counts from its end.
+      unit.lastStart = Math.max(unit.lastStart, t);
       this.answered = true;
     }
-    if (lease.waitMs !== undefined) this.notBefore = Math.max(this.notBefore, t + lease.waitMs);
-  }
-  freeLanes() {
-    return S.perHostConcurrency - this.inFlight - this.reserved;
-  }
-  wake() {
-    while (this.waiters.length > 0 && this.freeLanes() > 0) this.waiters.shift()();
+    if (lease.waitMs !== undefined) unit.notBefore = Math.max(unit.notBefore, t + lease.waitMs);
   }
   drop(reason) {
     if (this.dropped === null) {
@@ -107,7 +123,15 @@ class Host {
   }
 }
 
-const hosts = new Map(plan.hosts.filter((entry) => entry.machine === machine).map((entry) => [entry.host, new Host(entry)]));
+const units = new Map();
+const hosts = new Map();
+for (const entry of plan.hosts.filter((e) => e.machine === machine)) {
+  const name = entry.unit ?? entry.host;
+  if (!units.has(name)) units.set(name, new Unit(name));
+  const host = new Host(entry, units.get(name));
+  units.get(name).hosts.push(host);
+  hosts.set(host.name, host);
+}
 
 function hostOf(url) {
   try {
@@ -168,7 +192,7 @@ function backoffMs(attempt) {
 function start(host, lease) {
   lease.startedAt = now();
   lease.startedEpoch = Date.now();
-  host.lastStart = Math.max(host.lastStart, lease.startedAt);
+  host.unit.lastStart = Math.max(host.unit.lastStart, lease.startedAt);
 }
 
 /**
@@ -181,11 +205,12 @@ function observe(host, lease, status, headers, willRetry, timings) {
   if (lease.observed) return;
   lease.observed = true;
   const t = now();
+  const unit = host.unit;
   const sent = timings?.upload;
   if (typeof sent === 'number' && lease.startedEpoch !== undefined) {
-    host.lastStart = Math.max(host.lastStart, lease.startedAt + Math.max(0, sent - lease.startedEpoch) + 1);
+    unit.lastStart = Math.max(unit.lastStart, lease.startedAt + Math.max(0, sent - lease.startedEpoch) + 1);
   } else if (lease.startedAt !== undefined) {
-    host.lastStart = Math.max(host.lastStart, t); // sent at some point before now: count from now
+    unit.lastStart = Math.max(unit.lastStart, t); // sent at some point before now: count from now
   }
   if (S.adaptive && lease.startedAt !== undefined) {
     host.adaptiveMs = Math.max(S.adaptiveFloorSeconds * 1000, S.adaptiveLatencyFactor * (t - lease.startedAt));
@@ -197,7 +222,7 @@ function observe(host, lease, status, headers, willRetry, timings) {
   } else if (willRetry) {
     lease.waitMs = backoffMs(lease.attempt);
   }
-  if (lease.waitMs !== undefined) host.notBefore = Math.max(host.notBefore, t + lease.waitMs);
+  if (lease.waitMs !== undefined) unit.notBefore = Math.max(unit.notBefore, t + lease.waitMs);
 }
 
 /** Requests between delayRequest and their end, by request id: { host, state: 'reserved' | 'active', … }. */
@@ -209,29 +234,33 @@ function endRequest(request) {
   if (lease === undefined) return;
   leases.delete(request.id);
   const host = lease.host;
-  if (lease.state === 'reserved') host.reserved--;
-  else host.inFlight--;
+  const unit = host.unit;
+  if (lease.state === 'reserved') unit.reserved--;
+  else unit.inFlight--;
   if (lease.startedAt !== undefined) host.ended(lease);
-  host.wake();
+  unit.wake();
 }
 
+/** A lane of the host's unit for the request (one promised by delayRequest, or the next free one). */
 async function takeLane(host, request) {
+  const unit = host.unit;
   let lease = leases.get(request.id);
   if (lease?.state === 'reserved') {
-    host.reserved--;
-    host.inFlight++;
+    unit.reserved--;
+    unit.inFlight++;
     lease.state = 'active';
     return lease;
   }
-  while (host.freeLanes() <= 0) await new Promise((resolve) => host.waiters.push(resolve));
-  host.inFlight++;
+  while (unit.freeLanes() <= 0) await new Promise((resolve) => unit.waiters.push(resolve));
+  unit.inFlight++;
   lease = { host, state: 'active', attempt: request.retryCount };
   leases.set(request.id, lease);
   return lease;
 }
 
 async function waitTurn(host) {
-  for (let wait = host.readyAt() - now(); wait > 0; wait = host.readyAt() - now()) await sleep(wait);
+  const unit = host.unit;
+  for (let wait = unit.readyAt() - now(); wait > 0; wait = unit.readyAt() - now()) await sleep(wait);
 }
 
 /** What an unreachable robots.txt means (RFC 9309 §2.3.1.4): nothing is allowed. */
@@ -278,7 +307,7 @@ async function fetchRobots(host, robotsUrl, sendRequest) {
   }
 }
 
-/** The pre-navigation hook: a lane on the host, its robots.txt, its interval and waits; then the request goes. */
+/** The pre-navigation hook: a lane on the host's unit, the host's robots.txt, the unit's interval and waits; then the request goes. */
 async function keepThePlan(context, gotOptions) {
   const { request } = context;
   const host = hostOf(request.url);
@@ -328,20 +357,21 @@ class PlannedCrawler extends CheerioCrawler {
   }
 
   /**
-   * Crawlee asks this before it runs a request (it keeps sameDomainDelaySecs here): a request whose host is
+   * Crawlee asks this before it runs a request (it keeps sameDomainDelaySecs here): a request whose unit is
    * not ready goes back to the queue on a timer instead of holding a worker. The hook still keeps the plan
    * on its own, should a Crawlee version not ask.
    */
   delayRequest(request, source) {
     const host = hostOf(request.url);
     if (host === undefined || host.dropped !== null || leases.has(request.id)) return false;
-    const wait = host.readyAt() - now();
-    if (host.freeLanes() > 0 && wait <= HOLD_MS) {
-      host.reserved++;
+    const unit = host.unit;
+    const wait = unit.readyAt() - now();
+    if (unit.freeLanes() > 0 && wait <= HOLD_MS) {
+      unit.reserved++;
       leases.set(request.id, { host, state: 'reserved', attempt: request.retryCount });
       return false;
     }
-    const recheck = Math.min(RECHECK_MS, Math.max(5, host.freeLanes() > 0 ? wait - HOLD_MS / 2 : 20));
+    const recheck = Math.min(RECHECK_MS, Math.max(5, unit.freeLanes() > 0 ? wait - HOLD_MS / 2 : 20));
     setTimeout(() => void source.reclaimRequest(request, { forefront: request.userData?.__crawlee?.forefront }), recheck);
     return true;
   }

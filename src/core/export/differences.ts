@@ -6,7 +6,7 @@
 import { formatNumber, formatSeconds } from '../format/duration';
 import { ADAPTIVE_FLOOR_SECONDS, ADAPTIVE_LATENCY_FACTOR } from '../politeness/interval';
 import type { Plan } from '../plan';
-import type { ExportShards } from './hosts';
+import { groupedUnits, QUEUE_MODES, unitsAcrossMachines, type ExportShards, type ExportUnit } from './hosts';
 import { EXPORT_DEFAULTS, type ExportFormat } from './types';
 
 /** The most hosts one note names before "and N more". */
@@ -49,6 +49,15 @@ interface CodeFramework {
   own: string[];
   /** With more than one machine. */
   sharding: (machines: number) => string;
+  /** With grouped units: how the framework keeps one unit (`where` keeps it; `what` is its timeline's name). */
+  units: (units: string, by: 'ip' | 'domain') => string;
+}
+
+/** "a.example and b.example on 127.0.0.5; …": the grouped units, named. */
+function unitsNamed(units: readonly ExportUnit[]): string {
+  const shown = units.slice(0, HOSTS_NAMED).map((u) => `${u.name} (${named(u.hosts)})`);
+  const more = units.length - shown.length;
+  return shown.join('; ') + (more > 0 ? `; and ${formatNumber(more)} more` : '');
 }
 
 const CODE_FRAMEWORKS: Record<'scrapy' | 'crawlee', CodeFramework> = {
@@ -63,8 +72,10 @@ const CODE_FRAMEWORKS: Record<'scrapy' | 'crawlee', CodeFramework> = {
     globalRate: (rate) =>
       `Global rate: Scrapy has none; planned/politeness.py admits at most ${formatNumber(rate, 3)} requests per second into the downloader, but requests that then wait in their host's slot can leave closer together.`,
     own: [
-      "Slots: one download slot per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy's own slots would be per host name without the port.",
+      "Slots: one download slot per politeness unit, by default per plan host (host and non-default port), so http and https of one host share it, as in the plan; Scrapy's own slots would be per host name without the port.",
     ],
+    units: (units, by) =>
+      `Politeness units (by ${by}): planned/plan.json gives each host its unit, and planned/politeness.py puts all hosts of a unit on ONE download slot (request.meta["download_slot"] = the unit): one request in flight per unit (CONCURRENT_REQUESTS_PER_DOMAIN counts per slot), one slot delay, the largest of its hosts' intervals (their Crawl-delays read at run time included), and one wait for a Retry-After or a backoff from any of them. Each host keeps its own robots.txt, Crawl-delay and page budget. The units are the plan's, made from the addresses known when it was made: Scrapy looks nothing up again, so a host whose address has changed since keeps its planned unit, and a host outside the plan (a robots.txt redirect target) gets a slot of its own. CONCURRENT_REQUESTS_PER_IP stays 0: Scrapy's own per-IP slots would not be the plan's units. Units here: ${units}.`,
     sharding: (machines) =>
       `Sharding over ${machines} machines: run one Scrapy process per machine, \`scrapy crawl planned -a machine=K\` (K = 0 to ${machines - 1}); it reads seeds/machine-K.txt and drops requests to every other machine's hosts, so a host is only ever crawled by one process. The processes share no queue and no politeness state; none is needed, as no host has two.`,
   },
@@ -83,9 +94,11 @@ const CODE_FRAMEWORKS: Record<'scrapy' | 'crawlee', CodeFramework> = {
         : `Global rate: ${formatNumber(rate, 6)}/s is below one request per minute, which maxRequestsPerMinute cannot express: no global rate is set.`;
     },
     own: [
-      "robots.txt is fetched by the hook, on the host's timeline like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
+      "robots.txt is fetched by the hook, on the timeline of the host's unit like any request, and matched by robots-parser (the parser Crawlee itself depends on), not by Crawl Planner's RFC 9309 core. Crawlee's own fetch is replaced (getRobotsTxtFileForUrl hands it the hook's verdicts, so disallowed URLs are skipped): it fetches robots.txt outside any delay and reads a 5xx as allow-all. sameDomainDelaySecs is off: it keeps one delay per registrable domain, and none for IP addresses.",
       "Redirects are followed one hop at a time, each as a new request on its target host's timeline (at most 5 hops, plan hosts only). Requests send the plan's User-Agent header, without the browser-like headers Crawlee generates by default.",
     ],
+    units: (units, by) =>
+      `Politeness units (by ${by}): plan.json gives each host its unit, and the hook keeps one timeline per unit: one request in flight (the lanes are per unit), the next start no sooner than the largest of its hosts' intervals (their Crawl-delays read at run time included) after the unit's last one, and one wait for a Retry-After or a backoff from any of them. Each host keeps its own robots.txt, Crawl-delay and page budget. The units are the plan's, made from the addresses known when it was made: Crawlee looks nothing up again, so a host whose address has changed since keeps its planned unit. Units here: ${units}.`,
     sharding: (machines) =>
       `Sharding over ${machines} machines: run \`node crawl.mjs --machine K\` (K = 0 to ${machines - 1}) on each; it reads seeds/machine-K.txt and never enqueues a URL of another machine's host, so a host is only ever crawled by one process.`,
   },
@@ -105,15 +118,28 @@ function codeDifferences(plan: Plan, shards: ExportShards, f: CodeFramework): st
       `Adaptive rule: planned with the expected latency; at run time ${f.where} raises a host's interval to max(${formatSeconds(ADAPTIVE_FLOOR_SECONDS)}, ${ADAPTIVE_LATENCY_FACTOR} × the last response time it measured), so it follows the real latency instead.`,
     );
   }
+  const grouped = groupedUnits(shards);
   lines.push(
     `Crawl-delay: read from each host's robots.txt at run time and merged by max with the plan's interval under the plan's policy (${r.crawlDelayPolicy}, cap ${formatSeconds(r.maxCrawlDelaySeconds)}); Crawl-delays the plan already knew stay as floors.`,
-    `Retry-After on 429 and 503: honoured for the host (delay-seconds or an HTTP-date); one above ${formatSeconds(EXPORT_DEFAULTS.retryAfterCapSeconds)} drops the host for the run. Without Retry-After, a retried answer waits a full-jitter backoff (ceiling ${formatSeconds(EXPORT_DEFAULTS.backoffBaseMs / 1000)} doubling to ${formatSeconds(EXPORT_DEFAULTS.backoffCapMs / 1000)}). Crawl Planner's own crawler also raises a host's interval after a 429 or 5xx and lets it recover; the export does not.`,
+    `Retry-After on 429 and 503: honoured for the ${grouped.length > 0 ? "host's unit, every host of it waiting" : 'host'} (delay-seconds or an HTTP-date); one above ${formatSeconds(EXPORT_DEFAULTS.retryAfterCapSeconds)} drops the host for the run. Without Retry-After, a retried answer waits a full-jitter backoff (ceiling ${formatSeconds(EXPORT_DEFAULTS.backoffBaseMs / 1000)} doubling to ${formatSeconds(EXPORT_DEFAULTS.backoffCapMs / 1000)}). Crawl Planner's own crawler also raises a host's interval after a 429 or 5xx and lets it recover; the export does not.`,
     `robots.txt: 2xx is parsed, other 4xx allows everything, and 429, 5xx or no answer at all disallows the whole origin (RFC 9309 §2.3.1.4) for the rest of the run; Crawl Planner's crawler tries an unreachable robots.txt again later.`,
     `Pages: each host gets at most its planned pages (${pageRange(shards)} here), counted as distinct URLs requested, not as successful pages. Links and redirects to hosts outside the plan are not followed.`,
     ...f.own,
   );
+  if (grouped.length > 0 && shards.politenessBy !== 'host')
+    lines.push(f.units(unitsNamed(grouped), shards.politenessBy));
   if (shards.machines > 1) lines.push(f.sharding(shards.machines));
+  lines.push(...splitUnits(shards));
   return lines;
+}
+
+/** Units whose hosts the plan's sharding puts on two machines: each machine keeps only its own members. */
+function splitUnits(shards: ExportShards): string[] {
+  const split = unitsAcrossMachines(shards);
+  if (split.length === 0) return [];
+  return [
+    `${formatNumber(split.length)} ${split.length === 1 ? 'unit has' : 'units have'} hosts on more than one machine (the plan shards by host): each machine's crawler keeps the unit only among its own hosts, so the shared server can get one request per interval from each machine: ${unitsNamed(split)}.`,
+  ];
 }
 
 /** Hosts whose plan interval is above the configured delay: the cluster frameworks keep one delay for all. */
@@ -188,6 +214,7 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
       `Global rate: ${name} has no maximum rate; ${formatNumber(r.rate, 3)}/s is not kept (only the threads and the per-host delay bound it).`,
     );
   if (r.adaptive) lines.push(`Adaptive rule: ${name} has none; the intervals it gave in the plan are listed above.`);
+  lines.push(...clusterUnitLines(shards, name));
   lines.push(
     name === 'Nutch'
       ? "Pages: generate.max.count limits each host's URLs per fetch list (one generate/fetch cycle), not over the whole crawl."
@@ -195,8 +222,48 @@ function clusterDifferences(plan: Plan, shards: ExportShards, name: 'Nutch' | 'S
   );
   lines.push(
     name === 'Nutch'
-      ? `Sharding: Nutch partitions the fetch lists by host (partition.url.mode byHost), so one fetcher task fetches each host. It assigns hosts by its own hash, not the plan's FNV-1a: with \`generate -numFetchers ${shards.machines}\` a host can land on another task than its seed list here says. The ${shards.machines > 1 ? 'per-machine seed lists are' : 'seed list is'} for independent Nutch instances.`
-      : `Sharding: URLPartitionerBolt keys each URL by host (partition.url.mode byHost) and the fetcher's input is grouped on that key, so one FetcherBolt instance fetches each host. Storm picks the instance by its own hash of the key, not the plan's FNV-1a; the ${shards.machines > 1 ? 'per-machine seed lists are' : 'seed list is'} for independent topologies.`,
+      ? `Sharding: Nutch partitions the fetch lists ${unitKeyWords(shards)} (partition.url.mode ${QUEUE_MODES[shards.politenessBy]}), so one fetcher task fetches each ${unitWord(shards)}. It assigns hosts by its own hash, not the plan's FNV-1a: with \`generate -numFetchers ${shards.machines}\` a host can land on another task than its seed list here says. The ${shards.machines > 1 ? 'per-machine seed lists are' : 'seed list is'} for independent Nutch instances.`
+      : `Sharding: URLPartitionerBolt keys each URL ${unitKeyWords(shards)} (partition.url.mode ${QUEUE_MODES[shards.politenessBy]}) and the fetcher's input is grouped on that key, so one FetcherBolt instance fetches each ${unitWord(shards)}. Storm picks the instance by its own hash of the key, not the plan's FNV-1a; the ${shards.machines > 1 ? 'per-machine seed lists are' : 'seed list is'} for independent topologies.`,
+  );
+  lines.push(...splitUnits(shards));
+  return lines;
+}
+
+function unitKeyWords(shards: ExportShards): string {
+  return { host: 'by host', ip: 'by IP address', domain: 'by registered domain' }[shards.politenessBy];
+}
+
+function unitWord(shards: ExportShards): string {
+  return { host: 'host', ip: 'address', domain: 'domain' }[shards.politenessBy];
+}
+
+/**
+ * What Nutch and StormCrawler keep of the plan's units (fetcher.queue.mode and partition.url.mode, cluster.ts):
+ * one queue per address or domain, which each framework works out by itself (FetchItem.create,
+ * URLPartitioner, URLPartitionerBolt, FetcherBolt; the commits cited in cluster.ts).
+ */
+function clusterUnitLines(shards: ExportShards, name: 'Nutch' | 'StormCrawler'): string[] {
+  const by = shards.politenessBy;
+  if (by === 'host') return [];
+  const grouped = groupedUnits(shards);
+  const mode = QUEUE_MODES[by];
+  const lines: string[] = [];
+  const planned = grouped.length > 0 ? ` The plan's units: ${unitsNamed(grouped)}.` : '';
+  if (by === 'ip') {
+    lines.push(
+      name === 'Nutch'
+        ? `Politeness units by IP (fetcher.queue.mode and partition.url.mode ${mode}): Nutch looks every host up itself, with the system's resolver, when it generates the fetch lists and again when it queues each URL, and keys the queue by the first address it gets; a host that does not resolve then is skipped. So its queues are what DNS says at fetch time, not the addresses the plan was made with (--resolve is not seen by Nutch), and a host with several addresses joins one queue, where the plan joins every host sharing any of them.${planned}`
+        : `Politeness units by IP (partition.url.mode and fetcher.queue.mode ${mode}): URLPartitionerBolt looks every host up itself, with the system's resolver (cached per host in each bolt instance), and FetcherBolt queues on that key, the first address; a host that does not resolve is dropped without a fetch. So its queues are what DNS says at fetch time, not the addresses the plan was made with (--resolve is not seen by StormCrawler), and a host with several addresses joins one queue, where the plan joins every host sharing any of them.${planned}`,
+    );
+  } else {
+    lines.push(
+      name === 'Nutch'
+        ? `Politeness units by domain (fetcher.queue.mode and partition.url.mode ${mode}): Nutch's domain uses only the ICANN part of the Public Suffix List (URLUtil.getDomainName), where the plan also counts its private suffixes: hosts such as alice.github.io and bob.github.io share one Nutch queue but are apart in the plan (slower, never faster).${planned}`
+        : `Politeness units by domain (partition.url.mode and fetcher.queue.mode ${mode}): StormCrawler's domain is crawler-commons' PaidLevelDomain, its own reading of the domain, which need not match the plan's Public Suffix List (private suffixes such as github.io included): where they differ, StormCrawler's queues are not the plan's units.${planned}`,
+    );
+  }
+  lines.push(
+    `Crawl-delay in a shared queue: ${name} sets the queue's delay from the robots.txt of the host it fetched last (never below ${name === 'Nutch' ? 'fetcher.min.crawl.delay' : 'fetcher.server.delay, with fetcher.server.delay.force'}), not from the largest of its hosts' Crawl-delays as the plan does: one host's longer Crawl-delay holds for the queue only until another host's shorter one is read.`,
   );
   return lines;
 }

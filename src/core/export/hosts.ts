@@ -1,12 +1,13 @@
 /**
  * The hosts an export carries and the seed lists it writes: the plan's hosts that have pages and are not
- * skipped, each with its interval, pages and machine, and the seeds grouped per machine so that a host
- * is never split across machines (the plan's FNV-1a sharding, `machineForHost`).
+ * skipped, each with its interval, pages, machine and politeness unit, and the seeds grouped per machine so
+ * that a host is never split across machines (the plan's FNV-1a sharding, `machineForHost`).
  */
 import { plannedHostBudget } from '../crawl/pageBudgets';
 import type { HostPlan, Plan } from '../plan';
 import { parseSeedUrl } from '../seeds';
-import { ExportInputError, type ExportSeed } from './types';
+import { DEFAULT_POLITENESS_BY, politenessUnits, type PolitenessBy } from '../servers/units';
+import { ExportInputError, type ExportOptions, type ExportSeed } from './types';
 
 export interface ExportHost {
   host: string;
@@ -19,6 +20,14 @@ export interface ExportHost {
   pages: number;
   /** 0-based; 0 when the plan is not sharded. */
   machine: number;
+  /** The name of the host's politeness unit (the host itself with `host`, or for a unit of one). */
+  unit: string;
+}
+
+/** A politeness unit of the export: its name and its exported hosts (two or more only when grouped). */
+export interface ExportUnit {
+  name: string;
+  hosts: string[];
 }
 
 export interface ExportShards {
@@ -34,6 +43,10 @@ export interface ExportShards {
   hostsPagesUnknown: string[];
   /** Seeds whose host is not in the export (a skipped host, no pages, or not a host of the plan at all). */
   seedsLeftOut: number;
+  /** The politeness unit the plan was made with (docs/exports.md#politeness-units). */
+  politenessBy: PolitenessBy;
+  /** The units of the exported hosts, in host order; with `host`, one per host. */
+  units: ExportUnit[];
 }
 
 /** Whether the export writes one seed list per machine. */
@@ -46,8 +59,19 @@ export function isSharded(plan: Plan): boolean {
  * http(s) URL, or whose host is not the host it claims, is refused, so a seed list never holds a line break
  * or anything but the URL.
  */
-export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportShards {
+export function exportShards(
+  plan: Plan,
+  seeds: readonly ExportSeed[],
+  input: ExportOptions['input'] = {},
+): ExportShards {
   const machines = isSharded(plan) ? plan.sharding!.machines : 1;
+  // The plan's units, over all its hosts (as the plan grouped them), then kept for the exported ones.
+  const politenessBy = input.politenessBy ?? DEFAULT_POLITENESS_BY;
+  const planUnits = politenessUnits(
+    plan.hosts.map((h) => h.host),
+    politenessBy,
+    input.addressesByHost,
+  );
   const hosts: ExportHost[] = [];
   const skippedHosts: string[] = [];
   const hostsWithoutPages: string[] = [];
@@ -75,6 +99,7 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
       crawlDelaySeconds: h.crawlDelaySeconds,
       pages,
       machine: machines > 1 ? h.machine! : 0,
+      unit: planUnits.unitOf(h.host),
     };
     hosts.push(entry);
     byHost.set(h.host, entry);
@@ -96,7 +121,53 @@ export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportSh
     seen.add(parsed.url);
     lists[host.machine]!.push(parsed.url);
   }
-  return { hosts, machines, seeds: lists, skippedHosts, hostsWithoutPages, hostsPagesUnknown, seedsLeftOut };
+  const units = new Map<string, ExportUnit>();
+  for (const h of hosts) {
+    const unit = units.get(h.unit);
+    if (unit === undefined) units.set(h.unit, { name: h.unit, hosts: [h.host] });
+    else unit.hosts.push(h.host);
+  }
+  return {
+    hosts,
+    machines,
+    seeds: lists,
+    skippedHosts,
+    hostsWithoutPages,
+    hostsPagesUnknown,
+    seedsLeftOut,
+    politenessBy,
+    units: [...units.values()],
+  };
+}
+
+/**
+ * The politeness unit as both frameworks name it, for `fetcher.queue.mode` (the fetcher's queues: one delay
+ * and fetcher.threads.per.queue per queue) and `partition.url.mode` (which fetcher task or FetcherBolt
+ * instance gets a URL, so one unit is never split over two). The same three values in both, the plan's
+ * modes under Nutch's names (docs/exports.md#politeness-units):
+ * - Nutch: conf/nutch-default.xml, `fetcher.queue.mode` and `partition.url.mode` ("Default value is
+ *   'byHost', also takes 'byDomain' or 'byIP'"); FetchItem.create and URLPartitioner resolve byIP with
+ *   InetAddress.getByName and key byDomain by URLUtil.getDomainName (apache/nutch 7906941).
+ * - StormCrawler: core/src/main/resources/crawler-default.yaml, `partition.url.mode` ("alternative values
+ *   are "byIP" and "byDomain""); `fetcher.queue.mode` is read by FetcherBolt.FetchItemQueues, which takes
+ *   byHost, byDomain or byIP (QUEUE_MODE_*), and queues on the key URLPartitionerBolt gives a URL when it
+ *   has one (apache/incubator-stormcrawler 4b8cea0).
+ */
+export const QUEUE_MODES: Readonly<Record<PolitenessBy, 'byHost' | 'byIP' | 'byDomain'>> = {
+  host: 'byHost',
+  ip: 'byIP',
+  domain: 'byDomain',
+};
+
+/** The units of two or more exported hosts: what a framework must keep together. */
+export function groupedUnits(shards: ExportShards): ExportUnit[] {
+  return shards.units.filter((u) => u.hosts.length > 1);
+}
+
+/** Grouped units whose hosts the plan's sharding put on more than one machine. */
+export function unitsAcrossMachines(shards: ExportShards): ExportUnit[] {
+  const machineOf = new Map(shards.hosts.map((h) => [h.host, h.machine]));
+  return groupedUnits(shards).filter((u) => new Set(u.hosts.map((h) => machineOf.get(h))).size > 1);
 }
 
 /** Where a seed list goes: `null` for the one list of a plan that is not sharded, else the machine (`'K'`: any machine, for messages). */

@@ -8,6 +8,7 @@ import { ADAPTIVE_FLOOR_SECONDS, ADAPTIVE_LATENCY_FACTOR } from '../politeness/i
 import { RETRY_AFTER_STATUSES, RETRYABLE_STATUSES } from '../politeness/retryPolicy';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
 import type { Plan } from '../plan';
+import type { PolitenessBy } from '../servers/units';
 import type { ExportShards } from './hosts';
 import { asciiJson } from './literals';
 import { EXPORT_DEFAULTS } from './types';
@@ -35,6 +36,8 @@ export interface PlanDataSettings {
   backoffBaseSeconds: number;
   backoffCapSeconds: number;
   maxRedirects: number;
+  /** The politeness unit (docs/exports.md#politeness-units); each host's is in `hosts[].unit`. */
+  politenessBy: PolitenessBy;
 }
 
 export interface PlanData {
@@ -45,8 +48,12 @@ export interface PlanData {
   /** Machines with a seed list of their own (1: not sharded). */
   machines: number;
   settings: PlanDataSettings;
-  /** A list, not an object keyed by host: a host named `__proto__` or `constructor` stays a plain value. */
-  hosts: { host: string; intervalSeconds: number; pages: number; machine: number }[];
+  /**
+   * A list, not an object keyed by host: a host named `__proto__` or `constructor` stays a plain value.
+   * `unit`: the name of the host's politeness unit; hosts with one unit share one slot (Scrapy) or one
+   * timeline (Crawlee), and the unit's interval is the largest of theirs.
+   */
+  hosts: { host: string; intervalSeconds: number; pages: number; machine: number; unit: string }[];
 }
 
 export interface PlanDataOptions {
@@ -83,12 +90,14 @@ export function planData(plan: Plan, shards: ExportShards, o: PlanDataOptions): 
       backoffBaseSeconds: EXPORT_DEFAULTS.backoffBaseMs / 1000,
       backoffCapSeconds: EXPORT_DEFAULTS.backoffCapMs / 1000,
       maxRedirects: CRAWL_DEFAULTS.maxRedirects,
+      politenessBy: shards.politenessBy,
     },
     hosts: shards.hosts.map((h) => ({
       host: h.host,
       intervalSeconds: h.intervalSeconds,
       pages: h.pages,
       machine: h.machine,
+      unit: h.unit,
     })),
   };
 }

@@ -18,11 +18,13 @@ export const POLITENESS_PY = String.raw`"""Keeps Crawl Planner's plan in Scrapy 
 The plan is data (plan.json, next to this file); this code is the same for every plan. settings.py lists
 what Scrapy still does differently.
 
-- PlanPacing (extension): sets each plan host's download slot delay to the host's interval, the way
-  AutoThrottle sets slot.delay (on signal response_downloaded, before the slot lets its next request go),
-  and moves the slot's clock (slot.lastseen) for Retry-After, backoff and the end of answers.
-- PlanScopeMiddleware (50): one download slot per plan host; requests to other hosts, to another machine's
-  hosts and to dropped hosts are ignored.
+- PlanPacing (extension): sets each politeness unit's download slot delay to the unit's interval (the
+  largest of its hosts'), the way AutoThrottle sets slot.delay (on signal response_downloaded, before the
+  slot lets its next request go), and moves the slot's clock (slot.lastseen) for Retry-After, backoff and
+  the end of answers.
+- PlanScopeMiddleware (50): one download slot per politeness unit (plan.json's hosts[].unit: the host itself
+  by default; with politenessBy ip or domain, the hosts of one unit share it); requests to other hosts, to
+  another machine's hosts and to dropped hosts are ignored.
 - PlannedRobotsTxtMiddleware (100, in place of RobotsTxtMiddleware): robots.txt outcomes by RFC 9309 and
   the Crawl-delay under the plan's policy.
 - PlanBudgetMiddleware (120): each host's planned pages, and the global rate when the plan has one.
@@ -117,20 +119,39 @@ def retry_after_seconds(value, date_header, now):
 class Host:
     """One host of the plan: its planned numbers and what the run learns about it."""
 
-    def __init__(self, entry):
+    def __init__(self, entry, unit):
         self.name = entry["host"]
+        self.unit = unit  # the politeness unit whose download slot the host's requests take
         self.planned = float(entry["intervalSeconds"])
         self.pages = int(entry["pages"])
         self.machine = int(entry["machine"])
         self.crawl_delay = 0.0  # the robots.txt Crawl-delay under the plan's policy, read at run time
         self.adaptive = 0.0  # the adaptive rule's interval from the last response time
-        self.not_before = 0.0  # epoch seconds: no request to the host before this (Retry-After, backoff)
         self.requested = 0  # page requests let through
         self.answered = False  # whether an answer has come back yet
         self.dropped = None  # why the host is out of the run
 
     def interval(self):
         return max(self.planned, self.crawl_delay, self.adaptive)
+
+
+class Unit:
+    """A politeness unit (docs/exports.md#politeness-units): its hosts share one download slot, whose delay is
+    the largest of their intervals, and one wait (Retry-After, backoff). Each host keeps its own robots.txt,
+    Crawl-delay and pages."""
+
+    def __init__(self, name):
+        self.name = name
+        self.hosts = []
+        self.not_before = 0.0  # epoch seconds: no request to the unit before this (Retry-After, backoff)
+
+    def interval(self):
+        return max(host.interval() for host in self.hosts)
+
+
+def unit_names(data):
+    """plan.json's host -> politeness unit name (the host itself when plan.json names none)."""
+    return {entry["host"]: entry.get("unit", entry["host"]) for entry in data["hosts"]}
 
 
 class Plan:
@@ -142,8 +163,14 @@ class Plan:
         self.settings = data["settings"]
         self.product_token = data["productToken"]
         self.hosts = {}
+        self.units = {}
         for entry in data["hosts"]:
-            host = Host(entry)
+            name = entry.get("unit", entry["host"])
+            unit = self.units.get(name)
+            if unit is None:
+                unit = self.units[name] = Unit(name)
+            host = Host(entry, unit)
+            unit.hosts.append(host)
             self.hosts[host.name] = host
         self.netlocs = {}  # URL netloc -> Host, for robots.txt answers
         self.next_admission = 0.0
@@ -156,25 +183,31 @@ class Plan:
             crawler.crawl_planner_plan = plan
         return plan
 
+    def host_of(self, request):
+        """The plan host of a request, or None (a host outside the plan)."""
+        return self.hosts.get(plan_host(request.url))
+
     def slot(self, host):
+        """The download slot of the host's unit, once Scrapy has made it."""
         engine = self.crawler.engine
-        return engine.downloader.slots.get(host.name) if engine is not None else None
+        return engine.downloader.slots.get(host.unit.name) if engine is not None else None
 
     def pace(self, host, slot=None):
-        """The slot's delay = the host's interval; the slot holds its next request until host.not_before."""
+        """The slot's delay = the unit's interval; the slot holds its next request until unit.not_before."""
         slot = slot if slot is not None else self.slot(host)
         if slot is None:
             return
-        slot.delay = max(host.interval(), MIN_SLOT_DELAY)
-        if host.not_before:
+        unit = host.unit
+        slot.delay = max(unit.interval(), MIN_SLOT_DELAY)
+        if unit.not_before:
             # Scrapy lets a request go once now >= slot.lastseen + slot.delay.
-            slot.lastseen = max(slot.lastseen, host.not_before - slot.delay)
+            slot.lastseen = max(slot.lastseen, unit.not_before - slot.delay)
 
     def backoff(self, host, attempt, now):
-        """Full jitter: a wait uniform in [0, min(cap, base * 2**attempt))."""
+        """Full jitter: a wait uniform in [0, min(cap, base * 2**attempt)), for the host's whole unit."""
         s = self.settings
         ceiling = min(s["backoffCapSeconds"], s["backoffBaseSeconds"] * 2 ** attempt)
-        host.not_before = max(host.not_before, now + random.uniform(0, ceiling))
+        host.unit.not_before = max(host.unit.not_before, now + random.uniform(0, ceiling))
 
     def crawl_delay(self, host, seconds):
         """A Crawl-delay read from robots.txt, under the plan's policy: merged by max with the interval."""
@@ -223,13 +256,13 @@ class PlanPacing(_UsesPlan):
 
     def request_reached_downloader(self, request, spider):
         # The slot exists now and has not let this request go yet.
-        host = self.plan.hosts.get(request.meta.get("download_slot"))
+        host = self.plan.host_of(request)
         if host is not None:
             self.plan.pace(host)
 
     def response_downloaded(self, response, request, spider):
         plan = self.plan
-        host = plan.hosts.get(request.meta.get("download_slot"))
+        host = plan.host_of(request)
         slot = plan.slot(host) if host is not None else None
         if slot is None:
             return
@@ -251,14 +284,14 @@ class PlanPacing(_UsesPlan):
             if wait > s["retryAfterCapSeconds"]:
                 plan.drop(host, f"Retry-After of {wait:g} s is above the cap of {s['retryAfterCapSeconds']:g} s")
             else:
-                host.not_before = max(host.not_before, now + wait)
+                host.unit.not_before = max(host.unit.not_before, now + wait)
         elif response.status in s["retryStatuses"] and plan.retries_left(request):
             plan.backoff(host, request.meta.get("retry_times", 0), now)
         plan.pace(host, slot)
 
 
 class PlanScopeMiddleware(_UsesPlan):
-    """Only the plan's hosts (this machine's, not dropped), each on a download slot of its own."""
+    """Only the plan's hosts (this machine's, not dropped), each on its politeness unit's download slot."""
 
     def process_request(self, request, spider):
         name = plan_host(request.url)
@@ -273,7 +306,7 @@ class PlanScopeMiddleware(_UsesPlan):
             raise IgnoreRequest(f"host {name!r} belongs to machine {host.machine}")
         if host.dropped is not None:
             raise IgnoreRequest(f"host {name!r} is dropped: {host.dropped}")
-        request.meta["download_slot"] = host.name
+        request.meta["download_slot"] = host.unit.name
         self.plan.netlocs[urlparse_cached(request).netloc] = host
         return None
 
@@ -331,7 +364,7 @@ class PlanBudgetMiddleware(_UsesPlan):
     def process_request(self, request, spider):
         plan = self.plan
         if not request.meta.get("dont_obey_robotstxt") and not request.meta.get("retry_times"):
-            host = plan.hosts.get(request.meta.get("download_slot"))
+            host = plan.host_of(request)
             if host is not None:
                 if host.requested >= host.pages:
                     raise IgnoreRequest(f"the plan's {host.pages} pages for {host.name!r} are requested")
@@ -361,15 +394,15 @@ class PlanDownloadHandler(HTTP11DownloadHandler):
 
     def _sent(self, request):
         plan = getattr(self._crawler, "crawl_planner_plan", None)
-        host = plan.hosts.get(request.meta.get("download_slot")) if plan is not None else None
+        host = plan.host_of(request) if plan is not None else None
         slot = plan.slot(host) if host is not None else None
         if slot is not None:
             slot.lastseen = max(slot.lastseen, time.time())
 
 
 class PlanPriorityQueue(DownloaderAwarePriorityQueue):
-    """The scheduler's queue: among the hosts with the fewest requests in the downloader, the one whose slot
-    lets a request go soonest. Scrapy counts a request that waits out its slot's delay among
+    """The scheduler's queue: among the slots (politeness units) with the fewest requests in the downloader,
+    the one that lets a request go soonest. Scrapy counts a request that waits out its slot's delay among
     CONCURRENT_REQUESTS, so a request taken for a host that is not ready holds a worker while it waits.
     """
 
@@ -401,7 +434,7 @@ class PlanFailureMiddleware(_UsesPlan):
         if isinstance(exception, IgnoreRequest):
             return None
         plan = self.plan
-        host = plan.hosts.get(request.meta.get("download_slot"))
+        host = plan.host_of(request)
         if host is None:
             return None
         now = time.time()
@@ -422,7 +455,7 @@ import scrapy
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 
-from planned.politeness import load_plan, plan_host
+from planned.politeness import load_plan, plan_host, unit_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -449,6 +482,13 @@ class PlannedSpider(scrapy.Spider):
         lines = seeds.read_text(encoding="utf-8").splitlines()
         self.start_urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
         self.links = LinkExtractor()
+        self.units = unit_names(data)
+
+    def slot_meta(self, url):
+        """The download slot of the URL's politeness unit, from the start, so that the scheduler
+        (DownloaderAwarePriorityQueue) counts the unit's requests on the slot that planned.politeness paces."""
+        host = plan_host(url)
+        return {"download_slot": self.units.get(host, host)}
 
     def start_requests(self):
         # All seeds go to the scheduler at once, when the engine first asks (Scrapy would take one start
@@ -456,14 +496,12 @@ class PlannedSpider(scrapy.Spider):
         # for the host that is ready soonest. dont_filter stays False: a seed that a page links to is not
         # fetched twice.
         for url in self.start_urls:
-            self.crawler.engine.crawl(scrapy.Request(url, callback=self.parse, meta={"download_slot": plan_host(url)}))
+            self.crawler.engine.crawl(scrapy.Request(url, callback=self.parse, meta=self.slot_meta(url)))
         yield from ()
 
     def parse(self, response):
         if not isinstance(response, HtmlResponse):
             return
         for link in self.links.extract_links(response):
-            # The plan host's slot from the start, so that the scheduler (DownloaderAwarePriorityQueue)
-            # counts the host's requests on the slot that planned.politeness paces.
-            yield response.follow(link.url, callback=self.parse, meta={"download_slot": plan_host(link.url)})
+            yield response.follow(link.url, callback=self.parse, meta=self.slot_meta(link.url))
 `;
