@@ -10,7 +10,7 @@ import { userAgentHeader } from '../net/userAgent';
 import { parse, parseChoice, parseNumber, UsageError } from './args';
 import { contactOption } from './contact';
 import { checkPagesOptions } from './estimateSitemaps';
-import { RESOLVE_HOSTS_OPTIONS } from './resolveOption';
+import { POLITENESS_BY_OPTIONS, politenessByOption, RESOLVE_HOSTS_OPTIONS } from './resolveOption';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
 /** The seeds, plan, robots.txt and calibration options, shared with `export` (which exports exactly the plan `estimate` prints). */
@@ -38,6 +38,7 @@ export const PLAN_OPTIONS = {
   robots: { type: 'boolean' },
   calibrate: { type: 'string' },
   ...RESOLVE_HOSTS_OPTIONS,
+  ...POLITENESS_BY_OPTIONS,
 } as const;
 
 const L = PLAN_LIMITS;
@@ -175,6 +176,8 @@ export function planInputFromOptions(values: PlanValues): Omit<PlanInput, 'seeds
     perHostConcurrency: parseNumber('per-host-concurrency', values['per-host-concurrency'], L.perHostConcurrency),
     machines: parseNumber('machines', values.machines, L.machines),
     deadlineSeconds: parseDeadline(values.deadline),
+    // docs/planning.md#politeness-units; unset is the default, host.
+    politenessBy: values['politeness-by'] === undefined ? undefined : politenessByOption(values['politeness-by']),
   };
   // Leave unset options out so that the plan's defaults (and its "was this asked for?" checks) apply.
   for (const key of Object.keys(input) as Array<keyof typeof input>) if (input[key] === undefined) delete input[key];

@@ -74,6 +74,7 @@ export function estimateDocument(
     unknownHosts: plan.unknownHosts,
     bindingConstraint: plan.bindingConstraint,
     bindingHost: plan.bindingHost,
+    bindingUnit: plan.bindingUnit,
     bindingMachine: plan.bindingMachine,
     bindingDescription: plan.bindingDescription,
     perWorkerDelaySeconds: plan.perWorkerDelaySeconds,
@@ -88,6 +89,7 @@ export function estimateDocument(
     deadline: plan.deadline,
     sharding: plan.sharding,
     sharedServers: plan.sharedServers,
+    units: plan.units,
     calibration: calibrationSection(plan),
     seedUrls: plan.seedUrls,
   };
