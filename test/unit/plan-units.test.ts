@@ -9,6 +9,7 @@ import { estimateDocument, plan, type PlanInput } from '../../src/core/plan';
 import { planToRun, PlanDocumentError } from '../../src/core/plan/planToRun';
 import { formatPlanText } from '../../src/core/format/planText';
 import { validateSeeds } from '../../src/core/seeds';
+import { calibration, hostCalibration } from '../helpers/calibration';
 
 const SHOP = ['a.test', 'b.test', 'c.test'];
 const ON_ONE = Object.fromEntries(SHOP.map((h) => [h, ['127.0.0.5']]));
@@ -239,4 +240,17 @@ test('the estimate document carries politenessBy and the units; planToRun reads 
     (err: unknown) =>
       err instanceof PlanDocumentError && err.message === 'settings.politenessBy: "ASN" is not one of host, ip, domain',
   );
+});
+
+test("calibrated: a member's measured answers and faults count in its unit, at the unit's interval", () => {
+  const cal = calibration([hostCalibration('c.test', { samples: [0.1, 0.2, 0.3], rate429: 0.1, ra: 5, every: true })]);
+  const plain = plan(three({ politenessBy: 'ip' }));
+  const calibrated = plan(three({ politenessBy: 'ip', calibration: cal }));
+  const u = calibrated.units[0]!;
+  assert.ok(u.faultSeconds > 0, 'the 429s of c.test and their 5 s pauses');
+  assert.ok(u.requests > plain.units[0]!.requests, 'their retries');
+  assert.ok(u.seconds > plain.units[0]!.seconds);
+  assert.equal(calibrated.totalSeconds, u.seconds);
+  assert.equal(u.intervalHost, 'b.test');
+  assert.match(calibrated.bindingDescription, /of it for the faults the test crawl measured\.$/);
 });
