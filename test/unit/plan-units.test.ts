@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { estimateDocument, plan, type PlanInput } from '../../src/core/plan';
 import { planToRun, PlanDocumentError } from '../../src/core/plan/planToRun';
 import { formatPlanText } from '../../src/core/format/planText';
@@ -253,4 +254,51 @@ test("calibrated: a member's measured answers and faults count in its unit, at t
   assert.equal(calibrated.totalSeconds, u.seconds);
   assert.equal(u.intervalHost, 'b.test');
   assert.match(calibrated.bindingDescription, /of it for the faults the test crawl measured\.$/);
+});
+
+test('property: grouping never plans a crawl faster, and a unit keeps the largest interval and all the pages', () => {
+  const hosts = ['a.test', 'b.test', 'c.test', 'd.test', 'e.test'];
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 3 }), { minLength: hosts.length, maxLength: hosts.length }),
+      fc.array(fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }), {
+        minLength: hosts.length,
+        maxLength: hosts.length,
+      }),
+      fc.array(fc.integer({ min: 0, max: 50 }), { minLength: hosts.length, maxLength: hosts.length }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.constantFrom('start', 'end') as fc.Arbitrary<'start' | 'end'>,
+      (addr, delays, pages, lanes, delayFrom) => {
+        const input: PlanInput = {
+          seeds: hosts.map((host) => ({ host })),
+          pages: { byHost: Object.fromEntries(hosts.map((h, i) => [h, pages[i]!])) },
+          crawlDelayByHost: Object.fromEntries(
+            hosts.flatMap((h, i) => (delays[i] === undefined ? [] : [[h, delays[i]!]])),
+          ),
+          addressesByHost: Object.fromEntries(hosts.map((h, i) => [h, [`10.0.0.${addr[i]}`]])),
+          perHostConcurrency: lanes,
+          delayFrom,
+        };
+        const apart = plan(input);
+        const grouped = plan({ ...input, politenessBy: 'ip' });
+        assert.ok(grouped.totalSeconds >= apart.totalSeconds - 1e-9);
+        assert.equal(grouped.totalPages, apart.totalPages);
+        for (const u of grouped.units) {
+          const members = grouped.hosts.filter((h) => h.unit === u.unit);
+          assert.deepEqual(
+            members.map((h) => h.host),
+            u.hosts,
+          );
+          const active = members.filter((h) => h.pages > 0);
+          assert.equal(
+            u.pages,
+            active.reduce((s, h) => s + h.pages, 0),
+          );
+          assert.equal(u.intervalSeconds, Math.max(0, ...active.map((h) => h.intervalSeconds)));
+          for (const h of active) assert.ok(u.seconds >= h.seconds - 1e-9, `${u.unit} ≥ ${h.host} alone`);
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
