@@ -19,7 +19,7 @@ import { DEFAULT_PRODUCT_TOKEN } from '../net/userAgent';
 import { EXIT_FAILED, EXIT_OK, parse, parseNumber, UsageError, type Io } from './args';
 import { planFromOptions } from './planFromOptions';
 import { PLAN_OPTIONS } from './planOptions';
-import { resolveHelp, resolveHostsHelp } from './resolveOption';
+import { politenessByHelp, resolveHelp, resolveHostsHelp } from './resolveOption';
 import { windowHelp } from './windowOptions';
 import { ROBOTS_TIMEOUT_DEFAULT_SECONDS } from './robots';
 
@@ -73,7 +73,7 @@ ${windowHelp(28)}robots.txt:
   --require-contact         refuse to fetch from a real host (not loopback) without --contact
   --timeout S               bound on each robots.txt (and sitemap) fetch, seconds; default ${ROBOTS_TIMEOUT_DEFAULT_SECONDS}
 Shared servers (hosts on one address; the domains are always checked):
-${resolveHelp(28)}${resolveHostsHelp(28)}Calibration:
+${resolveHelp(28)}${resolveHostsHelp(28)}${politenessByHelp(28)}Calibration:
   --calibrate REPORT        plan with what a test crawl measured: the report crawl --report wrote; each host
                             it saw gets its answer times, faults (429, 5xx, timeouts) and Crawl-delay from it
 Simulation:

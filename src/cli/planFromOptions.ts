@@ -162,11 +162,12 @@ export async function planFromOptions(
   }
 
   // Shared servers (docs/cli.md#shared-servers): --resolve's hosts always; the others looked up only when the
-  // command goes to the network anyway (--robots, --sitemaps) or --resolve-hosts asks.
+  // command goes to the network anyway (--robots, --sitemaps), --resolve-hosts asks, or --politeness-by ip
+  // needs their addresses to make its units.
   const addresses = await seedAddresses(
     planSeeds.map((s) => s.host),
     overrides,
-    ro !== undefined || Boolean(values['resolve-hosts']),
+    ro !== undefined || Boolean(values['resolve-hosts']) || options.politenessBy === 'ip',
   );
   const input: PlanInput = { ...planOptions, seeds: planSeeds, ...(calibration ? { calibration } : {}), ...addresses };
   let result: Plan;

@@ -11,7 +11,7 @@ import { parse, parseChoice, parseNumber, UsageError } from './args';
 import { contactOption } from './contact';
 import { checkPagesOptions } from './estimateSitemaps';
 import { parseHost } from './hostOption';
-import { RESOLVE_HOSTS_OPTIONS } from './resolveOption';
+import { POLITENESS_BY_OPTIONS, politenessByOption, RESOLVE_HOSTS_OPTIONS } from './resolveOption';
 import { calendarOption, WINDOW_OPTIONS } from './windowOptions';
 import { FETCH_OPTIONS, productTokenOption, ROBOTS_TIMEOUT_DEFAULT_SECONDS, ROBOTS_TIMEOUT_LIMIT } from './robots';
 
@@ -41,6 +41,7 @@ export const PLAN_OPTIONS = {
   calibrate: { type: 'string' },
   ...RESOLVE_HOSTS_OPTIONS,
   ...WINDOW_OPTIONS,
+  ...POLITENESS_BY_OPTIONS,
 } as const;
 
 const L = PLAN_LIMITS;
@@ -165,6 +166,8 @@ export function planInputFromOptions(values: PlanValues): Omit<PlanInput, 'seeds
     machines: parseNumber('machines', values.machines, L.machines),
     deadlineSeconds: parseDeadline(values.deadline),
     calendar: calendarOption(values, Date.now()),
+    // docs/planning.md#politeness-units; unset is the default, host.
+    politenessBy: values['politeness-by'] === undefined ? undefined : politenessByOption(values['politeness-by']),
   };
   // Leave unset options out so that the plan's defaults (and its "was this asked for?" checks) apply.
   for (const key of Object.keys(input) as Array<keyof typeof input>) if (input[key] === undefined) delete input[key];

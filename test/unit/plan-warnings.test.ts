@@ -188,7 +188,7 @@ const CASES: Record<PlanWarningCode, WarningCase> = {
     expected: {
       code: 'shared-address',
       message:
-        '3 hosts on 127.0.0.5 (loopback): shop.test, blog.test and www.test. 127.0.0.5 gets up to 3 requests per 1 s from 3 host queues, 3× what one host is allowed.',
+        '3 hosts on 127.0.0.5 (loopback): shop.test, blog.test and www.test. 127.0.0.5 gets up to 3 requests per 1 s from 3 host queues, 3× what one host is allowed. --politeness-by ip plans them as one unit.',
     },
     nearMiss: {
       seeds: SHOP,
@@ -343,7 +343,7 @@ test('shared-address: chained addresses make one group; intervals differ; a priv
   ]);
   assert.equal(
     p.warnings.find((w) => w.code === 'shared-address')?.message,
-    '3 hosts on 10.0.0.1, 10.0.0.2 (private network): a.test, b.test and c.test. 10.0.0.1, 10.0.0.2 gets up to 2.25 requests per 1 s from 3 host queues, 2.25× what one host is allowed.',
+    '3 hosts on 10.0.0.1, 10.0.0.2 (private network): a.test, b.test and c.test. 10.0.0.1, 10.0.0.2 gets up to 2.25 requests per 1 s from 3 host queues, 2.25× what one host is allowed. --politeness-by ip plans them as one unit.',
   );
   assert.equal(p.sharedServers.addressesChecked, true);
 });
@@ -373,7 +373,7 @@ test('shared servers: a zero delay has no worst case in requests; many groups ar
   });
   assert.match(
     zero.warnings.find((w) => w.code === 'shared-address')!.message,
-    /127\.0\.0\.5 gets requests from 3 host queues with no delay between them: only response times pace them\.$/,
+    /127\.0\.0\.5 gets requests from 3 host queues with no delay between them: only response times pace them\. --politeness-by ip plans them as one unit\.$/,
   );
   const seeds = Array.from({ length: 30 }, (_, i) => ({ host: `h${i}.test` }));
   const addressesByHost = Object.fromEntries(seeds.map((s, i) => [s.host, [`10.0.0.${i >> 1}`]]));

@@ -422,6 +422,7 @@ test('defaults are filled in and reported', () => {
     machines: null,
     deadlineSeconds: null,
     calibration: null,
+    politenessBy: 'host',
   });
   assert.equal(p.sharding, null);
   assert.equal(p.deadline, null);

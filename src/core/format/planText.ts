@@ -51,14 +51,51 @@ function unknownSection(p: Plan, bold: (s: string) => string, yellow: (s: string
   return lines;
 }
 
+/** "127.0.0.5 (3 hosts)" for a unit of several, else the host. */
+function bindingWho(p: Plan, host: string, unit: string | null): string {
+  const u = unit === null ? undefined : p.units.find((x) => x.unit === unit);
+  return u === undefined ? sanitizeText(host) : `${sanitizeText(u.unit)} (${plural(u.hosts.length, 'host')})`;
+}
+
+/** Units listed in the text; the JSON's `units` has them all. */
+const UNITS_SHOWN = 10;
+
+/**
+ * The units of several hosts (docs/planning.md#politeness-units), grouped: "3 hosts on 127.0.0.5: a, b and c,
+ * one request every 2 s (b's), 300 pages, 10 m 5 s".
+ */
+function unitsSection(p: Plan, bold: (s: string) => string): string[] {
+  const by = p.input.politenessBy;
+  const lines = [
+    `${bold('Politeness units:')} ${plural(p.units.length, 'unit')} of several hosts (--politeness-by ${by}), each one queue with ${plural(p.input.perHostConcurrency, 'request')} in flight at the largest of its members' intervals:`,
+  ];
+  for (const u of p.units.slice(0, UNITS_SHOWN)) {
+    const where = by === 'ip' ? 'on' : 'in';
+    const shown = u.hosts.slice(0, 3).map(sanitizeText);
+    const members =
+      u.hosts.length > 3 ? `${shown.join(', ')} and ${formatNumber(u.hosts.length - 3)} more` : shown.join(', ');
+    const interval =
+      u.intervalHost === null
+        ? 'no pages'
+        : `one request every ${formatSeconds(u.periodSeconds)} (${u.intervalSource} of ${sanitizeText(u.intervalHost)}), ${plural(u.pages, 'page')}, ${formatDuration(u.seconds)}`;
+    lines.push(`  ${plural(u.hosts.length, 'host')} ${where} ${sanitizeText(u.unit)} (${members}): ${interval}`);
+  }
+  if (p.units.length > UNITS_SHOWN)
+    lines.push(`  and ${formatNumber(p.units.length - UNITS_SHOWN)} more (all in --json's units)`);
+  return lines;
+}
+
 /** The plan as text: a per-host table, the total with the binding constraint in words, sharding, warnings. */
 export function formatPlanText(p: Plan, invalidCount: number, color: boolean): string {
   const { bold, yellow } = colors(color);
   const sharded = p.sharding !== null;
   const unknown = new Set(p.unknownHosts);
   const lines: string[] = [];
+  // Units of several hosts (docs/planning.md#politeness-units): each member's unit in a column of its own.
+  const grouped = p.units.length > 0;
   const columns = [
     { header: 'Host', truncate: 'middle' as const, maxWidth: 48 },
+    ...(grouped ? [{ header: 'Unit', truncate: 'middle' as const, maxWidth: 40 }] : []),
     { header: 'Pages', align: 'right' as const },
     { header: 'Interval' },
     { header: 'Period', align: 'right' as const },
@@ -69,6 +106,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   ];
   const rows = p.hosts.map((h) => [
     sanitizeText(h.host),
+    ...(grouped ? [sanitizeText(h.unit ?? h.host)] : []),
     h.pagesUnknown !== undefined ? 'unknown' : formatNumber(h.pages),
     `${formatSeconds(h.intervalSeconds)} (${h.intervalSource})`,
     formatSeconds(h.periodSeconds),
@@ -92,12 +130,12 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
       (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : '') +
       (p.complete ? '' : `; ${yellow('a lower bound')}: ${unknownCount(p)} (below)`),
   );
-  const who = p.bindingHost !== null ? ` at ${sanitizeText(p.bindingHost)}` : '';
+  const who = p.bindingHost !== null ? ` at ${bindingWho(p, p.bindingHost, p.bindingUnit)}` : '';
   lines.push(`${bold('Limited by:')} ${CONSTRAINT_WORDS[p.bindingConstraint]}${who}`);
   lines.push(`  ${sanitizeText(p.bindingDescription)}`);
   const b = p.bounds;
   lines.push(
-    `${bold('Lower bounds:')} slowest host ${formatDuration(b.hostSeconds)}, ` +
+    `${bold('Lower bounds:')} slowest ${grouped ? 'unit' : 'host'} ${formatDuration(b.hostSeconds)}, ` +
       `global rate ${b.globalRateSeconds === null ? 'none (no --rate)' : formatDuration(b.globalRateSeconds)}, ` +
       `workers ${formatDuration(b.workersSeconds)}`,
   );
@@ -116,6 +154,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     `${bold('Per request:')} each host's robots.txt comes first; the crawl's own time is ${formatNumber(o.afterIntervalSeconds * 1000, 2)} ms after an interval, ` +
       `${formatNumber(o.afterResponseSeconds * 1000, 2)} ms after an answer (${o.measured ? 'measured by the test crawl' : 'measured on loopback'})`,
   );
+  if (grouped) lines.push(...unitsSection(p, bold));
   if (!p.complete) lines.push(...unknownSection(p, bold, yellow));
   if (p.calendar) lines.push(...calendarLines(p.calendar, p.totalSeconds, bold));
   if (p.deadline) {
@@ -125,7 +164,8 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   }
   if (p.sharding) {
     const s = p.sharding;
-    lines.push('', bold(`Machines (${s.machines}, hosts assigned by FNV-1a-32 of the host mod ${s.machines}):`));
+    const of = p.units.length > 0 ? 'its politeness unit' : 'the host';
+    lines.push('', bold(`Machines (${s.machines}, hosts assigned by FNV-1a-32 of ${of} mod ${s.machines}):`));
     lines.push(
       ...renderTable(
         [
@@ -140,7 +180,8 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
           formatNumber(m.hosts.length),
           formatNumber(m.pages),
           formatDuration(m.seconds),
-          CONSTRAINT_WORDS[m.bindingConstraint] + (m.bindingHost !== null ? ` at ${sanitizeText(m.bindingHost)}` : ''),
+          CONSTRAINT_WORDS[m.bindingConstraint] +
+            (m.bindingHost !== null ? ` at ${bindingWho(p, m.bindingHost, m.bindingUnit)}` : ''),
         ]),
         { indent: '  ', styleHeader: bold },
       ),
@@ -233,7 +274,12 @@ function shellWord(word: string): string {
  * slow alone, or else more workers, rate or machines).
  */
 export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; earliest: string; blocking: string } {
-  const slowest = p.hosts.filter((h) => !h.skipped && h.pages > 0 && h.seconds === d.earliestSeconds)[0];
+  const grouped = new Set(p.units.map((u) => u.unit));
+  const slowest = p.hosts.filter(
+    (h) =>
+      !h.skipped && h.pages > 0 && h.seconds === d.earliestSeconds && !(h.unit !== undefined && grouped.has(h.unit)),
+  )[0];
+  const slowestUnit = p.units.find((u) => u.pages > 0 && u.seconds === d.earliestSeconds);
   const n = d.blockingHosts.length;
   const who = n === 1 ? sanitizeText(d.blockingHosts[0]!) : `the ${formatNumber(n)} hosts that alone take longer`;
   return {
@@ -245,7 +291,11 @@ export function deadlineFacts(p: Plan, d: DeadlineCheck): { verdict: string; ear
       (p.complete ? '' : unknownDeadlineText(p, d)),
     earliest:
       `Earliest finish possible: ${formatDuration(d.earliestSeconds)}` +
-      (slowest ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)` : '') +
+      (slowestUnit
+        ? `, ${bindingWho(p, slowestUnit.unit, slowestUnit.unit)} as one unit at its interval (the politeness bound)`
+        : slowest
+          ? `, ${sanitizeText(slowest.host)} alone at its own interval (the politeness bound)`
+          : '') +
       '.',
     blocking:
       n > 0
@@ -272,7 +322,8 @@ function deadlineSection(p: Plan, d: DeadlineCheck, bold: (s: string) => string)
   const facts = deadlineFacts(p, d);
   lines.push(
     `  ${facts.earliest}`,
-    `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval.`,
+    `  By deadline (in the table): the most pages each host gives in ${formatDuration(d.seconds)} at its own interval` +
+      (p.units.length > 0 ? "; in a unit of several, its share of the unit's pages by then." : '.'),
     `  ${facts.blocking}`,
   );
   if (d.options.length === 0) lines.push("  Nothing within the plan's limits meets it.");

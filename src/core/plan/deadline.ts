@@ -15,6 +15,7 @@ import { formatDuration, formatNumber } from '../format/duration';
 import { plural } from '../format/text';
 import { planHost, tidy } from './host';
 import { groupHosts, lowerKeys } from './input';
+import { unitTimeline } from './unitPlan';
 import { spreadPages } from './pages';
 import type { Overhead } from './timing';
 import {
@@ -31,6 +32,7 @@ import {
   type PlanChange,
   type PlanInput,
   type ResolvedPlanInput,
+  type UnitPlan,
 } from './types';
 
 /** plan() itself (plan.ts calls the solver, so the solver is handed plan() rather than importing it). */
@@ -125,10 +127,18 @@ export function pagesByDeadline(
   const max = PLAN_LIMITS.pages.max;
   const fits = (n: number) =>
     n <= 0 || (n <= max && planHost(h.host, h.seeds, n, r, calibration, overhead).seconds <= deadlineSeconds);
+  return largestFitting(Math.floor(deadlineSeconds * h.pagesPerSecond), max, fits);
+}
+
+/**
+ * The largest n in [0, max] with fits(n), fits being monotone (true up to some n, false above) and true at 0:
+ * galloping from `guess`, then halved.
+ */
+function largestFitting(guessed: number, max: number, fits: (n: number) => boolean): number {
   // fits(lo) and !fits(hi), found by galloping from the guess, then halved.
   let lo: number;
   let hi: number;
-  const guess = Math.max(0, Math.min(max, Math.floor(deadlineSeconds * h.pagesPerSecond)));
+  const guess = Math.max(0, Math.min(max, guessed));
   let step = 1;
   if (fits(guess)) {
     lo = guess;
@@ -156,20 +166,73 @@ export function pagesByDeadline(
 }
 
 /**
+ * The pages each member of a unit of several hosts gives by the deadline (docs/planning.md#politeness-units):
+ * its planned pages scaled by one factor for the whole unit, the largest for which the unit's time
+ * (unitTimeline, at the unit's interval) is within the deadline. The member with the most pages gets n, each
+ * other ⌊n × its pages / the most⌋. Members without pages (or skipped) give 0.
+ */
+export function unitPagesByDeadline(
+  unit: UnitPlan,
+  members: readonly HostPlan[],
+  r: ResolvedPlanInput,
+  deadlineSeconds: number,
+  calibrationOf: (host: string) => HostCalibration | undefined,
+  overhead: Overhead,
+): Record<string, number> {
+  const active = members.filter((h) => !h.skipped && h.pages > 0);
+  const most = active.reduce((m, h) => Math.max(m, h.pages), 0);
+  const out: Record<string, number> = {};
+  for (const h of members) if (!h.skipped) out[h.host] = 0;
+  if (most === 0) return out;
+  const share = (h: HostPlan, n: number) => (h.pages === most ? n : Math.floor((n * h.pages) / most));
+  const max = Math.floor(PLAN_LIMITS.pages.max / active.length);
+  const fits = (n: number) =>
+    n <= 0 ||
+    (n <= max &&
+      unitTimeline(
+        active.map((plan) => ({ plan, pages: share(plan, n) })),
+        unit.intervalSeconds,
+        r,
+        calibrationOf,
+        overhead,
+      ).seconds <= deadlineSeconds);
+  const guess = unit.seconds > 0 ? Math.floor((most * deadlineSeconds) / unit.seconds) : most;
+  const n = largestFitting(guess, max, fits);
+  for (const h of active) out[h.host] = share(h, n);
+  return out;
+}
+
+/**
  * The deadline part of a plan: plan() has decided `verdict` for `base` (made from `input`); this adds
  * the earliest finish, the blocking hosts, each host's pages by the deadline and, when the deadline is
  * missed, the options. A deadline that is met gets no options.
  */
 export function solveDeadline(input: PlanInput, base: Plan, verdict: DeadlineVerdict, replan: Replan): DeadlineCheck {
   const deadline = verdict.seconds;
+  // A unit of several hosts is timed as one (docs/planning.md#politeness-units): its members are not alone.
+  const grouped = new Map(base.units.map((u) => [u.unit, u]));
+  const inUnit = (h: HostPlan) => h.unit !== undefined && grouped.has(h.unit);
   const active = base.hosts.filter((h) => !h.skipped && h.pages > 0);
-  const earliest = active.reduce((max, h) => Math.max(max, h.seconds), 0);
-  const blocking = active.filter((h) => h.seconds > deadline);
+  const alone = grouped.size === 0 ? active : active.filter((h) => !inUnit(h));
+  const units = base.units.filter((u) => u.pages > 0);
+  const earliest = Math.max(
+    alone.reduce((max, h) => Math.max(max, h.seconds), 0),
+    units.reduce((max, u) => Math.max(max, u.seconds), 0),
+  );
+  const slowUnits = new Set(units.filter((u) => u.seconds > deadline).map((u) => u.unit));
+  const blocking = active.filter((h) => (inUnit(h) ? slowUnits.has(h.unit!) : h.seconds > deadline));
   const pagesByHost: Record<string, number> = {};
   const calibrationOf = calibrationMatcher(base.input.calibration);
   for (const h of base.hosts)
-    if (!h.skipped)
+    if (!h.skipped && !inUnit(h))
       pagesByHost[h.host] = pagesByDeadline(h, base.input, deadline, calibrationOf(h.host), base.overhead);
+  if (grouped.size > 0) {
+    const byName = new Map(base.hosts.map((h) => [h.host, h]));
+    for (const u of base.units) {
+      const members = u.hosts.map((host) => byName.get(host)!);
+      Object.assign(pagesByHost, unitPagesByDeadline(u, members, base.input, deadline, calibrationOf, base.overhead));
+    }
+  }
   const check: DeadlineCheck = {
     ...verdict,
     earliestSeconds: earliest,

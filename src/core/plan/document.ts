@@ -74,6 +74,7 @@ export function estimateDocument(
     unknownHosts: plan.unknownHosts,
     bindingConstraint: plan.bindingConstraint,
     bindingHost: plan.bindingHost,
+    bindingUnit: plan.bindingUnit,
     bindingMachine: plan.bindingMachine,
     bindingDescription: plan.bindingDescription,
     perWorkerDelaySeconds: plan.perWorkerDelaySeconds,
@@ -89,6 +90,7 @@ export function estimateDocument(
     sharding: plan.sharding,
     sharedServers: plan.sharedServers,
     calendar: plan.calendar,
+    units: plan.units,
     calibration: calibrationSection(plan),
     seedUrls: plan.seedUrls,
   };

@@ -7,7 +7,7 @@ import { formatNumber } from '../format/duration';
 import { numberProblem, numberProblemText } from '../limits';
 import { effectiveUnknown } from './pages';
 import { canonicalAddress } from '../servers/address';
-import { isPolitenessBy, POLITENESS_BY } from '../servers/units';
+import { DEFAULT_POLITENESS_BY, isPolitenessBy, POLITENESS_BY } from '../servers/units';
 import { calendarProblems } from './calendar';
 import {
   PLAN_DEFAULTS,
@@ -162,6 +162,7 @@ export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
     machines: input.machines ?? null,
     deadlineSeconds: input.deadlineSeconds ?? null,
     calibration: input.calibration ?? null,
+    politenessBy: input.politenessBy ?? DEFAULT_POLITENESS_BY,
   };
 }
 

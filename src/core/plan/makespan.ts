@@ -4,7 +4,7 @@
  * them binds.
  */
 import { tidy } from './host';
-import type { BindingConstraint, Bounds, HostPlan, IntervalSource, ResolvedPlanInput } from './types';
+import type { BindingConstraint, Bounds, HostPlan, IntervalSource, ResolvedPlanInput, UnitPlan } from './types';
 
 export function nearlyAtLeast(a: number, b: number): boolean {
   return a >= b - 1e-9 * Math.max(1, Math.abs(b));
@@ -26,18 +26,29 @@ export interface Makespan {
   seconds: number;
   bindingConstraint: BindingConstraint;
   bindingHost: HostPlan | null;
+  /** The unit of two or more hosts that sets the makespan (bindingHost is then the member whose interval it keeps). */
+  bindingUnit: UnitPlan | null;
   bounds: Bounds;
   /** The pages and the requests (robots.txt and retries included) of the active hosts. */
   pages: number;
   requests: number;
 }
 
+/** The units of two or more hosts on a machine: their plans, and their names (their members' `unit`). */
+export interface MachineUnits {
+  plans: readonly UnitPlan[];
+  names: ReadonlySet<string>;
+}
+
+const NO_UNITS: MachineUnits = { plans: [], names: new Set() };
+
 /**
  * One machine's makespan over its active hosts (`isActive`): the largest of three lower bounds (slowest
- * host; global rate; worker slots). On a tie the host is named (politeness is the reason), then the global
- * rate, then the workers. One pass over the hosts (100,000 hosts: no filtered copy).
+ * politeness unit, a host alone or a unit of several, docs/planning.md#politeness-units; global rate; worker
+ * slots). On a tie the host is named (politeness is the reason), then the global rate, then the workers. One
+ * pass over the hosts (100,000 hosts: no filtered copy).
  */
-export function makespan(hosts: readonly HostPlan[], r: ResolvedPlanInput): Makespan {
+export function makespan(hosts: readonly HostPlan[], r: ResolvedPlanInput, units: MachineUnits = NO_UNITS): Makespan {
   let pages = 0;
   let requests = 0;
   let slotSeconds = 0;
@@ -50,13 +61,23 @@ export function makespan(hosts: readonly HostPlan[], r: ResolvedPlanInput): Make
     requests += h.requests;
     slotSeconds += h.requests * h.latencySeconds;
     minLatency = Math.min(minLatency, h.latencySeconds);
+    // A member of a unit of several is timed with its unit, below.
+    if (h.unit !== undefined && units.names.has(h.unit)) continue;
     if (top === undefined || h.seconds > top.seconds) top = h;
   }
+  let topUnit: UnitPlan | undefined;
+  for (const u of units.plans) {
+    if (u.pages === 0 || u.intervalHost === null) continue;
+    if ((top === undefined || u.seconds > top.seconds) && (topUnit === undefined || u.seconds > topUnit.seconds))
+      topUnit = u;
+  }
+  if (topUnit !== undefined) top = hosts.find((h) => h.host === topUnit.intervalHost);
   if (top === undefined) {
     return {
       seconds: 0,
       bindingConstraint: 'none',
       bindingHost: null,
+      bindingUnit: null,
       bounds: { hostSeconds: 0, globalRateSeconds: r.rate === null ? null : 0, workersSeconds: 0 },
       pages,
       requests,
@@ -64,11 +85,20 @@ export function makespan(hosts: readonly HostPlan[], r: ResolvedPlanInput): Make
   }
   const globalRateSeconds = r.rate === null ? null : tidy((requests - 1) / r.rate + minLatency);
   const workersSeconds = tidy(slotSeconds / r.workers);
-  const bounds: Bounds = { hostSeconds: top.seconds, globalRateSeconds, workersSeconds };
-  const seconds = Math.max(top.seconds, globalRateSeconds ?? 0, workersSeconds);
-  const counts = { pages, requests };
-  if (nearlyAtLeast(top.seconds, seconds)) {
-    return { seconds, bindingConstraint: HOST_BINDING[top.intervalSource], bindingHost: top, bounds, ...counts };
+  const slowest = topUnit?.seconds ?? top.seconds;
+  const source = topUnit?.intervalSource ?? top.intervalSource;
+  const bounds: Bounds = { hostSeconds: slowest, globalRateSeconds, workersSeconds };
+  const seconds = Math.max(slowest, globalRateSeconds ?? 0, workersSeconds);
+  const counts = { pages, requests, bindingUnit: null };
+  if (nearlyAtLeast(slowest, seconds)) {
+    return {
+      seconds,
+      bindingConstraint: HOST_BINDING[source],
+      bindingHost: top,
+      bounds,
+      ...counts,
+      bindingUnit: topUnit ?? null,
+    };
   }
   if (globalRateSeconds !== null && nearlyAtLeast(globalRateSeconds, seconds)) {
     return { seconds, bindingConstraint: 'global-rate', bindingHost: null, bounds, ...counts };

@@ -16,7 +16,7 @@ import { solveDeadline } from './deadline';
 import { machineForHost } from './hash';
 import { planHostWithNotes, tidy, type HostNotes } from './host';
 import { groupHosts, problemsOf, resolvePlanInput, seedUrlsOf } from './input';
-import { makespan, type Makespan } from './makespan';
+import { makespan, type Makespan, type MachineUnits } from './makespan';
 import { spreadPages } from './pages';
 import { overheadOf } from './timing';
 import {
@@ -31,6 +31,8 @@ import {
 import { planWarnings } from './warnings';
 import { sharedServers } from './sharedServers';
 import { describeBinding } from './words';
+import { planUnit, unitsOfPlan } from './unitPlan';
+import type { UnitPlan } from './types';
 
 /** Plans a crawl. Throws {@link PlanInputError} for input outside the limits (see `validatePlanInput`). */
 export function plan(input: PlanInput): Plan {
@@ -59,16 +61,50 @@ export function plan(input: PlanInput): Plan {
     hosts[index++] = planned.plan;
   }
   groups = undefined;
+  // Politeness units (docs/planning.md#politeness-units): under ip or domain, each host's unit, and the units of
+  // two or more hosts planned as one queue each.
+  const units: UnitPlan[] = [];
+  const unitsOf = unitsOfPlan(
+    hosts.map((h) => h.host),
+    r,
+    input.addressesByHost,
+  );
+  if (unitsOf !== null) {
+    const byName = new Map(hosts.map((h) => [h.host, h]));
+    for (const h of hosts) h.unit = unitsOf.unitOf(h.host);
+    for (const u of unitsOf.units)
+      if (u.hosts.length > 1)
+        units.push(
+          planUnit(
+            u.name,
+            u.hosts.map((host) => byName.get(host)!),
+            r,
+            calibrationOf,
+            overhead,
+          ),
+        );
+  }
   const machineCount = r.machines ?? 1;
-  if (r.machines !== null) for (const h of hosts) h.machine = machineForHost(h.host, machineCount);
+  // A unit's members go to one machine: the hash of the unit's name (the host's own under `host`).
+  if (r.machines !== null) {
+    for (const h of hosts) h.machine = machineForHost(h.unit ?? h.host, machineCount);
+    for (const u of units) u.machine = machineForHost(u.unit, machineCount);
+  }
 
   // Machines (one without sharding).
   let byMachine: HostPlan[][] = [hosts];
+  let unitsByMachine: UnitPlan[][] = [units];
   if (machineCount > 1) {
     byMachine = Array.from({ length: machineCount }, () => []);
     for (const h of hosts) byMachine[h.machine!]!.push(h);
+    unitsByMachine = Array.from({ length: machineCount }, () => []);
+    for (const u of units) unitsByMachine[u.machine!]!.push(u);
   }
-  const spans: Makespan[] = byMachine.map((mine) => makespan(mine, r));
+  const machineUnits: MachineUnits[] = unitsByMachine.map((plans) => ({
+    plans,
+    names: new Set(plans.map((u) => u.unit)),
+  }));
+  const spans: Makespan[] = byMachine.map((mine, m) => makespan(mine, r, machineUnits[m]));
   let slowest = 0;
   for (let m = 1; m < machineCount; m++) if (spans[m]!.seconds > spans[slowest]!.seconds) slowest = m;
   const total = spans[slowest]!;
@@ -83,6 +119,7 @@ export function plan(input: PlanInput): Plan {
       seconds: span.seconds,
       bindingConstraint: span.bindingConstraint,
       bindingHost: span.bindingHost?.host ?? null,
+      bindingUnit: unitName(span),
       bounds: span.bounds,
     }));
     const mean = perMachine.reduce((s, m) => s + m.seconds, 0) / machineCount;
@@ -101,7 +138,7 @@ export function plan(input: PlanInput): Plan {
     deadline = { seconds: budget, met: margin >= 0, marginSeconds: margin };
   }
 
-  const servers = sharedServers(input, r, hosts);
+  const servers = sharedServers(input, r, hosts, units);
   const warnings = planWarnings({
     input,
     servers,
@@ -110,10 +147,12 @@ export function plan(input: PlanInput): Plan {
     notes,
     byMachine,
     bindingHost: total.bindingHost,
+    bindingUnit: total.bindingUnit,
     sharding,
     deadline,
     totalSeconds: total.seconds,
     unknownHosts,
+    units: machineUnits,
   });
   const machineNote = r.machines !== null && machineCount > 1 ? { index: slowest, of: machineCount } : null;
   const result: Plan = {
@@ -126,6 +165,7 @@ export function plan(input: PlanInput): Plan {
     unknownHosts,
     bindingConstraint: total.bindingConstraint,
     bindingHost: total.bindingHost?.host ?? null,
+    bindingUnit: unitName(total),
     bindingMachine: r.machines !== null ? slowest : null,
     bindingDescription: describeBinding(total, r, notes, machineNote, unknownHosts.length),
     perWorkerDelaySeconds: r.rate === null ? null : tidy(r.workers / r.rate),
@@ -137,8 +177,14 @@ export function plan(input: PlanInput): Plan {
     sharding,
     sharedServers: servers,
     calendar: planCalendar(input.calendar, total.seconds, hosts, r.deadlineSeconds),
+    units,
   };
   // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
   if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);
   return result;
+}
+
+/** The unit that sets a makespan: a unit of several, else the binding host's own (its name under `host`). */
+function unitName(span: Makespan): string | null {
+  return span.bindingUnit?.unit ?? span.bindingHost?.unit ?? span.bindingHost?.host ?? null;
 }

@@ -10,6 +10,7 @@ import { SAMPLE_CRAWL_LIMITS } from '../crawl/sampleCrawlOptions';
 import { numberProblem, numberProblemText, type NumberLimit } from '../limits';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import { parseSeedUrl } from '../seeds';
+import { DEFAULT_POLITENESS_BY, POLITENESS_BY, type PolitenessBy } from '../servers/units';
 import { ESTIMATE_SCHEMA_VERSION } from './document';
 import { PLAN_LIMITS } from './types';
 
@@ -48,6 +49,11 @@ export interface PlanToRun {
     adaptive: boolean;
     latencySeconds: number;
   };
+  /**
+   * The politeness unit the plan kept (`settings.politenessBy`, docs/planning.md#politeness-units): the crawl
+   * keys its queues the same way. A document from before the setting existed reads as `host`.
+   */
+  politenessBy: PolitenessBy;
   /** What a crawl does not keep, for a warning: a global rate (null: none), machines (null: none). */
   rate: number | null;
   machines: number | null;
@@ -112,6 +118,10 @@ export function planToRun(doc: unknown): PlanToRun {
     adaptive: s.adaptive === true,
     latencySeconds: number('settings.latencySeconds', s.latencySeconds, PLAN_LIMITS.latencySeconds),
   };
+  const politenessBy =
+    s.politenessBy === undefined
+      ? DEFAULT_POLITENESS_BY
+      : choice('settings.politenessBy', s.politenessBy, POLITENESS_BY);
   if (typeof s.adaptive !== 'boolean') throw new PlanDocumentError('settings.adaptive: must be true or false');
   const rate = s.rate === null || s.rate === undefined ? null : number('settings.rate', s.rate, PLAN_LIMITS.rate);
   const machines =
@@ -186,6 +196,7 @@ export function planToRun(doc: unknown): PlanToRun {
     hosts,
     leftOut,
     settings,
+    politenessBy,
     rate,
     machines,
     calibrated: d.calibration !== null && d.calibration !== undefined,

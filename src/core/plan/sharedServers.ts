@@ -6,15 +6,17 @@
  *
  * The worst case: every host queue of the group sends its `perHostConcurrency` requests per interval at the
  * same time, so the server sees Σ concurrency / interval requests a second, written per the shortest member
- * interval ("up to 3 requests per 1 s from 3 host queues"). A group is the unit a later politeness-by-group
- * keeps polite.
+ * interval ("up to 3 requests per 1 s from 3 host queues"). Under `--politeness-by ip` or `domain` a group
+ * planned as one politeness unit (docs/planning.md#politeness-units) is one queue: its worst case is the unit's
+ * concurrency per the unit's interval.
  */
 import { formatNumber, formatSeconds } from '../format/duration';
 import { plural } from '../format/text';
 import { classifyAddress, type AddressInfo } from '../servers/address';
 import { groupByAddress, groupByDomain, literalAddress } from '../servers/groups';
 import { isActive } from './makespan';
-import type { HostPlan, PlanInput, ResolvedPlanInput } from './types';
+import { DEFAULT_POLITENESS_BY, type PolitenessBy } from '../servers/units';
+import type { HostPlan, PlanInput, ResolvedPlanInput, UnitPlan } from './types';
 
 /** One group of two or more seed hosts on one server. */
 export interface SharedGroup {
@@ -28,6 +30,11 @@ export interface SharedGroup {
   worstCase: { requests: number; perSeconds: number } | null;
   /** What one host alone may send: its concurrency per the same `perSeconds` (the shortest member interval). */
   perHostRequests: number;
+  /**
+   * The politeness unit the group is planned as, when every member is in that one unit of several hosts
+   * (`--politeness-by ip` for an address group, `domain` for a domain group); absent when its hosts are planned apart.
+   */
+  unit?: string;
 }
 
 /** The plan's section on shared servers. */
@@ -60,9 +67,43 @@ function worstCase(
   };
 }
 
-/** The groups of the plan's hosts. */
-export function sharedServers(input: PlanInput, r: ResolvedPlanInput, hosts: readonly HostPlan[]): SharedServers {
+/** The unit of several hosts every member of a group is in, or undefined when they are planned apart. */
+function plannedUnit(members: readonly HostPlan[], units: ReadonlyMap<string, UnitPlan>): UnitPlan | undefined {
+  const name = members[0]?.unit;
+  if (name === undefined || !members.every((h) => h.unit === name)) return undefined;
+  return units.get(name);
+}
+
+/** A group's figures: the host queues' worst case, or, planned as one unit, the unit's. */
+function groupFigures(
+  members: readonly HostPlan[],
+  r: ResolvedPlanInput,
+  units: ReadonlyMap<string, UnitPlan>,
+): Pick<SharedGroup, 'worstCase' | 'perHostRequests' | 'unit'> {
+  const unit = plannedUnit(members, units);
+  if (unit === undefined) return worstCase(members, r);
+  const c = r.perHostConcurrency;
+  return {
+    worstCase:
+      unit.pages === 0
+        ? { requests: 0, perSeconds: 0 }
+        : unit.intervalSeconds === 0
+          ? null
+          : { requests: c, perSeconds: unit.intervalSeconds },
+    perHostRequests: c,
+    unit: unit.unit,
+  };
+}
+
+/** The groups of the plan's hosts (`units`: the plan's units of several hosts, none under `host`). */
+export function sharedServers(
+  input: PlanInput,
+  r: ResolvedPlanInput,
+  hosts: readonly HostPlan[],
+  units: readonly UnitPlan[] = [],
+): SharedServers {
   const byName = new Map(hosts.map((h) => [h.host, h]));
+  const unitByName = new Map(units.map((u) => [u.unit, u]));
   const groups: SharedGroup[] = [];
   const unresolved: SharedServers['unresolved'] = [];
   const looked = input.addressesByHost;
@@ -83,7 +124,7 @@ export function sharedServers(input: PlanInput, r: ResolvedPlanInput, hosts: rea
         key: g.keys.join(', '),
         addresses: g.keys.map(classifyAddress),
         hosts: g.hosts,
-        ...worstCase(members, r),
+        ...groupFigures(members, r, unitByName),
       });
     }
   }
@@ -91,7 +132,7 @@ export function sharedServers(input: PlanInput, r: ResolvedPlanInput, hosts: rea
   for (const g of groupByDomain(hosts.map((h) => h.host))) {
     if (g.hosts.length < 2) continue;
     const members = g.hosts.map((h) => byName.get(h)!);
-    domainGroups.push({ kind: 'domain', key: g.keys[0]!, hosts: g.hosts, ...worstCase(members, r) });
+    domainGroups.push({ kind: 'domain', key: g.keys[0]!, hosts: g.hosts, ...groupFigures(members, r, unitByName) });
   }
   const bySize = (a: SharedGroup, b: SharedGroup) => b.hosts.length - a.hosts.length;
   return {
@@ -153,17 +194,38 @@ export function onCdnEdge(g: Pick<SharedGroup, 'kind' | 'addresses'>): boolean {
   return g.kind === 'address' && addresses.length > 0 && addresses.every((a) => a.class === 'cdn');
 }
 
-/** The finding's sentence for one group (warnings.ts makes the finding). */
-export function sharedGroupText(g: SharedGroup): string {
+/** Why grouping hosts on a CDN edge is too cautious (the finding says it whether or not they are grouped). */
+const CDN_REASON =
+  "a CDN edge answers for many unrelated sites from a pool of servers, and each site's origin sees only its own" +
+  " host's requests; the per-host limits are the ones that matter here.";
+
+/** A group planned as one unit: "Planned as one politeness unit: 127.0.0.5 gets up to 1 request per 2 s." */
+function unitRateText(g: SharedGroup, subject: string): string {
+  const w = g.worstCase;
+  const rate =
+    w === null
+      ? `${subject} gets one request at a time, with no delay between them.`
+      : w.requests === 0
+        ? `${subject} gets no requests: no host of it has pages planned.`
+        : `${subject} gets up to ${plural(w.requests, 'request')} per ${formatSeconds(w.perSeconds)}, the interval of its slowest member.`;
+  return `Planned as one politeness unit: ${rate}`;
+}
+
+/**
+ * The finding's sentence for one group (warnings.ts makes the finding). `by`: the plan's politeness unit; with
+ * `host`, an address group's finding names the flag that plans it as one unit.
+ */
+export function sharedGroupText(g: SharedGroup, by: PolitenessBy = DEFAULT_POLITENESS_BY): string {
   if (g.kind === 'domain') {
-    return `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${rateText(g, `If one server answers for ${g.key}, it`)}`;
+    const subject = `If one server answers for ${g.key}, it`;
+    return `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${g.unit !== undefined ? unitRateText(g, g.key) : rateText(g, subject)}`;
   }
-  let text = `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${rateText(g, g.key)}`;
-  if (onCdnEdge(g)) {
-    text +=
-      ' Grouping by this address would be too cautious: a CDN edge answers for many unrelated sites from a pool of' +
-      " servers, and each site's origin sees only its own host's requests; the per-host limits are the ones that matter here.";
-  }
+  const cdn = onCdnEdge(g);
+  let text = `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${g.unit !== undefined ? unitRateText(g, g.key) : rateText(g, g.key)}`;
+  if (cdn && g.unit !== undefined)
+    text += ` Grouping by this address is too cautious: ${CDN_REASON} --politeness-by host plans them apart.`;
+  else if (cdn) text += ` Grouping by this address would be too cautious: ${CDN_REASON}`;
+  else if (g.unit === undefined && by === 'host') text += ' --politeness-by ip plans them as one unit.';
   return text;
 }
 

@@ -130,6 +130,8 @@ export interface ResolvedPlanInput {
   deadlineSeconds: number | null;
   /** The calibration, or null (it is not part of the estimate document's `settings`: see `calibration` there). */
   calibration: Calibration | null;
+  /** The politeness unit the plan kept (docs/planning.md#politeness-units); `host` by default. */
+  politenessBy: PolitenessBy;
 }
 
 /**
@@ -217,6 +219,45 @@ export interface HostPlan {
    * is then 0 in the plan (it is in no total) and `null` in the estimate document.
    */
   pagesUnknown?: PagesUnknown;
+  /**
+   * The politeness unit the host is in (docs/planning.md#politeness-units): set on every host under
+   * `politenessBy` `ip` or `domain` (the host itself for a unit of one), absent under `host`, where each host is
+   * its own unit. The host's other figures are its own, as if alone; a unit of two or more hosts is planned in
+   * `Plan.units`.
+   */
+  unit?: string;
+}
+
+/**
+ * A politeness unit of two or more hosts (docs/planning.md#politeness-units): one queue, `perHostConcurrency`
+ * requests in flight for the whole unit, at the largest of its members' intervals, its members' requests one
+ * after another.
+ */
+export interface UnitPlan {
+  /** The unit's name: the shared address(es) joined by "+", or the registered domain. */
+  unit: string;
+  /** Its members, in host order. */
+  hosts: string[];
+  /** Its members' pages (skipped members not counted). */
+  pages: number;
+  /** Its members' requests at the unit's interval: each one's robots.txt, its pages and its retries. */
+  requests: number;
+  /** The largest of its active members' intervals (each its own Crawl-delay, adaptive, the configured delay). */
+  intervalSeconds: number;
+  /** The member whose interval that is (the first on a tie); null when no member has pages. */
+  intervalHost: string | null;
+  /** What sets that member's period (its `intervalSource`). */
+  intervalSource: IntervalSource;
+  /** Seconds between request starts on one of the unit's lanes (that member's period). */
+  periodSeconds: number;
+  /** The unit's ceiling: perHostConcurrency / period, per hour. */
+  pagesPerHour: number;
+  /** The unit's time: its members' requests one after another at its interval, from t = 0 to the last answer. */
+  seconds: number;
+  /** What the members' faults add at the unit's interval (0 without a calibration). */
+  faultSeconds: number;
+  /** The machine the unit is sharded to (only when sharding): every member's. */
+  machine?: number;
 }
 
 /** An input of a host's plan that came from a test crawl's report. */
@@ -271,6 +312,8 @@ export interface MachinePlan {
   seconds: number;
   bindingConstraint: BindingConstraint;
   bindingHost: string | null;
+  /** The politeness unit that sets the machine's makespan (`bindingHost` for a unit of one), or null. */
+  bindingUnit: string | null;
   bounds: Bounds;
 }
 
@@ -360,7 +403,10 @@ export interface Plan {
   /** The planned (not skipped) hosts whose pages are unknown (`HostPlan.pagesUnknown`), in host order. */
   unknownHosts: string[];
   bindingConstraint: BindingConstraint;
+  /** The host that sets the makespan; in a unit of several hosts, the member whose interval the unit keeps. */
   bindingHost: string | null;
+  /** The politeness unit that sets the makespan (the host itself under `host`), or null. */
+  bindingUnit: string | null;
   /** The slowest machine when sharding, else null. */
   bindingMachine: number | null;
   /** One or two sentences saying what limits the crawl. */
@@ -382,6 +428,8 @@ export interface Plan {
   sharedServers: SharedServers;
   /** With crawl windows: the finish on the calendar (calendar.ts); null without them. */
   calendar: PlanCalendar | null;
+  /** The politeness units of two or more hosts, in host order (empty under `host`: docs/planning.md#politeness-units). */
+  units: UnitPlan[];
 }
 
 /** A field of the input that is out of range; `field` names the PlanInput property. */

@@ -6,8 +6,8 @@
  */
 import { formatDuration, formatNumber, formatSeconds } from '../format/duration';
 import { tidy, type HostNotes } from './host';
-import { isActive } from './makespan';
-import type { DeadlineVerdict, HostPlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding } from './types';
+import { isActive, type MachineUnits } from './makespan';
+import type { DeadlineVerdict, HostPlan, PlanInput, PlanWarning, ResolvedPlanInput, Sharding, UnitPlan } from './types';
 import { plural } from '../format/text';
 import { percent } from './words';
 import { moreGroupsText, SHARED_GROUPS_WARNED, sharedGroupText, type SharedServers } from './sharedServers';
@@ -34,6 +34,8 @@ export interface PlanFacts {
   byMachine: ReadonlyArray<readonly HostPlan[]>;
   /** The host that sets the slowest machine's makespan, or null when the rate or the workers do. */
   bindingHost: HostPlan | null;
+  /** The unit of several hosts that sets it, when one does. */
+  bindingUnit?: UnitPlan | null;
   sharding: Sharding | null;
   deadline: DeadlineVerdict | null;
   totalSeconds: number;
@@ -41,6 +43,8 @@ export interface PlanFacts {
   unknownHosts: readonly string[];
   /** Hosts on one address or in one registered domain (sharedServers.ts). */
   servers?: SharedServers;
+  /** The units of several hosts on each machine (docs/planning.md#politeness-units); none under `host`. */
+  units?: readonly MachineUnits[];
 }
 
 /** Hosts named in the `pages-unknown` warning (the rest are counted). */
@@ -53,6 +57,9 @@ export function unknownHostsText(hosts: readonly HostPlan[], named = UNKNOWN_HOS
   if (more > 0) return `${shown.join(', ')} and ${formatNumber(more)} more`;
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
 }
+
+/** What the dominance check compares: a host alone, or a unit of several (`group` set, `host` its name). */
+type Timed = Pick<HostPlan, 'host' | 'seconds'> & { group?: UnitPlan };
 
 export function planWarnings(f: PlanFacts): PlanWarning[] {
   const { r, hosts } = f;
@@ -106,7 +113,7 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
   for (const kind of ['address', 'domain'] as const) {
     const groups = (f.servers?.groups ?? []).filter((g) => g.kind === kind);
     const code = kind === 'address' ? 'shared-address' : 'shared-domain';
-    for (const g of groups.slice(0, SHARED_GROUPS_WARNED)) warn(code, sharedGroupText(g));
+    for (const g of groups.slice(0, SHARED_GROUPS_WARNED)) warn(code, sharedGroupText(g, r.politenessBy));
     const rest = groups.slice(SHARED_GROUPS_WARNED);
     if (rest.length > 0)
       warn(
@@ -121,17 +128,25 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
 
   // The crawl as a whole, over the active hosts in one pass (100,000 hosts: no filtered or sorted copy):
   // how many have no interval, their time summed, and the two slowest (the first in host order on a tie).
+  // A unit of several hosts is timed as one (docs/planning.md#politeness-units): its members are not compared alone.
+  const grouped = new Set<string>();
+  for (const m of f.units ?? []) for (const name of m.names) grouped.add(name);
   let zero = 0;
   let sum = 0;
-  let top: HostPlan | undefined;
-  let next: HostPlan | undefined;
+  const best: { top?: Timed; next?: Timed } = {};
+  const time = (t: Timed) => {
+    sum += t.seconds;
+    if (best.top === undefined || t.seconds > best.top.seconds) [best.top, best.next] = [t, best.top];
+    else if (best.next === undefined || t.seconds > best.next.seconds) best.next = t;
+  };
   for (const h of hosts) {
     if (!isActive(h)) continue;
     if (h.intervalSeconds === 0) zero++;
-    sum += h.seconds;
-    if (top === undefined || h.seconds > top.seconds) [top, next] = [h, top];
-    else if (next === undefined || h.seconds > next.seconds) next = h;
+    if (h.unit !== undefined && grouped.has(h.unit)) continue;
+    time(h);
   }
+  for (const m of f.units ?? [])
+    for (const u of m.plans) if (u.pages > 0) time({ host: u.unit, seconds: u.seconds, group: u });
   if (r.delaySeconds === 0) {
     warn(
       'zero-delay',
@@ -187,26 +202,35 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
   let ceilingCount = 0;
   let idleCount = 0;
   f.byMachine.forEach((mine, m) => {
+    // Per politeness unit: a host alone, or a unit of several with its own ceiling.
     let count = 0;
     let pagesPerSecond = 0;
+    const unitsHere = f.units?.[m];
     for (const h of mine) {
-      if (!isActive(h)) continue;
+      if (!isActive(h) || (h.unit !== undefined && unitsHere?.names.has(h.unit))) continue;
       count++;
       pagesPerSecond += h.pagesPerSecond;
+    }
+    for (const u of unitsHere?.plans ?? []) {
+      if (u.pages === 0 || u.periodSeconds === 0) continue;
+      count++;
+      pagesPerSecond += r.perHostConcurrency / u.periodSeconds;
     }
     if (count === 0) return;
     const prefix = sharded ? `machine ${m}: ` : '';
     const ceiling = tidy(pagesPerSecond);
     if (r.rate !== null && r.rate > ceiling) {
       if (ceilingCount++ < MACHINES_SHOWN)
-        ceilingShort.push(`${prefix}${formatNumber(ceiling, 3)} req/s over ${plural(count, 'host')}`);
+        ceilingShort.push(
+          `${prefix}${formatNumber(ceiling, 3)} req/s over ${plural(count, grouped.size > 0 ? 'unit' : 'host')}`,
+        );
     }
     // Only when the worker count was asked for: the default is no claim about the user's set-up.
     const inFlight = count * r.perHostConcurrency;
     if (f.input.workers !== undefined && r.workers > inFlight) {
       if (idleCount++ < MACHINES_SHOWN)
         idleShort.push(
-          `${prefix}at most ${formatNumber(inFlight)} in flight with ${plural(count, 'host')} × ${r.perHostConcurrency} per host, ${formatNumber(r.workers - inFlight)} idle`,
+          `${prefix}at most ${formatNumber(inFlight)} in flight with ${plural(count, grouped.size > 0 ? 'politeness unit' : 'host')} × ${r.perHostConcurrency} per ${grouped.size > 0 ? 'unit' : 'host'}, ${formatNumber(r.workers - inFlight)} idle`,
         );
     }
   });
@@ -227,10 +251,12 @@ export function planWarnings(f: PlanFacts): PlanWarning[] {
     );
   }
 
-  // One host dominating the makespan.
+  // One host (or unit) dominating the makespan.
+  const { top, next } = best;
+  const isBinding = (t: Timed) => (f.bindingUnit ? t.group === f.bindingUnit : t === f.bindingHost);
   if (f.bindingHost !== null && top !== undefined && next !== undefined) {
     if (
-      top === f.bindingHost &&
+      isBinding(top) &&
       top.seconds >= HOST_DOMINATES_SHARE * sum &&
       top.seconds >= HOST_DOMINATES_RATIO * next.seconds
     ) {

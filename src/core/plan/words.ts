@@ -70,6 +70,19 @@ export function describeBinding(
     }
     default: {
       const h = m.bindingHost!;
+      const u = m.bindingUnit;
+      if (u !== null) {
+        // A unit of several hosts (docs/planning.md#politeness-units): named with its size, the member that sets its interval.
+        const reason = hostReason(h, notes.get(h.host) ?? {}, r).replace(/^its /, `${h.host}'s `);
+        const lanes = r.perHostConcurrency > 1 ? ` on each of ${r.perHostConcurrency} lanes` : '';
+        const faults =
+          u.faultSeconds > 0 ? `, ${formatDuration(u.faultSeconds)} of it for the faults the test crawl measured` : '';
+        return (
+          `${where}${u.unit} (${plural(u.hosts.length, 'host')}) limits the crawl: its hosts are one politeness unit (by ${r.politenessBy}), and ` +
+          `${reason} gives the unit one request every ${formatSeconds(u.periodSeconds)}${lanes} (${formatNumber(u.pagesPerHour, 1)} pages/h), ` +
+          `so its hosts' robots.txt and ${plural(u.pages, 'page')} take ${took}${faults}.`
+        );
+      }
       const lanes = r.perHostConcurrency > 1 ? ` on each of ${r.perHostConcurrency} lanes` : '';
       const faults =
         h.faultSeconds > 0 ? `, ${formatDuration(h.faultSeconds)} of it for the faults the test crawl measured` : '';
