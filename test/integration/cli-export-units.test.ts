@@ -14,13 +14,10 @@ import { buildCli, runCli } from '../helpers/cli';
 
 const T = { timeout: 30_000 };
 let tmp: string;
-/** Whether this build has `--politeness-by` (the plan's side of units); the tests that pass it need it. */
-let hasPolitenessBy = false;
 
 before(async () => {
   buildCli();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-export-units-'));
-  hasPolitenessBy = (await runCli(['export', '--help'])).stdout.includes('--politeness-by');
 });
 
 after(() => {
@@ -75,9 +72,7 @@ describe('crawl-planner export: politeness units', () => {
     assert.doesNotMatch(scrapy.stdout, /Politeness units/);
   });
 
-  // Needs the `--politeness-by` flag of the plan (src/cli/planOptions.ts); skipped on a build without it.
-  it('--politeness-by ip: the two names on 127.0.0.5 are one unit in every format', T, async (t) => {
-    if (!hasPolitenessBy) return t.skip('this build has no --politeness-by');
+  it('--politeness-by ip: the two names on 127.0.0.5 are one unit in every format', T, async () => {
     const by = ['--politeness-by', 'ip', ...RESOLVE];
     const nutch = await exported('nutch', by);
     const xml = read(nutch.dir, 'conf/nutch-site.xml');
@@ -104,9 +99,7 @@ describe('crawl-planner export: politeness units', () => {
     }
   });
 
-  // Needs the `--politeness-by` flag as above.
-  it('--politeness-by domain: one registered domain is one unit, with no address looked up', T, async (t) => {
-    if (!hasPolitenessBy) return t.skip('this build has no --politeness-by');
+  it('--politeness-by domain: one registered domain is one unit, with no address looked up', T, async () => {
     const seeds = ['https://shop.example.co.uk/', 'https://blog.example.co.uk/', 'https://other.co.uk/'];
     const nutch = await exported('nutch', ['--politeness-by', 'domain'], seeds);
     assert.equal(property(read(nutch.dir, 'conf/nutch-site.xml'), 'fetcher.queue.mode'), 'byDomain');
