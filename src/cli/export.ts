@@ -139,8 +139,6 @@ export async function runExport(argv: string[], io: Io): Promise<number> {
       ...(contact !== '' ? { contact } : {}),
       timeoutSeconds,
       maxRetries,
-      // The politeness unit (--politeness-by) and the addresses it groups by: the plan does not carry them.
-      input: outcome.input,
     });
   } catch (err) {
     if (err instanceof ExportInputError) {

@@ -143,7 +143,6 @@ function exportAndCommand(format: Format, by: PolitenessBy, job: CrawlJob, dir: 
     userAgentHeader: 'CrawlPlannerExport/1.0',
     timeoutSeconds: job.timeoutSeconds,
     maxRetries: job.maxRetries,
-    input,
   });
   const out = path.join(dir, 'export');
   for (const f of result.files) {

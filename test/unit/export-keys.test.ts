@@ -138,15 +138,15 @@ function checkPlan(
 ) {
   {
     const seeds = seedsOf(['https://a.example/', 'https://b.example/']);
-    const p = plan({ ...c.input, seeds });
+    const addressesByHost = { 'a.example': ['192.0.2.1'], 'b.example': ['192.0.2.1'] };
+    const p = plan({ ...c.input, seeds, politenessBy: by, addressesByHost });
     const o = {
       productToken: 'ExampleBot',
       timeoutSeconds: c.timeoutSeconds ?? 15,
       maxRetries: 2,
       ...(c.contact ? { contact: c.contact } : {}),
     };
-    const addressesByHost = { 'a.example': ['192.0.2.1'], 'b.example': ['192.0.2.1'] };
-    const shards = exportShards(p, seeds, { politenessBy: by, addressesByHost });
+    const shards = exportShards(p, seeds);
     for (const prop of properties(p, shards, o)) {
       const d = defaults.get(prop.name);
       assert.ok(d, `${name} (plan ${i}): ${prop.name} is not a key of the defaults`);

@@ -55,7 +55,6 @@ function exportBy(
     seeds,
     productToken: 'ExampleBot',
     userAgentHeader: 'ExampleBot/1.0 (+https://ops.example/bot)',
-    input,
   });
 }
 
@@ -212,7 +211,6 @@ describe('Scrapy and Crawlee: plan.json maps each host to its unit', () => {
             seeds,
             productToken: 'ExampleBot',
             userAgentHeader: 'ExampleBot/1',
-            input: { politenessBy: 'ip', addressesByHost },
           });
           const notes = r.notes.join('\n');
           assert.equal(

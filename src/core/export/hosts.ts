@@ -6,8 +6,8 @@
 import { plannedHostBudget } from '../crawl/pageBudgets';
 import type { HostPlan, Plan } from '../plan';
 import { parseSeedUrl } from '../seeds';
-import { DEFAULT_POLITENESS_BY, politenessUnits, type PolitenessBy } from '../servers/units';
-import { ExportInputError, type ExportOptions, type ExportSeed } from './types';
+import type { PolitenessBy } from '../servers/units';
+import { ExportInputError, type ExportSeed } from './types';
 
 export interface ExportHost {
   host: string;
@@ -59,19 +59,10 @@ export function isSharded(plan: Plan): boolean {
  * http(s) URL, or whose host is not the host it claims, is refused, so a seed list never holds a line break
  * or anything but the URL.
  */
-export function exportShards(
-  plan: Plan,
-  seeds: readonly ExportSeed[],
-  input: ExportOptions['input'] = {},
-): ExportShards {
+export function exportShards(plan: Plan, seeds: readonly ExportSeed[]): ExportShards {
   const machines = isSharded(plan) ? plan.sharding!.machines : 1;
-  // The plan's units, over all its hosts (as the plan grouped them), then kept for the exported ones.
-  const politenessBy = input.politenessBy ?? DEFAULT_POLITENESS_BY;
-  const planUnits = politenessUnits(
-    plan.hosts.map((h) => h.host),
-    politenessBy,
-    input.addressesByHost,
-  );
+  // The plan's own units (docs/planning.md#politeness-units): each host's `unit`, the host itself under `host`.
+  const politenessBy = plan.input.politenessBy;
   const hosts: ExportHost[] = [];
   const skippedHosts: string[] = [];
   const hostsWithoutPages: string[] = [];
@@ -99,7 +90,7 @@ export function exportShards(
       crawlDelaySeconds: h.crawlDelaySeconds,
       pages,
       machine: machines > 1 ? h.machine! : 0,
-      unit: planUnits.unitOf(h.host),
+      unit: h.unit ?? h.host,
     };
     hosts.push(entry);
     byHost.set(h.host, entry);

@@ -101,7 +101,7 @@ export function exportPlan(format: ExportFormat, plan: Plan, options: ExportOpti
   checkNumber('timeoutSeconds', timeoutSeconds, EXPORT_LIMITS.timeoutSeconds);
   checkNumber('maxRetries', maxRetries, EXPORT_LIMITS.maxRetries);
 
-  const shards = exportShards(plan, options.seeds, options.input);
+  const shards = exportShards(plan, options.seeds);
   if (shards.hosts.length === 0)
     throw new ExportInputError('nothing to export: every host of the plan is skipped or has no pages');
   if (shards.seeds.every((list) => list.length === 0))

@@ -6,7 +6,6 @@
 import { SAMPLE_CRAWL_DEFAULTS, SAMPLE_CRAWL_LIMITS } from '../crawl/sampleCrawlOptions';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
 import { BACKOFF_DEFAULTS } from '../politeness/backoff';
-import type { PlanInput } from '../plan';
 
 export const EXPORT_FORMATS = ['scrapy', 'crawlee', 'nutch', 'stormcrawler'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -33,13 +32,6 @@ export interface ExportOptions {
   timeoutSeconds?: number;
   /** Retries per URL after the first attempt. Default {@link EXPORT_DEFAULTS}.maxRetries. */
   maxRetries?: number;
-  /**
-   * What the plan was made from that the plan itself does not carry: the politeness unit (`politenessBy`,
-   * default `host`) and the seed hosts' addresses it groups by (docs/exports.md#politeness-units). Each
-   * export keeps the plan's units: Nutch's and StormCrawler's queue and partition modes, one download slot
-   * per unit in Scrapy, one timeline per unit in Crawlee.
-   */
-  input?: Pick<PlanInput, 'politenessBy' | 'addressesByHost'>;
 }
 
 /** What an export does when the plan does not say: the test crawl's defaults and the crawl engine's. */
