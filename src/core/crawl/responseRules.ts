@@ -203,7 +203,15 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     if (valid && !slot.dropped) {
       pausedUntil = now + retryAfter!.delayMs;
       this.frontier.pause(slot, pausedUntil);
-      this.events.emit({ type: 'host-paused', at: now, host: slot.name, until: pausedUntil, retryAfter: raw!, status });
+      this.events.emit({
+        type: 'host-paused',
+        at: now,
+        host: slot.name,
+        until: pausedUntil,
+        retryAfter: raw!,
+        status,
+        ...(slot.unit.size > 1 ? { unit: slot.unit.name } : {}),
+      });
     }
     const detail = `status ${status}`;
     if (willRetry) {
