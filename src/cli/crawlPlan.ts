@@ -7,6 +7,7 @@
  */
 import { sanitizeText } from '../core/format/table';
 import { planToRun, PlanDocumentError, type HostLeftOut, type PlanToRun } from '../core/plan/planToRun';
+import { isPolitenessBy, POLITENESS_BY, type PolitenessBy } from '../core/servers/units';
 import { readJsonFile, UsageError, type Io } from './args';
 import type { CRAWL_OPTIONS } from './crawl';
 import type { parse } from './args';
@@ -59,12 +60,16 @@ export function readPlanToRun(
   for (const flag of SET_BY_PLAN)
     if (values[flag] !== undefined) throw new UsageError(`--${flag}: not with --plan (the plan sets it)`);
   let run: PlanToRun;
+  const doc = readDocument(path);
   try {
-    run = planToRun(readDocument(path));
+    run = planToRun(doc);
   } catch (err) {
     if (err instanceof PlanDocumentError) throw new UsageError(`--plan: ${sanitizeText(path)}: ${err.message}`);
     throw err;
   }
+  const politenessBy = planPolitenessBy(run, doc, path);
+  if (politenessBy !== undefined && values['politeness-by'] !== undefined && values['politeness-by'] !== politenessBy)
+    throw new UsageError(`--politeness-by: not with --plan (the plan keeps politeness by ${politenessBy})`);
   for (const h of run.leftOut) io.err(`crawl-planner crawl: ${leftOutLine(h)}\n`);
   if (run.rate !== null)
     io.err(
@@ -86,6 +91,23 @@ export function readPlanToRun(
       'crawl-delay-policy': s.crawlDelayPolicy,
       'max-crawl-delay': String(s.maxCrawlDelaySeconds),
       adaptive: s.adaptive,
+      ...(politenessBy !== undefined ? { 'politeness-by': politenessBy } : {}),
     },
   };
+}
+
+/**
+ * The plan's politeness unit (docs/how-it-works.md#politeness-units): what planToRun read, or the document's
+ * `settings.politenessBy` (an estimate document of a plan made per unit); undefined for a plan without one,
+ * which keeps politeness per host or by --politeness-by.
+ */
+function planPolitenessBy(run: PlanToRun, doc: unknown, path: string): PolitenessBy | undefined {
+  const settings = (doc as { settings?: { politenessBy?: unknown } }).settings;
+  const raw = (run as { politenessBy?: unknown }).politenessBy ?? settings?.politenessBy;
+  if (raw === undefined || raw === null) return undefined;
+  if (!isPolitenessBy(raw))
+    throw new UsageError(
+      `--plan: ${sanitizeText(path)}: settings.politenessBy: "${sanitizeText(String(raw))}" must be one of ${POLITENESS_BY.join(', ')}`,
+    );
+  return raw;
 }

@@ -23,10 +23,6 @@ function setup(pages: Record<string, FakeScript>, latencyMs = 100) {
   return { clock, site, rec, crawl };
 }
 
-function urlsOf(host: string, n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `http://${host}/p${i}`);
-}
-
 /** Every start, over the hosts given, in time order. */
 function startsOver(events: CrawlEvent[], hosts: readonly string[]): number[] {
   return events
@@ -41,7 +37,12 @@ function gaps(times: readonly number[]): number[] {
 
 const SHARED = ['a.test', 'b.test', 'c.test'];
 /** a, b and c on one address (IPv6, as a resolver gives it), d on its own. */
-const ADDRESSES = { 'a.test': ['2001:db8::5'], 'b.test': ['2001:db8::5'], 'c.test': ['2001:db8::5'], 'd.test': ['::1'] };
+const ADDRESSES = {
+  'a.test': ['2001:db8::5'],
+  'b.test': ['2001:db8::5'],
+  'c.test': ['2001:db8::5'],
+  'd.test': ['::1'],
+};
 
 function seedsOf(hosts: readonly string[], n: number): string[] {
   // Interleaved, as links are met.
@@ -59,7 +60,10 @@ describe('politeness units in the engine', () => {
     const shared = startsOver(rec.events, SHARED);
     assert.equal(shared.length, 12);
     // One start a second over the three names: 12 starts take 11 s, not 3.
-    assert.deepEqual(gaps(shared), Array.from({ length: 11 }, () => 1000));
+    assert.deepEqual(
+      gaps(shared),
+      Array.from({ length: 11 }, () => 1000),
+    );
     assert.deepEqual(startGaps(rec.events).get('d.test'), [1000, 1000, 1000]);
     // One request in flight for the unit (the fake site counts per host; the unit's starts never overlap).
     for (const h of SHARED) assert.equal(site.maxInFlightPerHost.get(h), 1);
@@ -106,7 +110,10 @@ describe('politeness units in the engine', () => {
     const result = await crawl({ seeds, delaySeconds: 1, robots: robots.gate, politenessUnits: units('ip') });
     const shared = startsOver(rec.events, SHARED);
     // a's first start comes before b's robots.txt answer is in; from then on the unit keeps 3 s.
-    assert.ok(gaps(shared.slice(1)).every((g) => g >= 3000), `gaps ${gaps(shared).join(', ')}`);
+    assert.ok(
+      gaps(shared.slice(1)).every((g) => g >= 3000),
+      `gaps ${gaps(shared).join(', ')}`,
+    );
     assert.equal(result.summary.units![0]!.plannedIntervalSeconds, 3);
     assert.equal(result.summary.units![0]!.intervalSource, 'crawl-delay');
   });
