@@ -45,7 +45,7 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     assert.match(out.slice(step2), /Calibrated from the test crawl: a test crawl of 12 pages/);
     // Two names on one address: the plan finds it, the crawl keeps them as one unit, the server check judges them together.
     assert.match(out, /shared-address: 2 hosts on 127\.0\.0\.11 \(loopback\)/);
-    assert.match(out, /unit 127\.0\.0\.11: 2 hosts kept polite as one/);
+    assert.match(r.stderr, /unit 127\.0\.0\.11: 2 hosts kept polite as one/);
     assert.match(out, /fast +127\.0\.0\.11:\d+ \(unit: 2 names\)/);
 
     const doc = JSON.parse(readFileSync(report, 'utf8'));
@@ -63,11 +63,13 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     const c = doc.comparison;
     assert.ok(c.band !== null && c.band.p90Seconds >= c.band.p10Seconds, 'a calibrated plan has a band');
     assert.ok(['inside', 'above', 'below'].includes(c.inBand));
-    const line = out.split('\n').find((l) => l.startsWith('Planned ') && l.includes(' for 20 pages; actual '))!;
+    const line = out
+      .split('\n')
+      .find((l) => l.startsWith('Planned ') && l.includes(` for ${4 * HOSTS} pages; actual `))!;
     assert.ok(line, out.slice(-2000));
     assert.ok(
       line.startsWith(
-        `Planned ${formatDuration(c.plannedSeconds)} for 20 pages; actual ${formatDuration(c.elapsedSeconds)}`,
+        `Planned ${formatDuration(c.plannedSeconds)} for ${4 * HOSTS} pages; actual ${formatDuration(c.elapsedSeconds)}`,
       ),
       line,
     );
@@ -98,7 +100,7 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     assert.match(r.stdout, /· no band: run a test crawl to get a band$/m);
     assert.match(
       r.stdout,
-      /^Planned .* for 10 pages; actual .*; no band: run a test crawl to get a band \(leave out --test-pages 0\)\.$/m,
+      /^Planned .* for 12 pages; actual .*; no band: run a test crawl to get a band \(leave out --test-pages 0\)\.$/m,
     );
     assert.doesNotMatch(r.stdout, /p10–p90/);
   });
