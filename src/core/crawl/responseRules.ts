@@ -47,7 +47,8 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     }
     if ('error' in result) this.onError(slot, rec, result, now);
     else this.onResponse(slot, rec, result, now);
-    if (!slot.dropped) this.frontier.refresh(slot);
+    // A dropped host's unit goes on with its other members: it is re-keyed too.
+    this.frontier.refresh(slot);
     this.outcomes.updateGate();
     this.events.maybeProgress(now, false);
   }

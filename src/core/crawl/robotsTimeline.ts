@@ -239,7 +239,8 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
     if (known) {
       this.frontier.end(slot, now);
       this.robotsDecided(rec, known, 'front');
-      if (!slot.dropped) this.frontier.refresh(slot);
+      // A dropped host's unit goes on with its other members: it is re-keyed too.
+      this.frontier.refresh(slot);
       this.outcomes.updateGate();
       done();
       return;
@@ -276,7 +277,8 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
         else if (this.s.stopping && decision.outcome === 'unreachable')
           this.outcomes.finalize(rec, 'not-started', 'stopped');
         else this.robotsDecided(rec, decision, 'front');
-        if (!slot.dropped) this.frontier.refresh(slot);
+        // A dropped host's unit goes on with its other members: it is re-keyed too.
+        this.frontier.refresh(slot);
         this.outcomes.updateGate();
       } catch (err) {
         this.stops.failCrawl(err);
