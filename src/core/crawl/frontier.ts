@@ -103,7 +103,9 @@ class Unit<T extends FrontierItem> implements UnitSlot {
   /** The unit's positions in the frontier's two heaps, -1 while it is not in one. */
   openPos = -1;
   exemptPos = -1;
-  readonly members: Slot<T>[] = [];
+  /** The first member, and the others (none for a unit of one: no list per host). */
+  first!: Slot<T>;
+  more: Slot<T>[] | undefined = undefined;
   /** With two or more members: the members ranked by their own earliest startable item, per budget reading. */
   rankOpen: IndexedMinHeap<Slot<T>> | undefined = undefined;
   rankExempt: IndexedMinHeap<Slot<T>> | undefined = undefined;
@@ -115,11 +117,11 @@ class Unit<T extends FrontierItem> implements UnitSlot {
   ) {}
 
   get hosts(): readonly string[] {
-    return this.members.map((m) => m.name);
+    return [this.first.name, ...(this.more ?? []).map((m) => m.name)];
   }
 
   get size(): number {
-    return this.members.length;
+    return 1 + (this.more?.length ?? 0);
   }
 }
 
@@ -165,6 +167,7 @@ class Slot<T extends FrontierItem> implements HostSlot<T> {
 
 export class Frontier<T extends FrontierItem> {
   private readonly slots = new Map<string, Slot<T>>();
+  /** The units named otherwise than their first host (a unit of one is found through its host). */
   private readonly unitsByName = new Map<string, Unit<T>>();
   /** Units with startable work while the budget is open, keyed by readyAt with every item. */
   private readonly heapOpen = new IndexedMinHeap<Unit<T>>(OPEN_INDEX);
@@ -183,7 +186,12 @@ export class Frontier<T extends FrontierItem> {
 
   /** A unit by its name, once a host has joined it. */
   unit(name: string): UnitSlot | undefined {
-    return this.unitsByName.get(name);
+    return this.unitNamed(name);
+  }
+
+  private unitNamed(name: string): Unit<T> | undefined {
+    const own = this.slots.get(name)?.unit;
+    return own !== undefined && own.name === name ? own : this.unitsByName.get(name);
   }
 
   /**
@@ -194,14 +202,21 @@ export class Frontier<T extends FrontierItem> {
   add(name: string, rate: HostRate, bucket?: TokenBucket, unit: string = name): HostSlot<T> {
     const existing = this.slots.get(name);
     if (existing) return existing;
-    let u = this.unitsByName.get(unit);
-    if (u === undefined) this.unitsByName.set(unit, (u = new Unit<T>(unit, rate, bucket)));
-    const slot = new Slot<T>(name, u);
-    u.members.push(slot);
-    if (u.members.length === 2) {
-      u.rankOpen = new IndexedMinHeap<Slot<T>>(OPEN_INDEX);
-      u.rankExempt = new IndexedMinHeap<Slot<T>>(EXEMPT_INDEX);
-      this.rank(u.members[0]!);
+    let u = this.unitNamed(unit);
+    let slot: Slot<T>;
+    if (u === undefined) {
+      u = new Unit<T>(unit, rate, bucket);
+      if (unit !== name) this.unitsByName.set(unit, u);
+      u.first = slot = new Slot<T>(name, u);
+    } else {
+      slot = new Slot<T>(name, u);
+      if (u.more === undefined) {
+        u.more = [];
+        u.rankOpen = new IndexedMinHeap<Slot<T>>(OPEN_INDEX);
+        u.rankExempt = new IndexedMinHeap<Slot<T>>(EXEMPT_INDEX);
+        this.rank(u.first);
+      }
+      u.more.push(slot);
     }
     this.slots.set(name, slot);
     return slot;
@@ -211,8 +226,9 @@ export class Frontier<T extends FrontierItem> {
     return this.slots.values();
   }
 
-  units(): IterableIterator<UnitSlot> {
-    return this.unitsByName.values();
+  /** Every unit, once, in the order its first host was added. */
+  *units(): IterableIterator<UnitSlot> {
+    for (const slot of this.slots.values()) if (slot.unit.first === slot) yield slot.unit;
   }
 
   /** Items waiting in back queues (not in flight). */
@@ -284,7 +300,7 @@ export class Frontier<T extends FrontierItem> {
         continue;
       }
       const ranked = open ? unit.rankOpen : unit.rankExempt;
-      const slot = ranked === undefined ? unit.members[0]! : ranked.peekItem()!;
+      const slot = ranked === undefined ? unit.first : ranked.peekItem()!;
       const exemptSeq = slot.exempt?.firstSeqAt(now);
       const normalSeq = open && !slot.closed ? slot.normal?.firstSeqAt(now) : undefined;
       let item: T;
@@ -297,12 +313,8 @@ export class Frontier<T extends FrontierItem> {
       unit.inFlight++;
       unit.lastStartAt = now;
       unit.bucket?.take(now);
-      if (ranked !== undefined) {
-        // Round-robin among the unit's members: the one that started goes behind the others of its rank.
-        unit.rankOpen!.delete(slot);
-        unit.rankExempt!.delete(slot);
-        this.rank(slot);
-      }
+      // Round-robin among the unit's members: the one that started goes behind the others of its rank.
+      if (ranked !== undefined) this.rank(slot, true);
       this.rekey(unit);
       return { slot, item, previousStartAt };
     }
@@ -363,14 +375,19 @@ export class Frontier<T extends FrontierItem> {
     return this.options.mayStartNew() ? this.heapOpen : this.heapExempt;
   }
 
-  /** Puts a member of a unit of several hosts in its unit's rankings (or takes it out). */
-  private rank(slot: Slot<T>): void {
+  /**
+   * Puts a member of a unit of several hosts in its unit's rankings (or takes it out); `behind`: behind the
+   * others of its rank, as a host that just started.
+   */
+  private rank(slot: Slot<T>, behind = false): void {
     const unit = slot.unit;
     const open = earliestOpen(slot);
     if (open === undefined) unit.rankOpen!.delete(slot);
+    else if (behind) unit.rankOpen!.requeue(slot, open);
     else unit.rankOpen!.set(slot, open);
     const exempt = earliestExempt(slot);
     if (exempt === undefined) unit.rankExempt!.delete(slot);
+    else if (behind) unit.rankExempt!.requeue(slot, exempt);
     else unit.rankExempt!.set(slot, exempt);
   }
 
@@ -398,12 +415,12 @@ export class Frontier<T extends FrontierItem> {
   }
 
   private readyAtOpen(unit: Unit<T>, base: number): number | undefined {
-    const earliest = unit.rankOpen === undefined ? earliestOpen(unit.members[0]!) : unit.rankOpen.peekKey();
+    const earliest = unit.rankOpen === undefined ? earliestOpen(unit.first) : unit.rankOpen.peekKey();
     return earliest === undefined ? undefined : Math.max(base, earliest);
   }
 
   private readyAtExempt(unit: Unit<T>, base: number): number | undefined {
-    const earliest = unit.rankExempt === undefined ? earliestExempt(unit.members[0]!) : unit.rankExempt.peekKey();
+    const earliest = unit.rankExempt === undefined ? earliestExempt(unit.first) : unit.rankExempt.peekKey();
     return earliest === undefined ? undefined : Math.max(base, earliest);
   }
 
