@@ -170,9 +170,9 @@ export class Frontier<T extends FrontierItem> {
   /** The units named otherwise than their first host (a unit of one is found through its host). */
   private readonly unitsByName = new Map<string, Unit<T>>();
   /** Units with startable work while the budget is open, keyed by readyAt with every item. */
-  private readonly heapOpen = new IndexedMinHeap<Unit<T>>(OPEN_INDEX);
+  private readonly heapOpen = new IndexedMinHeap<Unit<T>>(UNIT_OPEN_INDEX);
   /** Units with startable exempt work, keyed by readyAt with their exempt items only. */
-  private readonly heapExempt = new IndexedMinHeap<Unit<T>>(EXEMPT_INDEX);
+  private readonly heapExempt = new IndexedMinHeap<Unit<T>>(UNIT_EXEMPT_INDEX);
   private queuedCount = 0;
   /** FIFO order within a host: back items count up from 1, front items down from -1. */
   private backSeq = 0;
@@ -212,8 +212,8 @@ export class Frontier<T extends FrontierItem> {
       slot = new Slot<T>(name, u);
       if (u.more === undefined) {
         u.more = [];
-        u.rankOpen = new IndexedMinHeap<Slot<T>>(OPEN_INDEX);
-        u.rankExempt = new IndexedMinHeap<Slot<T>>(EXEMPT_INDEX);
+        u.rankOpen = new IndexedMinHeap<Slot<T>>(HOST_OPEN_INDEX);
+        u.rankExempt = new IndexedMinHeap<Slot<T>>(HOST_EXEMPT_INDEX);
         this.rank(u.first);
       }
       u.more.push(slot);
@@ -449,7 +449,9 @@ function earliestExempt<T extends FrontierItem>(slot: Slot<T>): number | undefin
  * rankings): one object each, with plain property reads (hot).
  */
 type Positions = { openPos: number; exemptPos: number };
-const OPEN_INDEX: HeapIndex<Positions> = {
+// One literal per heap and object shape (a unit in the frontier's heaps, a host in its unit's rankings): each
+// property read then sees one shape only and stays monomorphic (hot).
+const UNIT_OPEN_INDEX: HeapIndex<Positions> = {
   get: (x) => (x.openPos < 0 ? undefined : x.openPos),
   set: (x, pos) => {
     x.openPos = pos;
@@ -458,7 +460,25 @@ const OPEN_INDEX: HeapIndex<Positions> = {
     x.openPos = -1;
   },
 };
-const EXEMPT_INDEX: HeapIndex<Positions> = {
+const UNIT_EXEMPT_INDEX: HeapIndex<Positions> = {
+  get: (x) => (x.exemptPos < 0 ? undefined : x.exemptPos),
+  set: (x, pos) => {
+    x.exemptPos = pos;
+  },
+  delete: (x) => {
+    x.exemptPos = -1;
+  },
+};
+const HOST_OPEN_INDEX: HeapIndex<Positions> = {
+  get: (x) => (x.openPos < 0 ? undefined : x.openPos),
+  set: (x, pos) => {
+    x.openPos = pos;
+  },
+  delete: (x) => {
+    x.openPos = -1;
+  },
+};
+const HOST_EXEMPT_INDEX: HeapIndex<Positions> = {
   get: (x) => (x.exemptPos < 0 ? undefined : x.exemptPos),
   set: (x, pos) => {
     x.exemptPos = pos;
