@@ -26,6 +26,18 @@ export const FRONTIER_TARGETS = { opsPerSecond: 1_000_000, bytesPerQueuedUrl: 20
 export interface Shape {
   hosts: number;
   perHost: number;
+  /** Hosts per politeness unit (docs/how-it-works.md#politeness-units); none: each host its own. */
+  unitSize?: number;
+}
+
+/** The politeness unit of host h with `size` hosts a unit: hosts h, h + 1, … share one. */
+function unitName(h: number, size: number): string {
+  return ['unit-', Math.floor(h / size)].join('');
+}
+
+/** A host's number back from its name (www.host-H.example). */
+function hostNumber(host: string): number {
+  return Number(host.slice(9, host.indexOf('.', 9)));
 }
 
 export interface FrontierMeasure {
@@ -90,7 +102,16 @@ function frontierPass(shape: Shape): FrontierMeasure {
     mayStartNew: always,
   });
   const slots: HostSlot<Item>[] = [];
-  for (let h = 0; h < shape.hosts; h++) slots.push(frontier.add(hostName(h), rate()));
+  const size = shape.unitSize;
+  let unitRate = rate();
+  for (let h = 0; h < shape.hosts; h++) {
+    if (size === undefined) slots.push(frontier.add(hostName(h), rate()));
+    else {
+      // The unit's first host makes its rate; the others share it.
+      if (h % size === 0) unitRate = rate();
+      slots.push(frontier.add(hostName(h), unitRate, undefined, unitName(h, size)));
+    }
+  }
   let items: Item[] | undefined = [];
   let chars = 0;
   for (let i = 0; i < n; i++) {
@@ -189,6 +210,12 @@ async function schedulerPass(
   };
 }
 
+/** The engine's politeness units for a shape with units (none without). */
+function unitsOption(shape: Shape): { politenessUnits?: (host: string) => string } {
+  const size = shape.unitSize;
+  return size === undefined ? {} : { politenessUnits: (host) => unitName(hostNumber(host), size) };
+}
+
 /** `runCrawl` on the tests' virtual clock; the fetcher's promise answers 200 after LATENCY_MS. */
 export function measureScheduler(shape: Shape): Promise<SchedulerMeasure> {
   return schedulerPass(shape, (seeds, firstStart) => {
@@ -196,6 +223,7 @@ export function measureScheduler(shape: Shape): Promise<SchedulerMeasure> {
     return clock.run(
       runCrawl({
         ...PASS_OPTIONS,
+        ...unitsOption(shape),
         seeds,
         clock,
         progressIntervalMs: 60_000,
@@ -222,6 +250,7 @@ export function measureSchedulerOnSimulationClock(shape: Shape): Promise<Schedul
     const clock = new SimulationClock(T0);
     const finished = runCrawl({
       ...PASS_OPTIONS,
+      ...unitsOption(shape),
       seeds,
       clock,
       urlOutcomes: false,
@@ -239,8 +268,12 @@ export function measureSchedulerOnSimulationClock(shape: Shape): Promise<Schedul
 }
 
 function shapeLabel(shape: Shape): string {
-  return `${formatNumber(shape.hosts)} host${shape.hosts === 1 ? '' : 's'} × ${formatNumber(shape.perHost)} URLs`;
+  const units = shape.unitSize === undefined ? '' : `, units of ${formatNumber(shape.unitSize)} hosts`;
+  return `${formatNumber(shape.hosts)} host${shape.hosts === 1 ? '' : 's'} × ${formatNumber(shape.perHost)} URLs${units}`;
 }
+
+/** Hosts per unit in the grouped rows (--politeness-by ip or domain: 10,000 units of 10 hosts). */
+const UNIT_SIZE = 10;
 
 /** "met", or "missed:" and what. */
 function verdict(misses: [boolean, string][]): string {
@@ -256,6 +289,7 @@ export const frontierSection: BenchSection = {
     const shapes: Shape[] = [
       { hosts: 1, perHost: 1_000_000 / scale },
       { hosts: 100_000 / scale, perHost: 10 },
+      { hosts: 100_000 / scale, perHost: 10, unitSize: UNIT_SIZE },
     ];
     const reps = ctx.quick ? 1 : 3;
     const frontierRows = shapes.map((shape) => {
@@ -267,9 +301,17 @@ export const frontierSection: BenchSection = {
     const s = await measureScheduler(schedulerShape);
     ctx.log(`scheduler on the simulation's clock: ${shapeLabel(schedulerShape)}`);
     const c = await measureSchedulerOnSimulationClock(schedulerShape);
+    const groupedShape: Shape = { ...schedulerShape, unitSize: UNIT_SIZE };
+    ctx.log(`scheduler: ${shapeLabel(groupedShape)}`);
+    const sg = await measureScheduler(groupedShape);
+    ctx.log(`scheduler on the simulation's clock: ${shapeLabel(groupedShape)}`);
+    const cg = await measureSchedulerOnSimulationClock(groupedShape);
     const { opsPerSecond, bytesPerQueuedUrl } = FRONTIER_TARGETS;
     const sameShape = frontierRows.find(
-      (row) => row.shape.hosts === schedulerShape.hosts && row.shape.perHost === schedulerShape.perHost,
+      (row) =>
+        row.shape.hosts === schedulerShape.hosts &&
+        row.shape.perHost === schedulerShape.perHost &&
+        row.shape.unitSize === undefined,
     )!.m;
     const frontierMicros = 1e6 / sameShape.enqueuePerSecond + 1e6 / sameShape.takePerSecond;
     return [
@@ -301,6 +343,7 @@ export const frontierSection: BenchSection = {
           `Targets: ≥ ${formatNumber(opsPerSecond)} enqueue and ≥ ${formatNumber(opsPerSecond)} take operations per second; ≤ ${bytesPerQueuedUrl} bytes per queued URL.`,
           `Speeds: ${reps === 1 ? 'one pass' : `the best of ${reps} passes`}. Bytes: the live heap (heapUsed after full GCs) once all are queued, minus before the URLs were made,`,
           'per URL: the URL string (URL chars: its mean length), the item { url, notBefore }, the hosts (name, HostRate) and the frontier all count.',
+          `Units of ${UNIT_SIZE} hosts: the hosts kept polite in groups (--politeness-by ip or domain), one heap entry per unit and each unit ranking its members.`,
         ],
       },
       {
@@ -316,11 +359,13 @@ export const frontierSection: BenchSection = {
         ],
         rows: (
           [
-            ["promises, the tests' clock", s],
-            ["callbacks, the simulation's clock", c],
+            [schedulerShape, "promises, the tests' clock", s],
+            [schedulerShape, "callbacks, the simulation's clock", c],
+            [groupedShape, "promises, the tests' clock", sg],
+            [groupedShape, "callbacks, the simulation's clock", cg],
           ] as const
-        ).map(([road, m]) => [
-          `${shapeLabel(schedulerShape)}, ${road}`,
+        ).map(([shape, road, m]) => [
+          `${shapeLabel(shape)}, ${road}`,
           formatNumber(m.requests),
           formatNumber(m.wallSeconds, 1),
           formatNumber(m.requestsPerSecond),

@@ -22,6 +22,7 @@ import { sanitizeText } from '../core/format/table';
 import { realHosts } from '../core/identity';
 import { validateSeeds } from '../core/seeds';
 import type { CrawlSessionResult } from '../net/crawlSession';
+import type { CrawlUnits } from '../net/crawlUnits';
 import type { RobotsCache } from '../net/robotsCache';
 import { budgetTotal, type PageBudgets } from '../core/crawl/pageBudgets';
 import { formatHostComparison } from '../core/format/hostComparisonText';
@@ -30,12 +31,21 @@ import { pagesForOption, pagesPerHostOption } from './planOptions';
 import { readCalibration } from './calibrate';
 import { checkContact } from './contact';
 import { readPlanToRun } from './crawlPlan';
-import { RESOLVE_OPTIONS, resolveHelp, resolveHttp, resolveOption } from './resolveOption';
+import {
+  POLITENESS_BY_OPTIONS,
+  politenessByHelp,
+  politenessByOption,
+  RESOLVE_OPTIONS,
+  resolveHelp,
+  resolveHttp,
+  resolveOption,
+} from './resolveOption';
 import type { AddressOverrides } from '../core/servers/overrides';
 import type { PlanToRun } from '../core/plan/planToRun';
 
 export const CRAWL_OPTIONS = {
   ...RESOLVE_OPTIONS,
+  ...POLITENESS_BY_OPTIONS,
   'seeds-file': { type: 'string' },
   plan: { type: 'string' },
   'max-pages': { type: 'string' },
@@ -94,7 +104,7 @@ Options:
   --contact URL              who runs the crawl, sent in the User-Agent header: an http(s) URL or mailto:
                              address; without it, a crawl of real hosts warns that operators cannot reach you
   --require-contact          refuse to crawl a real host (not loopback) without --contact
-${resolveHelp(29)}  --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
+${resolveHelp(29)}${politenessByHelp(29)}  --crawl-delay-policy P     cap | skip | obey a Crawl-delay above --max-crawl-delay (default cap)
   --max-crawl-delay SECONDS  Crawl-delay cap (default ${D.maxCrawlDelaySeconds})
   --ignore-robots            do not fetch or obey robots.txt (only for your own sites)
   --allow-other-hosts        follow links to hosts other than the seeds'
@@ -179,6 +189,7 @@ export function crawlOptionsFromFlags(
     followOtherHostRedirects: Boolean(values['follow-other-host-redirects']),
     hostRatePerSecond: parseNumber('host-rate', values['host-rate'], L.hostRatePerSecond),
     hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
+    politenessBy: politenessByOption(values['politeness-by']),
   };
   try {
     return validateSampleCrawlOptions(raw);
@@ -257,6 +268,9 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
   const { startPlannedCrawl } = await import('../net/crawlSession.js');
   const session = startPlannedCrawl(options, {
     onEvent,
+    onUnits: (made) => {
+      if (!setup.json) for (const line of unitLines(made)) io.err(`crawl-planner crawl: ${line}\n`);
+    },
     ...(setup.robotsCache ? { robotsCache: setup.robotsCache } : {}),
     ...(setup.resolve ? { http: resolveHttp(setup.resolve) } : {}),
     ...(setup.calibration ? { calibration: setup.calibration } : {}),
@@ -301,6 +315,19 @@ export async function runLiveCrawl(setup: LiveCrawlSetup): Promise<CrawlSessionR
     log?.flush();
     if (logStream) await new Promise<void>((resolve) => logStream.end(resolve));
   }
+}
+
+/** The units of two or more hosts, and the hosts that did not resolve (`--politeness-by ip`), one line each. */
+export function unitLines(made: CrawlUnits): string[] {
+  const lines = made.units.units
+    .filter((u) => u.hosts.length > 1)
+    .map(
+      (u) =>
+        `unit ${sanitizeText(u.name)}: ${u.hosts.length} hosts kept polite as one (${u.hosts.slice(0, 3).map(sanitizeText).join(', ')}${u.hosts.length > 3 ? ', …' : ''})`,
+    );
+  for (const [host, why] of Object.entries(made.unresolvedHosts ?? {}))
+    lines.push(`${sanitizeText(host)}: no address (${sanitizeText(why)}): its own unit; its requests will fail`);
+  return lines;
 }
 
 /** How long output may wait to be written with what follows it. */

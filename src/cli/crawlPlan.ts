@@ -59,12 +59,17 @@ export function readPlanToRun(
   for (const flag of SET_BY_PLAN)
     if (values[flag] !== undefined) throw new UsageError(`--${flag}: not with --plan (the plan sets it)`);
   let run: PlanToRun;
+  const doc = readDocument(path);
   try {
-    run = planToRun(readDocument(path));
+    run = planToRun(doc);
   } catch (err) {
     if (err instanceof PlanDocumentError) throw new UsageError(`--plan: ${sanitizeText(path)}: ${err.message}`);
     throw err;
   }
+  // The plan's politeness unit (docs/how-it-works.md#politeness-units; host for a document written before units).
+  const politenessBy = run.politenessBy;
+  if (values['politeness-by'] !== undefined && values['politeness-by'] !== politenessBy)
+    throw new UsageError(`--politeness-by: not with --plan (the plan keeps politeness by ${politenessBy})`);
   for (const h of run.leftOut) io.err(`crawl-planner crawl: ${leftOutLine(h)}\n`);
   if (run.rate !== null)
     io.err(
@@ -86,6 +91,8 @@ export function readPlanToRun(
       'crawl-delay-policy': s.crawlDelayPolicy,
       'max-crawl-delay': String(s.maxCrawlDelaySeconds),
       adaptive: s.adaptive,
+      'politeness-by': politenessBy,
     },
   };
 }
+

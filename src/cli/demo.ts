@@ -81,6 +81,8 @@ export interface ServerCheck {
   /** The demo host's name (fast, slow, polite, …). */
   name: string;
   host: string;
+  /** Every name the crawl reached this server by (its own and its aliases), when it is more than its own. */
+  names?: string[];
   requests: number;
   minGapSeconds: number | null;
   intervalSeconds: number;
@@ -89,17 +91,23 @@ export interface ServerCheck {
 }
 
 /**
- * Per host, the shortest gap between request arrivals against the interval, allowing 2 ms of loopback
- * slack plus `serverLagMs`, the servers' own measured event-loop delay (a late stamp shortens the next gap).
- * robots.txt counts like any other request, as it does for a server's rate limiter: it opens the host's
- * timeline, and the first page must keep the interval (Crawl-delay included) after it.
+ * Per server (one address: every name the crawl reached it by together, docs/how-it-works.md#politeness-units),
+ * the shortest gap between request arrivals against the interval, allowing 2 ms of loopback slack plus
+ * `serverLagMs`, the servers' own measured event-loop delay (a late stamp shortens the next gap). robots.txt
+ * counts like any other request, as it does for a server's rate limiter: it opens the host's timeline, and the
+ * first page must keep the interval (Crawl-delay included) after it. The interval is the host's, or its unit's
+ * when the crawl kept the names of one address as one unit.
  */
 export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs = 0): ServerCheck[] {
   const allowance = LOOPBACK_SLACK_MS + serverLagMs;
   return demo.hosts.map((h) => {
     const host = new URL(h.origin).host;
     const s = summary.hosts.find((x) => x.host === host);
-    const interval = s?.plannedIntervalSeconds ?? SAMPLE_CRAWL_DEFAULTS.delaySeconds;
+    const unit = summary.units?.find((u) => u.hosts.includes(host));
+    const interval = unit?.plannedIntervalSeconds ?? s?.plannedIntervalSeconds ?? SAMPLE_CRAWL_DEFAULTS.delaySeconds;
+    const names = (h.aliases ?? [])
+      .map((a) => new URL(a.seed).host)
+      .filter((a) => summary.hosts.some((x) => x.host === a));
     const starts = demo.arrivals(h.name).map((a) => a.at);
     const g = gaps(starts);
     const min = g.length > 0 ? Math.min(...g) / 1000 : null;
@@ -108,6 +116,7 @@ export function serverChecks(demo: DemoHosts, summary: CrawlSummary, serverLagMs
     return {
       name: h.name,
       host,
+      ...(names.length > 0 ? { names: [host, ...names] } : {}),
       requests: starts.length,
       minGapSeconds: min,
       intervalSeconds: interval,
@@ -135,13 +144,21 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
   if (values.calibrate !== undefined && testPages !== undefined)
     throw new UsageError('--test-pages: not with --calibrate (the report is what a test crawl measured)');
   const given = readCalibration(values.calibrate);
-  const resolve = resolveOption(values.resolve);
+  resolveOption(values.resolve); // checked before the hosts start
   const testPagesPerHost = given ? 0 : (testPages ?? DEMO_DEFAULTS.testPagesPerHost);
   // The servers load when they are used, the crawl engine in runLiveCrawl (src/cli/main.ts: start-up).
   const { startDemoHosts } = await import('../demo/hosts.js');
   const demo = await startDemoHosts(defaultDemoConfig());
   try {
-    const seeds = demo.hosts.flatMap((h) => h.seeds);
+    // With each host on its own address, its aliases reach it by the demo's own --resolve, and the crawl keeps
+    // politeness by address: the plan finds the shared address, the servers see one unit (on one address for
+    // all, as on macOS, the aliases are left out: every host would be one unit).
+    const aliased = demo.addressing === 'distinct' ? demo.hosts.filter((h) => (h.aliases ?? []).length > 0) : [];
+    const resolve = resolveOption([
+      ...(values.resolve ?? []),
+      ...aliased.flatMap((h) => h.aliases!.map((a) => `${a.name}=${h.address}`)),
+    ]);
+    const seeds = [...demo.hosts.flatMap((h) => h.seeds), ...aliased.flatMap((h) => h.aliases!.map((a) => a.seed))];
     const flags = (pagesPerHost: string, maxPages?: string) =>
       crawlOptionsFromFlags(
         {
@@ -151,6 +168,7 @@ export async function runDemo(argv: string[], io: Io): Promise<number> {
           ...(values.delay !== undefined ? { delay: values.delay } : {}),
           ...(values['delay-from'] !== undefined ? { 'delay-from': values['delay-from'] } : {}),
           ...(values.concurrency !== undefined ? { concurrency: values.concurrency } : {}),
+          ...(aliased.length > 0 ? { 'politeness-by': 'ip' } : {}),
         },
         seeds,
       );
@@ -236,7 +254,7 @@ function formatServerChecks(checks: ServerCheck[], color: boolean, serverLagMs: 
   const paint = (ok: boolean, s: string) => (ok ? c.green(s) : c.red(s));
   const rows = checks.map((c) => [
     c.name,
-    c.host,
+    c.names ? `${c.host} (unit: ${c.names.length} names)` : c.host,
     String(c.requests),
     c.minGapSeconds === null ? '—' : formatSeconds(c.minGapSeconds),
     formatSeconds(c.intervalSeconds),

@@ -83,6 +83,12 @@ export interface DemoHostConfig {
    * they resolve it to the host's loopback address themselves. Default: the address.
    */
   hostname?: string;
+  /**
+   * Other names for this host, on its address (e.g. `shop.fast.test`): not in DNS, so a crawl reaches them only
+   * through the demo's own mapping (`--resolve NAME=ADDRESS`). They make two hosts on one server, for the
+   * shared-address finding and `--politeness-by ip` (docs/how-it-works.md#politeness-units).
+   */
+  aliases?: string[];
   /** One line on what this host exercises. */
   description: string;
   /** Pages including the home page: `/` and `/page/1` … `/page/{pages−1}`. ≥ 1. */
@@ -182,6 +188,7 @@ export function defaultDemoConfig(): DemoConfig {
         brokenLinks: 2,
         redirectChain: ['/old', '/older', '/page/7'],
         bigPage: { path: '/big', bytes: 4 * 1024 * 1024 },
+        aliases: ['shop.fast.test'],
       },
       {
         name: 'slow',

@@ -47,6 +47,8 @@ export interface DemoHostInfo {
   pageUrls: string[];
   /** The robots.txt body when it is served with 200, else null. */
   robotsTxt: string | null;
+  /** Other names on this host's address (DemoHostConfig.aliases), each with its seed: reached by `--resolve NAME=address`. */
+  aliases?: Array<{ name: string; seed: string }>;
 }
 
 export interface DemoArrival {
@@ -163,6 +165,7 @@ class DemoHostRuntime {
       pageCount: this.site.pageCount,
       pageUrls: Array.from({ length: this.site.pageCount }, (_, i) => this.origin + pagePath(i)),
       robotsTxt: robots.status === 200 ? robots.body : null,
+      aliases: (this.config.aliases ?? []).map((name) => ({ name, seed: `http://${name}:${this.port}/` })),
     };
   }
 

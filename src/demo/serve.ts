@@ -24,6 +24,10 @@ export function formatDemoHosts(hosts: DemoHosts | readonly DemoHostInfo[]): str
       `  ${h.name.padEnd(nameWidth)}  ${h.baseUrl.padEnd(urlWidth)}  ${pages.padEnd(pagesWidth)}  ${h.description}`,
     );
   }
+  const aliases = list.flatMap((h) =>
+    (h.aliases ?? []).map((a) => `  ${a.name} → ${h.address} (${h.name}): --resolve ${a.name}=${h.address}`),
+  );
+  if (aliases.length > 0) lines.push('', "Other names on a host's address (not in DNS):", ...aliases);
   const seeds = list.flatMap((h) => h.seeds);
   if (seeds.length > 0) {
     lines.push('', 'Seeds:');

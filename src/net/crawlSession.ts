@@ -17,7 +17,9 @@ import type { Calibration } from '../core/calibrate/types';
 import { estimateDocument, type Plan } from '../core/plan';
 import { simulate } from '../core/simulate/simulate';
 import { systemClock } from './clock';
+import { crawlUnits, type CrawlUnits } from './crawlUnits';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http';
+import type { LookupAll } from './resolve';
 import type { RobotsCache } from './robotsCache';
 import { createRobotsGate } from './robotsGate';
 import { createRobotsCache, inspectRobots, type RobotsInspection } from './robotsInspect';
@@ -57,8 +59,24 @@ export interface CrawlSessionDeps {
   plan?: Plan;
   /** A robots.txt cache to share (e.g. warmed by planTestCrawl); a fresh one is made otherwise. */
   robotsCache?: RobotsCache;
-  /** Extra HTTP options (tests: `lookup`, `ca`). */
+  /** Extra HTTP options (tests: `lookup`, `ca`; `resolve`: --resolve, which the units follow too). */
   http?: Partial<Omit<HttpClientOptions, 'userAgent'>>;
+  /** How `politenessBy: 'ip'` looks the seed hosts up (tests: a local answer; default: the system's resolver). */
+  lookup?: LookupAll;
+  /** The crawl's politeness units, once made (before the first request): who shares a unit, who did not resolve. */
+  onUnits?: (units: CrawlUnits) => void;
+}
+
+/** The crawl's units (docs/how-it-works.md#politeness-units), resolved as its connections will be; none for `host`. */
+function unitsFor(options: SampleCrawlOptions, deps: CrawlSessionDeps): Promise<CrawlUnits | undefined> {
+  if (options.politenessBy === undefined || options.politenessBy === 'host') return Promise.resolve(undefined);
+  return crawlUnits(options.seeds, options.politenessBy, {
+    ...(deps.http?.resolve ? { overrides: deps.http.resolve } : {}),
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+  }).then((units) => {
+    deps.onUnits?.(units);
+    return units;
+  });
 }
 
 function timeouts(o: SampleCrawlOptions) {
@@ -162,6 +180,8 @@ export async function planTestCrawl(
     latencySeconds?: number;
     cacheOnly?: boolean;
     calibration?: Calibration;
+    /** The units the crawl made (its addresses go into the plan, which keeps the same units). */
+    units?: CrawlUnits;
   } = {},
 ): Promise<{ plan: Plan; robots: RobotsInspection | undefined; robotsCache: RobotsCache }> {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
@@ -182,6 +202,8 @@ export async function planTestCrawl(
     ...(robots ? { crawlDelays: robots.origins } : {}),
     ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}),
     ...(deps.calibration ? { calibration: deps.calibration } : {}),
+    ...(deps.units?.addressesByHost ? { addressesByHost: deps.units.addressesByHost } : {}),
+    ...(deps.units?.unresolvedHosts ? { unresolvedHosts: deps.units.unresolvedHosts } : {}),
   });
   return { plan, robots, robotsCache: cache };
 }
@@ -208,7 +230,7 @@ function plannedHost(h: Plan['hosts'][number]): PlannedHost {
 
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
 export function startCrawlSession(options: SampleCrawlOptions, deps: CrawlSessionDeps = {}): CrawlSessionHandle {
-  return launch(options, deps, undefined);
+  return launch(options, deps, undefined, unitsFor(options, deps));
 }
 
 /**
@@ -232,17 +254,20 @@ export function startPlannedCrawl(
   const answered = (url: string): void => {
     if (waiting.delete(new URL(url).origin) && waiting.size === 0) settle();
   };
+  const units = unitsFor(options, deps);
   const plan = settled.then(async () => {
+    const grouping = await units;
     const made = await planTestCrawl(options, {
       robotsCache,
       cacheOnly: true,
+      ...(grouping ? { units: grouping } : {}),
       ...(deps.latencySeconds !== undefined ? { latencySeconds: deps.latencySeconds } : {}),
       ...(deps.calibration ? { calibration: deps.calibration } : {}),
     });
     return made.plan;
   });
   plan.catch(() => undefined); // the session reads it too, and goes on without a plan
-  const handle = launch(options, { ...deps, robotsCache }, { answered, ended: settle, plan }, client);
+  const handle = launch(options, { ...deps, robotsCache }, { answered, ended: settle, plan }, units, client);
   return { ...handle, plan };
 }
 
@@ -264,6 +289,7 @@ function launch(
   options: SampleCrawlOptions,
   deps: CrawlSessionDeps,
   planning: Planning | undefined,
+  units: Promise<CrawlUnits | undefined>,
   given?: HttpClient,
 ): CrawlSessionHandle {
   const header = userAgentHeader(options.userAgent, options.contactUrl);
@@ -313,8 +339,11 @@ function launch(
 
   const done = (async (): Promise<CrawlSessionResult> => {
     try {
+      // With `ip`, the seed hosts are looked up before the first request (the units are what it connects to).
+      const grouping = await units;
       const result = await runCrawl({
         seeds: options.seeds,
+        ...(grouping ? { politenessUnits: grouping.units } : {}),
         clock: systemClock,
         random: Math.random,
         fetch: createPageFetcher(client, deferral.track),

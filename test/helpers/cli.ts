@@ -30,6 +30,8 @@ export interface CliOptions {
   onStdout?: (chunk: string, child: ChildProcess) => void;
   /** Written to the child's standard input, which is then closed; without it, stdin is not connected. */
   input?: string;
+  /** More environment for the child (e.g. NODE_OPTIONS with a local resolver). */
+  env?: Record<string, string>;
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
@@ -37,7 +39,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     const t0 = performance.now();
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (options.input !== undefined) child.stdin!.end(options.input);

@@ -18,7 +18,8 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const HOSTS = 5;
+/** The hosts the demo crawls: its five servers and one more name on fast's address (shop.fast.test). */
+const HOSTS = 6;
 
 interface HostRow {
   host: string;
@@ -40,8 +41,12 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     const step1 = out.indexOf('Step 1 of 2: a test crawl of 2 pages per host');
     const step2 = out.indexOf('Step 2 of 2: the crawl, 4 pages per host, planned with what the test crawl measured');
     assert.ok(step1 >= 0 && step2 > step1, 'the test crawl runs first, then the crawl');
-    // The crawl's plan is calibrated from the test crawl of 2 pages on each of the 5 hosts.
-    assert.match(out.slice(step2), /Calibrated from the test crawl: a test crawl of 10 pages/);
+    // The crawl's plan is calibrated from the test crawl of 2 pages on each of the 6 hosts.
+    assert.match(out.slice(step2), /Calibrated from the test crawl: a test crawl of 12 pages/);
+    // Two names on one address: the plan finds it, the crawl keeps them as one unit, the server check judges them together.
+    assert.match(out, /shared-address: 2 hosts on 127\.0\.0\.11 \(loopback\)/);
+    assert.match(r.stderr, /unit 127\.0\.0\.11: 2 hosts kept polite as one/);
+    assert.match(out, /fast +127\.0\.0\.11:\d+ \(unit: 2 names\)/);
 
     const doc = JSON.parse(readFileSync(report, 'utf8'));
     assert.notEqual(doc.plan.calibration, null, "the crawl's plan is the calibrated one");
@@ -58,11 +63,13 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     const c = doc.comparison;
     assert.ok(c.band !== null && c.band.p90Seconds >= c.band.p10Seconds, 'a calibrated plan has a band');
     assert.ok(['inside', 'above', 'below'].includes(c.inBand));
-    const line = out.split('\n').find((l) => l.startsWith('Planned ') && l.includes(' for 20 pages; actual '))!;
+    const line = out
+      .split('\n')
+      .find((l) => l.startsWith('Planned ') && l.includes(` for ${4 * HOSTS} pages; actual `))!;
     assert.ok(line, out.slice(-2000));
     assert.ok(
       line.startsWith(
-        `Planned ${formatDuration(c.plannedSeconds)} for 20 pages; actual ${formatDuration(c.elapsedSeconds)}`,
+        `Planned ${formatDuration(c.plannedSeconds)} for ${4 * HOSTS} pages; actual ${formatDuration(c.elapsedSeconds)}`,
       ),
       line,
     );
@@ -93,7 +100,7 @@ describe('crawl-planner demo', { timeout: 180_000 }, () => {
     assert.match(r.stdout, /· no band: run a test crawl to get a band$/m);
     assert.match(
       r.stdout,
-      /^Planned .* for 10 pages; actual .*; no band: run a test crawl to get a band \(leave out --test-pages 0\)\.$/m,
+      /^Planned .* for 12 pages; actual .*; no band: run a test crawl to get a band \(leave out --test-pages 0\)\.$/m,
     );
     assert.doesNotMatch(r.stdout, /p10–p90/);
   });

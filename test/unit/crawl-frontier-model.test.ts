@@ -5,14 +5,21 @@
  * pause, drop, rate changes, budget changes and removeWhere must give the same item starting on the same
  * host at the same time, the same next-ready time and the same counts, step by step.
  *
+ * Hosts come in politeness units (docs/how-it-works.md#politeness-units): a unit of one host is the case
+ * without grouping; a unit of several shares its slots, its last start and end, its pause, its rate and its
+ * bucket.
+ *
  * The rules the model states:
- * - a host may start when it is not dropped, has a free per-host slot, and has an item that may start;
+ * - a unit may start when it has a free slot and a member that is not dropped with an item that may start;
  * - an item may start when it is exempt or the budget is open, and its notBefore (0 or less counts as 0)
  *   has passed;
- * - the host's ready time is max(previous start + interval, previous end + interval under the end
- *   reading, paused until, next token time, the earliest notBefore of an item that may start);
- * - the host with the earliest ready time goes first; on a tie, the one that has had startable work
+ * - the unit's ready time is max(its previous start + interval, its previous end + interval under the end
+ *   reading, paused until, next token time, the earliest notBefore of an item of a member that may start);
+ * - the unit with the earliest ready time goes first; on a tie, the one that has had startable work
  *   (under the budget's reading) for longest;
+ * - within the unit, the member whose earliest startable item is earliest goes, where an item whose
+ *   notBefore had passed when its member last started from its queue counts as 0 (it is due); on a tie, the
+ *   one that has had startable work, or last started, longest ago;
  * - it starts the first item in its queue order (front items before, back items after everything queued)
  *   whose notBefore has passed.
  */
@@ -27,19 +34,29 @@ interface Item {
   id: number;
   notBefore: number;
   exempt: boolean;
+  /** Its notBefore had passed when its host last started from its queue: it counts as 0 in the ranking. */
+  due?: boolean;
 }
 
-interface ModelHost {
+interface ModelUnit {
   name: string;
-  queue: Item[];
   inFlight: number;
   lastStartAt: number | undefined;
   lastEndAt: number | undefined;
   pausedUntil: number;
   rate: HostRate;
   bucket: TokenBucket | undefined;
+  members: ModelHost[];
+  /** When the unit last came to have startable work, per budget reading (the tie-break). */
+  since: { open: number | undefined; closed: number | undefined };
+}
+
+interface ModelHost {
+  name: string;
+  unit: ModelUnit;
+  queue: Item[];
   dropped: boolean;
-  /** When the host last came to have startable work, per budget reading (the tie-break). */
+  /** When the host last came to have startable work or last started, per budget reading (the tie-break in its unit). */
   since: { open: number | undefined; closed: number | undefined };
 }
 
@@ -48,45 +65,76 @@ interface Config {
   perHostConcurrency: number;
 }
 
+const readingOf = (open: boolean): 'open' | 'closed' => (open ? 'open' : 'closed');
+
 /** The rules, written the obvious way. */
 class Model {
   readonly hosts: ModelHost[] = [];
+  readonly units: ModelUnit[] = [];
   open = true;
   private sinceCounter = 0;
 
   constructor(private readonly config: Config) {}
 
-  readyAt(h: ModelHost, open: boolean): number | undefined {
-    if (h.dropped || h.inFlight >= this.config.perHostConcurrency) return undefined;
-    const interval = intervalMs(h.rate.intervalSeconds);
-    const limits = [h.pausedUntil];
-    if (h.lastStartAt !== undefined) limits.push(h.lastStartAt + interval);
-    if (this.config.delayFrom === 'end' && h.lastEndAt !== undefined) limits.push(h.lastEndAt + interval);
-    if (h.bucket) limits.push(h.bucket.nextTokenAt());
+  /** A host's earliest startable item under a budget reading (a due item counts as 0), or undefined. */
+  earliest(h: ModelHost, open: boolean): number | undefined {
+    if (h.dropped) return undefined;
     const startable = h.queue.filter((item) => open || item.exempt);
     if (startable.length === 0) return undefined;
-    limits.push(Math.min(...startable.map((item) => Math.max(0, item.notBefore))));
+    return Math.min(...startable.map((item) => (item.due ? 0 : Math.max(0, item.notBefore))));
+  }
+
+  /** Every rule of the unit but its items' own times; undefined when it has no free slot. */
+  base(u: ModelUnit): number | undefined {
+    if (u.inFlight >= this.config.perHostConcurrency) return undefined;
+    const interval = intervalMs(u.rate.intervalSeconds);
+    const limits = [u.pausedUntil];
+    if (u.lastStartAt !== undefined) limits.push(u.lastStartAt + interval);
+    if (this.config.delayFrom === 'end' && u.lastEndAt !== undefined) limits.push(u.lastEndAt + interval);
+    if (u.bucket) limits.push(u.bucket.nextTokenAt());
     return Math.max(...limits);
   }
 
-  /** Records which hosts have just come to have startable work (call after every operation). */
+  unitReadyAt(u: ModelUnit, open: boolean): number | undefined {
+    const base = this.base(u);
+    const earliest = u.members.map((h) => this.earliest(h, open)).filter((e): e is number => e !== undefined);
+    if (base === undefined || earliest.length === 0) return undefined;
+    return Math.max(base, Math.min(...earliest));
+  }
+
+  /** The host's own ready time: its unit's rules and its own earliest item. */
+  readyAt(h: ModelHost, open: boolean): number | undefined {
+    const base = this.base(h.unit);
+    const earliest = this.earliest(h, open);
+    return base === undefined || earliest === undefined ? undefined : Math.max(base, earliest);
+  }
+
+  /** Records which units and hosts have just come to have startable work (call after every operation). */
   sync(): void {
+    for (const u of this.units) {
+      for (const open of [true, false]) {
+        const reading = readingOf(open);
+        if (this.unitReadyAt(u, open) === undefined) u.since[reading] = undefined;
+        else u.since[reading] ??= this.sinceCounter++;
+      }
+    }
     for (const h of this.hosts) {
-      for (const reading of ['open', 'closed'] as const) {
-        if (this.readyAt(h, reading === 'open') === undefined) h.since[reading] = undefined;
+      for (const open of [true, false]) {
+        const reading = readingOf(open);
+        if (this.earliest(h, open) === undefined) h.since[reading] = undefined;
         else h.since[reading] ??= this.sinceCounter++;
       }
     }
   }
 
-  /** The host that goes next and its ready time. */
-  top(): { host: ModelHost; at: number } | undefined {
-    let best: { host: ModelHost; at: number; since: number } | undefined;
-    for (const host of this.hosts) {
-      const at = this.readyAt(host, this.open);
+  /** The unit that goes next and its ready time. */
+  top(): { unit: ModelUnit; at: number } | undefined {
+    let best: { unit: ModelUnit; at: number; since: number } | undefined;
+    for (const unit of this.units) {
+      const at = this.unitReadyAt(unit, this.open);
       if (at === undefined) continue;
-      const since = host.since[this.open ? 'open' : 'closed']!;
-      if (!best || at < best.at || (at === best.at && since < best.since)) best = { host, at, since };
+      const since = unit.since[readingOf(this.open)]!;
+      if (!best || at < best.at || (at === best.at && since < best.since)) best = { unit, at, since };
     }
     return best;
   }
@@ -94,15 +142,31 @@ class Model {
   take(now: number): { host: ModelHost; item: Item; previousStartAt: number | undefined } | undefined {
     const top = this.top();
     if (!top || top.at > now) return undefined;
-    const h = top.host;
-    const index = h.queue.findIndex((item) => (this.open || item.exempt) && item.notBefore <= now);
+    const u = top.unit;
+    const reading = readingOf(this.open);
+    let h: ModelHost | undefined;
+    let best: { earliest: number; since: number } | undefined;
+    for (const m of u.members) {
+      const earliest = this.earliest(m, this.open);
+      if (earliest === undefined) continue;
+      const since = m.since[reading]!;
+      if (!best || earliest < best.earliest || (earliest === best.earliest && since < best.since)) {
+        h = m;
+        best = { earliest, since };
+      }
+    }
+    const index = h!.queue.findIndex((item) => (this.open || item.exempt) && item.notBefore <= now);
     assert.ok(index >= 0, 'model: a ready host has an item that may start');
-    const [item] = h.queue.splice(index, 1) as [Item];
-    const previousStartAt = h.lastStartAt;
-    h.inFlight++;
-    h.lastStartAt = now;
-    h.bucket?.take(now);
-    return { host: h, item, previousStartAt };
+    const [item] = h!.queue.splice(index, 1) as [Item];
+    // The items whose time has come, of the classes the host started from, are due from now on.
+    for (const other of h!.queue) if ((this.open || other.exempt) && other.notBefore <= now) other.due = true;
+    const previousStartAt = u.lastStartAt;
+    u.inFlight++;
+    u.lastStartAt = now;
+    u.bucket?.take(now);
+    // The host that started goes behind the unit's other members of its rank.
+    h!.since = { open: undefined, closed: undefined };
+    return { host: h!, item, previousStartAt };
   }
 
   queued(): number {
@@ -193,6 +257,8 @@ const scenarioArb = fc.integer({ min: 1, max: 4 }).chain((hosts) =>
   fc.record({
     hosts: fc.array(
       fc.record({
+        /** The host's unit (hosts with one index share it; its first host's rate and bucket are the unit's). */
+        unit: fc.integer({ min: 0, max: hosts - 1 }),
         delaySeconds: fc.constantFrom(0, 0.25, 1, 2),
         bucket: fc.option(
           fc.record({ ratePerSecond: fc.constantFrom(0.5, 2, 10), capacity: fc.integer({ min: 1, max: 3 }) }),
@@ -220,7 +286,7 @@ const ids = (items: Item[]): number[] => items.map((item) => item.id);
 describe('frontier against a reference model', () => {
   it('agrees step by step on which item starts, on which host, and when', () => {
     // What the runs exercised, so that the property cannot pass by never reaching the interesting cases.
-    const seen = { starts: 0, closedStarts: 0, waitedStarts: 0, frontStarts: 0, tiedHosts: 0 };
+    const seen = { starts: 0, closedStarts: 0, waitedStarts: 0, frontStarts: 0, tiedHosts: 0, sharedUnitStarts: 0 };
     fc.assert(
       fc.property(scenarioArb, (sc) => {
         const T0 = 1_000_000;
@@ -232,23 +298,39 @@ describe('frontier against a reference model', () => {
           mayStartNew: () => model.open,
         });
         const slots: HostSlot<Item>[] = [];
+        const unitsByIndex = new Map<number, ModelUnit>();
         sc.hosts.forEach((h, i) => {
           const name = `h${i}`;
-          // Both sides read the same rate and the same kind of bucket: those are inputs, not frontier logic.
-          const hostRate = rate(h.delaySeconds);
-          slots.push(frontier.add(name, hostRate, h.bucket && new TokenBucket(h.bucket, T0)));
-          model.hosts.push({
+          let unit = unitsByIndex.get(h.unit);
+          if (unit === undefined) {
+            // Both sides read the same rate and the same kind of bucket: those are inputs, not frontier logic.
+            unit = {
+              name: `u${h.unit}`,
+              inFlight: 0,
+              lastStartAt: undefined,
+              lastEndAt: undefined,
+              pausedUntil: Number.NEGATIVE_INFINITY,
+              rate: rate(h.delaySeconds),
+              bucket: h.bucket && new TokenBucket(h.bucket, T0),
+              members: [],
+              since: { open: undefined, closed: undefined },
+            };
+            unitsByIndex.set(h.unit, unit);
+            model.units.push(unit);
+            slots.push(frontier.add(name, unit.rate, h.bucket && new TokenBucket(h.bucket, T0), unit.name));
+          } else {
+            // A host that joins a unit shares the unit's own rate and bucket (what it passes is not used).
+            slots.push(frontier.add(name, rate(h.delaySeconds), undefined, unit.name));
+          }
+          const host: ModelHost = {
             name,
+            unit,
             queue: [],
-            inFlight: 0,
-            lastStartAt: undefined,
-            lastEndAt: undefined,
-            pausedUntil: Number.NEGATIVE_INFINITY,
-            rate: hostRate,
-            bucket: h.bucket && new TokenBucket(h.bucket, T0),
             dropped: false,
             since: { open: undefined, closed: undefined },
-          });
+          };
+          unit.members.push(host);
+          model.hosts.push(host);
         });
         let now = T0;
         let nextId = 0;
@@ -277,8 +359,15 @@ describe('frontier against a reference model', () => {
             case 'take': {
               if (o.advance === 'next') now = Math.max(now, model.top()?.at ?? now);
               else now += o.step;
-              const ready = model.hosts.filter((h) => model.readyAt(h, model.open) === model.top()?.at);
+              const ready = model.units.filter((u) => model.unitReadyAt(u, model.open) === model.top()?.at);
               if (ready.length > 1) seen.tiedHosts++;
+              const top = model.top();
+              if (
+                top &&
+                top.at <= now &&
+                top.unit.members.filter((m) => model.earliest(m, model.open) !== undefined).length > 1
+              )
+                seen.sharedUnitStarts++;
               const got = frontier.takeReady(now);
               const want = model.take(now);
               assert.deepEqual(
@@ -300,19 +389,21 @@ describe('frontier against a reference model', () => {
               const [request] = inFlight.splice(o.pick % inFlight.length, 1) as [{ host: number; startedAt: number }];
               now += o.latency;
               const h = model.hosts[request.host]!;
+              const u = h.unit;
               const sentAt = o.sentAt ? request.startedAt + Math.floor(o.latency / 2) : undefined;
               frontier.end(slots[request.host]!, now, sentAt);
-              if (!h.dropped) frontier.refresh(slots[request.host]!);
-              if (sentAt !== undefined && h.lastStartAt !== undefined && sentAt > h.lastStartAt && sentAt <= now)
-                h.lastStartAt = sentAt;
-              h.inFlight = Math.max(0, h.inFlight - 1);
-              h.lastEndAt = h.lastEndAt === undefined ? now : Math.max(h.lastEndAt, now);
+              // Always: a dropped host's unit goes on with its other members.
+              frontier.refresh(slots[request.host]!);
+              if (sentAt !== undefined && u.lastStartAt !== undefined && sentAt > u.lastStartAt && sentAt <= now)
+                u.lastStartAt = sentAt;
+              u.inFlight = Math.max(0, u.inFlight - 1);
+              u.lastEndAt = u.lastEndAt === undefined ? now : Math.max(u.lastEndAt, now);
               break;
             }
             case 'pause': {
               const h = model.hosts[o.host]!;
               frontier.pause(slots[o.host]!, now + o.ms);
-              h.pausedUntil = Math.max(h.pausedUntil, now + o.ms);
+              h.unit.pausedUntil = Math.max(h.unit.pausedUntil, now + o.ms);
               break;
             }
             case 'drop': {
@@ -324,10 +415,10 @@ describe('frontier against a reference model', () => {
             }
             case 'rate': {
               const h = model.hosts[o.host]!;
-              if (o.change === 'crawl-delay') h.rate.mergeCrawlDelay(o.seconds);
-              else if (o.change === 'throttle') h.rate.onThrottle('backoff');
-              else h.rate.onSuccess();
-              if (!h.dropped) frontier.refresh(slots[o.host]!);
+              if (o.change === 'crawl-delay') h.unit.rate.mergeCrawlDelay(o.seconds);
+              else if (o.change === 'throttle') h.unit.rate.onThrottle('backoff');
+              else h.unit.rate.onSuccess();
+              frontier.refresh(slots[o.host]!);
               break;
             }
             case 'budget':

@@ -232,6 +232,19 @@ test("task definition: pagesPerHost and pagesFor are the crawl's page budgets; m
   );
 });
 
+test("a task's politenessBy reaches the crawl's options; a bad one names the property", () => {
+  const seeds = ['https://a.example/'];
+  assert.equal(
+    resolveCrawlTask({ type: TASK_TYPE, seeds, politenessBy: 'ip' }, SETTING_DEFAULTS).options.politenessBy,
+    'ip',
+  );
+  assert.equal(resolveCrawlTask({ type: TASK_TYPE, seeds }, SETTING_DEFAULTS).options.politenessBy, undefined);
+  assert.throws(
+    () => resolveCrawlTask({ type: TASK_TYPE, seeds, politenessBy: 'asn' }, SETTING_DEFAULTS),
+    /politenessBy/,
+  );
+});
+
 test('the user agent is a product token (RFC 9309 §2.2.1)', () => {
   assert.equal(settings[SETTINGS.userAgent]!.pattern, '^[a-zA-Z_-]+$');
   const re = new RegExp(settings[SETTINGS.userAgent]!.pattern!);

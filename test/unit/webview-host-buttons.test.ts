@@ -47,6 +47,16 @@ test("runTestCrawl passes the valid seeds, the delay, a page cap and each host's
   assert.equal(h.last('notice')!.level, 'error');
 });
 
+test("runTestCrawl passes the planner's politeness unit, and none for host", () => {
+  const h = harness({ seeds: SEEDS, form: { ...form, politenessBy: 'domain' } });
+  h.controller.receive({ type: 'ready' });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.equal(h.crawls[0]![1].politenessBy, 'domain');
+  h.controller.receive({ type: 'formChanged', form: { ...form, politenessBy: 'host' } });
+  h.controller.receive({ type: 'runTestCrawl' });
+  assert.equal('politenessBy' in h.crawls[1]![1], false);
+});
+
 test('copyPlan writes the estimate --json document; without a plan it says why', async () => {
   const h = harness({ seeds: SEEDS, form });
   h.controller.receive({ type: 'ready' });

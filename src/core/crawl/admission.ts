@@ -174,7 +174,33 @@ export class Admission extends crawlPart<AdmissionParts>() {
   private ensureHost(host: string): HostSlot<UrlRecord> {
     const existing = this.frontier.get(host);
     if (existing) return existing;
-    const rate = new HostRate({
+    // A host whose unit has a member already shares the unit's rate and bucket (docs/how-it-works.md#politeness-units).
+    const unitName = this.s.unitOf?.(host) ?? host;
+    const joined = this.frontier.unit(unitName);
+    const rate = joined?.rate ?? this.newRate();
+    const bucket = joined
+      ? joined.bucket
+      : this.o.tokenBucket
+        ? new TokenBucket(
+            { ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst },
+            this.clock.now(),
+          )
+        : undefined;
+    // A Crawl-delay known before the crawl (a plan's) keeps the host, and its unit, at least that far apart from the start.
+    const known = this.o.crawlDelayByHost;
+    const delay = known !== undefined && Object.hasOwn(known, host) ? known[host] : undefined;
+    if (delay !== undefined) rate.mergeCrawlDelay(delay);
+    this.stats.addHost(host);
+    const slot = this.frontier.add(host, rate, bucket, unitName);
+    if (delay !== undefined) {
+      slot.crawlDelaySeconds = delay;
+      if (joined) this.frontier.refresh(slot);
+    }
+    return slot;
+  }
+
+  private newRate(): HostRate {
+    return new HostRate({
       configuredSeconds: this.o.delaySeconds,
       crawlDelayPolicy: this.o.crawlDelayPolicy,
       maxCrawlDelaySeconds: this.o.maxCrawlDelaySeconds,
@@ -184,17 +210,6 @@ export class Admission extends crawlPart<AdmissionParts>() {
       maxIntervalSeconds: this.o.maxRaisedIntervalSeconds,
       minRaisedSeconds: 1,
     });
-    const bucket = this.o.tokenBucket
-      ? new TokenBucket(
-          { ratePerSecond: this.o.tokenBucket.ratePerSecond, capacity: this.o.tokenBucket.burst },
-          this.clock.now(),
-        )
-      : undefined;
-    // A Crawl-delay known before the crawl (a plan's) keeps the host at least that far apart from the start.
-    const known = this.o.crawlDelayByHost;
-    if (known !== undefined && Object.hasOwn(known, host)) rate.mergeCrawlDelay(known[host]);
-    this.stats.addHost(host);
-    return this.frontier.add(host, rate, bucket);
   }
 }
 

@@ -77,6 +77,8 @@ export class CrawlState {
   readonly emitting: boolean;
   /** More than one request in flight per host: new starts wait for the end of the instant (WakeUps.endOfInstant). */
   readonly sharedHosts: boolean;
+  /** Each host's politeness unit (CrawlOptions.politenessUnits); undefined: each host is its own. */
+  readonly unitOf: ((host: string) => string) | undefined;
   /** Events held back while a response's own event is worked out (EventStream), else undefined. */
   eventBuffer: CrawlEvent[] | undefined = undefined;
 
@@ -93,6 +95,8 @@ export class CrawlState {
     this.clock = o.clock;
     this.sharedHosts = o.perHostConcurrency > 1;
     this.emitting = o.emit !== undefined;
+    const units = o.politenessUnits;
+    this.unitOf = units === undefined ? undefined : typeof units === 'function' ? units : (h) => units.unitOf(h);
     this.stats = new CrawlStats(this.clock.now());
     this.frontier = new Frontier<UrlRecord>({
       delayFrom: o.delayFrom,

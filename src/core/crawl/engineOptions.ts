@@ -92,6 +92,13 @@ export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions
       if (numberProblem(n, limit) !== undefined)
         throw new RangeError(`crawl option pageBudgets ${host} must be ${rangeText(limit)}, got ${String(n)}`);
   }
+  const units = o.politenessUnits as unknown;
+  if (
+    units !== undefined &&
+    typeof units !== 'function' &&
+    (typeof units !== 'object' || units === null || typeof (units as { unitOf?: unknown }).unitOf !== 'function')
+  )
+    throw new RangeError('crawl option politenessUnits must be a function of a host or a PolitenessUnits');
   if (typeof o.fetch !== 'function' && typeof o.startFetch !== 'function')
     throw new RangeError('crawl option fetch must be a function');
   return o;

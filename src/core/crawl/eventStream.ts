@@ -80,8 +80,16 @@ export class EventStream extends crawlPart<EventStreamParts>() {
   /** The crawl's summary at `now`: the counts, each host's planned interval, what was not followed. */
   summary(now: number): CrawlSummary {
     const s = this.s;
-    const hosts = [...s.frontier.hosts()].map((slot) => ({ name: slot.name, planned: slot.rate.planned() }));
+    const hosts = [...s.frontier.hosts()].map((slot) => ({
+      name: slot.name,
+      planned: slot.rate.planned(),
+      ...(slot.unit.size > 1 ? { unit: slot.unit.name } : {}),
+    }));
+    const units = [...s.frontier.units()]
+      .filter((u) => u.size > 1)
+      .map((u) => ({ name: u.name, hosts: u.hosts, planned: u.rate.planned() }));
     return s.stats.summary(now, hosts, {
+      units,
       stopped: s.stopping,
       plannedSeconds: s.o.plannedSeconds,
       notFollowed: summarizeNotFollowed(s.order),

@@ -66,6 +66,8 @@ export interface RequestStartEvent {
   sinceLastStartSeconds?: number;
   /** This request fetches its origin's robots.txt (through the host's queue, like a page). */
   robotsTxt?: true;
+  /** The host's politeness unit, when it shares one with other hosts: the interval and the time since the last start are the unit's. */
+  unit?: string;
 }
 
 export interface ResponseEvent {
@@ -111,6 +113,8 @@ export interface HostPausedEvent {
   /** The raw Retry-After value when one decided the pause. */
   retryAfter?: string;
   status?: number;
+  /** The host's politeness unit, when it shares one: every member of it is paused. */
+  unit?: string;
 }
 
 export interface HostDroppedEvent {
@@ -187,6 +191,26 @@ export interface HostSummary {
   robotsSkips: number;
   errors: number;
   dropped?: string;
+  /** The politeness unit the host shares with other hosts (docs/how-it-works.md#politeness-units); absent for a unit of its own. */
+  unit?: string;
+}
+
+/**
+ * A politeness unit of two or more hosts (docs/how-it-works.md#politeness-units): the gaps between request
+ * starts over all its members, which is what its interval keeps.
+ */
+export interface UnitSummary {
+  unit: string;
+  /** Its member hosts, in the order met. */
+  hosts: string[];
+  /** Requests started to any member, robots.txt included. */
+  requests: number;
+  /** Shortest and mean gap between consecutive starts to any of its members, in seconds (undefined with < 2 starts). */
+  minIntervalSeconds?: number;
+  meanIntervalSeconds?: number;
+  /** The unit's planned interval at the end: the largest of its members'. */
+  plannedIntervalSeconds: number;
+  intervalSource: LiveIntervalSource;
 }
 
 /**
@@ -238,6 +262,8 @@ export interface CrawlSummary {
   errors: number;
   retryAfterSeen: string[];
   hosts: HostSummary[];
+  /** The politeness units of two or more hosts, when there are any (CrawlOptions.politenessUnits). */
+  units?: UnitSummary[];
   /** URLs met but not requested because of the crawl's scope or limits, by reason (only reasons with URLs). */
   notFollowed: NotFollowed[];
   /** Why the crawl ended: all work done, the page limit, a stop request, or every host dropped. */

@@ -136,6 +136,21 @@ export class IndexedMinHeap<T> extends ArrayHeap<T> {
     else if (key > old) this.down(pos, key, this.seqs[pos]!, item);
   }
 
+  /**
+   * Inserts the item, or changes its key and puts it behind every item of equal key (as if re-inserted, in one
+   * pass): round-robin among equals.
+   */
+  requeue(item: T, key: number): void {
+    const pos = this.index.get(item);
+    if (pos === undefined) {
+      this.insert(key, this.nextSeq++, item);
+      return;
+    }
+    const seq = this.nextSeq++;
+    if (key < this.keys[pos]!) this.up(pos, key, seq, item);
+    else this.down(pos, key, seq, item);
+  }
+
   delete(item: T): boolean {
     const pos = this.index.get(item);
     if (pos === undefined) return false;

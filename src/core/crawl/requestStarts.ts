@@ -127,6 +127,7 @@ export class RequestStarts extends crawlPart<RequestStartsParts>() {
       intervalSeconds: slot.rate.intervalSeconds,
       intervalSource: slot.rate.source,
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
+      ...(slot.unit.size > 1 ? { unit: slot.unit.name } : {}),
     });
   }
 

@@ -47,7 +47,8 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     }
     if ('error' in result) this.onError(slot, rec, result, now);
     else this.onResponse(slot, rec, result, now);
-    if (!slot.dropped) this.frontier.refresh(slot);
+    // A dropped host's unit goes on with its other members: it is re-keyed too.
+    this.frontier.refresh(slot);
     this.outcomes.updateGate();
     this.events.maybeProgress(now, false);
   }
@@ -203,7 +204,15 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     if (valid && !slot.dropped) {
       pausedUntil = now + retryAfter!.delayMs;
       this.frontier.pause(slot, pausedUntil);
-      this.events.emit({ type: 'host-paused', at: now, host: slot.name, until: pausedUntil, retryAfter: raw!, status });
+      this.events.emit({
+        type: 'host-paused',
+        at: now,
+        host: slot.name,
+        until: pausedUntil,
+        retryAfter: raw!,
+        status,
+        ...(slot.unit.size > 1 ? { unit: slot.unit.name } : {}),
+      });
     }
     const detail = `status ${status}`;
     if (willRetry) {

@@ -5,6 +5,7 @@
  * host's Crawl-delay, the host dropped, the URL disallowed or queued.
  */
 import { errorMessage } from '../format/text';
+import { effectiveInterval } from '../politeness/interval';
 import { crawlPart, type CrawlState, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { EventStream } from './eventStream';
@@ -168,7 +169,17 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
       return;
     }
     if (decision.crawlDelaySeconds !== undefined) {
-      const plan = slot.rate.mergeCrawlDelay(decision.crawlDelaySeconds);
+      // The host's own Crawl-delay decides whether it is left out; its unit's interval takes the largest of its
+      // members' (docs/how-it-works.md#politeness-units), so a member that is left out does not slow the others.
+      const declared = Math.max(slot.crawlDelaySeconds ?? 0, decision.crawlDelaySeconds);
+      slot.crawlDelaySeconds = declared;
+      const plan = effectiveInterval({
+        configuredSeconds: this.o.delaySeconds,
+        crawlDelaySeconds: declared,
+        crawlDelayPolicy: this.o.crawlDelayPolicy,
+        maxCrawlDelaySeconds: this.o.maxCrawlDelaySeconds,
+      });
+      if (!plan.skipped || slot.unit.size === 1) slot.rate.mergeCrawlDelay(decision.crawlDelaySeconds);
       if (plan.skipped) {
         const above = plan.crawlDelayAboveCap;
         this.outcomes.dropHost(
@@ -228,7 +239,8 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
     if (known) {
       this.frontier.end(slot, now);
       this.robotsDecided(rec, known, 'front');
-      if (!slot.dropped) this.frontier.refresh(slot);
+      // A dropped host's unit goes on with its other members: it is re-keyed too.
+      this.frontier.refresh(slot);
       this.outcomes.updateGate();
       done();
       return;
@@ -265,7 +277,8 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
         else if (this.s.stopping && decision.outcome === 'unreachable')
           this.outcomes.finalize(rec, 'not-started', 'stopped');
         else this.robotsDecided(rec, decision, 'front');
-        if (!slot.dropped) this.frontier.refresh(slot);
+        // A dropped host's unit goes on with its other members: it is re-keyed too.
+        this.frontier.refresh(slot);
         this.outcomes.updateGate();
       } catch (err) {
         this.stops.failCrawl(err);
@@ -290,6 +303,7 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
       intervalSource: slot.rate.source,
       ...(previousStartAt === undefined ? {} : { sinceLastStartSeconds: (now - previousStartAt) / 1000 }),
       robotsTxt: true,
+      ...(slot.unit.size > 1 ? { unit: slot.unit.name } : {}),
     });
     pending.then(settle, (err: unknown) =>
       settle({

@@ -9,6 +9,7 @@ import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import { validateProductToken } from '../robots/token';
 import { CRAWL_DEFAULTS } from './engineOptions';
 import { budgetTotal, capBudgets, type PageBudgets } from './pageBudgets';
+import { DEFAULT_POLITENESS_BY, POLITENESS_BY, type PolitenessBy } from '../servers/units';
 
 export interface SampleCrawlOptions {
   seeds: string[];
@@ -55,6 +56,12 @@ export interface SampleCrawlOptions {
   tokenBucket?: { ratePerSecond: number; burst: number };
   /** Crawl-delays known before the crawl (a plan's, `crawl --plan`), merged by max with robots.txt's. */
   crawlDelayByHost?: Record<string, number>;
+  /**
+   * The politeness unit (docs/how-it-works.md#politeness-units): `host` (the default, left out), or `ip` (the
+   * seed hosts are resolved when the crawl starts) or `domain`, which keep the hosts of one address or one
+   * registered domain polite together.
+   */
+  politenessBy?: PolitenessBy;
 }
 
 export const SAMPLE_CRAWL_LIMITS = {
@@ -101,7 +108,7 @@ export const SAMPLE_CRAWL_DEFAULTS = {
   followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
 } as const satisfies Omit<
   SampleCrawlOptions,
-  'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets' | 'crawlDelayByHost'
+  'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets' | 'crawlDelayByHost' | 'politenessBy'
 >;
 
 /** A refused option; `field` is the option's name as the caller knows it. */
@@ -203,6 +210,12 @@ function crawlDelayByHost(value: unknown): Pick<SampleCrawlOptions, 'crawlDelayB
   return Object.keys(out).length > 0 ? { crawlDelayByHost: out } : {};
 }
 
+/** The politeness unit as given, checked; {} for the default (`host`). */
+function politenessBy(value: unknown): Pick<SampleCrawlOptions, 'politenessBy'> {
+  const by = choice('politenessBy', value, POLITENESS_BY, DEFAULT_POLITENESS_BY);
+  return by === DEFAULT_POLITENESS_BY ? {} : { politenessBy: by };
+}
+
 /** `maxPages` and the budgets together: the budgets' total by default, and budgets cut to fit a smaller cap. */
 function pagesAndBudgets(
   o: Record<string, unknown>,
@@ -286,5 +299,6 @@ export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
     followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
     ...tokenBucket(o),
     ...crawlDelayByHost(o.crawlDelayByHost),
+    ...politenessBy(o.politenessBy),
   };
 }

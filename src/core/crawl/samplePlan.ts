@@ -19,6 +19,9 @@ export interface SamplePlanFacts {
   latencySeconds?: number;
   /** What an earlier test crawl measured (`--calibrate`). */
   calibration?: Calibration;
+  /** The seed hosts' addresses the crawl resolved for its units (`politenessBy: 'ip'`), and why some have none. */
+  addressesByHost?: Readonly<Record<string, readonly string[]>>;
+  unresolvedHosts?: Readonly<Record<string, string>>;
 }
 
 /** Each origin's Crawl-delay by its host; of two origins of one host (http and https), the larger. */
@@ -49,6 +52,10 @@ export function samplePlanInput(options: SampleCrawlOptions, facts: SamplePlanFa
     adaptive: options.adaptive,
     perHostConcurrency: options.perHostConcurrency,
     ...(facts.calibration ? { calibration: facts.calibration } : {}),
+    // The crawl's own units: the plan keeps the same ones (docs/how-it-works.md#politeness-units).
+    ...(options.politenessBy ? { politenessBy: options.politenessBy } : {}),
+    ...(facts.addressesByHost ? { addressesByHost: facts.addressesByHost } : {}),
+    ...(facts.unresolvedHosts ? { unresolvedHosts: facts.unresolvedHosts } : {}),
   };
 }
 

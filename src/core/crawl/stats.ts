@@ -5,7 +5,14 @@
  * parts (engine.ts wires them) decide what happened; this only keeps count.
  */
 import type { IntervalDecision } from '../politeness/interval';
-import type { CrawlSummary, HostDroppedEvent, HostSummary, NotFollowed } from './events';
+import type {
+  CrawlSummary,
+  HostDroppedEvent,
+  HostSummary,
+  LiveIntervalSource,
+  NotFollowed,
+  UnitSummary,
+} from './events';
 
 export interface HostStats {
   /** When each request to the host started (for the achieved intervals). */
@@ -121,30 +128,32 @@ export class CrawlStats {
     this.pageTimesHead = head;
   }
 
-  /** The crawl's summary at `now`: each host's figures (in `hosts` order, with its planned interval) and the totals. */
+  /**
+   * The crawl's summary at `now`: each host's figures (in `hosts` order, with its planned interval and, when it
+   * shares one, its unit), each unit of two or more hosts (`units`), and the totals.
+   */
   summary(
     now: number,
-    hosts: Iterable<{ name: string; planned: Pick<IntervalDecision, 'seconds' | 'source'> }>,
-    end: { stopped: boolean; plannedSeconds: number | undefined; notFollowed: NotFollowed[] },
+    hosts: Iterable<{ name: string; planned: Pick<IntervalDecision, 'seconds' | 'source'>; unit?: string }>,
+    end: {
+      stopped: boolean;
+      plannedSeconds: number | undefined;
+      notFollowed: NotFollowed[];
+      units?: Iterable<{
+        name: string;
+        hosts: readonly string[];
+        planned: { seconds: number; source: LiveIntervalSource };
+      }>;
+    },
   ): CrawlSummary {
     const perHost: HostSummary[] = [];
-    for (const { name, planned } of hosts) {
+    for (const { name, planned, unit } of hosts) {
       const st = this.host(name);
-      // The gaps between consecutive starts, summed in order and their least (no list: a host can have millions).
-      const starts = st.starts;
-      let sum = 0;
-      let min = Infinity;
-      for (let i = 1; i < starts.length; i++) {
-        const gap = (starts[i]! - starts[i - 1]!) / 1000;
-        sum += gap;
-        if (gap < min) min = gap;
-      }
-      const gaps = starts.length - 1;
       perHost.push({
         host: name,
         requests: st.requests,
         pages: st.pages,
-        ...(gaps > 0 ? { minIntervalSeconds: min, meanIntervalSeconds: sum / gaps } : {}),
+        ...gapsOf(st.starts),
         plannedIntervalSeconds: planned.seconds,
         intervalSource: planned.source,
         retryAfterSeen: [...st.retryAfterSeen],
@@ -152,6 +161,20 @@ export class CrawlStats {
         robotsSkips: st.robotsSkips,
         errors: st.errors,
         ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
+        ...(unit === undefined ? {} : { unit }),
+      });
+    }
+    const units: UnitSummary[] = [];
+    for (const unit of end.units ?? []) {
+      // The members' starts, each list in time order, merged: the gaps the unit's interval keeps.
+      const starts = unit.hosts.flatMap((h) => this.host(h).starts).sort((a, b) => a - b);
+      units.push({
+        unit: unit.name,
+        hosts: [...unit.hosts],
+        requests: starts.length,
+        ...gapsOf(starts),
+        plannedIntervalSeconds: unit.planned.seconds,
+        intervalSource: unit.planned.source,
       });
     }
     let endReason: CrawlSummary['endReason'] = 'complete';
@@ -171,8 +194,22 @@ export class CrawlStats {
       errors: this.errors,
       retryAfterSeen: [...this.retryAfterSeen],
       hosts: perHost,
+      ...(units.length > 0 ? { units } : {}),
       notFollowed: end.notFollowed,
       endReason,
     };
   }
+}
+
+/** The least and mean gap between consecutive starts, in seconds (none with fewer than two); no list of gaps is made. */
+function gapsOf(starts: readonly number[]): { minIntervalSeconds?: number; meanIntervalSeconds?: number } {
+  let sum = 0;
+  let min = Infinity;
+  for (let i = 1; i < starts.length; i++) {
+    const gap = (starts[i]! - starts[i - 1]!) / 1000;
+    sum += gap;
+    if (gap < min) min = gap;
+  }
+  const gaps = starts.length - 1;
+  return gaps > 0 ? { minIntervalSeconds: min, meanIntervalSeconds: sum / gaps } : {};
 }

@@ -8,6 +8,7 @@ import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
 import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
 import type { PageBudgets } from './pageBudgets';
+import type { PolitenessUnits } from '../servers/units';
 
 // ---------------------------------------------------------------------------------------------------
 // Injected dependencies
@@ -139,6 +140,13 @@ export interface TokenBucketSetting {
   burst: number;
 }
 
+/**
+ * Each host's politeness unit (docs/how-it-works.md#politeness-units): a function from a host (`URL.host`) to
+ * its unit's name, or the PolitenessUnits of src/core/servers/units.ts (its `unitOf`). Hosts with one unit
+ * name share one back queue's turn, one request in flight (perHostConcurrency), one interval and one pause.
+ */
+export type PolitenessUnitsOption = Pick<PolitenessUnits, 'unitOf'> | ((host: string) => string);
+
 export interface CrawlOptions {
   /** Seed URLs (depth 0). Their hosts are the crawl's hosts unless `allowOtherHosts`. */
   seeds: readonly string[];
@@ -189,6 +197,12 @@ export interface CrawlOptions {
    * robots.txt Crawl-delay under the same policy and cap. Default none.
    */
   crawlDelayByHost?: Readonly<Record<string, number>>;
+
+  /**
+   * The politeness unit of each host: hosts of one unit are kept polite together, as one host
+   * (docs/how-it-works.md#politeness-units). Default: each host is its own unit.
+   */
+  politenessUnits?: PolitenessUnitsOption;
 
   /** Completed pages (final responses) after which no new URL starts (Infinity: no limit). */
   maxPages?: number;
@@ -243,6 +257,7 @@ type OptionalCrawlOptions =
   | 'defer'
   | 'tokenBucket'
   | 'crawlDelayByHost'
+  | 'politenessUnits'
   | 'pageBudgets'
   | 'plannedSeconds'
   | 'urlOutcomes';

@@ -23,6 +23,7 @@ import type {
   ResponseEvent,
   RetryScheduledEvent,
   RobotsSkipEvent,
+  UnitSummary,
 } from '../crawl/events';
 import { isThrottledIntervalSource } from '../crawl/events';
 import { bandPlace } from '../crawl/crawlReport';
@@ -296,10 +297,11 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
   };
 
   const onStart = (e: RequestStartEvent): string[] => {
+    const of = e.unit !== undefined ? ` of unit ${sanitizeText(e.unit)}` : '';
     const since =
       e.sinceLastStartSeconds !== undefined
-        ? `${formatSeconds(e.sinceLastStartSeconds)} since last start`
-        : 'first start';
+        ? `${formatSeconds(e.sinceLastStartSeconds)} since last start${of}`
+        : `first start${of}`;
     const right = [
       paint('dim', '···'),
       ' '.repeat(LATENCY_WIDTH),
@@ -333,6 +335,8 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
     parts.push(
       `until ${formatElapsed(e.until - options.startedAt)} (${formatDuration(Math.max(0, (e.until - e.at) / 1000))})`,
     );
+    // Every host of the unit waits (docs/how-it-works.md#politeness-units).
+    if (e.unit !== undefined) parts.push(`· unit ${sanitizeText(e.unit)}`);
     return [fitWidth(head(e.at, e.host) + tag('yellow', 'pause') + parts.join(' '))];
   };
 
@@ -511,5 +515,17 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
     // When even the narrowest table is too wide, the right-most columns are cut.
     lines.push(...table.map(fitWidth));
   }
+  for (const u of summary.units ?? []) lines.push(fitWidth(unitLine(u)));
   return lines;
+}
+
+/** A unit of several hosts: its members and the gaps between starts over all of them (what its interval keeps). */
+function unitLine(u: UnitSummary): string {
+  const names = u.hosts.slice(0, 3).map(sanitizeText).join(', ') + (u.hosts.length > 3 ? ', …' : '');
+  const interval = (s: number | undefined) => (s === undefined ? '—' : formatSeconds(s));
+  return (
+    `unit ${sanitizeText(u.unit)} (${formatNumber(u.hosts.length)} hosts: ${names}): ${formatNumber(u.requests)} requests,` +
+    ` min ${interval(u.minIntervalSeconds)}, mean ${interval(u.meanIntervalSeconds)} between starts` +
+    ` · planned ${formatSeconds(u.plannedIntervalSeconds)} ${sanitizeText(u.intervalSource)}`
+  );
 }

@@ -4,7 +4,8 @@
  *
  * - `host` (the default): each seed host is its own unit, as before grouping existed.
  * - `ip`: hosts that share an address are one unit (the union-find groups of groupByAddress, so a host with
- *   several addresses joins every group it touches). A host whose addresses are unknown is its own unit.
+ *   several addresses joins every group it touches). A host whose addresses are unknown is its own unit, and so
+ *   is an IP-literal seed.
  * - `domain`: hosts in one registered domain (Public Suffix List, private suffixes included) are one unit;
  *   an IP literal or a bare public suffix is its own.
  *
@@ -12,7 +13,7 @@
  * otherwise the group's key (the shared address, several joined by "+", or the registered domain). Each
  * member keeps its own robots.txt and Crawl-delay; the unit's interval is the largest of its members'.
  */
-import { groupByAddress, groupByDomain } from './groups';
+import { groupByAddress, groupByDomain, literalAddress } from './groups';
 
 /** The modes, in the order help and the sidebar list them. */
 export const POLITENESS_BY = ['host', 'ip', 'domain'] as const;
@@ -60,7 +61,7 @@ export class PolitenessUnits {
 /**
  * The units for `hosts` under `by`. `addressesByHost` (canonical addresses, as PlanInput carries them) is
  * read with `ip` only; a host missing from it is its own unit. Unit names are unique: a group's key that is
- * also a lone host's name (an IP-literal seed on a shared address) names one unit, which then holds both.
+ * also a lone host's name (an IP-literal seed on a shared address) is marked "(shared)".
  */
 export function politenessUnits(
   hosts: readonly string[],
@@ -73,14 +74,20 @@ export function politenessUnits(
       by,
       unique.map((h) => ({ name: h, hosts: [h] })),
     );
-  const groups =
-    by === 'ip' ? groupByAddress(new Map(unique.map((h) => [h, addressesByHost?.[h] ?? []]))) : groupByDomain(unique);
-  const byName = new Map<string, PolitenessUnit>();
+  // An IP-literal seed is its own unit under ip: it names the server it means.
+  const addressesOf = (h: string) => (literalAddress(h) !== undefined ? [] : (addressesByHost?.[h] ?? []));
+  const groups = by === 'ip' ? groupByAddress(new Map(unique.map((h) => [h, addressesOf(h)]))) : groupByDomain(unique);
+  // A unit of one is named by its host; a group by its key, marked when a lone host already has that name (an
+  // IP-literal seed 127.0.0.5 beside names on 127.0.0.5).
+  const lone = new Set(groups.filter((g) => g.hosts.length === 1).map((g) => g.hosts[0]!));
+  const units: PolitenessUnit[] = [];
   for (const group of groups) {
-    const name = group.hosts.length === 1 ? group.hosts[0]! : [...group.keys].sort().join('+') || group.hosts[0]!;
-    const unit = byName.get(name);
-    if (unit === undefined) byName.set(name, { name, hosts: [...group.hosts] });
-    else unit.hosts.push(...group.hosts);
+    if (group.hosts.length === 1) {
+      units.push({ name: group.hosts[0]!, hosts: [...group.hosts] });
+      continue;
+    }
+    const key = [...group.keys].sort().join('+') || group.hosts[0]!;
+    units.push({ name: lone.has(key) ? `${key} (shared)` : key, hosts: [...group.hosts] });
   }
-  return new PolitenessUnits(by, [...byName.values()]);
+  return new PolitenessUnits(by, units);
 }

@@ -5,7 +5,8 @@
 import type { Random } from '../clock';
 import { runCrawl } from '../crawl/engine';
 import type { PageRequest, PageResult, RobotsDecision, RobotsGate } from '../crawl/types';
-import type { HostPlan, ResolvedPlanInput } from '../plan/types';
+import type { HostPlan, Plan, ResolvedPlanInput } from '../plan/types';
+import { politenessUnits, type PolitenessUnits } from '../servers/units';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { OVERHEAD_MIN_SAMPLES, type Calibration, type HostCalibration, type LatencySummary } from '../calibrate/types';
 import { hostModel, sampler, type FaultKind, type HostModel } from './model';
@@ -27,18 +28,46 @@ export interface Machine {
   seeds: string[];
   /** The host of each robots.txt URL. */
   robotsUrls: Set<string>;
+  /** The plan's politeness units (docs/how-it-works.md#politeness-units), when it keeps them by ip or domain. */
+  units?: PolitenessUnits;
+}
+
+/**
+ * The plan's politeness units for the engine: its `politenessBy` (ip, domain) over its hosts, with the
+ * addresses the plan was given (its input's, or else its shared-address groups'); undefined per host.
+ */
+export function simulationUnits(plan: Pick<Plan, 'input' | 'hosts' | 'sharedServers'>): PolitenessUnits | undefined {
+  const input = plan.input as ResolvedPlanInput & {
+    politenessBy?: unknown;
+    addressesByHost?: Readonly<Record<string, readonly string[]>>;
+  };
+  const by = input.politenessBy;
+  if (by !== 'ip' && by !== 'domain') return undefined;
+  let addresses = input.addressesByHost;
+  if (by === 'ip' && addresses === undefined) {
+    const fromGroups: Record<string, string[]> = {};
+    for (const g of plan.sharedServers.groups)
+      if (g.kind === 'address') for (const h of g.hosts) fromGroups[h] = (g.addresses ?? []).map((a) => a.address);
+    addresses = fromGroups;
+  }
+  return politenessUnits(
+    plan.hosts.map((h) => h.host),
+    by,
+    addresses,
+  );
 }
 
 export function byMachine(
   hosts: readonly HostPlan[],
   calibrations: ReadonlyArray<HostCalibration | undefined>,
+  units?: PolitenessUnits,
 ): Machine[] {
   const groups = new Map<number, Machine>();
   hosts.forEach((h, i) => {
     const key = h.machine ?? 0;
     let m = groups.get(key);
     if (!m) {
-      m = { indexes: [], hosts: [], calibrations: [], seeds: [], robotsUrls: new Set() };
+      m = { indexes: [], hosts: [], calibrations: [], seeds: [], robotsUrls: new Set(), ...(units ? { units } : {}) };
       groups.set(key, m);
     }
     m.indexes.push(i);
@@ -159,6 +188,7 @@ export function runOnce(
       maxPages: Infinity,
       maxDepth: 0,
       urlOutcomes: false,
+      ...(machine.units ? { politenessUnits: machine.units } : {}),
     });
     let failure: unknown;
     finished.catch((err: unknown) => (failure = err ?? new Error('simulation failed')));

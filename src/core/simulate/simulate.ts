@@ -21,7 +21,7 @@ import { perHostSums } from './bands';
 import { makespanHistogram } from './histogram';
 import { hostModel } from './model';
 import { keepRequestsOfFirstHosts } from './requestLog';
-import { byMachine, runOnce } from './run';
+import { byMachine, runOnce, simulationUnits } from './run';
 import { SIMULATION_BUDGET_REQUESTS, SIMULATION_DEFAULTS } from './options';
 import type { Simulation, TimelineHost } from './types';
 
@@ -55,7 +55,8 @@ export function simulate(plan: Plan, options: SimulationOptions = {}): Simulatio
   // With nothing drawn at random (fixed answer times, no faults, the overhead a constant), every run is the
   // same: one is run.
   const drawn = models.some((m) => !m.fixed) || plan.overhead.measured;
-  const machines = byMachine(hosts, measured);
+  // Per politeness unit when the plan keeps them (docs/how-it-works.md#politeness-units).
+  const machines = byMachine(hosts, measured, simulationUnits(plan));
   const makespans: number[] = [];
   const ends: number[][] = hosts.map(() => []);
   let requests = 0;

@@ -2,7 +2,7 @@
  * Crawl Planner: Run Test Crawl and Stop Test Crawl.
  *
  * `crawlPlanner.runTestCrawl({ seeds, maxPages?, maxDepth?, delay?, delayFrom?, concurrency?, timeout?,
- * userAgent?, report? })` (the task definition's properties; `seeds` may also be a string of URLs)
+ * userAgent?, politenessBy?, report? })` (the task definition's properties; `seeds` may also be a string of URLs)
  * starts a test crawl and resolves when it ends with `{ exitCode, report }` (`report`: the report
  * file's URI as a string), or undefined when it did not run. Without arguments it asks which seeds:
  * the demo hosts (started if needed), the planner's seeds, or URLs typed in.

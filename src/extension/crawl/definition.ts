@@ -13,6 +13,7 @@ import {
 import { numberProblem, numberProblemText } from '../../core/limits';
 import { PLAN_LIMITS } from '../../core/plan/types';
 import type { DelayFrom } from '../../core/politeness/interval';
+import type { PolitenessBy } from '../../core/servers/units';
 import type { CrawlPlannerSettings } from '../config';
 import { TASK_TYPE } from '../ids';
 
@@ -29,6 +30,8 @@ export interface CrawlTaskDefinition extends vscode.TaskDefinition {
   concurrency?: number;
   timeout?: number;
   userAgent?: string;
+  /** The politeness unit (docs/how-it-works.md#politeness-units): host, ip or domain. */
+  politenessBy?: PolitenessBy;
   report?: string;
 }
 
@@ -44,6 +47,7 @@ export const TASK_PROPERTIES = [
   'concurrency',
   'timeout',
   'userAgent',
+  'politenessBy',
   'report',
 ] as const;
 
@@ -101,6 +105,7 @@ export function resolveCrawlTask(raw: unknown, settings: CrawlPlannerSettings): 
       timeoutSeconds: d.timeout ?? settings.requestTimeoutSeconds,
       connectTimeoutSeconds: settings.connectTimeoutSeconds,
       userAgent: d.userAgent ?? settings.userAgent,
+      politenessBy: d.politenessBy,
       contactUrl: settings.contactUrl,
       crawlDelayPolicy: settings.crawlDelayPolicy,
       maxCrawlDelaySeconds: settings.maxCrawlDelaySeconds,

@@ -31,6 +31,8 @@ export function runTestCrawl(host: StepHost, plannedSeeds: () => readonly string
     // Each host's budget is its planned pages (the rule `crawl --plan` and the exports use); a crawl of fewer
     // pages than the plan gives each host a share of them (capBudgets), so every host is sampled.
     ...(planned ? { pagesFor: planBudgets(planned.hosts).byHost } : {}),
+    // The crawl keeps the plan's unit: it resolves the hosts itself when it starts (crawlPlanner.resolve first).
+    ...(form.politenessBy !== 'host' ? { politenessBy: form.politenessBy } : {}),
   };
   // A crawl of N pages reaches at most N seeds: the first N go (100,000 seeds would not be a test crawl).
   host.guard('run the test crawl', () => host.deps.runTestCrawl(seeds.slice(0, options.maxPages), options));

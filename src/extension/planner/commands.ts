@@ -85,6 +85,7 @@ export function createPlannerViewDeps(deps: PlannerViewDepsInput): PlannerViewDe
         delayFrom: options.delayFrom,
         maxPages: options.maxPages,
         ...(options.pagesFor ? { pagesFor: options.pagesFor } : {}),
+        ...(options.politenessBy ? { politenessBy: options.politenessBy } : {}),
       }),
     openRobots: (origin, line) => vscode.commands.executeCommand(COMMANDS.openRobotsTxt, origin, line),
     openReport: () => vscode.commands.executeCommand(COMMANDS.openPlanReport),

@@ -6,6 +6,7 @@
 import type { CrawlReport } from '../../core/crawl/crawlReport';
 import type { Simulation } from '../../core/simulate/types';
 import type { CrawlDelayPolicy, DelayFrom, Plan } from '../../core/plan';
+import type { PolitenessBy } from '../../core/servers/units';
 import type { ExportSeed } from '../../core/export/types';
 import type { SitemapFileReport, SitemapSizing } from '../../core/sitemaps/sizing';
 import type { RobotsInspection } from '../../net/robotsInspect';
@@ -71,6 +72,8 @@ export interface TestCrawlRequest {
   maxPages: number;
   /** Each host's page budget from the plan (planBudgets: the one rule), cut to `maxPages` by the crawl. */
   pagesFor?: Record<string, number>;
+  /** The form's politeness unit (docs/how-it-works.md#politeness-units); absent for host. */
+  politenessBy?: PolitenessBy;
 }
 
 /** A seeds file: where it is (a URI's text, for the adapter) and its name for people. */
