@@ -70,9 +70,10 @@ test('on: the seed hosts are looked up; the plan groups the two names on 127.0.0
       '127.0.0.5 gets up to 2 requests per 1 s from 2 host queues, 2× what one host is allowed.',
   );
   const warnings = h.last('planResult')!.result.summary!.warnings;
+  // The finding is the group's sentence; the CLI's also names the flag, which the sidebar's Politeness unit replaces.
   assert.deepEqual(
     warnings.filter((w) => w.code === 'shared-address').map((w) => w.text),
-    [group!.text],
+    [`${group!.text} --politeness-by ip plans them as one unit.`],
     'the finding is the group',
   );
   assert.ok(h.saved.at(-1)!.form.checkServers, 'the choice is saved');

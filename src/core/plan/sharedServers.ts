@@ -215,7 +215,12 @@ function unitRateText(g: SharedGroup, subject: string): string {
  * The finding's sentence for one group (warnings.ts makes the finding). `by`: the plan's politeness unit; with
  * `host`, an address group's finding names the flag that plans it as one unit.
  */
-export function sharedGroupText(g: SharedGroup, by: PolitenessBy = DEFAULT_POLITENESS_BY): string {
+export function sharedGroupText(
+  g: SharedGroup,
+  by: PolitenessBy = DEFAULT_POLITENESS_BY,
+  /** Name the flags that change it (the CLI's text); the sidebar has its own Politeness unit control. */
+  flags = true,
+): string {
   if (g.kind === 'domain') {
     const subject = `If one server answers for ${g.key}, it`;
     return `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${g.unit !== undefined ? unitRateText(g, g.key) : rateText(g, subject)}`;
@@ -223,9 +228,9 @@ export function sharedGroupText(g: SharedGroup, by: PolitenessBy = DEFAULT_POLIT
   const cdn = onCdnEdge(g);
   let text = `${sharedGroupHeading(g)}: ${hostsText(g.hosts)}. ${g.unit !== undefined ? unitRateText(g, g.key) : rateText(g, g.key)}`;
   if (cdn && g.unit !== undefined)
-    text += ` Grouping by this address is too cautious: ${CDN_REASON} --politeness-by host plans them apart.`;
+    text += ` Grouping by this address is too cautious: ${CDN_REASON}${flags ? ' --politeness-by host plans them apart.' : ''}`;
   else if (cdn) text += ` Grouping by this address would be too cautious: ${CDN_REASON}`;
-  else if (g.unit === undefined && by === 'host') text += ' --politeness-by ip plans them as one unit.';
+  else if (g.unit === undefined && by === 'host' && flags) text += ' --politeness-by ip plans them as one unit.';
   return text;
 }
 

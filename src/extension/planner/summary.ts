@@ -30,7 +30,7 @@ export function sharedServersView(plan: Pick<Plan, 'sharedServers'>): SharedServ
       heading: sharedGroupHeading(g),
       hosts: g.hosts.slice(0, MAX_SHARED_HOSTS_POSTED),
       hostCount: g.hosts.length,
-      text: sharedGroupText(g),
+      text: sharedGroupText(g, undefined, false),
       cdn: onCdnEdge(g),
     })),
     groupCount: s.groups.length,
