@@ -111,6 +111,39 @@ test('--politeness-by ip: three names on one address get one interval between th
   assert.match(run.stdout, new RegExp(`unit ${ADDRESS.replace(/\./g, '\\.')} \\(3 hosts: `));
 });
 
+test("--politeness-by ip: the plan's total for the unit is the crawl's, within the fidelity bench's 8%", async () => {
+  // The same hosts, pages and delay planned by unit, offline (--resolve names every host), with loopback's
+  // answer time (a few ms) rather than the plan's default for the internet.
+  const est = await runCli([
+    'estimate',
+    '--json',
+    '--latency',
+    '0.005',
+    '--politeness-by',
+    'ip',
+    '--delay',
+    String(DELAY_MS / 1000),
+    '--pages-per-host',
+    '3',
+    ...resolveFlags(),
+    ...NAMES.map((n) => `http://${n}:${srv.port}/`),
+  ]);
+  assert.equal(est.status, 0, est.stderr);
+  const planned = JSON.parse(est.stdout) as { totalSeconds: number; units: Array<{ unit: string }> };
+  assert.deepEqual(
+    planned.units.map((u) => u.unit),
+    [ADDRESS],
+  );
+  const { run, doc } = await crawl('ip');
+  assert.equal(run.status, 0, run.stderr);
+  const elapsed = doc.summary.elapsedSeconds;
+  const error = planned.totalSeconds / elapsed - 1;
+  assert.ok(
+    Math.abs(error) <= 0.08,
+    `planned ${planned.totalSeconds} s, crawled ${elapsed} s (${(error * 100).toFixed(1)}%)`,
+  );
+});
+
 test('--politeness-by host: the same server sees the three names much closer than the interval', async () => {
   const { run, arrivals, doc } = await crawl('host');
   assert.equal(run.status, 0, run.stderr);

@@ -204,7 +204,7 @@ test('a CDN edge under ip is planned as asked, and the finding says grouping the
   assert.match(found, /--politeness-by host plans them apart\.$/);
 });
 
-test('an IP-literal seed is its own unit, beside the names that resolve to its address', () => {
+test('an IP-literal seed joins the names that resolve to its address: one server, one unit', () => {
   const p = plan({
     seeds: [{ host: '127.0.0.5:8080' }, { host: 'a.test' }, { host: 'b.test' }],
     pages: { perHost: 10 },
@@ -213,7 +213,7 @@ test('an IP-literal seed is its own unit, beside the names that resolve to its a
   });
   assert.deepEqual(
     p.hosts.map((h) => h.unit),
-    ['127.0.0.5:8080', '127.0.0.5', '127.0.0.5'],
+    ['127.0.0.5', '127.0.0.5', '127.0.0.5'],
   );
 });
 

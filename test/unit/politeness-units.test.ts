@@ -30,14 +30,16 @@ test('ip: hosts sharing any address are one unit (union-find), named by the shar
   );
   assert.equal(u.unitOf('a.co.uk'), '127.0.0.5+127.0.0.6');
   assert.deepEqual(u.membersOf('x.github.io'), ['b.co.uk', 'x.github.io']);
-  // An IP-literal seed on a shared address is still its own unit.
-  const literal = politenessUnits(['127.0.0.5', 'shop.example.com', 'blog.example.com'], 'ip', {
-    ...addresses,
-    '127.0.0.5': ['127.0.0.5'],
-  });
-  assert.equal(literal.unitOf('127.0.0.5'), '127.0.0.5');
-  assert.deepEqual(literal.membersOf('127.0.0.5'), ['127.0.0.5']);
-  assert.deepEqual(literal.membersOf('shop.example.com'), ['shop.example.com', 'blog.example.com']);
+  // An IP-literal seed is its own address: it joins the names on it (one server), given or not.
+  const givens: Array<Record<string, string[]>> = [{ '127.0.0.5:8080': ['127.0.0.5'] }, {}];
+  for (const given of givens) {
+    const literal = politenessUnits(['127.0.0.5:8080', 'shop.example.com', 'blog.example.com'], 'ip', {
+      ...addresses,
+      ...given,
+    });
+    assert.equal(literal.unitOf('127.0.0.5:8080'), literal.unitOf('shop.example.com'));
+    assert.deepEqual(literal.membersOf('127.0.0.5:8080'), ['127.0.0.5:8080', 'shop.example.com', 'blog.example.com']);
+  }
   // Not given, or without addresses: its own unit.
   assert.equal(u.unitOf('other.example'), 'other.example');
   assert.equal(politenessUnits(['a.example', 'b.example'], 'ip').units.length, 2);

@@ -1,5 +1,5 @@
 /**
- * "Alert on the trend, not just the crash" (seed: rate limiting and backoff; docs/crawl-engine.md#blocking-suspected):
+ * "Alert on the trend, not just the crash" (seed: rate limiting and backoff):
  * for one host (or politeness unit), a sliding window of outcomes, and a signal when the trend says the crawl is
  * being blocked before it fails outright:
  *

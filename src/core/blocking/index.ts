@@ -1,3 +1,3 @@
-/** Signs that a crawl is being blocked (docs/crawl-engine.md#blocking-suspected): block markers and the trend detector. */
+/** Signs that a crawl is being blocked: block markers and the trend detector. */
 export * from './markers';
 export * from './detector';

@@ -1,5 +1,5 @@
 /**
- * Block markers (docs/crawl-engine.md#blocking-suspected): signatures of the pages that bot-protection services
+ * Block markers: signatures of the pages that bot-protection services
  * serve instead of the site's content, with status 200 as often as 403 or 503. Each is a plain substring of a
  * response header or of the page's first BODY_SCAN_BYTES, matched without regard to case (never a pattern
  * run on untrusted text), and each names its source. A captcha widget also appears on real pages (a contact

@@ -4,8 +4,8 @@
  *
  * - `host` (the default): each seed host is its own unit, as before grouping existed.
  * - `ip`: hosts that share an address are one unit (the union-find groups of groupByAddress, so a host with
- *   several addresses joins every group it touches). A host whose addresses are unknown is its own unit, and so
- *   is an IP-literal seed.
+ *   several addresses joins every group it touches). A host whose addresses are unknown is its own unit; an
+ *   IP-literal seed is its own address, so it joins the names on that address (one server, whatever it is called).
  * - `domain`: hosts in one registered domain (Public Suffix List, private suffixes included) are one unit;
  *   an IP literal or a bare public suffix is its own.
  *
@@ -74,8 +74,11 @@ export function politenessUnits(
       by,
       unique.map((h) => ({ name: h, hosts: [h] })),
     );
-  // An IP-literal seed is its own unit under ip: it names the server it means.
-  const addressesOf = (h: string) => (literalAddress(h) !== undefined ? [] : (addressesByHost?.[h] ?? []));
+  // An IP-literal seed is its own address (when the caller left it out): it shares a server with names on it.
+  const addressesOf = (h: string): readonly string[] => {
+    const literal = literalAddress(h);
+    return addressesByHost?.[h] ?? (literal !== undefined ? [literal] : []);
+  };
   const groups = by === 'ip' ? groupByAddress(new Map(unique.map((h) => [h, addressesOf(h)]))) : groupByDomain(unique);
   // A unit of one is named by its host; a group by its key, marked when a lone host already has that name (an
   // IP-literal seed 127.0.0.5 beside names on 127.0.0.5).
