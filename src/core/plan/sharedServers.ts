@@ -13,7 +13,7 @@
 import { formatNumber, formatSeconds } from '../format/duration';
 import { plural } from '../format/text';
 import { classifyAddress, type AddressInfo } from '../servers/address';
-import { groupByAddress, groupByDomain, literalAddress } from '../servers/groups';
+import { groupByAddress, groupByDomain, knownAddresses } from '../servers/groups';
 import { isActive } from './makespan';
 import { DEFAULT_POLITENESS_BY, type PolitenessBy } from '../servers/units';
 import type { HostPlan, PlanInput, ResolvedPlanInput, UnitPlan } from './types';
@@ -110,8 +110,7 @@ export function sharedServers(
   if (looked !== undefined) {
     const addresses = new Map<string, readonly string[]>();
     for (const h of hosts) {
-      const literal = literalAddress(h.host);
-      const found = literal !== undefined ? [literal] : looked[h.host];
+      const found = knownAddresses(h.host, looked);
       addresses.set(h.host, found ?? []);
       if (found === undefined || found.length === 0)
         unresolved.push({ host: h.host, reason: input.unresolvedHosts?.[h.host] ?? 'not looked up' });

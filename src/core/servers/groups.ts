@@ -30,6 +30,18 @@ export function literalAddress(host: string): string | undefined {
 }
 
 /**
+ * A seed host's addresses: an IP literal is its own address, whatever a lookup said; a name has what `looked`
+ * (canonical addresses, as PlanInput carries them) gives it, or undefined when it was not looked up.
+ */
+export function knownAddresses(
+  host: string,
+  looked: Readonly<Record<string, readonly string[]>> | undefined,
+): readonly string[] | undefined {
+  const literal = literalAddress(host);
+  return literal !== undefined ? [literal] : looked?.[host];
+}
+
+/**
  * Hosts grouped by shared address. `addresses` maps each host to its addresses (canonical, see
  * canonicalAddress); a host with none (unresolved) is a group of its own with no keys. Linear in the number of
  * (host, address) pairs, near enough (union by size, path halving).

@@ -13,7 +13,7 @@
  * otherwise the group's key (the shared address, several joined by "+", or the registered domain). Each
  * member keeps its own robots.txt and Crawl-delay; the unit's interval is the largest of its members'.
  */
-import { groupByAddress, groupByDomain, literalAddress } from './groups';
+import { groupByAddress, groupByDomain, knownAddresses } from './groups';
 
 /** The modes, in the order help and the sidebar list them. */
 export const POLITENESS_BY = ['host', 'ip', 'domain'] as const;
@@ -60,8 +60,8 @@ export class PolitenessUnits {
 
 /**
  * The units for `hosts` under `by`. `addressesByHost` (canonical addresses, as PlanInput carries them) is
- * read with `ip` only; a host missing from it is its own unit. Unit names are unique: a group's key that is
- * also a lone host's name (an IP-literal seed on a shared address) is marked "(shared)".
+ * read with `ip` only; a host missing from it is its own unit, and an IP literal is its own address. Unit names
+ * are unique.
  */
 export function politenessUnits(
   hosts: readonly string[],
@@ -74,23 +74,16 @@ export function politenessUnits(
       by,
       unique.map((h) => ({ name: h, hosts: [h] })),
     );
-  // An IP-literal seed is its own address (when the caller left it out): it shares a server with names on it.
-  const addressesOf = (h: string): readonly string[] => {
-    const literal = literalAddress(h);
-    return addressesByHost?.[h] ?? (literal !== undefined ? [literal] : []);
-  };
-  const groups = by === 'ip' ? groupByAddress(new Map(unique.map((h) => [h, addressesOf(h)]))) : groupByDomain(unique);
-  // A unit of one is named by its host; a group by its key, marked when a lone host already has that name (an
-  // IP-literal seed 127.0.0.5 beside names on 127.0.0.5).
-  const lone = new Set(groups.filter((g) => g.hosts.length === 1).map((g) => g.hosts[0]!));
-  const units: PolitenessUnit[] = [];
-  for (const group of groups) {
-    if (group.hosts.length === 1) {
-      units.push({ name: group.hosts[0]!, hosts: [...group.hosts] });
-      continue;
-    }
-    const key = [...group.keys].sort().join('+') || group.hosts[0]!;
-    units.push({ name: lone.has(key) ? `${key} (shared)` : key, hosts: [...group.hosts] });
-  }
+  // An IP-literal seed is its own address: it shares a server with the names on it.
+  const groups =
+    by === 'ip'
+      ? groupByAddress(new Map(unique.map((h) => [h, knownAddresses(h, addressesByHost) ?? []])))
+      : groupByDomain(unique);
+  // A unit of one is named by its host, a group by its key. The names are unique: a key that is a lone host's
+  // name would be an IP literal, and that literal is in the group on its own address.
+  const units: PolitenessUnit[] = groups.map((group) => ({
+    name: group.hosts.length === 1 ? group.hosts[0]! : [...group.keys].sort().join('+') || group.hosts[0]!,
+    hosts: [...group.hosts],
+  }));
   return new PolitenessUnits(by, units);
 }
