@@ -1,12 +1,15 @@
 /**
  * The simulation runs the engine with the plan's politeness units (docs/how-it-works.md#politeness-units): a plan
- * kept by ip makes the hosts of one address one unit in every simulated run, so their pages take turns.
+ * kept by ip makes the hosts of one address one unit in every simulated run, so their pages take turns; the band
+ * of a plan too large to run request by request (per-host sums) draws a unit's members together.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plan, type Plan, type PlanInput } from '../../src/core/plan';
 import { simulationUnits } from '../../src/core/simulate/run';
 import { simulate } from '../../src/core/simulate/simulate';
+import { SAMPLE_RUNS } from '../../src/core/simulate/bands';
+import { calibration, hostCalibration } from '../helpers/calibration';
 
 const HOSTS = ['a.example', 'b.example', 'c.example', 'd.example'];
 const input: PlanInput = {
@@ -48,4 +51,26 @@ test('by domain, the hosts of one registered domain are one unit in the simulati
   );
   assert.equal(simulationUnits(p)!.unitOf('x.shop.example'), 'shop.example');
   assert.ok(simulate(p, { runs: 1 }).p50Seconds >= 40, 'the two hosts take turns');
+});
+
+test('per-host sums (a plan too large to run request by request) keep the units: the hosts of one address are drawn together', () => {
+  const jitter = [0.04, 0.05, 0.06, 0.08, 0.12];
+  const cal = calibration(HOSTS.map((h) => hostCalibration(h, { samples: jitter })));
+  const perHost = plan({ ...input, pages: { perHost: 120 }, delaySeconds: 0.5, calibration: cal });
+  const byIp = keptBy(perHost, 'ip');
+  const engine = simulate(byIp, { runs: 100, seed: 5 });
+  // A budget that makes each unit's sample runs a part of its pages: its time is a sum drawn from their spread.
+  const budget = { runs: 100, seed: 5, budgetRequests: 4 * SAMPLE_RUNS * 60 };
+  const sums = simulate(byIp, budget);
+  const apart = simulate(perHost, budget);
+  assert.equal(engine.method, 'engine');
+  assert.equal(sums.method, 'per-host-sums');
+  // The unit's 3 × 121 requests at 0.5 s: about 181 s; each host alone about 60 s.
+  assert.ok(apart.p50Seconds < 70, `per host: ${apart.p50Seconds} s`);
+  assert.ok(
+    Math.abs(sums.p50Seconds - engine.p50Seconds) <= 0.03 * engine.p50Seconds,
+    `per-host sums ${sums.p50Seconds} s, engine ${engine.p50Seconds} s`,
+  );
+  const b = sums.hosts.find((h) => h.host === 'b.example')!;
+  assert.ok(b.p50Seconds > 170, `b.example ends with its unit: ${b.p50Seconds} s`);
 });

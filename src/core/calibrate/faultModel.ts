@@ -53,16 +53,33 @@ export interface FitCounts {
  */
 export const FAULT_RATE_PRIOR = { faults: 0.5, requests: 25 } as const;
 
+/**
+ * The fault a host that showed none at random may still have (docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open):
+ * ten requests without a fault do not show that there is none. It is a back end's error (`status`) or, `hangShare`
+ * of the time, a hang that lasts the test crawl's own timeout (when its report gives it); both retried as the
+ * engine retries them. Its rate is the posterior of none seen: the plan's walk takes its mean, the simulation
+ * draws it.
+ */
+export const UNSEEN_FAULT = { status: 500, hangShare: 0.5 } as const;
+
+/** Whether a host's random faults (as randomFaults gives them) hold none at random: then it gets UNSEEN_FAULT. */
+export function showsNoRandomFault(f: HostFaults): boolean {
+  return [f.tooManyRequests, f.serverErrors, f.timeouts, f.otherErrors].every((k) => k.rate <= 0 || k.every !== null);
+}
+
 /** The posterior mean of a fault rate seen `count` times in `requests` requests. */
 export function posteriorRate(count: number, requests: number): number {
   return (count + FAULT_RATE_PRIOR.faults) / (requests + FAULT_RATE_PRIOR.requests);
 }
 
-/** Refusals a limiter must explain before the fit tells it from random refusals. */
+/**
+ * Separate refusals (each after an accepted request: see LimiterFit.events) a limiter must explain before the fit
+ * tells it from random refusals.
+ */
 export const MIN_REFUSALS_TO_TELL = 3;
 /** Gaps kept as evidence, each side. */
 export const FIT_MAX_GAPS = 50;
-/** Refusals a token bucket must explain: one refusal tells nothing about a burst (any of 800 buckets could refuse it). */
+/** Separate refusals a token bucket must explain: one refusal (or one run of them) tells nothing about a burst (any of 800 buckets could refuse it). */
 const MIN_BUCKET_REFUSALS = 2;
 /** Token bucket sizes tried. */
 const BURSTS = [2, 3, 4, 5, 6, 8, 10, 12, 16, 20] as const;
@@ -76,11 +93,19 @@ const LIMITER_STATUSES = [429, 503] as const;
 interface Labelled {
   gapMs: number;
   refused: boolean;
+  /** A refusal that ends a run of accepted requests: the first of a run of refusals (see LimiterFit.events). */
+  event: boolean;
 }
 
 interface LimiterFit {
   limiter: LimiterModel;
   explained: number;
+  /**
+   * Explained refusals that each followed an accepted request: a run of refusals with no success between (a
+   * retry refused again, as in a server's outage window) is one piece of evidence, not several. The fit tells a
+   * limiter, and a bucket's burst, by these.
+   */
+  events: number;
   mispredicted: number;
   refusedGaps: number[];
   acceptedGaps: number[];
@@ -90,10 +115,12 @@ interface LimiterFit {
 function labelled(seq: readonly FitRequest[], status: number, since: 'accepted' | 'any'): Labelled[] {
   const out: Labelled[] = [];
   let ref: number | undefined;
+  let afterRefusal = false;
   for (const r of seq) {
     const refused = r.status === status;
-    if (ref !== undefined) out.push({ gapMs: r.startMs - ref, refused });
+    if (ref !== undefined) out.push({ gapMs: r.startMs - ref, refused, event: refused && !afterRefusal });
     if (!refused || since === 'any' || ref === undefined) ref = r.startMs;
+    afterRefusal = refused;
   }
   return out;
 }
@@ -123,6 +150,7 @@ function minIntervalFit(seq: readonly FitRequest[], status: number, since: 'acce
   const below = items.slice(0, bestEnd);
   const above = items.slice(bestEnd);
   const explained = below.filter((x) => x.refused).length;
+  const events = below.filter((x) => x.event).length;
   const lo = below[below.length - 1]!.gapMs / 1000;
   const hi = above.length > 0 ? above[0]!.gapMs / 1000 : lo * 1.5;
   return {
@@ -136,6 +164,7 @@ function minIntervalFit(seq: readonly FitRequest[], status: number, since: 'acce
       retryAfterShare: 0,
     },
     explained,
+    events,
     mispredicted: below.length - explained,
     refusedGaps: items.filter((x) => x.refused).map((x) => x.gapMs / 1000),
     acceptedGaps: items.filter((x) => !x.refused).map((x) => x.gapMs / 1000),
@@ -147,22 +176,29 @@ function bucketCost(seq: readonly FitRequest[], status: number, intervalMs: numb
   let tokens = burst;
   let at: number | undefined;
   let explained = 0;
+  let events = 0;
   let mispredicted = 0;
   let refusals = 0;
+  let afterRefusal = false;
   for (const r of seq) {
     if (at !== undefined) tokens = Math.min(burst, tokens + (r.startMs - at) / intervalMs);
     at = r.startMs;
     const refused = r.status === status;
     const predicted = tokens < 1 - TOKEN_SLACK;
+    const first = !afterRefusal;
+    afterRefusal = refused;
     if (refused) {
       refusals++;
-      if (predicted) explained++;
+      if (predicted) {
+        explained++;
+        if (first) events++;
+      }
     } else {
       if (predicted) mispredicted++;
       tokens = Math.max(0, tokens - 1);
     }
   }
-  return { cost: mispredicted + refusals - explained, explained, mispredicted };
+  return { cost: mispredicted + refusals - explained, explained, events, mispredicted };
 }
 
 function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit | null {
@@ -176,13 +212,20 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
   for (let i = 0; i < MAX_BUCKET_INTERVALS; i++) candidates.push(lo * (hi / lo) ** (i / (MAX_BUCKET_INTERVALS - 1)));
   // The best (fewest mispredictions; the smaller burst on a tie), and the run of refill intervals around it
   // that does as well: its range reaches to the neighbouring intervals that do worse.
-  let best: { cost: number; burst: number; lo: number; hi: number; explained: number; mispredicted: number } | null =
-    null;
+  let best: {
+    cost: number;
+    burst: number;
+    lo: number;
+    hi: number;
+    explained: number;
+    events: number;
+    mispredicted: number;
+  } | null = null;
   for (const burst of BURSTS) {
     const costs = candidates.map((intervalMs) => bucketCost(seq, status, intervalMs, burst));
     for (let i = 0; i < costs.length; i++) {
       const c = costs[i]!;
-      if (c.explained < MIN_BUCKET_REFUSALS || (best !== null && c.cost >= best.cost)) continue;
+      if (c.events < MIN_BUCKET_REFUSALS || (best !== null && c.cost >= best.cost)) continue;
       let a = i;
       let b = i;
       while (a > 0 && costs[a - 1]!.cost === c.cost) a--;
@@ -207,6 +250,7 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
       retryAfterShare: 0,
     },
     explained: best.explained,
+    events: best.events,
     mispredicted: best.mispredicted,
     refusedGaps: [],
     acceptedGaps: [],
@@ -227,7 +271,28 @@ export function middle(lo: number, hi: number): number {
 export function withinRange(lo: number, hi: number, u: number): number {
   return lo > 0 ? lo * (hi / lo) ** u : lo + u * (hi - lo);
 }
+/** "one refusal", "3 refusals", or "2 refusals in one run" when runs of them are fewer pieces of evidence. */
+function refusalsText(explained: number, events: number): string {
+  const n = explained === 1 ? 'one refusal' : `${explained} refusals`;
+  if (events === explained) return n;
+  return `${n} in ${events === 1 ? 'one run' : `${events} runs`}`;
+}
+
 const costOf = (f: LimiterFit, refusals: number): number => f.mispredicted + refusals - f.explained;
+
+const refusedStatus = (status: number | null): boolean => status !== null && (status === 429 || status >= 500);
+
+/** The 429s and 5xx that came right after another (FaultModelEvidence.repeated). */
+function repeatedRefusals(seq: readonly FitRequest[]): { tooManyRequests: number; serverErrors: number } {
+  const out = { tooManyRequests: 0, serverErrors: 0 };
+  for (let i = 1; i < seq.length; i++) {
+    const s = seq[i]!.status;
+    if (!refusedStatus(s) || !refusedStatus(seq[i - 1]!.status)) continue;
+    if (s === 429) out.tooManyRequests++;
+    else out.serverErrors++;
+  }
+  return out;
+}
 
 /** The host's fault model from its requests in start order (robots.txt first) and its faults' counts. */
 export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): HostFaultModel {
@@ -268,7 +333,8 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
   if (random5xx > 0 && !counting(503, random5xx)) kinds.push('random-5xx');
   if (counts.timeouts > 0) kinds.push('timeouts');
   if (counts.otherErrors > 0) kinds.push('errors');
-  const undetermined = limiter !== null && explained < MIN_REFUSALS_TO_TELL;
+  const events = chosen?.fit.events ?? 0;
+  const undetermined = limiter !== null && events < MIN_REFUSALS_TO_TELL;
   const evidence: FaultModelEvidence = {
     requests: seq.length,
     refusals: seq.filter((r) => r.status === 429 || r.status === 503).length,
@@ -276,6 +342,7 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
     mispredicted: chosen?.fit.mispredicted ?? 0,
     refusedGapsSeconds: (chosen?.fit.refusedGaps ?? []).sort((a, b) => a - b).slice(-FIT_MAX_GAPS),
     acceptedGapsSeconds: (chosen?.fit.acceptedGaps ?? []).sort((a, b) => a - b).slice(0, FIT_MAX_GAPS),
+    repeated: repeatedRefusals(seq),
   };
   return {
     kinds,
@@ -284,7 +351,7 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
     undetermined,
     evidence,
     note: undetermined
-      ? `${explained === 1 ? 'one refusal' : `${explained} refusals`}: too few to tell a rate limiter from random ${limiter!.status}s or to pin its interval (the band draws it from ${limiter!.intervalRangeSeconds[0]} to ${limiter!.intervalRangeSeconds[1]} s)`
+      ? `${refusalsText(explained, events)}: too few to tell a rate limiter from random ${limiter!.status}s or to pin its interval (the band draws it from ${limiter!.intervalRangeSeconds[0]} to ${limiter!.intervalRangeSeconds[1]} s)`
       : null,
   };
 }
@@ -311,14 +378,28 @@ export function randomFaults(c: HostCalibration): HostFaults {
     timeouts: less(f.timeouts, 0),
     otherErrors: less(f.otherErrors, 0),
   };
+  // A run of refusals is one event: the repeats come out of the random rates (a limiter's explained ones instead).
+  const repeated = model.evidence.repeated ?? { tooManyRequests: 0, serverErrors: 0 };
   if (l === null)
-    return { ...rest, tooManyRequests: less(f.tooManyRequests, 0), serverErrors: less(f.serverErrors, 0) };
+    return {
+      ...rest,
+      tooManyRequests: less(f.tooManyRequests, repeated.tooManyRequests),
+      serverErrors: less(f.serverErrors, repeated.serverErrors),
+    };
   if (l.status === 429)
-    return { ...rest, tooManyRequests: less(f.tooManyRequests, explained), serverErrors: less(f.serverErrors, 0) };
+    return {
+      ...rest,
+      tooManyRequests: less(f.tooManyRequests, explained),
+      serverErrors: less(f.serverErrors, repeated.serverErrors),
+    };
   const served = less(f.serverErrors, explained);
   const statuses = { ...f.serverErrors.statuses };
   const key = String(l.status);
   statuses[key] = Math.max(0, (statuses[key] ?? 0) - explained);
   if (statuses[key] === 0) delete statuses[key];
-  return { ...rest, tooManyRequests: less(f.tooManyRequests, 0), serverErrors: { ...served, statuses } };
+  return {
+    ...rest,
+    tooManyRequests: less(f.tooManyRequests, repeated.tooManyRequests),
+    serverErrors: { ...served, statuses },
+  };
 }

@@ -94,6 +94,12 @@ export interface FaultModelEvidence {
   refusedGapsSeconds: number[];
   /** The gaps before accepted requests, the shortest ones. */
   acceptedGapsSeconds: number[];
+  /**
+   * 429s and 5xx that came right after another 429 or 5xx, with no success between (a retry refused again, as in
+   * a server's outage window): one event with the refusal before them, left out of the random rates. Absent in a
+   * calibration written by hand: none.
+   */
+  repeated?: { tooManyRequests: number; serverErrors: number };
 }
 
 /**

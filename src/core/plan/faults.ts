@@ -9,7 +9,7 @@
  * the measured answer times (timing.ts). Deterministic: the expected path, not a sample (the simulation
  * samples).
  */
-import { randomFaults } from '../calibrate/faultModel';
+import { posteriorRate, randomFaults, showsNoRandomFault, UNSEEN_FAULT } from '../calibrate/faultModel';
 import type { LimiterReplay } from '../calibrate/limiterReplay';
 import type { HostCalibration } from '../calibrate/types';
 import { CRAWL_DEFAULTS } from '../crawl/engineOptions';
@@ -21,6 +21,14 @@ import { engineSeconds, gapAfter, type LatencyModel, type Overhead } from './tim
 
 /** Requests walked one by one; a host with more continues at the average of the second half of these. */
 export const FAULT_WALK_MAX_REQUESTS = 100_000;
+
+/**
+ * Where a fitted model's random faults start accumulating (`centred`): the first comes once the expected count
+ * reaches ln 2, when at least one is as likely as none, and the kth near k − 0.31. So N requests get the median
+ * count of a Poisson(N × rate) (within one near its thresholds k − 1/3 + 0.02 / k), not its floor: the plan is
+ * the middle of the runs, and a rare costly fault (a hang) is in the band's tail, not in every plan.
+ */
+const MEDIAN_START = 1 - Math.LN2;
 
 /** The golden ratio's fractional part: its multiples mod 1 spread evenly over [0, 1). */
 const GOLDEN = 0.6180339887498949;
@@ -39,8 +47,8 @@ interface Outcome {
   /** The answer's status when it is one the engine learns a limit from (429, 503; HostRate.onThrottle). */
   status?: number;
   /**
-   * Placed in the middle of its period (the first after ½ / rate requests) rather than at its end: a random
-   * fault of a fitted model, whose expected count over N requests is N × rate, not its floor.
+   * Placed by the median count (the first after ln 2 / rate requests: MEDIAN_START) rather than at the end of its
+   * period: a random fault of a fitted model, whose count over N requests is Poisson(N × rate), not its floor.
    */
   centred?: boolean;
 }
@@ -109,6 +117,39 @@ export function faultOutcomes(c: HostCalibration): Outcome[] {
   const latOther = mean(o.latencySeconds);
   add(o.rate * share(retriedKinds, o.count), latOther, undefined, 'backoff', true);
   add(o.rate * (1 - share(retriedKinds, o.count)), latOther, undefined, undefined, false);
+  return out;
+}
+
+/**
+ * The fault a fitted host that showed none at random may still have (UNSEEN_FAULT), at its posterior mean rate
+ * given none in the host's requests: a 500 or a hang of the test crawl's timeout, each retried, centred like a
+ * fitted model's random faults. The simulation draws the same fault (src/core/simulate/model.ts); the walk takes
+ * its expected path, so that the plan is not the band's best case. None without a fitted model.
+ */
+export function unseenFaultOutcomes(c: HostCalibration): Outcome[] {
+  if (c.model === undefined || !showsNoRandomFault(randomFaults(c))) return [];
+  const rate = posteriorRate(0, c.requests);
+  const hang = c.timeoutSeconds === undefined ? 0 : UNSEEN_FAULT.hangShare;
+  // The 500 first: of two kinds at one rate the walk places the first listed first; the hang is the costlier tail.
+  const out: Outcome[] = [
+    {
+      rate: rate * (1 - hang),
+      latency: c.latency.meanSeconds,
+      retryAfter: undefined,
+      throttle: 'backoff',
+      retried: true,
+      centred: true,
+    },
+  ];
+  if (hang > 0)
+    out.push({
+      rate: rate * hang,
+      latency: c.timeoutSeconds!,
+      retryAfter: undefined,
+      throttle: 'backoff',
+      retried: true,
+      centred: true,
+    });
   return out;
 }
 
@@ -182,7 +223,7 @@ export function walkHost(w: WalkInput): WalkResult {
   // each kind is behind its share, so that kinds interleave rather than come together.
   const total = w.outcomes.reduce((sum, x) => sum + x.rate, 0);
   const given = w.outcomes.map(() => 0);
-  let due = w.outcomes.length > 0 && w.outcomes.every((x) => x.centred === true) ? 0.5 : 0;
+  let due = w.outcomes.length > 0 && w.outcomes.every((x) => x.centred === true) ? MEDIAN_START : 0;
   let faults = 0;
   const slack = 1e-9;
   // The limiter counts the robots.txt request at t = 0; its refusals with a Retry-After come at their share.

@@ -9,7 +9,7 @@ import type { HostCalibration } from '../calibrate/types';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { limiterReplay } from '../calibrate/limiterReplay';
-import { faultOutcomes, limiterRefusal, walkHost } from './faults';
+import { faultOutcomes, limiterRefusal, unseenFaultOutcomes, walkHost } from './faults';
 import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
 import {
   CRAWL_DELAY_CEILING_SECONDS,
@@ -143,7 +143,9 @@ export function planHostWithNotes(
   let attempts = pages + nonPage;
   const outcomes = calibration !== undefined && !decision.skipped ? faultOutcomes(calibration) : [];
   const refusal = calibration !== undefined && !decision.skipped ? limiterRefusal(calibration) : null;
-  if ((outcomes.length > 0 || refusal !== null) && pages > 0) {
+  // The fault a fitted host may have although the test crawl saw none: part of the walk, not of `calibrated`.
+  const unseen = calibration !== undefined && !decision.skipped ? unseenFaultOutcomes(calibration) : [];
+  if ((outcomes.length > 0 || refusal !== null || unseen.length > 0) && pages > 0) {
     const walked = walkHost({
       urls: lanePages,
       delayFrom: r.delayFrom,
@@ -154,7 +156,7 @@ export function planHostWithNotes(
       adaptive: r.adaptive,
       latency: measured ?? LatencyModel.fixed(latency),
       robotsLatencySeconds: robotsLatency,
-      outcomes,
+      outcomes: unseen.length === 0 ? outcomes : [...outcomes, ...unseen],
       limiter: refusal === null ? null : { ...refusal, replay: limiterReplay(calibration!.model!.limiter!) },
       overhead: o,
     });

@@ -6,7 +6,7 @@
  * calibration). For one run, the model's parameters are first drawn from what the test crawl leaves open
  * (draws.ts; docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open).
  */
-import { randomFaults, withinRange } from '../calibrate/faultModel';
+import { randomFaults, showsNoRandomFault, UNSEEN_FAULT, withinRange } from '../calibrate/faultModel';
 import { limiterReplay, type LimiterReplay } from '../calibrate/limiterReplay';
 import type { FaultSummary, HostCalibration, HostFaults } from '../calibrate/types';
 import type { Random } from '../clock';
@@ -176,9 +176,6 @@ function faultKinds(
   return kinds;
 }
 
-/** The status a fault never seen on a host answers with, when the run draws one (a back end's error). */
-const UNSEEN_FAULT_STATUS = 500;
-
 /**
  * The model of one planned host; `calibration` when a test crawl saw it. With `random`, for one run: every
  * list of measured times is first drawn anew from itself (a bootstrap of the calibration), and with a fitted
@@ -205,7 +202,7 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
       ? fault.rate
       : rateDraw(fault.count, requests, random);
   const faults = withFaults && source !== undefined ? faultKinds(source, h.latencySeconds, list, rateOf) : [];
-  if (fitted !== undefined && random !== undefined && !faults.some((f) => f.every === null)) {
+  if (fitted !== undefined && random !== undefined && (!withFaults || showsNoRandomFault(source!))) {
     const rate = rateDraw(0, requests, random);
     // The fault not seen is a back end's error or, as often, a hang that lasts the crawl's timeout (when the
     // report gives it), retried as the engine retries a timeout.
@@ -214,7 +211,7 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
       rate,
       every: null,
       draw(r, startedAt) {
-        if (timeoutSeconds !== undefined && r() < 0.5)
+        if (timeoutSeconds !== undefined && r() < UNSEEN_FAULT.hangShare)
           return {
             result: (endedAt) => ({ error: { kind: 'timeout', message: 'simulated timeout' }, startedAt, endedAt }),
             seconds: timeoutSeconds,
@@ -222,10 +219,10 @@ export function hostModel(h: HostPlan, calibration: HostCalibration | undefined,
             status: null,
           };
         return {
-          result: statusAnswer(UNSEEN_FAULT_STATUS, null, startedAt),
+          result: statusAnswer(UNSEEN_FAULT.status, null, startedAt),
           seconds: latency(r),
           retryAfterSeconds: null,
-          status: UNSEEN_FAULT_STATUS,
+          status: UNSEEN_FAULT.status,
         };
       },
     });
