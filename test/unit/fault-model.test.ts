@@ -94,7 +94,7 @@ test('fit: a limiter seen refusing twice is undetermined, and says so', () => {
   const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
   assert.equal(m.limiter?.kind, 'min-interval');
   assert.equal(m.undetermined, true);
-  assert.match(m.note!, /2 refusals: too few to tell a rate limiter/);
+  assert.match(m.note!, /2 refusals: too few to tell a min-interval limiter \([0-9.]+–[0-9.]+ s\)(, a token bucket of \d+ \(a token per [0-9.]+–[0-9.]+ s\))? and random 429s apart/);
   const [lo, hi] = m.limiter!.intervalRangeSeconds;
   assert.ok(lo < 0.5 && 0.5 <= hi, `${lo}–${hi}`);
 });
@@ -392,7 +392,7 @@ test('fit: refusals in runs count as their runs: a limiter seen in two runs of t
   assert.equal(m.undetermined, false, 'three runs tell');
   const two = fitFaultModel(seq.slice(0, 24), counts({ tooManyRequests: 4 }));
   assert.equal(two.undetermined, true);
-  assert.match(two.note!, /4 refusals in 2 runs: too few to tell a rate limiter/);
+  assert.match(two.note!, /4 refusals in 2 runs: too few to tell a min-interval limiter/);
 });
 
 test("the plan's walk counts the fault a test crawl did not meet, at its posterior mean: a fitted host without faults is planned above its clean time", () => {

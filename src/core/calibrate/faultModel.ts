@@ -201,7 +201,11 @@ function bucketCost(seq: readonly FitRequest[], status: number, intervalMs: numb
   return { cost: mispredicted + refusals - explained, explained, events, mispredicted };
 }
 
-function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit | null {
+function tokenBucketFit(
+  seq: readonly FitRequest[],
+  status: number,
+  minEvents = MIN_BUCKET_REFUSALS,
+): LimiterFit | null {
   const gaps = labelled(seq, status, 'any').map((x) => x.gapMs);
   const distinct = [...new Set(gaps.filter((g) => g > 0))].sort((a, b) => a - b);
   if (distinct.length === 0) return null;
@@ -225,7 +229,7 @@ function tokenBucketFit(seq: readonly FitRequest[], status: number): LimiterFit 
     const costs = candidates.map((intervalMs) => bucketCost(seq, status, intervalMs, burst));
     for (let i = 0; i < costs.length; i++) {
       const c = costs[i]!;
-      if (c.events < MIN_BUCKET_REFUSALS || (best !== null && c.cost >= best.cost)) continue;
+      if (c.events < minEvents || (best !== null && c.cost >= best.cost)) continue;
       let a = i;
       let b = i;
       while (a > 0 && costs[a - 1]!.cost === c.cost) a--;
@@ -271,6 +275,25 @@ export function middle(lo: number, hi: number): number {
 export function withinRange(lo: number, hi: number, u: number): number {
   return lo > 0 ? lo * (hi / lo) ** u : lo + u * (hi - lo);
 }
+/** A limiter in words: "a min-interval limiter (0.251–0.253 s)", "a token bucket of 2 (a token per 0.53–0.7 s)". */
+function limiterWords(l: LimiterModel): string {
+  const [lo, hi] = l.intervalRangeSeconds;
+  return l.kind === 'min-interval'
+    ? `a min-interval limiter (${lo}–${hi} s)`
+    : `a token bucket of ${l.burst} (a token per ${lo}–${hi} s)`;
+}
+
+function undeterminedNote(
+  limiter: LimiterModel,
+  other: LimiterModel | null,
+  explained: number,
+  events: number,
+): string {
+  const seen = refusalsText(explained, events);
+  const open = other === null ? `${limiterWords(limiter)} and` : `${limiterWords(limiter)}, ${limiterWords(other)} and`;
+  return `${seen}: too few to tell ${open} random ${limiter.status}s apart (the plan takes the middle of them, the band draws from each)`;
+}
+
 /** "one refusal", "3 refusals", or "2 refusals in one run" when runs of them are fewer pieces of evidence. */
 function refusalsText(explained: number, events: number): string {
   const n = explained === 1 ? 'one refusal' : `${explained} refusals`;
@@ -296,7 +319,7 @@ function repeatedRefusals(seq: readonly FitRequest[]): { tooManyRequests: number
 
 /** The host's fault model from its requests in start order (robots.txt first) and its faults' counts. */
 export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): HostFaultModel {
-  let chosen: { fit: LimiterFit; refusals: number } | null = null;
+  let chosen: { fit: LimiterFit; refusals: number; other: LimiterFit | null } | null = null;
   for (const status of LIMITER_STATUSES) {
     const refusals = seq.filter((r) => r.status === status).length;
     if (refusals === 0) continue;
@@ -305,6 +328,7 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
       const f = minIntervalFit(seq, status, since);
       if (f !== null && (fit === null || costOf(f, refusals) < costOf(fit, refusals))) fit = f;
     }
+    const interval = fit;
     const bucket = tokenBucketFit(seq, status);
     if (bucket !== null && (fit === null || costOf(bucket, refusals) < costOf(fit, refusals))) {
       // The bucket's evidence: the gaps as a min-interval limiter would read them.
@@ -317,7 +341,15 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
     // else a counting limiter explains them better.
     if (fit === null || costOf(fit, refusals) >= refusals) continue;
     if (counts.periodic(status) && costOf(fit, refusals) > 0) continue;
-    if (chosen === null || fit.explained > chosen.fit.explained) chosen = { fit, refusals };
+    if (chosen === null || fit.explained > chosen.fit.explained) {
+      // The other kind, for an undetermined fit: a bucket from a single refusal too, or the min-interval limiter.
+      const other = fit.limiter.kind === 'min-interval' ? tokenBucketFit(seq, status, 1) : interval;
+      chosen = {
+        fit,
+        refusals,
+        other: other !== null && costOf(other, refusals) <= costOf(fit, refusals) ? other : null,
+      };
+    }
   }
   const limiter = chosen === null ? null : { ...chosen.fit.limiter };
   if (limiter !== null) limiter.retryAfterShare = counts.retryAfterShare(limiter.status);
@@ -344,15 +376,15 @@ export function fitFaultModel(seq: readonly FitRequest[], counts: FitCounts): Ho
     acceptedGapsSeconds: (chosen?.fit.acceptedGaps ?? []).sort((a, b) => a - b).slice(0, FIT_MAX_GAPS),
     repeated: repeatedRefusals(seq),
   };
+  const other = undetermined ? chosen!.other : null;
   return {
     kinds,
     limiter,
+    ...(other === null ? {} : { alternative: { ...other.limiter, retryAfterShare: limiter!.retryAfterShare } }),
     unexplainedRefusals: unexplained,
     undetermined,
     evidence,
-    note: undetermined
-      ? `${refusalsText(explained, events)}: too few to tell a rate limiter from random ${limiter!.status}s or to pin its interval (the band draws it from ${limiter!.intervalRangeSeconds[0]} to ${limiter!.intervalRangeSeconds[1]} s)`
-      : null,
+    note: undetermined ? undeterminedNote(limiter!, other?.limiter ?? null, explained, events) : null,
   };
 }
 

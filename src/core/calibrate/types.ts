@@ -111,6 +111,12 @@ export interface HostFaultModel {
   /** The mechanisms, the limiter first; empty: no fault at all. */
   kinds: FaultModelKind[];
   limiter: LimiterModel | null;
+  /**
+   * Only when `undetermined`: the other kind of limiter that explains the test crawl as well as `limiter` (a
+   * token bucket for a min-interval fit, or the reverse). The plan and the band weigh the fit, it and random
+   * refusals alike (hypotheses.ts).
+   */
+  alternative?: LimiterModel;
   /** Refusals with the limiter's status that the limiter does not explain: they come at random. */
   unexplainedRefusals: number;
   undetermined: boolean;

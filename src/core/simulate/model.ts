@@ -7,6 +7,7 @@
  * (draws.ts; docs/calibration-and-simulation.md#the-band-what-a-short-test-crawl-leaves-open).
  */
 import { randomFaults, showsNoRandomFault, UNSEEN_FAULT, withinRange } from '../calibrate/faultModel';
+import { faultHypotheses } from '../calibrate/hypotheses';
 import { limiterReplay, type LimiterReplay } from '../calibrate/limiterReplay';
 import type { FaultSummary, HostCalibration, HostFaults } from '../calibrate/types';
 import type { Random } from '../clock';
@@ -183,8 +184,16 @@ function faultKinds(
  * limiter's interval over its range (wide when few refusals were seen), each random fault's rate from its
  * posterior (draws.ts), and when the host showed no random fault, one of a kind not seen (a 500) at a rate
  * drawn from none in its requests (half of them a timeout of the crawl's own length, when the report gives it).
+ * An undetermined model first draws which of its hypotheses the run is (the fit, the other kind of limiter,
+ * random refusals: src/core/calibrate/hypotheses.ts).
  */
-export function hostModel(h: HostPlan, calibration: HostCalibration | undefined, random?: Random): HostModel {
+export function hostModel(h: HostPlan, measuredCalibration: HostCalibration | undefined, random?: Random): HostModel {
+  // A model the test crawl left undetermined: this run draws one of what it leaves open (hypotheses.ts).
+  let calibration = measuredCalibration;
+  if (random !== undefined && calibration !== undefined) {
+    const open = faultHypotheses(calibration);
+    if (open.length > 1) calibration = open[Math.floor(random() * open.length)];
+  }
   const list = random === undefined ? drawFrom : (samples: readonly number[]) => drawFromResample(samples, random);
   const measured =
     h.calibrated.includes('latency') && calibration !== undefined
