@@ -291,7 +291,7 @@ function undeterminedNote(
 ): string {
   const seen = refusalsText(explained, events);
   const open = other === null ? `${limiterWords(limiter)} and` : `${limiterWords(limiter)}, ${limiterWords(other)} and`;
-  return `${seen}: too few to tell ${open} random ${limiter.status}s apart (the plan takes the middle of them, the band draws from each)`;
+  return `${seen}: too few to tell ${open} random ${limiter.status}s apart (the plan takes the fit, the band draws from each)`;
 }
 
 /** "one refusal", "3 refusals", or "2 refusals in one run" when runs of them are fewer pieces of evidence. */

@@ -2,9 +2,9 @@
  * What a short test crawl cannot tell apart (docs/calibration-and-simulation.md#fault-models): a limiter fitted
  * from fewer than 3 separate refusals is `undetermined`. The refusals are explained as well by the fit, by the
  * other kind of limiter (`model.alternative`: a token bucket for a min-interval fit, or the reverse) and by
- * refusals at random. Each is a calibration of its own here; the plan's walk takes the median of their walks
- * (src/core/plan/host.ts), and each simulated run draws one of them (src/core/simulate/model.ts), so that the
- * plan is the middle of what the test crawl leaves open and the band spans it.
+ * refusals at random. Each is a calibration of its own here. The plan walks the fit, the simplest explanation
+ * (src/core/plan/host.ts); each simulated run draws one of them (src/core/simulate/model.ts), so that the band
+ * spans what the test crawl leaves open.
  */
 import type { HostCalibration } from './types';
 
@@ -15,9 +15,12 @@ export function faultHypotheses(c: HostCalibration): HostCalibration[] {
   const out: HostCalibration[] = [c];
   if (m.alternative !== undefined)
     out.push({ ...c, model: { ...m, limiter: m.alternative, alternative: undefined, undetermined: true } });
-  // No limiter: its refusals come at random (randomFaults then counts them, less their repeats).
+  // No limiter: its refusals come at random (randomFaults then counts them, less their repeats), at their
+  // posterior rate, not on every Nth request (a limiter explained them: they are not a counting limiter's).
+  const status = m.limiter.status === 429 ? 'tooManyRequests' : 'serverErrors';
   out.push({
     ...c,
+    faults: { ...c.faults, [status]: { ...c.faults[status], every: null } },
     model: {
       ...m,
       limiter: null,

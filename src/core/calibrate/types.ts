@@ -113,8 +113,8 @@ export interface HostFaultModel {
   limiter: LimiterModel | null;
   /**
    * Only when `undetermined`: the other kind of limiter that explains the test crawl as well as `limiter` (a
-   * token bucket for a min-interval fit, or the reverse). The plan and the band weigh the fit, it and random
-   * refusals alike (hypotheses.ts).
+   * token bucket for a min-interval fit, or the reverse). The plan walks the fit; the band draws the fit, it and
+   * random refusals alike (hypotheses.ts).
    */
   alternative?: LimiterModel;
   /** Refusals with the limiter's status that the limiter does not explain: they come at random. */

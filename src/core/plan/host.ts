@@ -9,7 +9,6 @@ import type { HostCalibration } from '../calibrate/types';
 import { ADAPTIVE_FLOOR_SECONDS, effectiveInterval, type IntervalInput } from '../politeness/interval';
 import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { limiterReplay } from '../calibrate/limiterReplay';
-import { faultHypotheses } from '../calibrate/hypotheses';
 import { faultOutcomes, limiterRefusal, unseenFaultOutcomes, walkHost } from './faults';
 import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
 import {
@@ -62,19 +61,6 @@ export function nonPageRequests(pages: number, calibration: HostCalibration | un
   const p = calibration?.perPage;
   if (p === undefined || p.pages === 0 || p.redirects === 0) return 0;
   return Math.round((pages * p.redirects) / p.pages);
-}
-
-/** The median of the walks by time (the mean of the two middle ones for an even count). */
-function medianWalk(walks: ReadonlyArray<{ seconds: number; attempts: number }>): {
-  seconds: number;
-  attempts: number;
-} {
-  const sorted = [...walks].sort((a, b) => a.seconds - b.seconds);
-  const n = sorted.length;
-  if (n % 2 === 1) return sorted[(n - 1) >> 1]!;
-  const a = sorted[n / 2 - 1]!;
-  const b = sorted[n / 2]!;
-  return { seconds: tidy((a.seconds + b.seconds) / 2), attempts: (a.attempts + b.attempts) / 2 };
 }
 
 /** One host's interval, period, ceiling and duration under resolved settings. */
@@ -157,38 +143,25 @@ export function planHostWithNotes(
   let attempts = pages + nonPage;
   const outcomes = calibration !== undefined && !decision.skipped ? faultOutcomes(calibration) : [];
   const refusal = calibration !== undefined && !decision.skipped ? limiterRefusal(calibration) : null;
-  // One walk per calibration the test crawl leaves open (hypotheses.ts): the plan takes their median.
-  const walks: Array<{ seconds: number; attempts: number }> = [];
-  if (calibration !== undefined && !decision.skipped && pages > 0)
-    for (const c of faultHypotheses(calibration)) {
-      const own = c === calibration ? outcomes : faultOutcomes(c);
-      const limited = c === calibration ? refusal : limiterRefusal(c);
-      // The fault a fitted host may have although the test crawl saw none: part of the walk, not of `calibrated`.
-      const unseen = unseenFaultOutcomes(c);
-      if (own.length === 0 && limited === null && unseen.length === 0) {
-        walks.push({ seconds: clean, attempts: lanePages });
-        continue;
-      }
-      const walked = walkHost({
-        urls: lanePages,
-        delayFrom: r.delayFrom,
-        configuredSeconds: r.delaySeconds,
-        crawlDelaySeconds: crawlDelay,
-        crawlDelayPolicy: r.crawlDelayPolicy,
-        maxCrawlDelaySeconds: r.maxCrawlDelaySeconds,
-        adaptive: r.adaptive,
-        latency: measured ?? LatencyModel.fixed(latency),
-        robotsLatencySeconds: robotsLatency,
-        outcomes: unseen.length === 0 ? own : [...own, ...unseen],
-        limiter: limited === null ? null : { ...limited, replay: limiterReplay(c.model!.limiter!) },
-        overhead: o,
-      });
-      walks.push({ seconds: Math.max(clean, tidy(walked.seconds)), attempts: walked.attempts });
-    }
-  if (walks.length > 0) {
-    const middle = medianWalk(walks);
-    seconds = middle.seconds;
-    attempts = Math.round((middle.attempts * (pages + nonPage)) / lanePages);
+  // The fault a fitted host may have although the test crawl saw none: part of the walk, not of `calibrated`.
+  const unseen = calibration !== undefined && !decision.skipped ? unseenFaultOutcomes(calibration) : [];
+  if ((outcomes.length > 0 || refusal !== null || unseen.length > 0) && pages > 0) {
+    const walked = walkHost({
+      urls: lanePages,
+      delayFrom: r.delayFrom,
+      configuredSeconds: r.delaySeconds,
+      crawlDelaySeconds: crawlDelay,
+      crawlDelayPolicy: r.crawlDelayPolicy,
+      maxCrawlDelaySeconds: r.maxCrawlDelaySeconds,
+      adaptive: r.adaptive,
+      latency: measured ?? LatencyModel.fixed(latency),
+      robotsLatencySeconds: robotsLatency,
+      outcomes: unseen.length === 0 ? outcomes : [...outcomes, ...unseen],
+      limiter: refusal === null ? null : { ...refusal, replay: limiterReplay(calibration!.model!.limiter!) },
+      overhead: o,
+    });
+    seconds = Math.max(clean, tidy(walked.seconds));
+    attempts = Math.round((walked.attempts * (pages + nonPage)) / lanePages);
   }
   const plan: HostPlan = {
     host,
