@@ -68,6 +68,8 @@ export interface RobotsFetchResult {
   finalUrl: string;
   /** Decoded body bytes kept (0 unless ok). */
   bytes: number;
+  /** Body bytes read off the wire, before decoding (only when ok). */
+  wireBytes?: number;
   /** True when the body was cut at maxBytes by us. */
   truncated: boolean;
   /** When the fetch started and ended (epoch ms, from `now`). */
@@ -270,6 +272,7 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
           ...common,
           body: res.body,
           bytes: res.bytes,
+          wireBytes: res.wireBytes,
           truncated: res.truncated,
         });
       }

@@ -94,7 +94,10 @@ test('fit: a limiter seen refusing twice is undetermined, and says so', () => {
   const m = fitFaultModel(seq, counts({ tooManyRequests: refusals }));
   assert.equal(m.limiter?.kind, 'min-interval');
   assert.equal(m.undetermined, true);
-  assert.match(m.note!, /2 refusals: too few to tell a min-interval limiter \([0-9.]+–[0-9.]+ s\)(, a token bucket of \d+ \(a token per [0-9.]+–[0-9.]+ s\))? and random 429s apart/);
+  assert.match(
+    m.note!,
+    /2 refusals: too few to tell a min-interval limiter \([0-9.]+–[0-9.]+ s\)(, a token bucket of \d+ \(a token per [0-9.]+–[0-9.]+ s\))? and random 429s apart/,
+  );
   const [lo, hi] = m.limiter!.intervalRangeSeconds;
   assert.ok(lo < 0.5 && 0.5 <= hi, `${lo}–${hi}`);
 });
