@@ -68,7 +68,7 @@ export interface RobotsFetchResult {
   finalUrl: string;
   /** Decoded body bytes kept (0 unless ok). */
   bytes: number;
-  /** Body bytes read off the wire, before decoding (only when ok). */
+  /** Body bytes read off the wire, before decoding (0 when the body was not read; absent in an older cache entry). */
   wireBytes?: number;
   /** True when the body was cut at maxBytes by us. */
   truncated: boolean;
@@ -162,6 +162,8 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
     redirects,
     finalUrl: url,
     bytes: 0,
+    // A body not read (a status other than 2xx, a redirect hop) sends nothing more on the wire that we count.
+    wireBytes: 0,
     truncated: false,
     startedAt,
     ...(sentAt !== undefined ? { sentAt } : {}),

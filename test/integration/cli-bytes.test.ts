@@ -39,10 +39,13 @@ function page(i: number): string {
 function site(host: string, gzip: boolean): Promise<LoopbackServer> {
   return startLoopback({
     host,
-    routes: {
-      '/robots.txt': (_q, res) =>
-        void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
-    },
+    // The gzipped host has a robots.txt; the other answers 404 (a body not read: 0 bytes on the wire, known).
+    routes: gzip
+      ? {
+          '/robots.txt': (_q, res) =>
+            void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
+        }
+      : { '/robots.txt': (_q, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no robots.txt') },
     handler: (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       const m = /^\/(?:p\/(\d+))?$/.exec(path);
