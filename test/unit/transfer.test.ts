@@ -165,6 +165,16 @@ describe('the plan: bytes per host, the total and the peak rate', () => {
     assert.match(formatPlanText(p, 0, false), /Transfer: at least 1 MB .*; 1 host's page size unknown/);
   });
 
+  it('hosts of one politeness unit share its rate: the peak is the unit at its rate, not each member at its own', () => {
+    const two = [{ host: 'a.shop.example' }, { host: 'b.shop.example' }];
+    const apart = plan({ seeds: two, pages: { perHost: 100 }, pageSizeBytes: 50_000 });
+    const together = plan({ seeds: two, pages: { perHost: 100 }, pageSizeBytes: 50_000, politenessBy: 'domain' });
+    assert.equal(together.units.length, 1);
+    assert.equal(together.transfer.bytes, apart.transfer.bytes);
+    assert.equal(apart.transfer.peakBytesPerSecond, 2 * 50_000 * apart.hosts[0]!.pagesPerSecond);
+    assert.equal(together.transfer.peakBytesPerSecond, Math.round((50_000 * together.units[0]!.pagesPerHour) / 3600));
+  });
+
   it('pageSizeBytes out of its limits is refused, naming the field', () => {
     assert.throws(() => plan({ seeds, pages: { total: 1 }, pageSizeBytes: 0 }), PlanInputError);
     assert.throws(() => plan({ seeds, pages: { total: 1 }, pageSizeBytes: 1e11 }), PlanInputError);

@@ -180,7 +180,7 @@ export function plan(input: PlanInput): Plan {
     sharedServers: servers,
     calendar: planCalendar(input.calendar, total.seconds, hosts, r.deadlineSeconds),
     units,
-    transfer: planTransfer(hosts),
+    transfer: planTransfer(hosts, units),
   };
   // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
   if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);

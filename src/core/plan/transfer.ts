@@ -4,7 +4,7 @@
  * at once. A host with no size measured or given is unknown, never guessed.
  */
 import type { HostCalibration } from '../calibrate/types';
-import type { BytesSource, HostPlan, PlanTransfer, ResolvedPlanInput } from './types';
+import type { BytesSource, HostPlan, PlanTransfer, ResolvedPlanInput, UnitPlan } from './types';
 
 /** A host's body bytes per page and where they came from; null when nothing measured or gave them. */
 export function bytesPerPageOf(
@@ -24,12 +24,17 @@ export function hostBytes(pages: number, pagesUnknown: boolean, bytesPerPage: nu
   return bytesPerPage === null || pagesUnknown ? null : Math.round(pages * bytesPerPage);
 }
 
-/** The plan's transfer over its planned hosts (skipped hosts and hosts whose pages are unknown left out). */
-export function planTransfer(hosts: readonly HostPlan[]): PlanTransfer {
+/**
+ * The plan's transfer over its planned hosts (skipped hosts and hosts whose pages are unknown left out). The peak:
+ * each host at its own rate, or, for the members of a politeness unit of several hosts (one queue), the unit at
+ * its rate with its members' mean bytes per page.
+ */
+export function planTransfer(hosts: readonly HostPlan[], units: readonly UnitPlan[] = []): PlanTransfer {
   let bytes = 0;
   let peak = 0;
   let known = 0;
   const unknownHosts: string[] = [];
+  const shared = new Map<string, { bytes: number; pages: number }>(units.map((u) => [u.unit, { bytes: 0, pages: 0 }]));
   for (const h of hosts) {
     if (h.skipped || h.pagesUnknown !== undefined || h.pages === 0) continue;
     if (h.bytes === null || h.bytesPerPage === null) {
@@ -38,7 +43,16 @@ export function planTransfer(hosts: readonly HostPlan[]): PlanTransfer {
     }
     known++;
     bytes += h.bytes;
-    peak += h.bytesPerPage * h.pagesPerSecond;
+    const unit = h.unit === undefined ? undefined : shared.get(h.unit);
+    if (unit === undefined) peak += h.bytesPerPage * h.pagesPerSecond;
+    else {
+      unit.bytes += h.bytes;
+      unit.pages += h.pages;
+    }
+  }
+  for (const u of units) {
+    const s = shared.get(u.unit)!;
+    if (s.pages > 0) peak += (s.bytes / s.pages) * (u.pagesPerHour / 3600);
   }
   return {
     bytes: known === 0 ? null : bytes,
