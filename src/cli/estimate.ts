@@ -62,6 +62,8 @@ Planning:
   --machines M              shard hosts over M machines by FNV-1a hash of the host
   --deadline D              seconds, or a duration such as 90m, 36h, 2d, 1d12h; when missed, says what meets it
   --drop-host HOST          leave HOST out of the plan (repeatable); the other hosts keep their pages
+  --page-size SIZE          bytes per page on the wire (80KB, 1.5MB, or bytes) for hosts a test crawl did not
+                            measure: the plan's transfer and peak rate; without it or --calibrate they are unknown
 Crawl windows (the total is crawl time inside them; the plan gives the calendar finish):
 ${windowHelp(28)}robots.txt:
   --robots                  fetch each seed origin's robots.txt first: its Crawl-delay feeds the plan,

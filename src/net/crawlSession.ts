@@ -158,6 +158,7 @@ export function createPageFetcher(client: HttpClient, track?: () => () => void):
       ...(html && r.body.length > 0 ? { body: new TextDecoder('utf-8').decode(r.body) } : {}),
       ...(contentType !== undefined ? { contentType } : {}),
       bytes: r.bytes,
+      wireBytes: r.wireBytes,
       truncated: r.truncated,
       ...(r.location !== undefined ? { location: r.location } : {}),
       startedAt: r.startedAt,

@@ -68,6 +68,8 @@ export interface RobotsFetchResult {
   finalUrl: string;
   /** Decoded body bytes kept (0 unless ok). */
   bytes: number;
+  /** Body bytes read off the wire, before decoding (0 when the body was not read; absent in an older cache entry). */
+  wireBytes?: number;
   /** True when the body was cut at maxBytes by us. */
   truncated: boolean;
   /** When the fetch started and ended (epoch ms, from `now`). */
@@ -160,6 +162,8 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
     redirects,
     finalUrl: url,
     bytes: 0,
+    // A body not read (a status other than 2xx, a redirect hop) sends nothing more on the wire that we count.
+    wireBytes: 0,
     truncated: false,
     startedAt,
     ...(sentAt !== undefined ? { sentAt } : {}),
@@ -270,6 +274,7 @@ export async function fetchRobots(originOrUrl: string | URL, options: FetchRobot
           ...common,
           body: res.body,
           bytes: res.bytes,
+          wireBytes: res.wireBytes,
           truncated: res.truncated,
         });
       }

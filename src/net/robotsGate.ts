@@ -18,6 +18,7 @@ export function robotsFetchOf(result: RobotsFetchResult, fetchedNow: boolean): R
     endedAt: result.fetchedAt,
     ...(result.error ? { error: result.error } : result.status !== undefined ? { status: result.status } : {}),
     bytes: result.bytes,
+    ...(result.wireBytes !== undefined ? { wireBytes: result.wireBytes } : {}),
     truncated: result.truncated,
     fetchedNow,
   };

@@ -47,9 +47,14 @@ test('JSON: 1,000,000 pages at 1 s take 1,001,300.5 s: robots.txt, then a page e
       latencyP50Seconds: null,
       latencyP90Seconds: null,
       calibrated: [],
+      bytesPerPage: null,
+      bytesSource: null,
+      bytes: null,
       skipped: false,
     },
   ]);
+  // No test crawl and no --page-size: the bytes are unknown, not guessed.
+  assert.deepEqual(doc.transfer, { bytes: null, peakBytesPerSecond: null, unknownHosts: ['a.example'] });
 });
 
 const numbers: Array<{ name: string; args: string[]; check: (doc: EstimateDocument) => void }> = [

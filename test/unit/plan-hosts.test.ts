@@ -86,6 +86,7 @@ test('defaults are filled in and reported', () => {
     perHostConcurrency: 1,
     machines: null,
     deadlineSeconds: null,
+    pageSizeBytes: null,
     calibration: null,
     politenessBy: 'host',
   });

@@ -172,6 +172,9 @@ test('estimateDocument has a schema version, a human total, invalid seeds and ev
     'latencyP50Seconds',
     'latencyP90Seconds',
     'calibrated',
+    'bytesPerPage',
+    'bytesSource',
+    'bytes',
     'skipped',
   ]);
   // Plain data: survives a JSON round trip unchanged.

@@ -24,6 +24,7 @@ describe('report: one record per request', () => {
       error: null,
       latencyMs: 120,
       bytes: 1000,
+      wireBytes: null,
       truncated: false,
       intervalSeconds: 2,
       intervalSource: 'crawl-delay',
@@ -33,6 +34,22 @@ describe('report: one record per request', () => {
       retried: false,
       robotsTxt: false,
     });
+  });
+
+  it('keeps the bytes on the wire when the fetcher gave them (null: unknown), and totals them in a derived summary', () => {
+    const events = crawl()
+      .map((e) => (e.type === 'response' && e.url === 'http://a.example/' ? { ...e, wireBytes: 400 } : e))
+      .filter((e) => e.type !== 'done');
+    const r = build(events);
+    assert.equal(r.requests[0]!.wireBytes, 400);
+    assert.equal(r.requests[2]!.wireBytes, null);
+    const t = r.summary.transferred!;
+    assert.equal(t.wireBytes, 400);
+    assert.equal(
+      t.bytes,
+      r.requests.reduce((s, q) => s + (q.bytes ?? 0), 0),
+    );
+    assert.equal(t.wireBytesUnknown, r.requests.filter((q) => q.outcome === 'response').length - 1);
   });
 
   it('keeps when the request reached its connection (sentAt) when the fetcher reported it', () => {

@@ -11,6 +11,7 @@ import { readsRetryAfter } from '../politeness/retryPolicy';
 import { mean, percentileSorted, thinSorted } from '../statistics';
 import { intervalMs } from '../crawl/frontier';
 import { fitFaultModel, type FitRequest } from './faultModel';
+import { pageBodyOf, pageBytesOf, type PageBody } from './pageBytes';
 import {
   CALIBRATION_MAX_SAMPLES,
   type Calibration,
@@ -107,6 +108,7 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
   // Every request of a host that got an answer or an error of the host's (robots.txt included), for the fit.
   const sequences = new Map<string, FitRequest[]>();
   const perPage = new Map<string, { redirects: number; retries: number }>();
+  const bodies = new Map<string, PageBody[]>();
   doc.requests.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.host !== 'string' || typeof raw.outcome !== 'string') {
       throw new CalibrationError(`crawl report: requests[${i}] is not a request record`);
@@ -141,6 +143,12 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
     if (raw.robotsTxt === true) {
       if (raw.outcome === 'response' && !robots.has(raw.host)) robots.set(raw.host, latencyMs / 1000);
       return;
+    }
+    const body = pageBodyOf(raw);
+    if (body) {
+      const list = bodies.get(raw.host) ?? [];
+      list.push(body);
+      bodies.set(raw.host, list);
     }
     if (!aborted) {
       const counts = perPage.get(raw.host) ?? { redirects: 0, retries: 0 };
@@ -225,11 +233,13 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
         return count === 0 ? 0 : Math.min(1, kind.retryAfterSeconds.length / count);
       },
     });
+    const pageBytes = pageBytesOf(bodies.get(host) ?? []);
     return {
       ...c,
       ...(timeoutSeconds === null ? {} : { timeoutSeconds }),
       model,
       perPage: requestsPerPage(c.requests, summaryHosts.get(host), perPage.get(host), disallowed.get(host) ?? 0),
+      ...(pageBytes ? { pageBytes } : {}),
     };
   });
   return {

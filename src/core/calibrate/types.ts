@@ -139,6 +139,25 @@ export interface RequestsPerPage {
   requestsPerPage: number | null;
 }
 
+/** A distribution of body sizes in bytes (nearest-rank percentiles). */
+export interface ByteSummary {
+  /** Pages measured. */
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+}
+
+/**
+ * Body bytes per page (pageBytes.ts): over the final 2xx answers with a body, robots.txt not included; decoded,
+ * and on the wire (before Content-Encoding decoding, headers excluded) over the pages whose wire size the
+ * report gives (null: none, a report written before wire sizes were recorded).
+ */
+export interface PageBytes {
+  decoded: ByteSummary;
+  wire: ByteSummary | null;
+}
+
 export interface HostCalibration {
   /** `URL.host`, as the report names it. */
   host: string;
@@ -151,6 +170,8 @@ export interface HostCalibration {
   model?: HostFaultModel;
   /** Pages and the requests that fetched none. Absent: one request per page. */
   perPage?: RequestsPerPage;
+  /** Body bytes per page. Absent: the test crawl fetched no page with a body (or the calibration is by hand). */
+  pageBytes?: PageBytes;
   /** How long the answers that were not faults took (2xx, 3xx, 4xx other than 429). */
   latency: LatencySummary;
   /** The host's robots.txt request, when the report has one that got an answer. */

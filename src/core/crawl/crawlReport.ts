@@ -22,6 +22,7 @@ import type {
 } from './events';
 import { compareHosts, type HostComparison, type PlannedHost } from './hostComparison';
 import { summarizeNotFollowed } from './notFollowed';
+import { transferOf } from './transfer';
 import type { UrlReport } from './types';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -53,8 +54,10 @@ export interface RequestRecord {
   /** Null unless `outcome` is `error`. */
   error: { kind: ErrorKind; message: string } | null;
   latencyMs: number | null;
-  /** Body bytes read; null when no response arrived. */
+  /** Body bytes read (decoded); null when no response arrived. */
   bytes: number | null;
+  /** Body bytes on the wire, before Content-Encoding decoding (headers excluded); null when unknown. */
+  wireBytes: number | null;
   /** The body was cut at the size cap. */
   truncated: boolean;
   /** The interval the host was kept to at this request, and why; null when no event said. */
@@ -235,6 +238,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     error: null,
     latencyMs: e.latencyMs,
     bytes: e.bytes,
+    wireBytes: e.wireBytes ?? null,
     truncated: e.truncated,
     intervalSeconds: start?.intervalSeconds ?? e.intervalSeconds,
     intervalSource: start?.intervalSource ?? e.intervalSource,
@@ -257,6 +261,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     error: { kind: e.kind, message: e.message },
     latencyMs: e.at - e.startedAt,
     bytes: null,
+    wireBytes: null,
     truncated: false,
     intervalSeconds: start?.intervalSeconds ?? null,
     intervalSource: start?.intervalSource ?? null,
@@ -279,6 +284,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
     error: null,
     latencyMs: null,
     bytes: null,
+    wireBytes: null,
     truncated: false,
     intervalSeconds: start.intervalSeconds,
     intervalSource: start.intervalSource,
@@ -562,6 +568,7 @@ function deriveSummary(d: DeriveInput): CrawlSummary {
     robotsSkips: d.robotsSkips.length,
     errors,
     retryAfterSeen,
+    transferred: transferOf(d.requests),
     hosts: hostList,
     notFollowed: summarizeNotFollowed(d.urls),
     endReason: hostList.length > 0 && hostList.every((h) => h.dropped !== undefined) ? 'hosts-dropped' : 'stopped',

@@ -82,6 +82,8 @@ export interface ResponseEvent {
   sentAt?: number;
   latencyMs: number;
   bytes: number;
+  /** Body bytes on the wire (before Content-Encoding decoding, headers excluded); absent when unknown. */
+  wireBytes?: number;
   truncated: boolean;
   /** For 3xx: the resolved Location that was queued (or skipped). */
   location?: string;
@@ -244,6 +246,16 @@ export interface NotFollowed {
   moreHosts: number;
 }
 
+/** Body bytes over a crawl's responses (headers excluded). */
+export interface TransferTotals {
+  /** Decoded body bytes read. */
+  bytes: number;
+  /** Body bytes on the wire, before Content-Encoding decoding, over the responses whose wire size is known. */
+  wireBytes: number;
+  /** Responses whose wire size the fetcher did not give (not in `wireBytes`). */
+  wireBytesUnknown: number;
+}
+
 export interface CrawlSummary {
   startedAt: number;
   endedAt: number;
@@ -261,6 +273,8 @@ export interface CrawlSummary {
   robotsSkips: number;
   errors: number;
   retryAfterSeen: string[];
+  /** Body bytes transferred over every response, robots.txt included (absent in reports written before it). */
+  transferred?: TransferTotals;
   hosts: HostSummary[];
   /** The politeness units of two or more hosts, when there are any (CrawlOptions.politenessUnits). */
   units?: UnitSummary[];

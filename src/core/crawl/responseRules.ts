@@ -114,6 +114,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     const status = result.status;
     rec.status = status;
     this.stats.status(status);
+    this.stats.transfer(result.bytes, result.wireBytes);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
     const responseEvent = !this.emitting
@@ -128,6 +129,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
           ...(result.sentAt !== undefined ? { sentAt: result.sentAt } : {}),
           latencyMs,
           bytes: result.bytes,
+          ...(result.wireBytes !== undefined ? { wireBytes: result.wireBytes } : {}),
           truncated: result.truncated,
           at: now,
           ...(location === undefined ? {} : { location }),

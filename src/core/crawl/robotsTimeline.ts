@@ -336,6 +336,7 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
       return;
     }
     this.stats.status(fetch.status);
+    this.stats.transfer(fetch.bytes, fetch.wireBytes);
     this.events.emit({
       type: 'response',
       at,
@@ -347,6 +348,7 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
       ...sent,
       latencyMs: Math.max(0, fetch.endedAt - fetch.startedAt),
       bytes: fetch.bytes,
+      ...(fetch.wireBytes !== undefined ? { wireBytes: fetch.wireBytes } : {}),
       truncated: fetch.truncated,
       linksQueued: 0,
       intervalSeconds: slot.rate.intervalSeconds,

@@ -11,6 +11,7 @@ import type {
   HostSummary,
   LiveIntervalSource,
   NotFollowed,
+  TransferTotals,
   UnitSummary,
 } from './events';
 
@@ -45,6 +46,7 @@ export class CrawlStats {
   /** Responses per status, in the order first seen (the summary's object orders them by status anyway). */
   private readonly statusCounts = new Map<number, number>();
   private readonly retryAfterSeen: string[] = [];
+  private readonly transferred: TransferTotals = { bytes: 0, wireBytes: 0, wireBytesUnknown: 0 };
   /** When recent pages ended, for the rate: those from `pageTimesHead` on are in the window. */
   private pageTimes: number[] = [];
   private pageTimesHead = 0;
@@ -79,6 +81,13 @@ export class CrawlStats {
 
   status(status: number): void {
     this.statusCounts.set(status, (this.statusCounts.get(status) ?? 0) + 1);
+  }
+
+  /** A response's body: its decoded bytes and, when the fetcher knows, its bytes on the wire. */
+  transfer(bytes: number, wireBytes: number | undefined): void {
+    this.transferred.bytes += bytes;
+    if (wireBytes === undefined) this.transferred.wireBytesUnknown++;
+    else this.transferred.wireBytes += wireBytes;
   }
 
   error(host: string): void {
@@ -193,6 +202,7 @@ export class CrawlStats {
       robotsSkips: this.robotsSkips,
       errors: this.errors,
       retryAfterSeen: [...this.retryAfterSeen],
+      transferred: { ...this.transferred },
       hosts: perHost,
       ...(units.length > 0 ? { units } : {}),
       notFollowed: end.notFollowed,

@@ -34,6 +34,8 @@ export interface PageSuccess {
   body?: string;
   contentType?: string;
   bytes: number;
+  /** Body bytes on the wire (before Content-Encoding decoding, headers excluded), when the fetcher knows. */
+  wireBytes?: number;
   truncated: boolean;
   /** For 3xx: the Location, absolute or relative (resolved against the request URL). Falls back to headers.location. */
   location?: string;
@@ -87,6 +89,8 @@ export interface RobotsFetch {
   error?: { kind: ErrorKind; message: string };
   /** Body bytes kept. */
   bytes: number;
+  /** Body bytes on the wire (before Content-Encoding decoding), when the fetcher knows. */
+  wireBytes?: number;
   truncated: boolean;
   /** True when this gate call made the request (or joined one in flight); false when the answer came
    * from a robots.txt fetched before the call (a cache). */

@@ -8,6 +8,7 @@ import { calibrationMatcher } from '../calibrate/match';
 import type { HostPlan, Plan } from '../plan/types';
 import type { Simulation } from '../simulate/types';
 import { colors } from './ansi';
+import { formatBytes } from './bytes';
 import { NO_BAND_TEXT } from './crawlLines';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
@@ -26,12 +27,20 @@ function faultCell(count: number, rate: number, pauses: readonly number[]): stri
   return `${percentText(rate)} (Retry-After ${lo === hi ? formatSeconds(lo) : `${formatSeconds(lo)}–${formatSeconds(hi)}`})`;
 }
 
+/** A host's page size on the wire, p50 / p90 (decoded when the report has no wire sizes), or "—". */
+function pageBytesCell(c: HostCalibration): string {
+  const b = c.pageBytes === undefined ? undefined : (c.pageBytes.wire ?? c.pageBytes.decoded);
+  return b === undefined ? '—' : `${formatBytes(b.p50)} / ${formatBytes(b.p90)}`;
+}
+
 /** One host the report measured, as text: its cells in the calibration table and the inputs the plan took from it. */
 export interface CalibrationRowText {
   host: string;
   requests: string;
   /** "0.2 s / 0.4 s" (p50 / p90), or "—". */
   latency: string;
+  /** A page's body on the wire, "10 KB / 18 KB" (p50 / p90; decoded for a report without wire sizes), or "—". */
+  pageBytes: string;
   /** "10.0% (Retry-After 1 s)", or "—". */
   tooManyRequests: string;
   serverErrors: string;
@@ -66,6 +75,7 @@ export function calibrationRows(plan: Pick<Plan, 'hosts'>, calibration: Calibrat
       requests: formatNumber(c.requests),
       latency:
         c.latency.count === 0 ? '—' : `${formatSeconds(c.latency.p50Seconds)} / ${formatSeconds(c.latency.p90Seconds)}`,
+      pageBytes: pageBytesCell(c),
       tooManyRequests: faultCell(f.tooManyRequests.count, f.tooManyRequests.rate, f.tooManyRequests.retryAfterSeconds),
       serverErrors: faultCell(f.serverErrors.count, f.serverErrors.rate, f.serverErrors.retryAfterSeconds),
       errors: faultCell(f.timeouts.count + f.otherErrors.count, f.timeouts.rate + f.otherErrors.rate, []),
@@ -90,6 +100,7 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
     r.host,
     r.requests,
     r.latency,
+    r.pageBytes,
     r.tooManyRequests,
     r.serverErrors,
     r.errors,
@@ -103,6 +114,7 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
         { header: 'Host', truncate: 'middle', maxWidth: 40 },
         { header: 'Requests', align: 'right' },
         { header: 'Latency p50 / p90' },
+        { header: 'Page p50 / p90' },
         { header: '429' },
         { header: '5xx' },
         { header: 'Errors' },

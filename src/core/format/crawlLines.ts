@@ -23,10 +23,12 @@ import type {
   ResponseEvent,
   RetryScheduledEvent,
   RobotsSkipEvent,
+  TransferTotals,
   UnitSummary,
 } from '../crawl/events';
 import { isThrottledIntervalSource } from '../crawl/events';
 import { bandPlace } from '../crawl/crawlReport';
+import { formatBytes } from './bytes';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { END_REASONS, formatNotFollowed, notFollowedHeadline } from './crawlOutcome';
 import { displayWidth, fit, pad, renderTable, sanitizeText, truncate, type TableColumn } from './table';
@@ -490,6 +492,7 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
     ),
   );
 
+  if (summary.transferred) lines.push(fitWidth(transferLine(summary.transferred)));
   if (notFollowed.length > 0) lines.push(fitWidth(`not followed: ${formatNotFollowed(notFollowed)}`));
 
   const keys = statusKeys(summary.statusCounts);
@@ -517,6 +520,15 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
   }
   for (const u of summary.units ?? []) lines.push(fitWidth(unitLine(u)));
   return lines;
+}
+
+/** "transferred 1.2 MB on the wire (3.4 MB decoded), response bodies": what a metered link pays for. */
+export function transferLine(t: TransferTotals): string {
+  const decoded = `${formatBytes(t.bytes)} decoded`;
+  if (t.wireBytesUnknown > 0 && t.wireBytes === 0)
+    return `transferred ${decoded} (on the wire: unknown), response bodies`;
+  const part = t.wireBytesUnknown > 0 ? ` (${formatNumber(t.wireBytesUnknown)} responses' wire size unknown)` : '';
+  return `transferred ${formatBytes(t.wireBytes)} on the wire${part} (${decoded}), response bodies`;
 }
 
 /** A unit of several hosts: its members and the gaps between starts over all of them (what its interval keeps). */

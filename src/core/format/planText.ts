@@ -2,6 +2,7 @@
  * The plan as terminal text, shared by `estimate`, `crawl`, `demo` and the extension's readable result.
  */
 import { colors } from './ansi';
+import { formatByteRate, formatBytes } from './bytes';
 import { formatDuration, formatNumber, formatSeconds } from './duration';
 import { renderTable, sanitizeText } from './table';
 import { plural } from './text';
@@ -93,6 +94,8 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
   const lines: string[] = [];
   // Units of several hosts (docs/planning.md#politeness-units): each member's unit in a column of its own.
   const grouped = p.units.length > 0;
+  // Bytes per host only when some host's page size is known (docs/cli.md#transfer).
+  const sized = p.transfer.bytes !== null;
   const columns = [
     { header: 'Host', truncate: 'middle' as const, maxWidth: 48 },
     ...(grouped ? [{ header: 'Unit', truncate: 'middle' as const, maxWidth: 40 }] : []),
@@ -101,6 +104,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     { header: 'Period', align: 'right' as const },
     { header: 'Pages/h', align: 'right' as const },
     { header: 'Duration', align: 'right' as const },
+    ...(sized ? [{ header: 'Bytes', align: 'right' as const }] : []),
     ...(p.deadline ? [{ header: 'By deadline', align: 'right' as const }] : []),
     ...(sharded ? [{ header: 'Machine', align: 'right' as const }] : []),
   ];
@@ -112,6 +116,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     formatSeconds(h.periodSeconds),
     formatNumber(h.pagesPerHour, 1),
     h.skipped ? 'skipped' : h.pagesUnknown !== undefined ? '—' : formatDuration(h.seconds),
+    ...(sized ? [h.skipped || h.bytes === null ? '—' : formatBytes(h.bytes)] : []),
     ...(p.deadline ? [h.skipped ? '—' : formatNumber(p.deadline.pagesByHost[h.host] ?? 0)] : []),
     ...(sharded ? [String(h.machine)] : []),
   ]);
@@ -130,6 +135,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
       (p.skippedPages > 0 ? ` (${formatNumber(p.skippedPages)} pages of skipped hosts not counted)` : '') +
       (p.complete ? '' : `; ${yellow('a lower bound')}: ${unknownCount(p)} (below)`),
   );
+  lines.push(`${bold('Transfer:')} ${transferText(p)}`);
   const who = p.bindingHost !== null ? ` at ${bindingWho(p, p.bindingHost, p.bindingUnit)}` : '';
   lines.push(`${bold('Limited by:')} ${CONSTRAINT_WORDS[p.bindingConstraint]}${who}`);
   lines.push(`  ${sanitizeText(p.bindingDescription)}`);
@@ -214,6 +220,25 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** What the crawl sends over the wire (docs/cli.md#transfer): its bytes and peak rate, or why they are unknown. */
+export function transferText(p: Plan): string {
+  const t = p.transfer;
+  const ask = 'run a test crawl (--calibrate) or give --page-size';
+  if (t.bytes === null || t.peakBytesPerSecond === null)
+    return t.unknownHosts.length === 0 ? 'nothing to fetch' : `unknown: page size not measured (${ask})`;
+  const sources = new Set(p.hosts.filter((h) => h.bytes !== null && !h.skipped).map((h) => h.bytesSource));
+  const from =
+    sources.size > 1 ? 'test crawl and --page-size' : sources.has('calibrated') ? 'the test crawl' : '--page-size';
+  const unknown = t.unknownHosts.length;
+  return (
+    `${unknown > 0 ? 'at least ' : ''}${formatBytes(t.bytes)} of response bodies on the wire, ` +
+    `peak ${formatByteRate(t.peakBytesPerSecond)} with every host at its own rate (page size from ${from})` +
+    (unknown > 0
+      ? `; ${unknown === 1 ? "1 host's" : `${formatNumber(unknown)} hosts'`} page size unknown, not counted (${ask})`
+      : '')
+  );
 }
 
 /** Unresolved hosts named in the text; the JSON has them all. */

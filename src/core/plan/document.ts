@@ -91,6 +91,7 @@ export function estimateDocument(
     sharedServers: plan.sharedServers,
     calendar: plan.calendar,
     units: plan.units,
+    transfer: plan.transfer,
     calibration: calibrationSection(plan),
     seedUrls: plan.seedUrls,
   };

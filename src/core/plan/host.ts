@@ -11,6 +11,7 @@ import { REQUEST_OVERHEAD } from '../politeness/pacing';
 import { limiterReplay } from '../calibrate/limiterReplay';
 import { faultOutcomes, limiterRefusal, unseenFaultOutcomes, walkHost } from './faults';
 import { engineSeconds, gapAfter, LatencyModel, type Overhead } from './timing';
+import { bytesPerPageOf, hostBytes } from './transfer';
 import {
   CRAWL_DELAY_CEILING_SECONDS,
   type CalibratedInput,
@@ -163,6 +164,7 @@ export function planHostWithNotes(
     seconds = Math.max(clean, tidy(walked.seconds));
     attempts = Math.round((walked.attempts * (pages + nonPage)) / lanePages);
   }
+  const sized = bytesPerPageOf(calibration, r);
   const plan: HostPlan = {
     host,
     seeds,
@@ -185,6 +187,8 @@ export function planHostWithNotes(
     latencyP50Seconds: measured ? calibration!.latency.p50Seconds : null,
     latencyP90Seconds: measured ? calibration!.latency.p90Seconds : null,
     calibrated: calibratedInputs(measured !== undefined, delayCalibrated, outcomes.length > 0 || refusal !== null),
+    ...sized,
+    bytes: hostBytes(pages, false, sized.bytesPerPage),
     skipped: decision.skipped,
   };
   const capped = decision.crawlDelayAboveCap && !decision.skipped ? decision.crawlDelayAboveCap : undefined;

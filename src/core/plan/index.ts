@@ -7,5 +7,6 @@ export { spreadPages } from './pages';
 export { applyPlanChange, cliChange, pagesByDeadline, type PlanInputOf } from './deadline';
 export { fnv1a32, machineForHost } from './hash';
 export { parseDeadlineText, parseDurationText } from './parseDuration';
+export { parseByteSizeText } from './parseByteSize';
 export { estimateDocument, ESTIMATE_SCHEMA_VERSION, type EstimateDocument } from './document';
 export * from './types';

@@ -106,6 +106,7 @@ export function problemsOf(input: PlanInput, countHosts: () => number): PlanProb
   checkNumber(problems, 'perHostConcurrency', input.perHostConcurrency, PLAN_LIMITS.perHostConcurrency);
   checkNumber(problems, 'machines', input.machines, PLAN_LIMITS.machines);
   checkNumber(problems, 'deadlineSeconds', input.deadlineSeconds, PLAN_LIMITS.deadlineSeconds);
+  checkNumber(problems, 'pageSizeBytes', input.pageSizeBytes, PLAN_LIMITS.pageSizeBytes);
   for (const [host, value] of Object.entries(input.latencyByHost ?? {})) {
     checkNumber(problems, `latencyByHost[${host}]`, value, PLAN_LIMITS.latencySeconds);
   }
@@ -161,6 +162,7 @@ export function resolvePlanInput(input: PlanInput): ResolvedPlanInput {
     perHostConcurrency: input.perHostConcurrency ?? PLAN_DEFAULTS.perHostConcurrency,
     machines: input.machines ?? null,
     deadlineSeconds: input.deadlineSeconds ?? null,
+    pageSizeBytes: input.pageSizeBytes ?? null,
     calibration: input.calibration ?? null,
     politenessBy: input.politenessBy ?? DEFAULT_POLITENESS_BY,
   };

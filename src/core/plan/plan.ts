@@ -32,6 +32,7 @@ import { planWarnings } from './warnings';
 import { sharedServers } from './sharedServers';
 import { describeBinding } from './words';
 import { planUnit, unitsOfPlan } from './unitPlan';
+import { planTransfer } from './transfer';
 import type { UnitPlan } from './types';
 
 /** Plans a crawl. Throws {@link PlanInputError} for input outside the limits (see `validatePlanInput`). */
@@ -56,6 +57,7 @@ export function plan(input: PlanInput): Plan {
     if (planned.notes.capped) notes.set(host, planned.notes);
     if (unknown !== undefined && Object.hasOwn(unknown, host)) {
       planned.plan.pagesUnknown = unknown[host]!;
+      planned.plan.bytes = null;
       if (!planned.plan.skipped) unknownHosts.push(host);
     }
     hosts[index++] = planned.plan;
@@ -178,6 +180,7 @@ export function plan(input: PlanInput): Plan {
     sharedServers: servers,
     calendar: planCalendar(input.calendar, total.seconds, hosts, r.deadlineSeconds),
     units,
+    transfer: planTransfer(hosts, units),
   };
   // What meets the deadline: found by re-planning (deadline.ts), so it needs the plan made so far.
   if (deadline !== null) result.deadline = solveDeadline(input, result, deadline, plan);

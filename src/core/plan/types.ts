@@ -80,6 +80,8 @@ export interface PlanInput {
   machines?: number;
   /** A deadline for the whole crawl in seconds; a plan over it warns `deadline-unreachable`. */
   deadlineSeconds?: number;
+  /** Body bytes per page on the wire for hosts a calibration did not measure (`--page-size`); absent: unknown. */
+  pageSizeBytes?: number;
   /**
    * What a test crawl measured (calibrationFromReport, src/core/calibrate): for each host it saw, the plan
    * takes its answer times, its faults and its Crawl-delay from here instead of the typed values (a
@@ -128,6 +130,8 @@ export interface ResolvedPlanInput {
   perHostConcurrency: number;
   machines: number | null;
   deadlineSeconds: number | null;
+  /** Body bytes per page for hosts the calibration did not measure; null: none given. */
+  pageSizeBytes: number | null;
   /** The calibration, or null (it is not part of the estimate document's `settings`: see `calibration` there). */
   calibration: Calibration | null;
   /** The politeness unit the plan kept (docs/planning.md#politeness-units); `host` by default. */
@@ -161,10 +165,25 @@ export const PLAN_LIMITS = {
   perHostConcurrency: { min: 1, max: 1_000, integer: true },
   machines: { min: 1, max: 100_000, integer: true },
   deadlineSeconds: { min: 0, minExclusive: true, max: 1e10 },
+  /** 1 byte to 10 GB per page. */
+  pageSizeBytes: { min: 1, max: 1e10 },
 } as const satisfies Record<string, NumberLimit>;
 
 /** Crawl-delay values above this (about 116 days) are read as this. */
 export const CRAWL_DELAY_CEILING_SECONDS = PLAN_LIMITS.crawlDelaySeconds.max;
+
+/** Where a host's bytes per page came from. */
+export type BytesSource = 'calibrated' | 'page-size';
+
+/** What the plan transfers (transfer.ts): body bytes on the wire, headers excluded. */
+export interface PlanTransfer {
+  /** Σ hosts' bytes over the planned hosts whose page size is known; null when none is. */
+  bytes: number | null;
+  /** Σ bytesPerPage × pagesPerSecond over those hosts: every host at its own rate at once; null when none is known. */
+  peakBytesPerSecond: number | null;
+  /** Planned hosts (with pages, not skipped) whose page size is unknown: not in `bytes`. */
+  unknownHosts: string[];
+}
 
 export interface HostPlan {
   host: string;
@@ -207,6 +226,12 @@ export interface HostPlan {
   latencyP90Seconds: number | null;
   /** Which inputs came from the calibration: `latency`, `faults`, `crawl-delay` (empty when none). */
   calibrated: readonly CalibratedInput[];
+  /** Body bytes per page on the wire (transfer.ts): the test crawl's mean, else `pageSizeBytes`; null: unknown. */
+  bytesPerPage: number | null;
+  /** Where `bytesPerPage` came from: `calibrated` (a test crawl measured it), `page-size` (typed); null: unknown. */
+  bytesSource: BytesSource | null;
+  /** pages × bytesPerPage, rounded; null when either is unknown. */
+  bytes: number | null;
   /**
    * True when the host's Crawl-delay is above the cap under the `skip` policy. Its numbers then show
    * what obeying the Crawl-delay would cost; it is left out of every total.
@@ -430,6 +455,8 @@ export interface Plan {
   calendar: PlanCalendar | null;
   /** The politeness units of two or more hosts, in host order (empty under `host`: docs/planning.md#politeness-units). */
   units: UnitPlan[];
+  /** What the crawl transfers: bytes on the wire and the peak rate (transfer.ts). */
+  transfer: PlanTransfer;
 }
 
 /** A field of the input that is out of range; `field` names the PlanInput property. */
