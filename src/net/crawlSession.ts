@@ -219,14 +219,24 @@ function robotsTimeouts(o: SampleCrawlOptions) {
   };
 }
 
-/** What the plan gave a host, for the report's planned against actual (pages null: unknown). */
-function plannedHost(h: Plan['hosts'][number]): PlannedHost {
-  return {
-    host: h.host,
-    pages: h.pagesUnknown === undefined ? h.pages : null,
-    requests: h.requests,
-    seconds: h.seconds,
-  };
+/**
+ * What the plan gave each host, for the report's planned against actual (pages null: unknown). A member of a
+ * politeness unit of several hosts takes turns with the others, so its planned time is its unit's (its own
+ * `seconds` is as if alone), and so is its actual time (compareHosts).
+ */
+function plannedHosts(plan: Plan): PlannedHost[] {
+  const unitOf = new Map<string, { unit: string; seconds: number }>();
+  for (const u of plan.units) for (const host of u.hosts) unitOf.set(host, u);
+  return plan.hosts.map((h) => {
+    const u = unitOf.get(h.host);
+    return {
+      host: h.host,
+      pages: h.pagesUnknown === undefined ? h.pages : null,
+      requests: h.requests,
+      seconds: u?.seconds ?? h.seconds,
+      ...(u ? { unit: u.unit } : {}),
+    };
+  });
 }
 
 /** A crawl whose plan was made before it (see planTestCrawl), or none. */
@@ -406,7 +416,7 @@ function launch(
         endedAt: summary.endedAt,
         ...(plan ? { plan: { ...estimateDocument(plan), simulation: simulation ?? null } } : {}),
         // With page budgets the plan gave each host its budget: planned against actual, host by host.
-        ...(plan && options.pageBudgets ? { plannedHosts: plan.hosts.map(plannedHost) } : {}),
+        ...(plan && options.pageBudgets ? { plannedHosts: plannedHosts(plan) } : {}),
       });
       const early = summary.endReason === 'stopped' || summary.endReason === 'hosts-dropped';
       const dropped = summary.hosts.some((h) => h.dropped !== undefined);

@@ -55,7 +55,10 @@ const seeds = (names = NAMES) => names.flatMap((n) => [1, 2, 3].map((i) => `http
 const resolveFlags = () => NAMES.flatMap((n) => ['--resolve', `${n}=${ADDRESS}`]);
 const nameOf = (a: Arrival) => String(a.headers.host).split(':')[0]!;
 
-async function crawl(by: 'ip' | 'host', extra: { names?: string[]; env?: Record<string, string> } = {}) {
+async function crawl(
+  by: 'ip' | 'host',
+  extra: { names?: string[]; env?: Record<string, string>; args?: string[] } = {},
+) {
   const report = join(dir, `report-${by}-${Date.now()}.json`);
   const from = srv.arrivals.length;
   const lag = measureServerLag();
@@ -75,6 +78,7 @@ async function crawl(by: 'ip' | 'host', extra: { names?: string[]; env?: Record<
       ...resolveFlags(),
       '--report',
       report,
+      ...(extra.args ?? []),
       ...seeds(extra.names),
     ],
     { ...(extra.env ? { env: extra.env } : {}) },
@@ -142,6 +146,21 @@ test("--politeness-by ip: the plan's total for the unit is the crawl's, within t
     Math.abs(error) <= 0.08,
     `planned ${planned.totalSeconds} s, crawled ${elapsed} s (${(error * 100).toFixed(1)}%)`,
   );
+});
+
+test("--politeness-by ip with page budgets: each member is compared as its unit: planned and actual time are the unit's", async () => {
+  const { run, doc } = await crawl('ip', { args: ['--pages-per-host', '3'] });
+  assert.equal(run.status, 0, run.stderr);
+  const rows = doc.comparison!.hosts!;
+  assert.equal(rows.length, 3);
+  const planned = rows.map((r) => r.plannedSeconds!);
+  // One time for the three: their 12 requests one interval apart (a member alone would be 4 requests).
+  assert.equal(new Set(planned).size, 1, planned.join(', '));
+  assert.ok(planned[0]! >= (11 * DELAY_MS) / 1000, `planned ${planned[0]} s`);
+  // And one actual time: the unit's, from any member's first request to any member's last answer.
+  const actual = rows.map((r) => r.actualSeconds);
+  assert.equal(new Set(actual).size, 1, actual.join(', '));
+  assert.ok(actual[0]! >= (11 * DELAY_MS) / 1000, `actual ${actual[0]} s`);
 });
 
 test('--politeness-by host: the same server sees the three names much closer than the interval', async () => {

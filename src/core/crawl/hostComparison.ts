@@ -2,7 +2,7 @@
  * Each host's planned against actual pages, requests and time, for a crawl run with page budgets (its flags or
  * `--plan`): the crawl report's `comparison.hosts` (docs/formats.md#the-crawl-report---report-filejson) and the
  * CLI's end text. A host's actual time is as the plan counts it: from its first request (its robots.txt) to its
- * last answer. Pure.
+ * last answer; for a member of a politeness unit of several hosts, its unit's (planned and actual). Pure.
  */
 import type { HostSummary } from './events';
 
@@ -12,6 +12,12 @@ export interface PlannedHost {
   pages: number | null;
   requests: number;
   seconds: number;
+  /**
+   * The politeness unit of several hosts the host is in, if any: its requests take turns with the others', so its
+   * planned time is the unit's, and its actual time is the unit's too (the first request of any member to the last
+   * answer of any).
+   */
+  unit?: string;
 }
 
 /** A request's host and times, as the report's records have them (epoch ms; endedAt null: unfinished). */
@@ -41,11 +47,15 @@ export function compareHosts(
   crawled: readonly Pick<HostSummary, 'host' | 'pages' | 'requests'>[],
   requests: readonly TimedRequest[],
 ): HostComparison[] {
+  // Spans by host, or by unit for the members of one.
+  const keyOf = new Map<string, string>();
+  for (const p of planned) if (p.unit !== undefined) keyOf.set(p.host, `unit ${p.unit}`);
   const span = new Map<string, { first: number; last: number }>();
   for (const r of requests) {
-    const s = span.get(r.host);
+    const key = keyOf.get(r.host) ?? r.host;
+    const s = span.get(key);
     const end = r.endedAt ?? r.startedAt;
-    if (s === undefined) span.set(r.host, { first: r.startedAt, last: end });
+    if (s === undefined) span.set(key, { first: r.startedAt, last: end });
     else {
       s.first = Math.min(s.first, r.startedAt);
       s.last = Math.max(s.last, end);
@@ -54,7 +64,7 @@ export function compareHosts(
   const byHost = new Map(crawled.map((h) => [h.host, h]));
   const row = (host: string, p: PlannedHost | undefined): HostComparison => {
     const c = byHost.get(host);
-    const s = span.get(host);
+    const s = span.get(keyOf.get(host) ?? host);
     const actualSeconds = s === undefined ? 0 : (s.last - s.first) / 1000;
     const plannedSeconds = p?.pages === null || p === undefined ? null : p.seconds;
     return {
