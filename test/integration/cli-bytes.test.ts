@@ -198,7 +198,7 @@ describe("bytes: a test crawl, the plan's transfer, the full crawl (loopback)", 
     const text = await runCli(['estimate', 'http://a.example/', '--pages', '1000']);
     assert.match(
       text.stdout,
-      /^Transfer: unknown: page size not measured \(run a test crawl \(--calibrate\) or give --page-size\)$/m,
+      /^Transfer: unknown: page size not measured \(plan with a test crawl's report, --calibrate REPORT, or give --page-size\)$/m,
     );
   });
 

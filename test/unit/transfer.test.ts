@@ -153,7 +153,7 @@ describe('the plan: bytes per host, the total and the peak rate', () => {
     assert.doesNotMatch(text, /Bytes/);
     assert.match(
       text,
-      /Transfer: unknown: page size not measured \(run a test crawl \(--calibrate\) or give --page-size\)/,
+      /Transfer: unknown: page size not measured \(plan with a test crawl's report, --calibrate REPORT, or give --page-size\)/,
     );
   });
 

@@ -225,7 +225,7 @@ export function formatPlanText(p: Plan, invalidCount: number, color: boolean): s
 /** What the crawl sends over the wire (docs/cli.md#transfer): its bytes and peak rate, or why they are unknown. */
 export function transferText(p: Plan): string {
   const t = p.transfer;
-  const ask = 'run a test crawl (--calibrate) or give --page-size';
+  const ask = "plan with a test crawl's report, --calibrate REPORT, or give --page-size";
   if (t.bytes === null || t.peakBytesPerSecond === null)
     return t.unknownHosts.length === 0 ? 'nothing to fetch' : `unknown: page size not measured (${ask})`;
   const sources = new Set(p.hosts.filter((h) => h.bytes !== null && !h.skipped).map((h) => h.bytesSource));
