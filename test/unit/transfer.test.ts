@@ -9,6 +9,7 @@ import { calibrationFromReport } from '../../src/core/calibrate/fromCrawlReport'
 import { formatBytes } from '../../src/core/format/bytes';
 import { formatCalibrationText } from '../../src/core/format/calibrationText';
 import { transferLine } from '../../src/core/format/crawlLines';
+import { transferOf } from '../../src/core/crawl/transfer';
 import { formatPlanText } from '../../src/core/format/planText';
 import { estimateDocument, parseByteSizeText, plan, PlanInputError } from '../../src/core/plan';
 
@@ -231,5 +232,33 @@ describe('--page-size and sizes in text', () => {
       'transferred 1.2 MB on the wire (3.4 MB decoded), response bodies',
     );
     assert.match(transferLine({ bytes: 1000, wireBytes: 0, wireBytesUnknown: 3 }), /on the wire: unknown/);
+  });
+
+  it('names the response that is a large part of the bytes (a big page a test crawl did not meet), sanitised', () => {
+    const t = transferOf([
+      { outcome: 'response', url: 'http://a.test/', bytes: 30_000, wireBytes: 30_000 },
+      { outcome: 'response', url: 'http://a.test/big\u001b[31m', bytes: 4_194_304, wireBytes: 4_194_304 },
+      { outcome: 'error', url: 'http://a.test/hang', bytes: null, wireBytes: null },
+      { outcome: 'response', url: 'http://a.test/2', bytes: 5_000, wireBytes: null },
+    ]);
+    assert.deepEqual(t, {
+      bytes: 4_229_304,
+      wireBytes: 4_224_304,
+      wireBytesUnknown: 1,
+      largest: { url: 'http://a.test/big\u001b[31m', wireBytes: 4_194_304 },
+    });
+    const line = transferLine(t);
+    assert.match(line, /· 4.2 MB of it one response, http:\/\/a\.test\/big/);
+    assert.doesNotMatch(line, /\u001b/, 'no terminal escape from a URL');
+    // Bytes spread over many responses: none is named.
+    const even = transferOf(
+      Array.from({ length: 8 }, (_, i) => ({
+        outcome: 'response',
+        url: `http://a.test/${i}`,
+        bytes: 10,
+        wireBytes: 10,
+      })),
+    );
+    assert.equal(transferLine(even), 'transferred 80 B on the wire (80 B decoded), response bodies');
   });
 });

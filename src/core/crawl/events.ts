@@ -254,6 +254,8 @@ export interface TransferTotals {
   wireBytes: number;
   /** Responses whose wire size the fetcher did not give (not in `wireBytes`). */
   wireBytesUnknown: number;
+  /** The largest response on the wire, where the bytes went; absent when no wire size is known. */
+  largest?: { url: string; wireBytes: number };
 }
 
 export interface CrawlSummary {

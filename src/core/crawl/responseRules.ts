@@ -114,7 +114,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
     const status = result.status;
     rec.status = status;
     this.stats.status(status);
-    this.stats.transfer(result.bytes, result.wireBytes);
+    this.stats.transfer(result.bytes, result.wireBytes, rec.url);
     const latencyMs = Math.max(0, result.endedAt - result.startedAt);
     slot.rate.recordLatency(latencyMs / 1000);
     const responseEvent = !this.emitting

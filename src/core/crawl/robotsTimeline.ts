@@ -336,7 +336,7 @@ export class RobotsTimeline extends crawlPart<RobotsTimelineParts>() {
       return;
     }
     this.stats.status(fetch.status);
-    this.stats.transfer(fetch.bytes, fetch.wireBytes);
+    this.stats.transfer(fetch.bytes, fetch.wireBytes, fetch.url);
     this.events.emit({
       type: 'response',
       at,

@@ -4,6 +4,7 @@
  * recent page rate for the progress event, and the summary built from them at the end. The scheduler's
  * parts (engine.ts wires them) decide what happened; this only keeps count.
  */
+import { noteTransfer } from './transfer';
 import type { IntervalDecision } from '../politeness/interval';
 import type {
   CrawlSummary,
@@ -84,10 +85,8 @@ export class CrawlStats {
   }
 
   /** A response's body: its decoded bytes and, when the fetcher knows, its bytes on the wire. */
-  transfer(bytes: number, wireBytes: number | undefined): void {
-    this.transferred.bytes += bytes;
-    if (wireBytes === undefined) this.transferred.wireBytesUnknown++;
-    else this.transferred.wireBytes += wireBytes;
+  transfer(bytes: number, wireBytes: number | undefined, url: string): void {
+    noteTransfer(this.transferred, bytes, wireBytes, url);
   }
 
   error(host: string): void {
@@ -202,7 +201,10 @@ export class CrawlStats {
       robotsSkips: this.robotsSkips,
       errors: this.errors,
       retryAfterSeen: [...this.retryAfterSeen],
-      transferred: { ...this.transferred },
+      transferred: {
+        ...this.transferred,
+        ...(this.transferred.largest ? { largest: { ...this.transferred.largest } } : {}),
+      },
       hosts: perHost,
       ...(units.length > 0 ? { units } : {}),
       notFollowed: end.notFollowed,

@@ -528,8 +528,17 @@ export function transferLine(t: TransferTotals): string {
   if (t.wireBytesUnknown > 0 && t.wireBytes === 0)
     return `transferred ${decoded} (on the wire: unknown), response bodies`;
   const part = t.wireBytesUnknown > 0 ? ` (${formatNumber(t.wireBytesUnknown)} responses' wire size unknown)` : '';
-  return `transferred ${formatBytes(t.wireBytes)} on the wire${part} (${decoded}), response bodies`;
+  // Where the bytes went, when one response is a large part of them (a big page a test crawl did not meet).
+  const l = t.largest;
+  const largest =
+    l !== undefined && t.wireBytes > 0 && l.wireBytes >= LARGEST_SHARE * t.wireBytes && l.wireBytes < t.wireBytes
+      ? ` · ${formatBytes(l.wireBytes)} of it one response, ${sanitizeText(l.url)}`
+      : '';
+  return `transferred ${formatBytes(t.wireBytes)} on the wire${part} (${decoded}), response bodies${largest}`;
 }
+
+/** A response this large a share of the crawl's bytes on the wire is named in the transfer line. */
+const LARGEST_SHARE = 0.25;
 
 /** A unit of several hosts: its members and the gaps between starts over all of them (what its interval keeps). */
 function unitLine(u: UnitSummary): string {
