@@ -7,6 +7,7 @@
 import type { IntervalDecision } from '../politeness/interval';
 import type {
   CrawlSummary,
+  HostBlocking,
   HostDroppedEvent,
   HostSummary,
   LiveIntervalSource,
@@ -28,6 +29,8 @@ export interface HostStats {
   dropReason?: HostDroppedEvent['reason'];
   /** `reason: detail`, once the host is dropped. */
   dropped?: string;
+  /** Its blocking signals (blockWatch.ts), once there is one. */
+  blocking?: HostBlocking;
 }
 
 /** The window for the progress event's rate. */
@@ -161,6 +164,7 @@ export class CrawlStats {
         robotsSkips: st.robotsSkips,
         errors: st.errors,
         ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
+        ...(st.blocking === undefined ? {} : { blocking: { ...st.blocking } }),
         ...(unit === undefined ? {} : { unit }),
       });
     }
