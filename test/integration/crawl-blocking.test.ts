@@ -24,6 +24,8 @@ const DELAY_MS = 100;
 let srv: LoopbackServer;
 let dir: string;
 let served = 0;
+/** The first test's report, for the calibration test. */
+let blockedReport: string | undefined;
 
 before(async () => {
   buildCli();
@@ -75,6 +77,7 @@ test('a host that switches to 403 after 10 requests is slowed, then dropped by t
   assert.ok(pages.length < PAGES, 'the host was dropped before its queue ran out');
 
   const doc = JSON.parse(readFileSync(report, 'utf8')) as CrawlReport;
+  blockedReport = report;
   const events = doc.blockingSuspected;
   assert.equal(events.length, 2);
   assert.deepEqual(
@@ -114,6 +117,20 @@ test('a host that switches to 403 after 10 requests is slowed, then dropped by t
     run.stdout,
     /^! blocking suspected on 127\.0\.0\.71:\d+: 403 share rose .* \(refusals; 2 signals; dropped\)$/m,
   );
+});
+
+test('estimate --calibrate with that report: the host blocked the test crawl, so the plan keeps the typed values', async () => {
+  assert.ok(blockedReport !== undefined, 'the crawl test ran first');
+  const run = await runCli(['estimate', '--calibrate', blockedReport, '--pages', '100', srv.url('/')]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(
+    run.stdout,
+    /127\.0\.0\.71:\d+ blocked the test crawl \(403 share rose from \d+% to 100% over the last 5 requests\): the plan does not use its numbers \(typed values\)/,
+  );
+  const json = await runCli(['estimate', '--json', '--calibrate', blockedReport, '--pages', '100', srv.url('/')]);
+  const doc = JSON.parse(json.stdout) as { calibration: { hosts: unknown[]; blocked: Array<{ action: string }> } };
+  assert.deepEqual(doc.calibration.hosts, []);
+  assert.equal(doc.calibration.blocked[0]?.action, 'dropped');
 });
 
 test('--on-block with a bad value: one line naming the flag, exit 2, nothing fetched', async () => {
