@@ -4,7 +4,7 @@
  */
 import { closeSync, constants, accessSync, createWriteStream, openSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { CrawlEvent } from '../core/crawl/events';
+import { BLOCK_REACTIONS, type CrawlEvent } from '../core/crawl/events';
 import {
   CrawlOptionsError,
   SAMPLE_CRAWL_DEFAULTS,
@@ -69,6 +69,7 @@ export const CRAWL_OPTIONS = {
   adaptive: { type: 'boolean' },
   'host-rate': { type: 'string' },
   'host-burst': { type: 'string' },
+  'on-block': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
   calibrate: { type: 'string' },
@@ -113,6 +114,9 @@ ${resolveHelp(29)}${politenessByHelp(29)}  --crawl-delay-policy P     cap | skip
   --adaptive                 interval at least max(1 s, 10 × latency)
   --host-rate R              also a per-host token bucket: at most R requests/s on average
   --host-burst N             the bucket's burst size (default 1; needs --host-rate)
+  --on-block warn|slow|stop  when a host looks like it is blocking the crawl (a rising share of 401/403/429/503,
+                             pages shrinking or losing their links, block pages): warn only, slow (its interval
+                             ×2, the host dropped on a second signal), or stop (dropped at once) (default ${D.onBlock})
   --report FILE.json         write the report (summary, per-host figures, one record per request)
   --log FILE.ndjson          write each event as it happens
   --calibrate REPORT         plan this crawl with what an earlier test crawl measured (its --report):
@@ -190,6 +194,7 @@ export function crawlOptionsFromFlags(
     hostRatePerSecond: parseNumber('host-rate', values['host-rate'], L.hostRatePerSecond),
     hostBurst: parseNumber('host-burst', values['host-burst'], L.hostBurst),
     politenessBy: politenessByOption(values['politeness-by']),
+    onBlock: parseChoice('on-block', values['on-block'], BLOCK_REACTIONS),
   };
   try {
     return validateSampleCrawlOptions(raw);

@@ -34,6 +34,7 @@ export function crawlEventLevel(event: CrawlEvent): LogLevelName {
     case 'retry-scheduled':
     case 'host-paused':
     case 'host-dropped':
+    case 'blocking-suspected':
       return 'warn';
     case 'error':
       return 'warn';

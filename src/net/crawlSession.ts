@@ -381,6 +381,7 @@ function launch(
         allowOtherHosts: options.allowOtherHosts,
         followOtherHostRedirects: options.followOtherHostRedirects,
         maxRetries: options.maxRetries,
+        onBlock: options.onBlock,
         ...(options.tokenBucket ? { tokenBucket: options.tokenBucket } : {}),
         ...(options.crawlDelayByHost ? { crawlDelayByHost: options.crawlDelayByHost } : {}),
         graceMs: Math.round(options.timeoutSeconds * 1000),

@@ -13,6 +13,8 @@ export interface FakeResponse {
   latencyMs?: number;
   /** Links in the page body (one per line; `fakeExtractLinks` reads them back). */
   links?: string[];
+  /** More of the body after the links: lines starting with "<", which `fakeExtractLinks` does not read as links. */
+  body?: string;
   headers?: Record<string, string>;
   location?: string;
   /** A transport failure instead of a response. */
@@ -87,7 +89,7 @@ export function fakeSite(
     done();
     if (r.reject) throw new Error('fetcher blew up');
     if (r.error) return { error: { kind: r.error, message: `fake ${r.error}` }, startedAt, endedAt: clock.now() };
-    const body = (r.links ?? []).join('\n');
+    const body = [...(r.links ?? []), ...(r.body === undefined ? [] : [r.body])].join('\n');
     return {
       status: r.status ?? 200,
       headers: { 'content-type': 'text/html', ...(r.headers ?? {}) },
@@ -105,7 +107,7 @@ export function fakeSite(
 
 /** The link extractor for fake pages: one link per line. */
 export function fakeExtractLinks(html: string): string[] {
-  return html.split('\n').filter((l) => l !== '');
+  return html.split('\n').filter((l) => l !== '' && !l.startsWith('<'));
 }
 
 /** A robots gate from a table of origin → decision (or a function of the URL); records calls and overlap. */

@@ -6,6 +6,8 @@ import type { Calibration, HostCalibration } from '../../src/core/calibrate/type
 import type { CrawlReport } from '../../src/core/crawl/crawlReport';
 import { reportToJson } from '../../src/core/format/safeJson';
 import { testCrawlReport } from '../helpers/calibration';
+import { plan } from '../../src/core/plan';
+import { formatCalibrationText } from '../../src/core/format/calibrationText';
 
 /** The test crawl's report, as its file reads back. */
 async function crawlReport(): Promise<CrawlReport> {
@@ -260,4 +262,39 @@ test('calibration matches a planned host by host and port, or by its name when t
   assert.equal(of('c.example:8080')?.host, 'c.example');
   assert.equal(of('d.example'), undefined);
   assert.equal(calibrationMatcher(null)('a.example:8001'), undefined);
+});
+
+test('calibration: a host that blocked the test crawl is not planned on its numbers, and the plan says so', async () => {
+  const report = await crawlReport();
+  const b = report.summary.hosts.find((h) => h.host === 'b.example')!;
+  b.blocking = {
+    signals: 2,
+    kind: 'refusals',
+    text: '403 share rose from 0% to 40% over the last 20 requests',
+    action: 'dropped',
+  };
+  const c = calibrationFromReport(JSON.parse(JSON.stringify(report)));
+  assert.deepEqual(
+    c.hosts.map((h) => h.host),
+    ['a.example'],
+  );
+  assert.deepEqual(c.blocked, [
+    {
+      host: 'b.example',
+      kind: 'refusals',
+      text: '403 share rose from 0% to 40% over the last 20 requests',
+      action: 'dropped',
+    },
+  ]);
+  assert.equal(calibrationMatcher(c)('b.example'), undefined, 'b.example is planned with the typed values');
+  const p = plan({ seeds: [{ host: 'a.example' }, { host: 'b.example' }], pages: { total: 100 }, calibration: c });
+  assert.deepEqual(p.hosts.find((h) => h.host === 'b.example')!.calibrated, []);
+  const text = formatCalibrationText(p, c, false);
+  assert.match(
+    text,
+    /b\.example blocked the test crawl \(403 share rose from 0% to 40% over the last 20 requests\): the plan does not use its numbers \(typed values\)/,
+  );
+  assert.doesNotMatch(text, /did not measure: b\.example/);
+  // An older report (no `blocking`): every host is measured, none blocked.
+  assert.equal(calibrationFromReport(await crawlReport()).blocked, undefined);
 });

@@ -14,6 +14,7 @@ import { fitFaultModel, type FitRequest } from './faultModel';
 import { pageBodyOf, pageBytesOf, type PageBody } from './pageBytes';
 import {
   CALIBRATION_MAX_SAMPLES,
+  type BlockedHost,
   type Calibration,
   type FaultSummary,
   type HostCalibration,
@@ -208,40 +209,55 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
         disallowed.set(k.host, (disallowed.get(k.host) ?? 0) + 1);
 
   const timeoutSeconds = timeoutOf(doc.options);
-  const hosts: HostCalibration[] = order.map((host) => {
-    const c = hostCalibration(
-      host,
-      ended.get(host)!,
-      robots.get(host) ?? null,
-      pauses.get(host) ?? [],
-      summaryHosts.get(host),
-      measuredHosts.get(host),
-      declared[host],
-    );
-    const seq = (sequences.get(host) ?? []).sort((a, b) => a.startMs - b.startMs);
-    const f = c.faults;
-    const model = fitFaultModel(seq, {
-      tooManyRequests: f.tooManyRequests.count,
-      serverErrors: f.serverErrors.count,
-      serviceUnavailable: f.serverErrors.statuses['503'] ?? 0,
-      timeouts: f.timeouts.count,
-      otherErrors: f.otherErrors.count,
-      periodic: (status) => (status === 429 ? f.tooManyRequests.every : f.serverErrors.every) !== null,
-      retryAfterShare: (status) => {
-        const kind = status === 429 ? f.tooManyRequests : f.serverErrors;
-        const count = status === 429 ? kind.count : (f.serverErrors.statuses[String(status)] ?? 0);
-        return count === 0 ? 0 : Math.min(1, kind.retryAfterSeconds.length / count);
-      },
+  // A host that blocked the test crawl: its answers measure the block, not the host (its numbers are not used).
+  const blocked: BlockedHost[] = [];
+  for (const host of order) {
+    const b = summaryHosts.get(host)?.blocking;
+    if (isObject(b) && typeof b.text === 'string')
+      blocked.push({
+        host,
+        kind: typeof b.kind === 'string' ? b.kind : 'refusals',
+        text: b.text,
+        action: typeof b.action === 'string' ? b.action : 'warned',
+      });
+  }
+  const isBlocked = new Set(blocked.map((b) => b.host));
+  const hosts: HostCalibration[] = order
+    .filter((host) => !isBlocked.has(host))
+    .map((host) => {
+      const c = hostCalibration(
+        host,
+        ended.get(host)!,
+        robots.get(host) ?? null,
+        pauses.get(host) ?? [],
+        summaryHosts.get(host),
+        measuredHosts.get(host),
+        declared[host],
+      );
+      const seq = (sequences.get(host) ?? []).sort((a, b) => a.startMs - b.startMs);
+      const f = c.faults;
+      const model = fitFaultModel(seq, {
+        tooManyRequests: f.tooManyRequests.count,
+        serverErrors: f.serverErrors.count,
+        serviceUnavailable: f.serverErrors.statuses['503'] ?? 0,
+        timeouts: f.timeouts.count,
+        otherErrors: f.otherErrors.count,
+        periodic: (status) => (status === 429 ? f.tooManyRequests.every : f.serverErrors.every) !== null,
+        retryAfterShare: (status) => {
+          const kind = status === 429 ? f.tooManyRequests : f.serverErrors;
+          const count = status === 429 ? kind.count : (f.serverErrors.statuses[String(status)] ?? 0);
+          return count === 0 ? 0 : Math.min(1, kind.retryAfterSeconds.length / count);
+        },
+      });
+      const pageBytes = pageBytesOf(bodies.get(host) ?? []);
+      return {
+        ...c,
+        ...(timeoutSeconds === null ? {} : { timeoutSeconds }),
+        model,
+        perPage: requestsPerPage(c.requests, summaryHosts.get(host), perPage.get(host), disallowed.get(host) ?? 0),
+        ...(pageBytes ? { pageBytes } : {}),
+      };
     });
-    const pageBytes = pageBytesOf(bodies.get(host) ?? []);
-    return {
-      ...c,
-      ...(timeoutSeconds === null ? {} : { timeoutSeconds }),
-      model,
-      perPage: requestsPerPage(c.requests, summaryHosts.get(host), perPage.get(host), disallowed.get(host) ?? 0),
-      ...(pageBytes ? { pageBytes } : {}),
-    };
-  });
   return {
     source: {
       file: file ?? null,
@@ -252,6 +268,7 @@ export function calibrationFromReport(doc: unknown, file?: string): Calibration 
       requests: finite(summary.requests) ? summary.requests : doc.requests.length,
     },
     hosts,
+    ...(blocked.length > 0 ? { blocked } : {}),
     overhead: measureOverhead(timed, delayFromOf(doc.options)),
   };
 }

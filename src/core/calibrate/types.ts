@@ -202,6 +202,15 @@ export interface MeasuredOverhead {
   afterResponse: LatencySummary;
 }
 
+/** A host that blocked the test crawl: the last signal, in words, and what the crawl did. */
+export interface BlockedHost {
+  host: string;
+  kind: string;
+  text: string;
+  /** `warned`, `slowed` or `dropped`. */
+  action: string;
+}
+
 export interface Calibration {
   /** The report it came from. */
   source: {
@@ -213,8 +222,17 @@ export interface Calibration {
     pages: number;
     requests: number;
   };
-  /** One entry per host the report made page requests to, in the report's order. */
+  /**
+   * One entry per host the report made page requests to, in the report's order, except the hosts in `blocked`.
+   */
   hosts: HostCalibration[];
+  /**
+   * The hosts that looked like they were blocking the test crawl (its report's `summary.hosts[].blocking`:
+   * docs/crawl-engine.md#blocking-suspected): their numbers measure the block, not the host, so the plan does not
+   * use them (the host is planned with the typed values). Absent in a calibration written by hand, or from an
+   * older report: none.
+   */
+  blocked?: BlockedHost[];
   /** The per-request overhead measured over all hosts; a list with fewer than OVERHEAD_MIN_SAMPLES gaps is not used. */
   overhead: MeasuredOverhead;
 }

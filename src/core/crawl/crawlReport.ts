@@ -9,6 +9,7 @@
  * character, so printing the file cannot drive a terminal.
  */
 import type {
+  BlockingSuspectedEvent,
   CrawlEvent,
   CrawlSummary,
   ErrorEvent,
@@ -109,6 +110,9 @@ export interface DroppedHostRecord {
   urlsLeft: number;
 }
 
+/** A `blocking-suspected` event as the report keeps it (the event without its type). */
+export type BlockingRecord = Omit<BlockingSuspectedEvent, 'type'>;
+
 /** Start-to-start intervals measured from the request records, per host. */
 export interface MeasuredHost {
   host: string;
@@ -160,6 +164,8 @@ export interface CrawlReport {
   pauses: PauseRecord[];
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
+  /** Each `blocking-suspected` event, in order (absent from reports written before it existed). */
+  blockingSuspected: BlockingRecord[];
   /** URLs the engine reported as `dropped` in `build({ urls })`. */
   droppedUrls: string[];
   /** The engine's per-URL outcomes from `build({ urls })`, or null when none were given. */
@@ -210,6 +216,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
   const pauses: PauseRecord[] = [];
   const robotsSkips: RobotsSkipRecord[] = [];
   const droppedHosts: DroppedHostRecord[] = [];
+  const blockingSuspected: BlockingRecord[] = [];
   const retryAfterByHost = new Map<string, string[]>();
   let summary: CrawlSummary | undefined;
   let lastAt: number | undefined;
@@ -353,6 +360,11 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
             urlsLeft: event.urlsLeft,
           });
           return;
+        case 'blocking-suspected': {
+          const { type: _type, ...record } = event;
+          blockingSuspected.push({ ...record, numbers: { ...event.numbers } });
+          return;
+        }
         case 'robots-skip':
           robotsSkips.push({
             url: event.url,
@@ -393,6 +405,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
           retries,
           robotsSkips,
           droppedHosts,
+          blockingSuspected,
           retryAfterByHost,
           urls: extra.urls ?? [],
         });
@@ -429,6 +442,7 @@ export function createReportBuilder(init: ReportBuilderOptions): ReportBuilder {
         pauses: pauses.map((p) => ({ ...p })),
         robotsSkips: robotsSkips.map((r) => ({ ...r })),
         droppedHosts: droppedHosts.map((d) => ({ ...d })),
+        blockingSuspected: blockingSuspected.map((b) => ({ ...b, numbers: { ...b.numbers } })),
         droppedUrls: (extra.urls ?? []).filter((u) => u.outcome === 'host-dropped').map((u) => u.url),
         urls,
       };
@@ -503,6 +517,7 @@ interface DeriveInput {
   retries: RetryRecord[];
   robotsSkips: RobotsSkipRecord[];
   droppedHosts: DroppedHostRecord[];
+  blockingSuspected: BlockingRecord[];
   retryAfterByHost: Map<string, string[]>;
   urls: readonly UrlReport[];
 }
@@ -551,6 +566,10 @@ function deriveSummary(d: DeriveInput): CrawlSummary {
   for (const r of d.retries) host(r.host).retries++;
   for (const s of d.robotsSkips) host(s.host).robotsSkips++;
   for (const x of d.droppedHosts) host(x.host).dropped = x.reason;
+  for (const b of d.blockingSuspected) {
+    const signals = (host(b.host).blocking?.signals ?? 0) + 1;
+    host(b.host).blocking = { signals, kind: b.kind, text: b.text, action: b.action };
+  }
   const retryAfterSeen: string[] = [];
   for (const [name, values] of d.retryAfterByHost) {
     host(name).retryAfterSeen = [...values];

@@ -15,6 +15,7 @@
  *   stopAndFailure.ts  a stop and its grace, a failure, the aborts
  *   eventStream.ts     the events (held while a response's own is worked out), progress, the summary
  *   outcomes.ts        a URL's final outcome, a host dropped, the page budget
+ *   blockWatch.ts      each response fed to its unit's blocking detector, and the reaction (onBlock)
  *   deferredWork.ts    work put off until the I/O started now has gone out (CrawlOptions.defer)
  *   robotsTimeline.ts  robots.txt: each URL asked about, the origin's request on its host's timeline
  *   admission.ts       URL records: seeds, a page's links, a redirect's target met, scoped, queued
@@ -24,6 +25,7 @@
  *   crawlLoop.ts       the loop, the run and its end
  */
 import { Admission } from './admission';
+import { BlockWatch } from './blockWatch';
 import { CrawlLoop } from './crawlLoop';
 import { CrawlState } from './crawlState';
 import { DeferredWork } from './deferredWork';
@@ -60,14 +62,15 @@ function scheduler(o: ResolvedCrawlOptions): CrawlLoop {
   const stops = new StopAndFailure(s, { wakeUps });
   const events = new EventStream(s, { stops });
   const outcomes = new Outcomes(s, { events });
+  const blocking = new BlockWatch(s, { events, outcomes });
   const deferred = new DeferredWork(s, { outcomes, stops, wakeUps });
   const robots = new RobotsTimeline(s, { events, outcomes, deferred, stops, wakeUps });
   const admission = new Admission(s, { events, outcomes, robots });
   // The one way back up the list: with CrawlOptions.defer, a fetched page starts its host's next request
   // before it is read (`requests` is made below; this runs only once the crawl is under way).
   const startReady = (): void => requests.startReady();
-  const pages = new PageReading(s, { events, outcomes, admission, deferred, startReady });
-  const responses = new ResponseRules(s, { events, outcomes, admission, deferred, pages });
+  const pages = new PageReading(s, { events, outcomes, admission, deferred, blocking, startReady });
+  const responses = new ResponseRules(s, { events, outcomes, admission, deferred, blocking, pages });
   const requests = new RequestStarts(s, { events, outcomes, responses, robots, stops, wakeUps });
   return new CrawlLoop(s, { wakeUps, stops, events, outcomes, deferred, admission, requests });
 }

@@ -5,6 +5,7 @@
  */
 import { numberProblem, rangeText, type NumberLimit } from '../limits';
 import { PACING_DEFAULTS } from '../politeness/pacing';
+import { BLOCK_REACTIONS } from './events';
 import type { CrawlOptions, ResolvedCrawlOptions } from './types';
 
 /**
@@ -33,6 +34,7 @@ export const CRAWL_DEFAULTS = {
   rateIncreaseFactor: 2,
   rateRecoveryFactor: 0.9,
   maxRaisedIntervalSeconds: 60,
+  onBlock: 'slow',
   graceMs: 5000,
   progressIntervalMs: 1000,
 } as const satisfies Omit<ResolvedCrawlOptions, 'seeds' | 'clock' | 'random' | 'fetch' | 'startFetch'>;
@@ -75,6 +77,8 @@ export function resolveCrawlOptions(options: CrawlOptions): ResolvedCrawlOptions
     throw new RangeError(`crawl option delayFrom must be 'start' or 'end', got ${String(o.delayFrom)}`);
   if (!['cap', 'skip', 'obey'].includes(o.crawlDelayPolicy))
     throw new RangeError(`crawl option crawlDelayPolicy must be cap, skip or obey, got ${String(o.crawlDelayPolicy)}`);
+  if (!BLOCK_REACTIONS.includes(o.onBlock))
+    throw new RangeError(`crawl option onBlock must be warn, slow or stop, got ${String(o.onBlock)}`);
   if (o.tokenBucket) {
     check('tokenBucket.ratePerSecond', o.tokenBucket.ratePerSecond);
     check('tokenBucket.burst', o.tokenBucket.burst);

@@ -3,18 +3,20 @@
  * task), the NDJSON log, the report and the status bar all read them. Times are epoch milliseconds
  * from the injected Clock. String-literal `type` tags, no numeric enums.
  */
+import type { BlockSignalKind } from '../blocking/detector';
 import { INTERVAL_SOURCES, type IntervalSource } from '../politeness/interval';
 
 /**
  * Where a host's current interval came from while crawling: the plan's sources, or one of the crawl's own
  * (LIVE_INTERVAL_SOURCES). `retry-after` and `backoff` are raised intervals after 429/5xx that decay back
  * towards the planned one; `learned-limit` is the host held just above the interval it refused
- * (docs/crawl-engine.md#the-learned-limit).
+ * (docs/crawl-engine.md#the-learned-limit); `blocking-suspected` is the host slowed ×2 for the run after a
+ * blocking signal (docs/crawl-engine.md#blocking-suspected).
  */
 export type LiveIntervalSource = IntervalSource | ThrottledIntervalSource;
 
 /** The sources a crawl adds to the plan's: the host is kept above its plan by what it answered. */
-export const THROTTLED_INTERVAL_SOURCES = ['retry-after', 'backoff', 'learned-limit'] as const;
+export const THROTTLED_INTERVAL_SOURCES = ['retry-after', 'backoff', 'learned-limit', 'blocking-suspected'] as const;
 export type ThrottledIntervalSource = (typeof THROTTLED_INTERVAL_SOURCES)[number];
 
 /** Every source a crawl's interval can have, the plan's ones first. */
@@ -123,10 +125,52 @@ export interface HostDroppedEvent {
   type: 'host-dropped';
   at: number;
   host: string;
-  reason: 'retry-after-above-cap' | 'consecutive-failures' | 'robots-unreachable' | 'crawl-delay-above-cap';
+  reason:
+    | 'retry-after-above-cap'
+    | 'consecutive-failures'
+    | 'robots-unreachable'
+    | 'crawl-delay-above-cap'
+    | 'blocking-suspected';
   detail: string;
   /** URLs of this host that will not be fetched in this run. */
   urlsLeft: number;
+}
+
+/** What the engine does when a host looks like it is blocking the crawl (CrawlOptions.onBlock). */
+export type BlockReaction = 'warn' | 'slow' | 'stop';
+export const BLOCK_REACTIONS: readonly BlockReaction[] = ['warn', 'slow', 'stop'];
+
+/**
+ * The trend detector (src/core/blocking/detector.ts) says a host (its politeness unit) is blocking the crawl:
+ * a rising share of refusals, pages shrinking or losing their links, or block pages
+ * (docs/crawl-engine.md#blocking-suspected).
+ */
+export interface BlockingSuspectedEvent {
+  type: 'blocking-suspected';
+  at: number;
+  /** The host whose answer raised the signal. */
+  host: string;
+  kind: BlockSignalKind;
+  /** The numbers in words: "403 share rose from 0% to 40% over the last 20 requests". */
+  text: string;
+  /** The numbers behind it (shares 0–1, sizes in bytes). */
+  numbers: Record<string, number>;
+  /** This host's signals so far, this one included. */
+  signal: number;
+  /** What the engine did: nothing but this event, the interval doubled, or the host dropped. */
+  action: 'warned' | 'slowed' | 'dropped';
+  /** The host's interval after the reaction, seconds. */
+  intervalSeconds: number;
+  /** The host's politeness unit, when it shares one: the unit's answers are judged together and slowed together. */
+  unit?: string;
+}
+
+/** A host's blocking signals in the summary: how many, the last one, and what the engine did last. */
+export interface HostBlocking {
+  signals: number;
+  kind: BlockSignalKind;
+  text: string;
+  action: BlockingSuspectedEvent['action'];
 }
 
 export interface RobotsSkipEvent {
@@ -193,6 +237,8 @@ export interface HostSummary {
   robotsSkips: number;
   errors: number;
   dropped?: string;
+  /** Blocking suspected (docs/crawl-engine.md#blocking-suspected); absent when the detector never signalled. */
+  blocking?: HostBlocking;
   /** The politeness unit the host shares with other hosts (docs/how-it-works.md#politeness-units); absent for a unit of its own. */
   unit?: string;
 }
@@ -299,6 +345,7 @@ export type CrawlEvent =
   | RetryScheduledEvent
   | HostPausedEvent
   | HostDroppedEvent
+  | BlockingSuspectedEvent
   | RobotsSkipEvent
   | ErrorEvent
   | ProgressEvent

@@ -2,9 +2,11 @@
  * A fetched page read for its links: a 2xx HTML page, when the crawl has a link extractor, has its links
  * admitted (admission.ts), and its response event goes out with their count, then the events they caused.
  * With CrawlOptions.defer the host's next request is started first and the page is read once that request
- * is on its way (deferredWork.ts); its events still come in order.
+ * is on its way (deferredWork.ts); its events still come in order. Each page, read or not, is then given to
+ * the blocking watch (blockWatch.ts) with the links found on it.
  */
 import type { Admission } from './admission';
+import type { BlockWatch } from './blockWatch';
 import { crawlPart, type CrawlState, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { CrawlEvent } from './events';
@@ -22,6 +24,7 @@ export interface PageReadingParts {
   outcomes: Outcomes;
   admission: Admission;
   deferred: DeferredWork;
+  blocking: BlockWatch;
   /** Starts what may start now (the host's next request, before the page is read). */
   startReady: () => void;
 }
@@ -50,6 +53,7 @@ export class PageReading extends crawlPart<PageReadingParts>() {
     const given = result.links;
     if (html === undefined && given === undefined) {
       if (this.emitting) this.events.emit(responseEvent(0));
+      this.blocking.observe(slot, result, undefined);
       return;
     }
     if (this.o.defer && !this.sharedHosts) {
@@ -64,13 +68,13 @@ export class PageReading extends crawlPart<PageReadingParts>() {
       this.startReady();
       const held = this.events.takeHeld() ?? [];
       if (this.s.inFlight > before) {
-        this.deferred.later(() => this.read(rec, html, given, responseEvent, held));
+        this.deferred.later(() => this.read(slot, rec, result, html, given, responseEvent, held));
         return;
       }
-      this.read(rec, html, given, responseEvent, held);
+      this.read(slot, rec, result, html, given, responseEvent, held);
       return;
     }
-    this.read(rec, html, given, responseEvent, []);
+    this.read(slot, rec, result, html, given, responseEvent, []);
   }
 
   /**
@@ -78,7 +82,9 @@ export class PageReading extends crawlPart<PageReadingParts>() {
    * event, the held events and the links' events.
    */
   private read(
+    slot: HostSlot<UrlRecord>,
     rec: UrlRecord,
+    result: PageSuccess,
     html: string | undefined,
     given: readonly string[] | undefined,
     responseEvent: ResponseEvent,
@@ -100,6 +106,7 @@ export class PageReading extends crawlPart<PageReadingParts>() {
     this.events.emit(responseEvent(linksQueued));
     for (const event of held) this.events.emit(event);
     for (const event of found) this.events.emit(event);
+    this.blocking.observe(slot, result, html === undefined ? undefined : links.length);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   readsRetryAfter,
 } from '../politeness/retryPolicy';
 import type { Admission } from './admission';
+import type { BlockWatch } from './blockWatch';
 import { crawlPart, type UrlRecord } from './crawlState';
 import type { DeferredWork } from './deferredWork';
 import type { CrawlEvent } from './events';
@@ -32,6 +33,7 @@ export interface ResponseRulesParts {
   outcomes: Outcomes;
   admission: Admission;
   deferred: DeferredWork;
+  blocking: BlockWatch;
   pages: PageReading;
 }
 
@@ -140,6 +142,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
 
     if (isThrottleStatus(status)) {
       this.onThrottleResponse(slot, rec, result, now, () => responseEvent(0));
+      this.blocking.observe(slot, result, undefined);
       return;
     }
     this.stats.host(slot.name).consecutiveFailures = 0;
@@ -156,6 +159,7 @@ export class ResponseRules extends crawlPart<ResponseRulesParts>() {
         target.queued,
       );
       this.events.flushWith(responseEvent(target.queued ? 1 : 0, target.url));
+      this.blocking.observe(slot, result, undefined);
       return;
     }
 

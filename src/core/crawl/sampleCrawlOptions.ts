@@ -8,6 +8,7 @@ import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import { PACING_DEFAULTS, PACING_LIMITS } from '../politeness/pacing';
 import { validateProductToken } from '../robots/token';
 import { CRAWL_DEFAULTS } from './engineOptions';
+import { BLOCK_REACTIONS, type BlockReaction } from './events';
 import { budgetTotal, capBudgets, type PageBudgets } from './pageBudgets';
 import { DEFAULT_POLITENESS_BY, POLITENESS_BY, type PolitenessBy } from '../servers/units';
 
@@ -52,6 +53,8 @@ export interface SampleCrawlOptions {
   allowOtherHosts: boolean;
   /** Follow redirects to hosts other than the seeds' (not the links found there). */
   followOtherHostRedirects: boolean;
+  /** When a host looks like it is blocking the crawl: warn, slow (×2, then drop) or stop (drop at once). */
+  onBlock: BlockReaction;
   /** An optional per-host token bucket on top of the interval: at most `ratePerSecond` on average, bursts of `burst`. */
   tokenBucket?: { ratePerSecond: number; burst: number };
   /** Crawl-delays known before the crawl (a plan's, `crawl --plan`), merged by max with robots.txt's. */
@@ -106,6 +109,7 @@ export const SAMPLE_CRAWL_DEFAULTS = {
   adaptive: PACING_DEFAULTS.adaptive,
   allowOtherHosts: CRAWL_DEFAULTS.allowOtherHosts,
   followOtherHostRedirects: CRAWL_DEFAULTS.followOtherHostRedirects,
+  onBlock: CRAWL_DEFAULTS.onBlock,
 } as const satisfies Omit<
   SampleCrawlOptions,
   'seeds' | 'contactUrl' | 'tokenBucket' | 'pageBudgets' | 'crawlDelayByHost' | 'politenessBy'
@@ -297,6 +301,7 @@ export function validateSampleCrawlOptions(raw: unknown): SampleCrawlOptions {
     adaptive: bool('adaptive', o.adaptive, d.adaptive),
     allowOtherHosts: bool('allowOtherHosts', o.allowOtherHosts, d.allowOtherHosts),
     followOtherHostRedirects: bool('followOtherHostRedirects', o.followOtherHostRedirects, d.followOtherHostRedirects),
+    onBlock: choice('onBlock', o.onBlock, BLOCK_REACTIONS, d.onBlock),
     ...tokenBucket(o),
     ...crawlDelayByHost(o.crawlDelayByHost),
     ...politenessBy(o.politenessBy),

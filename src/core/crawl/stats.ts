@@ -8,6 +8,7 @@ import { noteTransfer } from './transfer';
 import type { IntervalDecision } from '../politeness/interval';
 import type {
   CrawlSummary,
+  HostBlocking,
   HostDroppedEvent,
   HostSummary,
   LiveIntervalSource,
@@ -30,6 +31,8 @@ export interface HostStats {
   dropReason?: HostDroppedEvent['reason'];
   /** `reason: detail`, once the host is dropped. */
   dropped?: string;
+  /** Its blocking signals (blockWatch.ts), once there is one. */
+  blocking?: HostBlocking;
 }
 
 /** The window for the progress event's rate. */
@@ -169,6 +172,7 @@ export class CrawlStats {
         robotsSkips: st.robotsSkips,
         errors: st.errors,
         ...(st.dropped === undefined ? {} : { dropped: st.dropped }),
+        ...(st.blocking === undefined ? {} : { blocking: { ...st.blocking } }),
         ...(unit === undefined ? {} : { unit }),
       });
     }

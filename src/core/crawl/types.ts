@@ -6,7 +6,7 @@
 import type { Clock, Random } from '../clock';
 import type { CrawlDelayPolicy, DelayFrom } from '../politeness/interval';
 import type { RobotsOutcome, RobotsVerdict } from '../robots/explain';
-import type { CrawlEvent, CrawlSummary, ErrorKind } from './events';
+import type { BlockReaction, CrawlEvent, CrawlSummary, ErrorKind } from './events';
 import type { PageBudgets } from './pageBudgets';
 import type { PolitenessUnits } from '../servers/units';
 
@@ -241,6 +241,15 @@ export interface CrawlOptions {
   rateRecoveryFactor?: number;
   maxRaisedIntervalSeconds?: number;
 
+  /**
+   * When a host looks like it is blocking the crawl (docs/crawl-engine.md#blocking-suspected): `warn` only emits
+   * `blocking-suspected`; `slow` doubles the host's interval on the first signal and drops the host on the
+   * second; `stop` drops it on the first.
+   */
+  onBlock?: BlockReaction;
+  /** The user's own block markers: body substrings (src/core/blocking/markers.ts). Default none. */
+  blockMarkers?: readonly string[];
+
   /** After a stop, how long in-flight requests may run before they are aborted. */
   graceMs?: number;
   /** At most one progress event per this many ms of clock time (plus one at the end). */
@@ -263,6 +272,7 @@ type OptionalCrawlOptions =
   | 'crawlDelayByHost'
   | 'politenessUnits'
   | 'pageBudgets'
+  | 'blockMarkers'
   | 'plannedSeconds'
   | 'urlOutcomes';
 export type ResolvedCrawlOptions = Required<Omit<CrawlOptions, OptionalCrawlOptions>> &

@@ -135,7 +135,16 @@ export function formatCalibrationText(plan: Plan, calibration: Calibration, colo
     lines.push(
       `  Requests: ${formatNumber(requests)} for ${plural(pages, 'page')} (robots.txt, retries${nonPage > 0 ? ` and ${plural(nonPage, 'redirect')}` : ''})`,
     );
-  const unseen = plan.hosts.filter((h) => h.calibrated.length === 0).map((h) => sanitizeText(h.host));
+  // A host that blocked the test crawl: said so, and planned with the typed values.
+  const blocked = calibration.blocked ?? [];
+  const blockedOf = calibrationMatcher({ ...calibration, hosts: blocked as unknown as HostCalibration[] });
+  for (const b of blocked)
+    lines.push(
+      `  ${sanitizeText(b.host)} blocked the test crawl (${sanitizeText(b.text)}): the plan does not use its numbers (typed values)`,
+    );
+  const unseen = plan.hosts
+    .filter((h) => h.calibrated.length === 0 && blockedOf(h.host) === undefined)
+    .map((h) => sanitizeText(h.host));
   if (unseen.length > 0) {
     const shown =
       unseen.slice(0, 5).join(', ') + (unseen.length > 5 ? `, +${formatNumber(unseen.length - 5)} more` : '');

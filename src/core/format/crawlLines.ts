@@ -3,12 +3,13 @@
  * Pure: the formatter keeps only layout state (the host column's width); time comes from the events.
  *
  * One line per request outcome (on `response` and `error`; `request-start` and `queued` only with
- * `verbose`), one line for each retry, pause, drop and robots.txt skip, one progress line per
+ * `verbose`), one line for each retry, pause, drop, blocking signal and robots.txt skip, one progress line per
  * `progress`, and a summary block on `done`. Lines carry no terminators; every piece of text that came
  * from the network or a server is passed through `sanitizeText`, so a hostile server cannot write
  * escape sequences to the terminal. With `color: false` no escape sequence is ever produced.
  */
 import type {
+  BlockingSuspectedEvent,
   CrawlEvent,
   CrawlSummary,
   ErrorEvent,
@@ -352,6 +353,18 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
     ];
   };
 
+  const onBlocking = (e: BlockingSuspectedEvent): string[] => {
+    const unit = e.unit !== undefined ? ` · unit ${sanitizeText(e.unit)}` : '';
+    return [
+      fitWidth(
+        head(e.at, e.host) +
+          tag(e.action === 'dropped' ? 'boldRed' : 'yellow', 'block') +
+          `${paint('yellow', `blocking suspected (${sanitizeText(e.kind)})`)}: ${sanitizeText(e.text)} · ` +
+          `${blockActionText(e.action, e.intervalSeconds)}${unit}`,
+      ),
+    ];
+  };
+
   const onProgress = (e: ProgressEvent): string[] => {
     const pages =
       e.planned > 0
@@ -379,6 +392,8 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
           return onPaused(event);
         case 'host-dropped':
           return onDropped(event);
+        case 'blocking-suspected':
+          return onBlocking(event);
         case 'robots-skip':
           return onRobots(event);
         case 'progress':
@@ -398,6 +413,16 @@ export function createCrawlFormatter(options: CrawlFormatterOptions): CrawlForma
     },
   };
 }
+
+/** What the engine did about a blocking signal, in words. */
+export function blockActionText(action: BlockingSuspectedEvent['action'], intervalSeconds: number): string {
+  if (action === 'slowed') return `slowed: interval doubled to ${formatSeconds(intervalSeconds)}`;
+  if (action === 'dropped') return 'host dropped';
+  return 'warned only (--on-block warn)';
+}
+
+/** The summary table's mark on a host the detector signalled on, explained by a line under the table. */
+export const BLOCKING_MARK = '!';
 
 // ---------------------------------------------------------------------------------------------------
 // The summary block
@@ -441,7 +466,7 @@ function hostRow(h: HostSummary, paint: Paint): string[] {
   // A minimum gap below the planned interval is a politeness slip worth seeing: show it in red.
   const below = h.minIntervalSeconds !== undefined && h.minIntervalSeconds < h.plannedIntervalSeconds * 0.99;
   return [
-    sanitizeText(h.host),
+    sanitizeText(h.host) + (h.blocking !== undefined ? ` ${paint('yellow', BLOCKING_MARK)}` : ''),
     formatNumber(h.requests),
     formatNumber(h.pages),
     below ? paint('red', interval(h.minIntervalSeconds)) : interval(h.minIntervalSeconds),
@@ -519,6 +544,7 @@ export function formatSummary(summary: CrawlSummary, options: SummaryFormatOptio
     lines.push(...table.map(fitWidth));
   }
   for (const u of summary.units ?? []) lines.push(fitWidth(unitLine(u)));
+  for (const h of summary.hosts) if (h.blocking !== undefined) lines.push(fitWidth(blockingLine(h, paint)));
   return lines;
 }
 
@@ -539,6 +565,17 @@ export function transferLine(t: TransferTotals): string {
 
 /** A response this large a share of the crawl's bytes on the wire is named in the transfer line. */
 const LARGEST_SHARE = 0.25;
+
+/** A host the detector signalled on: the mark, the last signal in words and what the engine did. */
+function blockingLine(h: HostSummary, paint: Paint): string {
+  const b = h.blocking!;
+  const action = b.action === 'dropped' ? 'dropped' : b.action === 'slowed' ? 'slowed ×2' : 'warned only';
+  const signals = b.signals === 1 ? '1 signal' : `${formatNumber(b.signals)} signals`;
+  return (
+    `${paint('yellow', BLOCKING_MARK)} blocking suspected on ${sanitizeText(h.host)}: ${sanitizeText(b.text)}` +
+    ` (${sanitizeText(b.kind)}; ${signals}; ${action})`
+  );
+}
 
 /** A unit of several hosts: its members and the gaps between starts over all of them (what its interval keeps). */
 function unitLine(u: UnitSummary): string {

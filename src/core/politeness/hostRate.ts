@@ -64,6 +64,8 @@ export class HostRate {
   private floorSeconds: number | undefined = undefined;
   /** What the host's refusals taught about its limit. */
   private readonly memory: LimitMemory;
+  /** The interval the host was slowed to for the run when it looked like it was blocking the crawl (0: never). */
+  private slowedSeconds = 0;
 
   constructor(private readonly options: HostRateOptions) {
     this.memory = new LimitMemory({
@@ -96,7 +98,8 @@ export class HostRate {
   get source(): LiveIntervalSource {
     const planned = this.planned();
     const learned = this.memory.floorSeconds;
-    if (this.raisedSeconds > Math.max(planned.seconds, learned)) return this.raisedSource;
+    if (this.raisedSeconds > Math.max(planned.seconds, learned, this.slowedSeconds)) return this.raisedSource;
+    if (this.slowedSeconds > Math.max(planned.seconds, learned)) return 'blocking-suspected';
     return learned > planned.seconds ? 'learned-limit' : planned.source;
   }
 
@@ -112,7 +115,17 @@ export class HostRate {
 
   /** What the raised interval recovers towards: the floor, or the learned limit's floor when higher. */
   private target(): number {
-    return Math.max(this.floor(), this.memory.floorSeconds);
+    return Math.max(this.floor(), this.memory.floorSeconds, this.slowedSeconds);
+  }
+
+  /**
+   * The host looks like it is blocking the crawl (docs/crawl-engine.md#blocking-suspected): the interval it
+   * recovers towards (its plan, or its learned limit) is multiplied by `factor` (a host of 0 s gets
+   * minRaisedSeconds) and stays there for the run; successes do not bring it back down.
+   */
+  slowDown(factor: number): void {
+    const target = this.target();
+    this.slowedSeconds = Math.max(this.slowedSeconds, target > 0 ? target * factor : this.options.minRaisedSeconds);
   }
 
   /** Merges a Crawl-delay (from any of the host's origins) by max, and returns the new plan. */
