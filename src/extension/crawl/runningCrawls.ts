@@ -5,7 +5,7 @@
  * crawl still running).
  */
 import * as vscode from 'vscode';
-import type { CrawlSummary, ProgressEvent } from '../../core/crawl/events';
+import type { BlockingSuspectedEvent, CrawlSummary, ProgressEvent } from '../../core/crawl/events';
 import type { CrawlReport } from '../../core/crawl/crawlReport';
 import { CONTEXT_KEYS } from '../ids';
 
@@ -18,6 +18,8 @@ export interface RunningCrawl {
   readonly maxPages: number;
   /** The latest progress event, when one has arrived. */
   readonly progress: ProgressEvent | undefined;
+  /** The hosts that look like they are blocking the crawl (docs/crawl-engine.md#blocking-suspected): each one's latest signal. */
+  readonly blocking: readonly BlockingSuspectedEvent[];
 }
 
 export interface CrawlEnd {
@@ -35,6 +37,8 @@ export interface CrawlEnd {
 export interface RunningCrawlHandle {
   readonly id: number;
   progress(event: ProgressEvent): void;
+  /** A host looks like it is blocking the crawl: the status bar warns. */
+  blocking(event: BlockingSuspectedEvent): void;
   end(result: { exitCode: number; reportUri?: vscode.Uri; summary?: CrawlSummary; report?: CrawlReport }): void;
 }
 
@@ -59,7 +63,10 @@ export class RunningCrawls implements vscode.Disposable {
   /** Registers a starting run; `stop` asks it to stop (it ends later, through the handle). */
   begin(name: string, maxPages: number, stop: () => void): RunningCrawlHandle {
     const id = this.nextId++;
-    this.entries.set(id, { info: { id, name, maxPages, startedAt: Date.now(), progress: undefined }, stop });
+    this.entries.set(id, {
+      info: { id, name, maxPages, startedAt: Date.now(), progress: undefined, blocking: [] },
+      stop,
+    });
     this.update();
     return {
       id,
@@ -67,6 +74,13 @@ export class RunningCrawls implements vscode.Disposable {
         const entry = this.entries.get(id);
         if (!entry) return;
         entry.info = { ...entry.info, progress: event };
+        this.changed.fire();
+      },
+      blocking: (event) => {
+        const entry = this.entries.get(id);
+        if (!entry) return;
+        const others = entry.info.blocking.filter((b) => b.host !== event.host);
+        entry.info = { ...entry.info, blocking: [...others, event] };
         this.changed.fire();
       },
       end: ({ exitCode, reportUri, summary, report }) => {

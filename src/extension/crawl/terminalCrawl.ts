@@ -182,6 +182,7 @@ export function startTerminalCrawl(
         onEvent: (event) => {
           logCrawlEvent(deps.log, event);
           if (event.type === 'progress') handle.progress(event);
+          else if (event.type === 'blocking-suspected') handle.blocking(event);
           const lines = formatter.format(event);
           if (lines.length === 0) return;
           live.write(lines);
