@@ -276,7 +276,14 @@ describe(
       t.diagnostic(
         `band ${faults.p10.toFixed(2)}–${faults.p90.toFixed(2)} s, measured ${faults.measured.toFixed(2)} s`,
       );
-      assert.ok(faults.p10 <= faults.measured && faults.measured <= faults.p90);
+      // The faults here come on every 10th request, so a crawl that meets nothing else (no fault the test crawl
+      // could not see) is the band's fastest runs: its p10 is that path to within the timers' noise. A crawl on
+      // that path may fall a hair under p10; 1% is that noise (0.2 s of a 20 s crawl), not a wider band.
+      const noise = 0.01;
+      assert.ok(
+        faults.p10 * (1 - noise) <= faults.measured && faults.measured <= faults.p90,
+        `measured ${faults.measured} s outside ${faults.p10}–${faults.p90} s`,
+      );
     });
 
     it('without faults: the plan is within 3% of the measured makespan', (t) => {

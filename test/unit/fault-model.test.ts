@@ -429,3 +429,14 @@ test("the plan's walk counts the fault a test crawl did not meet, at its posteri
   const { model: _m, ...handWritten } = base;
   assert.equal(planOf({ ...handWritten, timeoutSeconds: 5 }, 60).faultSeconds, 0);
 });
+
+test("a counting limiter's faults keep their count and period: repeats come out of random rates only", () => {
+  const cal = hostCalibration('h.example', { samples: [0.05], rate503: 0.1, every: true });
+  cal.faults.serverErrors = { ...cal.faults.serverErrors, count: 2, every: 10, rate: 0.1 };
+  const m = fitFaultModel([{ startMs: 0, status: 200 }], counts());
+  const model = { ...m, evidence: { ...m.evidence, repeated: { tooManyRequests: 0, serverErrors: 1 } } };
+  const fitted = randomFaults({ ...cal, requests: 21, model });
+  assert.equal(fitted.serverErrors.every, 10);
+  assert.equal(fitted.serverErrors.count, 2);
+  assert.equal(fitted.serverErrors.rate, 0.1);
+});

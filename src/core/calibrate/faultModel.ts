@@ -411,7 +411,12 @@ export function randomFaults(c: HostCalibration): HostFaults {
     otherErrors: less(f.otherErrors, 0),
   };
   // A run of refusals is one event: the repeats come out of the random rates (a limiter's explained ones instead).
-  const repeated = model.evidence.repeated ?? { tooManyRequests: 0, serverErrors: 0 };
+  // Not out of a counting limiter's (`every`): its rate is exact, and its faults stay where it puts them.
+  const runs = model.evidence.repeated ?? { tooManyRequests: 0, serverErrors: 0 };
+  const repeated = {
+    tooManyRequests: f.tooManyRequests.every === null ? runs.tooManyRequests : 0,
+    serverErrors: f.serverErrors.every === null ? runs.serverErrors : 0,
+  };
   if (l === null)
     return {
       ...rest,
