@@ -244,6 +244,18 @@ class Workbench {
     return texts.join('\n').replace(/\u00a0/g, ' ');
   }
 
+  /**
+   * `shown` (what the terminal showed) and, when `wanted` is not in it, the page above the screen too (scrolled up
+   * one page and back to the bottom, as a person reading the end of a tall summary would).
+   */
+  async terminalWithPageAbove(shown, wanted) {
+    if (wanted.test(shown)) return shown;
+    await this.runCommand('Terminal: Scroll Up (Page)');
+    const above = await this.terminalText();
+    await this.runCommand('Terminal: Scroll to Bottom');
+    return `${shown}\n${above}`;
+  }
+
   /** Texts of the visible notification toasts and the notification center. */
   async notifications() {
     return this.page
