@@ -5,32 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCrawl } from '../../src/core/crawl/engine';
 import { budgetTotal, capBudgets, pageBudgetOf, pageBudgetsOf } from '../../src/core/crawl/pageBudgets';
-import type { CrawlOptions, CrawlResult } from '../../src/core/crawl/types';
+import type { CrawlResult } from '../../src/core/crawl/types';
 import { plan } from '../../src/core/plan';
-import { fakeExtractLinks, fakeSite, recorder, seededRandom, type FakeScript } from '../helpers/crawlFakes';
-import { VirtualClock } from '../helpers/virtualClock';
-
-const T0 = Date.UTC(2024, 0, 1);
-
-function setup(pages: Record<string, FakeScript>) {
-  const clock = new VirtualClock(T0);
-  const site = fakeSite(clock, pages);
-  const rec = recorder();
-  const crawl = (o: Partial<CrawlOptions> & { seeds: string[] }): Promise<CrawlResult> =>
-    clock.run(
-      runCrawl({
-        clock,
-        random: seededRandom(1),
-        fetch: site.fetch,
-        emit: rec.emit,
-        extractLinks: fakeExtractLinks,
-        ...o,
-      }),
-    );
-  return { site, rec, crawl };
-}
+import { setup } from '../helpers/crawlEngine';
+import type { FakeScript } from '../helpers/crawlFakes';
 
 /** A host whose front page links to `n` pages. */
 function linkedHost(host: string, n: number): Record<string, FakeScript> {
